@@ -1,0 +1,106 @@
+/** Community trending: the tokens and the topics people are talking about. */
+import { z } from 'zod';
+import { formatNumber } from '../format/numbers.js';
+import { lines, table } from '../format/text.js';
+import { dataOf, defineEndpoint, looseNumber, parseBody, plansFrom } from './define.js';
+import { intParam, paramsObject } from './params.js';
+
+const PLANS = plansFrom('standard');
+const limitInput = paramsObject({
+  limit: intParam(1, 5, 'How many trending entries, 1 to 5; default 5.').default(5),
+});
+
+/** The service names the overall rank `<brand>_rank` (the spec writes svc_rank): take any such key. */
+function overallRank(item: Record<string, unknown>): number | undefined {
+  for (const [key, value] of Object.entries(item)) {
+    if (key.endsWith('_rank') && value !== null && value !== undefined && !Number.isNaN(Number(value))) {
+      return Number(value);
+    }
+  }
+  return undefined;
+}
+
+const trendingToken = z.object({
+  rank: z.number().describe('Position in the trending list'),
+  id: z.number(),
+  name: z.string(),
+  symbol: z.string(),
+  slug: z.string(),
+  market_cap_rank: z.number().optional().describe('Overall rank by market cap'),
+});
+
+export const trendingTokens = defineEndpoint({
+  name: 'get_trending_community_tokens',
+  title: 'Community trending tokens',
+  toolset: 'community',
+  path: '/v1/community/trending/token',
+  summary:
+    'The tokens the crypto community is talking about most right now, up to 5, with their trending position and overall market-cap rank. Use it for "what coins are trending".',
+  input: limitInput,
+  output: z.object({ items: z.array(trendingToken) }),
+  credits: { rule: 'free (0 credits)', estimate: () => 0 },
+  refreshSeconds: 60,
+  plans: PLANS,
+  normalise(body) {
+    const items = parseBody(
+      z.array(
+        z.looseObject({
+          id: looseNumber,
+          name: z.string(),
+          symbol: z.string(),
+          slug: z.string(),
+          rank: looseNumber,
+        }),
+      ),
+      dataOf(body),
+    );
+    return {
+      items: items
+        .map((t) => ({
+          rank: t.rank,
+          id: t.id,
+          name: t.name,
+          symbol: t.symbol,
+          slug: t.slug,
+          market_cap_rank: overallRank(t),
+        }))
+        .sort((a, b) => a.rank - b.rank),
+    };
+  },
+  summarise(data) {
+    if (data.items.length === 0) return 'No trending community tokens right now.';
+    return lines(
+      `Trending in the community: ${data.items.map((t) => t.symbol).join(', ')}`,
+      table(
+        ['#', 'Token', 'Market-cap rank'],
+        data.items.map((t) => [String(t.rank), `${t.name} (${t.symbol})`, formatNumber(t.market_cap_rank)]),
+      ),
+    );
+  },
+});
+
+const upstreamTopic = z.looseObject({ rank: looseNumber, topic: z.string() });
+
+export const trendingTopics = defineEndpoint({
+  name: 'get_trending_community_topics',
+  title: 'Community trending topics',
+  toolset: 'community',
+  path: '/v1/community/trending/topic',
+  summary:
+    'The topics the crypto community is discussing most right now, up to 5, in trending order. Use it for "what is the crypto community talking about".',
+  input: limitInput,
+  output: z.object({ items: z.array(z.object({ rank: z.number(), topic: z.string() })) }),
+  credits: { rule: 'free (0 credits)', estimate: () => 0 },
+  refreshSeconds: 60,
+  plans: PLANS,
+  normalise(body) {
+    // The documented sample answers one object; real answers are lists. Accept both.
+    const topics = parseBody(z.union([z.array(upstreamTopic), upstreamTopic]), dataOf(body));
+    const list = Array.isArray(topics) ? topics : [topics];
+    return { items: list.map((t) => ({ rank: t.rank, topic: t.topic })).sort((a, b) => a.rank - b.rank) };
+  },
+  summarise(data) {
+    if (data.items.length === 0) return 'No trending community topics right now.';
+    return lines('Trending community topics:', ...data.items.map((t) => `${t.rank}. ${t.topic}`));
+  },
+});

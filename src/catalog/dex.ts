@@ -1,0 +1,120 @@
+/** DEX platforms: the blockchains the service tracks decentralised exchanges on. */
+import { z } from 'zod';
+import { cutRows, lines, omittedLine, table } from '../format/text.js';
+import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
+import { paramsObject } from './params.js';
+
+/** The service's short field names (n, pltA, dn, …) as documented in the spec. */
+const upstreamPlatform = z.looseObject({
+  id: looseNumber,
+  n: z.string(),
+  i: z.string().optional(),
+  uf: z.string().optional(),
+  dn: looseNumber.optional(),
+  txuf: z.string().optional(),
+  v: z.boolean().optional(),
+  p: z.boolean().optional(),
+  addrUrl: z.string().optional(),
+  chId: looseNumber.optional(),
+  puf: z.string().optional(),
+  wcId: looseNumber.optional(),
+  pltA: z.string().optional(),
+});
+
+const platform = z.object({
+  id: z.number(),
+  name: z.string(),
+  acronym: z.string().optional(),
+  dex_count: z.number().optional().describe('Number of DEXs supported on the platform'),
+  chain_id: z.number().optional(),
+  wrapped_token_id: z.number().optional(),
+  visible: z.boolean().optional(),
+  pinned: z.boolean().optional(),
+  icon_url: z.string().optional(),
+  token_url_format: z.string().optional().describe('Explorer URL for a token; {placeholders} in braces'),
+  transaction_url_format: z.string().optional(),
+  address_url_format: z.string().optional(),
+  pool_url_format: z.string().optional(),
+});
+type Platform = z.infer<typeof platform>;
+
+function toPlatform(p: z.output<typeof upstreamPlatform>): Platform {
+  return {
+    id: p.id,
+    name: p.n,
+    acronym: p.pltA,
+    dex_count: p.dn,
+    chain_id: p.chId,
+    wrapped_token_id: p.wcId,
+    visible: p.v,
+    pinned: p.p,
+    icon_url: p.i,
+    token_url_format: p.uf,
+    transaction_url_format: p.txuf,
+    address_url_format: p.addrUrl,
+    pool_url_format: p.puf,
+  };
+}
+
+const PLATFORM_CREDITS = { rule: 'not documented; counted as 1', estimate: () => 1 };
+
+export const dexPlatforms = defineEndpoint({
+  name: 'list_dex_platforms',
+  title: 'DEX platforms',
+  toolset: 'dex',
+  path: '/v1/dex/platform/list',
+  summary:
+    'Every blockchain platform with decentralised-exchange data, with its id, acronym and number of DEXs. Use it to find a platform name for get_dex_platform or to answer "which chains have DEX data".',
+  input: paramsObject({}),
+  output: z.object({ items: z.array(platform) }),
+  credits: PLATFORM_CREDITS,
+  refreshSeconds: 3600,
+  plans: ALL_PLANS,
+  normalise(body) {
+    // Documented as a bare array, observed wrapped in {data, status}: dataOf takes both.
+    return { items: parseBody(z.array(upstreamPlatform), dataOf(body)).map(toPlatform) };
+  },
+  summarise(data) {
+    const byDexes = [...data.items].sort((a, b) => (b.dex_count ?? 0) - (a.dex_count ?? 0));
+    const { shown, omitted } = cutRows(byDexes, 25);
+    return lines(
+      `${data.items.length} DEX platforms, most DEXs first:`,
+      table(
+        ['Platform', 'Acronym', 'DEXs', 'Id'],
+        shown.map((p) => [p.name, p.acronym ?? '-', String(p.dex_count ?? '?'), String(p.id)]),
+      ),
+      omittedLine(omitted, 'format=json lists them all'),
+    );
+  },
+});
+
+export const dexPlatform = defineEndpoint({
+  name: 'get_dex_platform',
+  title: 'DEX platform detail',
+  toolset: 'dex',
+  path: '/v1/dex/platform/detail',
+  summary:
+    'One blockchain platform with DEX data: its id, acronym, number of DEXs and block-explorer URL formats. Use it for "tell me about the Solana DEX platform"; list_dex_platforms gives the names.',
+  input: paramsObject({
+    platformName: z
+      .string()
+      .min(1)
+      .max(100)
+      .describe('Platform name as list_dex_platforms gives it, e.g. "Ethereum", "Solana" or "BSC".'),
+  }),
+  output: platform,
+  credits: PLATFORM_CREDITS,
+  refreshSeconds: 3600,
+  plans: ALL_PLANS,
+  normalise(body) {
+    return toPlatform(parseBody(upstreamPlatform, dataOf(body)));
+  },
+  summarise(p) {
+    return lines(
+      `${p.name}${p.acronym ? ` (${p.acronym})` : ''}: ${p.dex_count ?? '?'} DEXs, platform id ${p.id}${p.chain_id !== undefined ? `, chain id ${p.chain_id}` : ''}`,
+      p.token_url_format && `Token explorer: ${p.token_url_format}`,
+      p.transaction_url_format && `Transaction explorer: ${p.transaction_url_format}`,
+      p.pool_url_format && `Pool explorer: ${p.pool_url_format}`,
+    );
+  },
+});

@@ -1,0 +1,250 @@
+/** Global market totals: the latest figures and a historical series. */
+import { z } from 'zod';
+import { formatMoney, formatNumber, formatShare } from '../format/numbers.js';
+import { describeSeries, samplePoints } from '../format/series.js';
+import { formatTime, lines, table } from '../format/text.js';
+import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
+import {
+  convertExclusive,
+  convertIdParam,
+  convertParam,
+  enumParam,
+  intParam,
+  namesListParam,
+  paramsObject,
+  parseTime,
+  timeOrder,
+  timeParam,
+} from './params.js';
+import { currencyCount, firstCurrency, pickNumbers, type QuoteEntry, quoteEntries } from './quotes.js';
+
+const MARKET_FIGURES = [
+  'total_market_cap',
+  'total_volume_24h',
+  'total_volume_24h_reported',
+  'altcoin_market_cap',
+  'altcoin_volume_24h',
+  'altcoin_volume_24h_reported',
+] as const;
+
+const currencyFigures = z.object({
+  currency: z.string().describe('Currency symbol, or id when asked by convert_id'),
+  total_market_cap: z.number().optional(),
+  total_volume_24h: z.number().optional(),
+  total_volume_24h_reported: z.number().optional(),
+  altcoin_market_cap: z.number().optional(),
+  altcoin_volume_24h: z.number().optional(),
+  altcoin_volume_24h_reported: z.number().optional(),
+});
+type CurrencyFigures = z.infer<typeof currencyFigures>;
+
+function toCurrencyFigures(entry: QuoteEntry): CurrencyFigures {
+  return { currency: entry.currency, ...pickNumbers(entry, MARKET_FIGURES) };
+}
+
+const MARKET_COUNTS = [
+  'btc_dominance',
+  'eth_dominance',
+  'active_cryptocurrencies',
+  'total_cryptocurrencies',
+  'active_market_pairs',
+  'active_exchanges',
+  'total_exchanges',
+] as const;
+
+const upstreamRecord = z.looseObject({
+  quote: z.unknown(),
+  last_updated: z.string().optional(),
+  timestamp: z.string().optional(),
+  search_interval: z.unknown().optional(),
+});
+
+// ---------------------------------------------------------------- latest
+
+const latestOutput = z.object({
+  last_updated: z.string().optional(),
+  btc_dominance: z.number().optional().describe('Bitcoin share of the total market cap, percent'),
+  eth_dominance: z.number().optional().describe('Ethereum share of the total market cap, percent'),
+  active_cryptocurrencies: z.number().optional(),
+  total_cryptocurrencies: z.number().optional(),
+  active_market_pairs: z.number().optional(),
+  active_exchanges: z.number().optional(),
+  total_exchanges: z.number().optional(),
+  quotes: z.array(currencyFigures).describe('Market totals, one entry per requested currency'),
+});
+
+export const globalMetricsLatest = defineEndpoint({
+  name: 'get_global_metrics_latest',
+  title: 'Global market metrics (latest)',
+  toolset: 'global_metrics',
+  path: '/v1/global-metrics/quotes/latest',
+  summary:
+    'The whole crypto market right now: total market cap, 24h volume, Bitcoin and Ethereum dominance, altcoin market cap, and counts of active cryptocurrencies, exchanges and market pairs. Use it for "how big is the crypto market" or "what is BTC dominance".',
+  input: paramsObject({ convert: convertParam(120), convert_id: convertIdParam(120) }, convertExclusive),
+  output: latestOutput,
+  credits: {
+    rule: '1 per call + 1 per convert currency beyond the first',
+    estimate: (p) => currencyCount(p),
+  },
+  refreshSeconds: 300,
+  plans: ALL_PLANS,
+  normalise(body) {
+    const record = parseBody(upstreamRecord, dataOf(body));
+    return {
+      last_updated: record.last_updated,
+      ...pickNumbers(record, MARKET_COUNTS),
+      quotes: quoteEntries(record.quote).map(toCurrencyFigures),
+    };
+  },
+  summarise(data) {
+    const [main, ...others] = data.quotes;
+    const cur = main?.currency ?? 'USD';
+    return lines(
+      `Crypto market cap ${formatMoney(main?.total_market_cap, cur)}, 24h volume ${formatMoney(main?.total_volume_24h, cur)} (${formatTime(data.last_updated)})`,
+      `BTC dominance ${formatShare(data.btc_dominance)}, ETH dominance ${formatShare(data.eth_dominance)}, altcoin cap ${formatMoney(main?.altcoin_market_cap, cur)}`,
+      `${formatNumber(data.active_cryptocurrencies)} active cryptocurrencies, ${formatNumber(data.active_exchanges)} active exchanges, ${formatNumber(data.active_market_pairs)} market pairs`,
+      others.length > 0 &&
+        table(
+          ['Currency', 'Market cap', '24h volume'],
+          others.map((q) => [
+            q.currency,
+            formatMoney(q.total_market_cap, q.currency),
+            formatMoney(q.total_volume_24h, q.currency),
+          ]),
+        ),
+    );
+  },
+});
+
+// ---------------------------------------------------------------- historical
+
+export const CALENDAR_INTERVALS = ['hourly', 'daily', 'weekly', 'monthly', 'yearly'] as const;
+export const GLOBAL_HISTORY_INTERVALS = [
+  ...CALENDAR_INTERVALS,
+  ...['5m', '10m', '15m', '30m', '45m'],
+  ...['1h', '2h', '3h', '4h', '6h', '12h'],
+  ...['1d', '2d', '3d', '7d', '14d', '15d', '30d', '60d', '90d', '365d'],
+] as const;
+
+export const GLOBAL_HISTORY_AUX = [
+  'btc_dominance',
+  'eth_dominance',
+  'active_cryptocurrencies',
+  'active_exchanges',
+  'active_market_pairs',
+  'total_volume_24h',
+  'total_volume_24h_reported',
+  'altcoin_market_cap',
+  'altcoin_volume_24h',
+  'altcoin_volume_24h_reported',
+  'search_interval',
+] as const;
+
+const CALENDAR_SECONDS: Record<string, number> = {
+  hourly: 3_600,
+  daily: 86_400,
+  weekly: 604_800,
+  monthly: 2_629_800,
+  yearly: 31_557_600,
+};
+const UNIT_SECONDS: Record<string, number> = { m: 60, h: 3_600, d: 86_400 };
+
+/** Length of an interval in seconds (calendar months and years by their mean length). */
+export function intervalSeconds(interval: string): number {
+  if (interval in CALENDAR_SECONDS) return CALENDAR_SECONDS[interval];
+  return Number(interval.slice(0, -1)) * UNIT_SECONDS[interval.slice(-1)];
+}
+
+const historicalInput = paramsObject(
+  {
+    time_start: timeParam('Start of the series; without it the series counts back from time_end'),
+    time_end: timeParam('End of the series, inclusive; default now'),
+    count: intParam(1, 10_000, 'Number of interval periods to return, 1 to 10000; default 10.').default(10),
+    interval: enumParam(GLOBAL_HISTORY_INTERVALS, 'Spacing of the quotes; default 1d.').default('1d'),
+    convert: convertParam(4, ' (the first plus up to 3 others)'),
+    convert_id: convertIdParam(4),
+    aux: namesListParam(
+      GLOBAL_HISTORY_AUX,
+      'Supplemental fields to include; default all except search_interval.',
+    ),
+  },
+  convertExclusive,
+  timeOrder,
+);
+
+const historicalOutput = z.object({
+  interval: z.string(),
+  quotes: z
+    .array(
+      z.object({
+        timestamp: z.string(),
+        btc_dominance: z.number().optional(),
+        eth_dominance: z.number().optional(),
+        active_cryptocurrencies: z.number().optional(),
+        active_exchanges: z.number().optional(),
+        active_market_pairs: z.number().optional(),
+        quote: z.array(currencyFigures),
+      }),
+    )
+    .describe('One quote per interval period, oldest first; periods without data are skipped'),
+});
+
+/** Periods a call will return at most, for the credit estimate. */
+function expectedPoints(p: z.output<typeof historicalInput>): number {
+  if (p.time_start === undefined) return p.count;
+  const start = parseTime(p.time_start) ?? 0;
+  const end = p.time_end === undefined ? Date.now() / 1000 : (parseTime(p.time_end) ?? start);
+  return Math.max(1, Math.min(p.count, Math.floor((end - start) / intervalSeconds(p.interval)) + 1));
+}
+
+export const globalMetricsHistorical = defineEndpoint({
+  name: 'get_global_metrics_historical',
+  title: 'Global market metrics (historical)',
+  toolset: 'global_metrics',
+  path: '/v1/global-metrics/quotes/historical',
+  summary:
+    'Total market cap, volume and dominance over time, one quote per interval (5m to 365d, or calendar hourly/daily/weekly/monthly/yearly). Use it for trends such as "how did the total market cap change this month". History depth depends on the plan: Hobbyist and Startup 1 month, Standard 3 months, Professional 12 months, Enterprise 6 years.',
+  input: historicalInput,
+  output: historicalOutput,
+  credits: {
+    rule: '1 per 100 data points returned, rounded up',
+    estimate: (p) => Math.ceil(expectedPoints(p) / 100),
+  },
+  refreshSeconds: 300,
+  plans: ALL_PLANS,
+  normalise(body, params) {
+    const data = parseBody(z.looseObject({ quotes: z.array(upstreamRecord) }), dataOf(body));
+    return {
+      interval: params.interval,
+      quotes: data.quotes.map((record) => ({
+        timestamp: record.timestamp ?? '',
+        ...pickNumbers(record, MARKET_COUNTS),
+        quote: quoteEntries(record.quote).map(toCurrencyFigures),
+      })),
+    };
+  },
+  summarise(data, params) {
+    const cur = firstCurrency(params);
+    const caps = data.quotes
+      .map((q) => ({ time: q.timestamp, value: q.quote[0]?.total_market_cap }))
+      .filter((p): p is { time: string; value: number } => p.value !== undefined);
+    if (data.quotes.length === 0)
+      return 'No global market quotes in that range (periods without data are skipped).';
+    const money = (v: number) => formatMoney(v, cur);
+    const shown = samplePoints(data.quotes, 6);
+    return lines(
+      `Total market cap (${cur}), ${data.quotes.length} ${data.interval} quotes: ${describeSeries(caps, money)}`,
+      table(
+        ['Time', 'Market cap', '24h volume', 'BTC dom.'],
+        shown.map((q) => [
+          formatTime(q.timestamp),
+          money(q.quote[0]?.total_market_cap ?? Number.NaN),
+          money(q.quote[0]?.total_volume_24h ?? Number.NaN),
+          formatShare(q.btc_dominance),
+        ]),
+      ),
+      shown.length < data.quotes.length &&
+        `(${shown.length} of ${data.quotes.length} quotes shown, evenly spaced; format=json has all)`,
+    );
+  },
+});

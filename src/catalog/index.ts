@@ -1,0 +1,38 @@
+/** The catalog: every endpoint the server exposes, in the order tools are listed. */
+
+import { trendingTokens, trendingTopics } from './community.js';
+import { listingsLatest, quotesLatest } from './cryptocurrency.js';
+import type { Endpoint } from './define.js';
+import { dexPlatform, dexPlatforms } from './dex.js';
+import { globalMetricsHistorical, globalMetricsLatest } from './global-metrics.js';
+import { svc20Historical, svc20Latest, svc100Historical, svc100Latest } from './indices.js';
+import {
+  altcoinSeasonHistorical,
+  altcoinSeasonLatest,
+  fearAndGreedHistorical,
+  fearAndGreedLatest,
+} from './sentiment.js';
+
+export * from './define.js';
+
+export const endpoints: readonly Endpoint[] = [
+  globalMetricsLatest,
+  globalMetricsHistorical,
+  fearAndGreedLatest,
+  fearAndGreedHistorical,
+  altcoinSeasonLatest,
+  altcoinSeasonHistorical,
+  svc100Latest,
+  svc100Historical,
+  svc20Latest,
+  svc20Historical,
+  trendingTokens,
+  trendingTopics,
+  dexPlatforms,
+  dexPlatform,
+  listingsLatest,
+  quotesLatest,
+] as unknown as readonly Endpoint[];
+
+export const endpointsByName: ReadonlyMap<string, Endpoint> = new Map(endpoints.map((e) => [e.name, e]));
+export const endpointsByPath: ReadonlyMap<string, Endpoint> = new Map(endpoints.map((e) => [e.path, e]));

@@ -1,0 +1,188 @@
+/** The two market indices, svc100 (top 100 assets) and svc20 (top 20): latest and historical. */
+import { z } from 'zod';
+import { formatNumber, formatPercent, formatPrice } from '../format/numbers.js';
+import { describeSeries, samplePoints } from '../format/series.js';
+import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
+import { enumParam, intParam, paramsObject, timeOrder, timeParam } from './params.js';
+
+const upstreamConstituent = z.looseObject({
+  id: looseNumber,
+  name: z.string(),
+  symbol: z.string(),
+  url: z.string().optional(),
+  weight: looseNumber,
+  priceUsd: looseNumber.optional(),
+  units: looseNumber.optional(),
+});
+
+const constituent = z.object({
+  id: z.number(),
+  name: z.string(),
+  symbol: z.string(),
+  url: z.string().optional(),
+  weight: z.number().describe('Percent of the index; the weights sum to 100'),
+  priceUsd: z.number().optional().describe('svc20 only'),
+  units: z.number().optional().describe('svc20 only'),
+});
+
+function toConstituent(c: z.output<typeof upstreamConstituent>): z.infer<typeof constituent> {
+  return {
+    id: c.id,
+    name: c.name,
+    symbol: c.symbol,
+    url: c.url,
+    weight: c.weight,
+    priceUsd: c.priceUsd,
+    units: c.units,
+  };
+}
+
+/** The constituent rows a text answer shows, heaviest first. */
+function constituentTable(list: readonly z.infer<typeof constituent>[], max: number): string {
+  const { shown, omitted } = cutRows(
+    [...list].sort((a, b) => b.weight - a.weight),
+    max,
+  );
+  return lines(
+    table(
+      ['Asset', 'Weight', 'Price'],
+      shown.map((c) => [`${c.name} (${c.symbol})`, `${c.weight.toFixed(2)}%`, formatPrice(c.priceUsd)]),
+    ),
+    omittedLine(omitted, 'format=json lists every constituent'),
+  );
+}
+
+function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
+  const label = index.toUpperCase();
+  const latest = defineEndpoint({
+    name: `get_${index}_index_latest`,
+    title: `${label} index (latest)`,
+    toolset: 'indices',
+    path: `/v3/index/${index}-latest`,
+    summary: `The latest value of the ${label} index (the top ${size} cryptocurrencies by market cap), its 24h change and its constituents with weights${index === 'svc20' ? ', prices and units' : ''}. Use it for "how is the top-${size} crypto index doing".`,
+    input: paramsObject({}),
+    output: z.object({
+      index: z.string(),
+      value: z.number(),
+      value_24h_percentage_change: z.number().optional(),
+      last_update: z.string().optional(),
+      next_update: z.string().optional(),
+      constituents: z.array(constituent),
+    }),
+    credits: { rule: '1 per call', estimate: () => 1 },
+    refreshSeconds: 300,
+    plans: ALL_PLANS,
+    normalise(body) {
+      const v = parseBody(
+        z.looseObject({
+          value: looseNumber,
+          value_24h_percentage_change: looseNumber.optional(),
+          last_update: z.string().optional(),
+          next_update: z.string().optional(),
+          constituents: z.array(upstreamConstituent),
+        }),
+        dataOf(body),
+      );
+      return {
+        index,
+        value: v.value,
+        value_24h_percentage_change: v.value_24h_percentage_change,
+        last_update: v.last_update,
+        next_update: v.next_update,
+        constituents: v.constituents.map(toConstituent),
+      };
+    },
+    summarise(data) {
+      return lines(
+        `${label} ${formatNumber(data.value)} (${formatPercent(data.value_24h_percentage_change)} 24h), updated ${formatTime(data.last_update)}, next ${formatTime(data.next_update)}`,
+        `${data.constituents.length} constituents, heaviest first:`,
+        constituentTable(data.constituents, 10),
+      );
+    },
+  });
+
+  const historical = defineEndpoint({
+    name: `get_${index}_index_historical`,
+    title: `${label} index (historical)`,
+    toolset: 'indices',
+    path: `/v3/index/${index}-historical`,
+    summary: `Past values of the ${label} index (top ${size} by market cap) at 5m, 15m or daily steps, each with its constituents. Use it for "how has the top-${size} index moved".`,
+    input: paramsObject(
+      {
+        time_start: timeParam('Start of the series; without it values count back from time_end'),
+        time_end: timeParam('End of the series, inclusive; default now'),
+        count: intParam(
+          1,
+          100,
+          'Number of interval periods, 1 to 100; default 5; at most 10 when both time_start and time_end are given (then counting starts at time_start).',
+        ).default(5),
+        interval: enumParam(['5m', '15m', 'daily'], 'Spacing of the values; default daily.').default('daily'),
+      },
+      timeOrder,
+      (value, add) => {
+        if (value.time_start !== undefined && value.time_end !== undefined && (value.count as number) > 10) {
+          add({ path: 'count', message: 'must be at most 10 when both time_start and time_end are given' });
+        }
+      },
+    ),
+    output: z.object({
+      index: z.string(),
+      interval: z.string(),
+      items: z
+        .array(z.object({ update_time: z.string(), value: z.number(), constituents: z.array(constituent) }))
+        .describe('Index values, oldest first'),
+    }),
+    credits: { rule: '1 per call, whatever the size', estimate: () => 1 },
+    refreshSeconds: 300,
+    plans: ALL_PLANS,
+    normalise(body, params) {
+      const items = parseBody(
+        z.array(
+          z.looseObject({
+            update_time: z.string(),
+            value: looseNumber,
+            constituents: z.array(upstreamConstituent).optional(),
+          }),
+        ),
+        dataOf(body),
+      );
+      return {
+        index,
+        interval: params.interval,
+        items: items
+          .map((item) => ({
+            update_time: item.update_time,
+            value: item.value,
+            constituents: (item.constituents ?? []).map(toConstituent),
+          }))
+          .sort((a, b) => Date.parse(a.update_time) - Date.parse(b.update_time)),
+      };
+    },
+    summarise(data) {
+      if (data.items.length === 0) return `No ${label} values in that range.`;
+      const series = data.items.map((i) => ({ time: i.update_time, value: i.value }));
+      const shown = samplePoints(data.items, 6);
+      return lines(
+        `${label}, ${data.items.length} ${data.interval} values: ${describeSeries(series, (v) => formatNumber(v))}`,
+        table(
+          ['Time', 'Value', 'Top constituent'],
+          shown.map((i) => {
+            const top = [...i.constituents].sort((a, b) => b.weight - a.weight)[0];
+            return [
+              formatTime(i.update_time),
+              formatNumber(i.value),
+              top ? `${top.symbol} ${top.weight.toFixed(1)}%` : '-',
+            ];
+          }),
+        ),
+        shown.length < data.items.length &&
+          `(${shown.length} of ${data.items.length} values shown; format=json has all)`,
+      );
+    },
+  });
+  return [latest, historical] as const;
+}
+
+export const [svc100Latest, svc100Historical] = indexEndpoints('svc100', 100);
+export const [svc20Latest, svc20Historical] = indexEndpoints('svc20', 20);

@@ -1,0 +1,246 @@
+/** Market sentiment: the fear and greed index and the altcoin season index. */
+import { z } from 'zod';
+import { formatMoney, formatNumber } from '../format/numbers.js';
+import { describeSeries, samplePoints } from '../format/series.js';
+import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
+import { enumParam, intParam, paramsObject } from './params.js';
+
+/** The service's bands (upstream notes): used when an answer arrives without its label. */
+export function fearAndGreedLabel(value: number): string {
+  if (value < 20) return 'Extreme Fear';
+  if (value < 40) return 'Fear';
+  if (value < 60) return 'Neutral';
+  if (value < 80) return 'Greed';
+  return 'Extreme Greed';
+}
+
+/** Altcoin season reading: above 75 altcoin season, below 25 bitcoin season. */
+export function altcoinSeason(index: number): 'altcoin season' | 'bitcoin season' | 'neither season' {
+  if (index > 75) return 'altcoin season';
+  if (index < 25) return 'bitcoin season';
+  return 'neither season';
+}
+
+/** Unix seconds (as the historical list writes them) or ISO → ISO 8601. */
+function isoTime(value: string | number): string {
+  const text = String(value);
+  return /^\d+$/.test(text) ? new Date(Number(text) * 1000).toISOString() : text;
+}
+
+const upstreamFearAndGreed = z.looseObject({
+  value: looseNumber,
+  value_classification: z.string().optional(),
+  update_time: z.string().optional(),
+  timestamp: z.union([z.string(), z.number()]).optional(),
+});
+
+const fearAndGreedValue = z.object({
+  value: z.number().describe('Index value, 0 (extreme fear) to 100 (extreme greed)'),
+  value_classification: z
+    .string()
+    .describe('Extreme Fear <20, Fear 20–39, Neutral 40–59, Greed 60–79, Extreme Greed 80–100'),
+});
+
+export const fearAndGreedLatest = defineEndpoint({
+  name: 'get_fear_and_greed_latest',
+  title: 'Fear and greed index (latest)',
+  toolset: 'sentiment',
+  path: '/v3/fear-and-greed/latest',
+  summary:
+    'The current crypto Fear and Greed index, 0 to 100, with its label (Extreme Fear, Fear, Neutral, Greed, Extreme Greed). Use it for "what is the market mood" or "is the market fearful".',
+  input: paramsObject({}),
+  output: fearAndGreedValue.extend({ update_time: z.string().optional() }),
+  credits: { rule: '1 per call', estimate: () => 1 },
+  refreshSeconds: 900,
+  plans: ALL_PLANS,
+  normalise(body) {
+    const v = parseBody(upstreamFearAndGreed, dataOf(body));
+    return {
+      value: v.value,
+      value_classification: v.value_classification ?? fearAndGreedLabel(v.value),
+      update_time: v.update_time,
+    };
+  },
+  summarise(data) {
+    return lines(
+      `Fear & Greed ${data.value} – ${data.value_classification}`,
+      `Updated ${formatTime(data.update_time)}`,
+    );
+  },
+});
+
+const historicalInput = paramsObject({
+  start: intParam(1, undefined, '1-based offset into the list (newest first), minimum 1; default 1.').default(
+    1,
+  ),
+  limit: intParam(1, 500, 'Number of daily values, 1 to 500; default 50.').default(50),
+});
+
+export const fearAndGreedHistorical = defineEndpoint({
+  name: 'get_fear_and_greed_historical',
+  title: 'Fear and greed index (historical)',
+  toolset: 'sentiment',
+  path: '/v3/fear-and-greed/historical',
+  summary:
+    'Daily Fear and Greed values (taken at 00:00 UTC), newest first, paged with start and limit. Use it for "how has sentiment moved over the last weeks".',
+  input: historicalInput,
+  output: z.object({
+    start: z.number(),
+    items: z.array(fearAndGreedValue.extend({ timestamp: z.string().describe('ISO 8601, 00:00 UTC') })),
+  }),
+  credits: { rule: '1 per call, whatever the size', estimate: () => 1 },
+  refreshSeconds: 15,
+  plans: ALL_PLANS,
+  normalise(body, params) {
+    const values = parseBody(z.array(upstreamFearAndGreed), dataOf(body));
+    return {
+      start: params.start,
+      items: values.map((v) => ({
+        timestamp: isoTime(v.timestamp ?? ''),
+        value: v.value,
+        value_classification: v.value_classification ?? fearAndGreedLabel(v.value),
+      })),
+    };
+  },
+  summarise(data, params) {
+    if (data.items.length === 0) return `No fear and greed values from start=${params.start}.`;
+    const oldestFirst = [...data.items].reverse().map((v) => ({ time: v.timestamp, value: v.value }));
+    const { shown, omitted } = cutRows(data.items, 7);
+    const latest = data.items[0];
+    return lines(
+      `Fear & Greed ${latest.value} – ${latest.value_classification} on ${formatTime(latest.timestamp, true)}; ${data.items.length} daily values: ${describeSeries(oldestFirst, String, true)}`,
+      table(
+        ['Date', 'Value', 'Label'],
+        shown.map((v) => [formatTime(v.timestamp, true), String(v.value), v.value_classification]),
+      ),
+      omittedLine(omitted, `format=json has them; older days: start=${params.start + data.items.length}`),
+    );
+  },
+});
+
+// ---------------------------------------------------------------- altcoin season
+
+const altcoinLatestOutput = z.object({
+  altcoin_index: z.number().describe('0 to 100: above 75 altcoin season, below 25 bitcoin season'),
+  season: z.enum(['altcoin season', 'bitcoin season', 'neither season']),
+  altcoin_marketcap: z.number().optional(),
+  snapshot_time: z.string().optional(),
+  yearly_high: z.number().optional(),
+  yearly_high_date: z.string().optional(),
+  yearly_low: z.number().optional(),
+  yearly_low_date: z.string().optional(),
+});
+
+export const altcoinSeasonLatest = defineEndpoint({
+  name: 'get_altcoin_season_index_latest',
+  title: 'Altcoin season index (latest)',
+  toolset: 'sentiment',
+  path: '/v1/altcoin-season-index/latest',
+  summary:
+    'The current Altcoin Season index, 0 to 100: how many of the top 100 coins (stablecoins and wrapped assets aside) beat Bitcoin over the period. Above 75 is altcoin season, below 25 bitcoin season. Includes the yearly high and low. Use it for "is it altcoin season".',
+  input: paramsObject({}),
+  output: altcoinLatestOutput,
+  credits: { rule: '1 per call', estimate: () => 1 },
+  refreshSeconds: 900,
+  plans: ALL_PLANS,
+  normalise(body) {
+    const v = parseBody(
+      z.looseObject({
+        altcoin_index: looseNumber,
+        altcoin_marketcap: looseNumber.optional(),
+        snapshot_time: z.string().optional(),
+        yearly_high: looseNumber.optional(),
+        yearly_high_date: z.string().optional(),
+        yearly_low: looseNumber.optional(),
+        yearly_low_date: z.string().optional(),
+      }),
+      dataOf(body),
+    );
+    return {
+      altcoin_index: v.altcoin_index,
+      season: altcoinSeason(v.altcoin_index),
+      altcoin_marketcap: v.altcoin_marketcap,
+      snapshot_time: v.snapshot_time,
+      yearly_high: v.yearly_high,
+      yearly_high_date: v.yearly_high_date,
+      yearly_low: v.yearly_low,
+      yearly_low_date: v.yearly_low_date,
+    };
+  },
+  summarise(data) {
+    return lines(
+      `Altcoin Season Index ${formatNumber(data.altcoin_index, 0)} – ${data.season} (above 75 altcoin season, below 25 bitcoin season)`,
+      `Altcoin market cap ${formatMoney(data.altcoin_marketcap)} at ${formatTime(data.snapshot_time)}`,
+      data.yearly_high !== undefined &&
+        `Yearly high ${formatNumber(data.yearly_high, 0)} (${formatTime(data.yearly_high_date, true)}), low ${formatNumber(data.yearly_low, 0)} (${formatTime(data.yearly_low_date, true)})`,
+    );
+  },
+});
+
+export const altcoinSeasonHistorical = defineEndpoint({
+  name: 'get_altcoin_season_index_historical',
+  title: 'Altcoin season index (historical)',
+  toolset: 'sentiment',
+  path: '/v1/altcoin-season-index/historical',
+  summary:
+    'The Altcoin Season index over the last 7, 30 or 90 days, oldest first, with the altcoin market cap. Use it for "has altcoin season been building".',
+  input: paramsObject({
+    timeframe: enumParam(['7d', '30d', '90d'], 'How far back the series reaches; default 7d.').default('7d'),
+  }),
+  output: z.object({
+    timeframe: z.string(),
+    points: z.array(
+      z.object({
+        timestamp: z.string(),
+        altcoin_index: z.number(),
+        altcoin_marketcap: z.number().optional(),
+      }),
+    ),
+  }),
+  credits: { rule: '1 per call', estimate: () => 1 },
+  refreshSeconds: 900,
+  plans: ALL_PLANS,
+  normalise(body, params) {
+    const data = parseBody(
+      z.looseObject({
+        timeframe: z.string().optional(),
+        points: z.array(
+          z.looseObject({
+            timestamp: z.union([z.string(), z.number()]),
+            altcoin_index: looseNumber,
+            altcoin_marketcap: looseNumber.optional(),
+          }),
+        ),
+      }),
+      dataOf(body),
+    );
+    return {
+      timeframe: data.timeframe ?? params.timeframe,
+      points: data.points.map((p) => ({
+        timestamp: isoTime(p.timestamp),
+        altcoin_index: p.altcoin_index,
+        altcoin_marketcap: p.altcoin_marketcap,
+      })),
+    };
+  },
+  summarise(data) {
+    if (data.points.length === 0) return `No altcoin season points for ${data.timeframe}.`;
+    const series = data.points.map((p) => ({ time: p.timestamp, value: p.altcoin_index }));
+    const last = data.points[data.points.length - 1];
+    const shown = samplePoints(data.points, 6);
+    return lines(
+      `Altcoin Season Index ${formatNumber(last.altcoin_index, 0)} – ${altcoinSeason(last.altcoin_index)}; ${data.points.length} points over ${data.timeframe}: ${describeSeries(series, (v) => formatNumber(v, 0))}`,
+      table(
+        ['Time', 'Index', 'Altcoin cap'],
+        shown.map((p) => [
+          formatTime(p.timestamp),
+          formatNumber(p.altcoin_index, 0),
+          formatMoney(p.altcoin_marketcap),
+        ]),
+      ),
+      shown.length < data.points.length &&
+        `(${shown.length} of ${data.points.length} points shown; format=json has all)`,
+    );
+  },
+});

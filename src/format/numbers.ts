@@ -1,0 +1,67 @@
+/** Numbers for people: $1.93T, +2.4%, 1,234.5. */
+
+const SIGNS: Record<string, string> = {
+  USD: '$',
+  EUR: '€',
+  GBP: '£',
+  JPY: '¥',
+  CNY: '¥',
+  INR: '₹',
+  KRW: '₩',
+};
+const SUFFIXES: [number, string][] = [
+  [1e12, 'T'],
+  [1e9, 'B'],
+  [1e6, 'M'],
+  [1e3, 'K'],
+];
+
+/** 1_930_000_000_000 → "1.93T"; small values keep enough significant digits. */
+export function formatCompact(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
+  const abs = Math.abs(value);
+  for (const [size, suffix] of SUFFIXES) {
+    if (abs >= size) return `${trim((value / size).toFixed(abs / size >= 100 ? 1 : 2))}${suffix}`;
+  }
+  return formatNumber(value);
+}
+
+/** A plain number with separators; prices under 1 keep four significant digits. */
+export function formatNumber(value: number | null | undefined, maxDecimals = 2): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
+  const abs = Math.abs(value);
+  if (abs > 0 && abs < 1) return String(Number(value.toPrecision(4)));
+  return value.toLocaleString('en-US', { maximumFractionDigits: maxDecimals });
+}
+
+/** An amount in a currency: "$1.93T", "€2.1B", "0.0312 BTC". */
+export function formatMoney(value: number | null | undefined, currency = 'USD', compact = true): string {
+  const amount = compact ? formatCompact(value) : formatNumber(value);
+  if (amount === 'n/a') return amount;
+  const sign = SIGNS[currency.toUpperCase()];
+  if (!sign) return `${amount} ${currency}`;
+  return amount.startsWith('-') ? `-${sign}${amount.slice(1)}` : `${sign}${amount}`;
+}
+
+/** A price: full digits, not compact, unless it is very large. */
+export function formatPrice(value: number | null | undefined, currency = 'USD'): string {
+  return formatMoney(value, currency, value !== null && value !== undefined && Math.abs(value) >= 1e9);
+}
+
+/** A change in percent with its sign: "+2.4%", "-0.35%". */
+export function formatPercent(value: number | null | undefined, decimals = 1): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
+  const fixed =
+    Math.abs(value) < 1 && value !== 0 ? value.toFixed(Math.max(decimals, 2)) : value.toFixed(decimals);
+  return `${value > 0 ? '+' : ''}${fixed}%`;
+}
+
+/** A share in percent without a sign: "56.2%". */
+export function formatShare(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
+  return `${value.toFixed(1)}%`;
+}
+
+function trim(text: string): string {
+  return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+}

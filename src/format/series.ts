@@ -1,0 +1,44 @@
+/** Summaries of a time series: first, last, min, max and change, and a few sample rows. */
+import { formatPercent } from './numbers.js';
+import { formatTime } from './text.js';
+
+export interface SeriesPoint {
+  time: string | number;
+  value: number;
+}
+
+/** "first $1.2T (2026-11-13), last $1.3T (2026-11-22), min …, max …, change +8.3%". */
+export function describeSeries(
+  points: readonly SeriesPoint[],
+  show: (v: number) => string,
+  dateOnly = false,
+): string {
+  if (points.length === 0) return 'no data points';
+  const first = points[0];
+  const last = points[points.length - 1];
+  let min = first;
+  let max = first;
+  for (const p of points) {
+    if (p.value < min.value) min = p;
+    if (p.value > max.value) max = p;
+  }
+  const at = (p: SeriesPoint) => formatTime(p.time, dateOnly);
+  const change = first.value !== 0 ? ((last.value - first.value) / Math.abs(first.value)) * 100 : undefined;
+  return [
+    `first ${show(first.value)} (${at(first)})`,
+    `last ${show(last.value)} (${at(last)})`,
+    `min ${show(min.value)} (${at(min)})`,
+    `max ${show(max.value)} (${at(max)})`,
+    change === undefined ? undefined : `change ${formatPercent(change)}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** At most `max` points spread evenly over the series, always keeping the first and the last. */
+export function samplePoints<T>(points: readonly T[], max: number): T[] {
+  if (points.length <= max) return [...points];
+  const picked: T[] = [];
+  for (let i = 0; i < max; i++) picked.push(points[Math.round((i * (points.length - 1)) / (max - 1))]);
+  return picked;
+}

@@ -1,0 +1,54 @@
+/** Small helpers for compact text answers: durations, dates, tables, cut lists. */
+
+const UNITS: [number, string][] = [
+  [86_400, 'day'],
+  [3_600, 'hour'],
+  [60, 'minute'],
+  [1, 'second'],
+];
+
+/** 300 → "5 minutes", 60 → "minute", 15 → "15 seconds". */
+export function formatDuration(seconds: number): string {
+  for (const [size, unit] of UNITS) {
+    if (seconds >= size && seconds % size === 0) {
+      const n = seconds / size;
+      return n === 1 ? unit : `${n} ${unit}s`;
+    }
+  }
+  return `${seconds} seconds`;
+}
+
+/** ISO 8601 or Unix seconds → "2026-11-22 14:05 UTC"; dates at midnight print without the time. */
+export function formatTime(value: string | number | undefined, dateOnly = false): string {
+  if (value === undefined || value === '') return 'unknown time';
+  const ms = typeof value === 'number' || /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value);
+  if (Number.isNaN(ms)) return String(value);
+  const iso = new Date(ms).toISOString();
+  if (dateOnly) return iso.slice(0, 10);
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+/** A compact table: a header row, then rows, columns separated by " | ". */
+export function table(header: string[], rows: string[][]): string {
+  return [header, ...rows].map((cells) => cells.join(' | ')).join('\n');
+}
+
+/**
+ * Show at most `max` rows of a list; when rows are left out, say how many and how to see them.
+ * `more` is the advice, e.g. "next page: start=21" or "use format=json for all".
+ */
+export function cutRows<T>(items: readonly T[], max: number): { shown: readonly T[]; omitted: number } {
+  return items.length <= max
+    ? { shown: items, omitted: 0 }
+    : { shown: items.slice(0, max), omitted: items.length - max };
+}
+
+export function omittedLine(omitted: number, advice: string): string | undefined {
+  if (omitted <= 0) return undefined;
+  return `… ${omitted} more row${omitted === 1 ? '' : 's'} not shown; ${advice}.`;
+}
+
+/** Join answer lines, dropping the empty ones. */
+export function lines(...parts: (string | undefined | false)[]): string {
+  return parts.filter((p): p is string => typeof p === 'string' && p !== '').join('\n');
+}

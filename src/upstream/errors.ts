@@ -1,0 +1,105 @@
+/**
+ * Upstream failures as one error type that keeps the service's code and message and says what to
+ * do about it (the table in upstream-notes.md).
+ */
+
+export type FailureKind = 'http' | 'network' | 'timeout' | 'malformed' | 'cancelled';
+
+export class UpstreamError extends Error {
+  override name = 'UpstreamError';
+  constructor(
+    readonly kind: FailureKind,
+    /** HTTP status, when there was an answer. */
+    readonly status: number | undefined,
+    /** The service's `status.error_code`, when it sent one. */
+    readonly code: number | undefined,
+    /** The service's own `status.error_message`, or what went wrong on the way. */
+    readonly detail: string,
+    /** Seconds the service asked us to wait (Retry-After). */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(detail);
+  }
+
+  /** Whether trying again can help: rate limits per minute or per IP, server errors, the network. */
+  get retryable(): boolean {
+    if (this.kind === 'network' || this.kind === 'timeout') return true;
+    if (this.kind !== 'http' || this.status === undefined) return false;
+    if (this.status === 429) return this.code === 1008 || this.code === 1011;
+    return this.status >= 500;
+  }
+}
+
+export interface ErrorContext {
+  /** Plans that include the endpoint, for a 1006 answer. */
+  plans: readonly string[];
+  /** How many attempts were made. */
+  attempts: number;
+  now?: Date;
+}
+
+/** One message for the model: what happened (with the upstream code and message) and what to do. */
+export function describeUpstreamError(error: UpstreamError, context: ErrorContext): string {
+  const now = context.now ?? new Date();
+  const origin =
+    error.status === undefined
+      ? error.detail
+      : `The service answered HTTP ${error.status}${error.code !== undefined ? ` (error ${error.code})` : ''}: ${error.detail || 'no message'}`;
+  const tried = context.attempts > 1 ? ` (after ${context.attempts} attempts)` : '';
+  return `${origin}${tried}. ${advice(error, context, now)}`;
+}
+
+function advice(error: UpstreamError, context: ErrorContext, now: Date): string {
+  switch (error.kind) {
+    case 'timeout':
+      return 'The service did not answer in time; try again shortly, or raise SVC_TIMEOUT_MS.';
+    case 'network':
+      return 'The service could not be reached; check SVC_BASE_URL and the network, then try again.';
+    case 'malformed':
+      return 'The answer could not be read; try again later.';
+    case 'cancelled':
+      return 'The call was cancelled.';
+  }
+  switch (error.code) {
+    case 1001:
+      return 'The API key is not valid: check SVC_API_KEY.';
+    case 1002:
+      return 'No API key was sent: set SVC_API_KEY (and SVC_API_KEY_HEADER if the service expects another header).';
+    case 1003:
+      return 'The API key must be activated before use (payment required).';
+    case 1004:
+      return "The key's plan has expired: renew it.";
+    case 1005:
+      return 'This call needs an API key: set SVC_API_KEY.';
+    case 1006:
+      return `Your plan does not include this endpoint; it is available on: ${context.plans.join(', ')}. Set SVC_PLAN to hide tools your plan lacks.`;
+    case 1007:
+      return 'The API key has been disabled.';
+    case 1008:
+      return `The per-minute request limit was reached; retry in ${error.retryAfterSeconds ?? secondsToNextMinute(now)} s (the limit resets each UTC minute).`;
+    case 1009:
+      return `The daily credit limit is used up; calls work again after ${nextUtcDay(now)}.`;
+    case 1010:
+      return `The monthly credit limit is used up; calls work again after ${nextUtcMonth(now)}.`;
+    case 1011:
+      return `Too many requests from this IP address; retry in ${error.retryAfterSeconds ?? 60} s.`;
+  }
+  if (error.status === 400) return 'Fix the parameter the message names and call again.';
+  if (error.status === 404) return 'The service does not know this path: check SVC_BASE_URL.';
+  if (error.status !== undefined && error.status >= 500) return 'The service failed; try again in a minute.';
+  return 'Try again later.';
+}
+
+function secondsToNextMinute(now: Date): number {
+  return 60 - now.getUTCSeconds();
+}
+
+function nextUtcDay(now: Date): string {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return `${new Date(next).toISOString().slice(0, 10)} 00:00 UTC`;
+}
+
+function nextUtcMonth(now: Date): string {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  return `${new Date(next).toISOString().slice(0, 10)} 00:00 UTC`;
+}

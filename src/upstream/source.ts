@@ -1,0 +1,43 @@
+/**
+ * Where the data comes from: the upstream service when a key is configured, otherwise the sandbox
+ * started in-process on a free loopback port (the embedded default).
+ */
+import type { Config } from '../config.js';
+import { UpstreamClient } from './client.js';
+
+/** The key the embedded sandbox is called with (an Enterprise key: every endpoint, deepest history). */
+export const EMBEDDED_SANDBOX_KEY = 'sandbox-enterprise';
+
+export interface DataSource {
+  client: UpstreamClient;
+  /** True when answers are built from sandbox data, which every answer then says. */
+  sandbox: boolean;
+  /** For the banner: "sandbox (http://127.0.0.1:40123)" or the upstream host. */
+  label: string;
+  close(): Promise<void>;
+}
+
+export async function openDataSource(config: Config): Promise<DataSource> {
+  if (config.apiKey !== undefined && config.baseUrl !== undefined) {
+    const client = new UpstreamClient({ ...config, apiKey: config.apiKey, baseUrl: config.baseUrl });
+    return { client, sandbox: false, label: new URL(config.baseUrl).host, close: () => client.close() };
+  }
+  // Loaded only here, so a server with a key never pays for the sandbox's market model.
+  const { startSandbox } = await import('../sandbox/server.js');
+  const sandbox = await startSandbox({ keyHeader: config.keyHeader });
+  const client = new UpstreamClient({
+    baseUrl: sandbox.url,
+    apiKey: EMBEDDED_SANDBOX_KEY,
+    keyHeader: config.keyHeader,
+    timeoutMs: config.timeoutMs,
+  });
+  return {
+    client,
+    sandbox: true,
+    label: `sandbox (${sandbox.url})`,
+    async close() {
+      await client.close();
+      await sandbox.close();
+    },
+  };
+}
