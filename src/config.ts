@@ -106,16 +106,65 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** The settings table for the README: name, meaning, default. */
-export const SETTINGS_DOC: readonly [string, string, string][] = [
-  ['SVC_API_KEY', 'API key for the upstream service', 'unset: embedded sandbox'],
-  ['SVC_BASE_URL', 'upstream base address', 'required when SVC_API_KEY is set'],
-  ['SVC_API_KEY_HEADER', 'name of the key header', DEFAULT_KEY_HEADER],
-  ['SVC_PLAN', `the key's plan (${PLANS.join(', ')}): hides tools it lacks`, 'unset: show all'],
-  [
-    'SVC_TOOLSETS',
-    `groups of tools to expose: comma list of ${Object.keys(TOOLSETS).join(', ')}; or all, default`,
-    'default',
-  ],
-  ['SVC_TIMEOUT_MS', 'timeout per upstream request, in milliseconds (100 to 120000)', '10000'],
+/** Each setting, for the README's settings table and the bundle manifest's user_config. */
+export interface SettingDoc {
+  env: string;
+  /** The manifest's user_config key. */
+  key: string;
+  title: string;
+  meaning: string;
+  /** The default as a person reads it. */
+  shown: string;
+  /** The default a desktop host may pre-fill, when there is one. */
+  default?: string | number;
+  sensitive?: boolean;
+}
+
+export const SETTINGS_DOC: readonly SettingDoc[] = [
+  {
+    env: 'SVC_API_KEY',
+    key: 'api_key',
+    title: 'API key',
+    meaning: 'API key for the upstream service; leave empty to use the built-in sandbox',
+    shown: 'unset: embedded sandbox',
+    sensitive: true,
+  },
+  {
+    env: 'SVC_BASE_URL',
+    key: 'base_url',
+    title: 'Service base URL',
+    meaning: 'upstream base address',
+    shown: 'required when SVC_API_KEY is set',
+  },
+  {
+    env: 'SVC_API_KEY_HEADER',
+    key: 'api_key_header',
+    title: 'API key header',
+    meaning: 'name of the key header',
+    shown: DEFAULT_KEY_HEADER,
+    default: DEFAULT_KEY_HEADER,
+  },
+  {
+    env: 'SVC_PLAN',
+    key: 'plan',
+    title: 'Plan',
+    meaning: `the key's plan (${PLANS.join(', ')}): hides tools it lacks`,
+    shown: 'unset: show all',
+  },
+  {
+    env: 'SVC_TOOLSETS',
+    key: 'toolsets',
+    title: 'Toolsets',
+    meaning: `groups of tools to expose: a comma list of ${Object.keys(TOOLSETS).join(', ')}; or all, default`,
+    shown: 'default',
+    default: 'default',
+  },
+  {
+    env: 'SVC_TIMEOUT_MS',
+    key: 'timeout_ms',
+    title: 'Timeout (ms)',
+    meaning: 'timeout per upstream request, in milliseconds (100 to 120000)',
+    shown: '10000',
+    default: 10000,
+  },
 ];

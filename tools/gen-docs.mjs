@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+/**
+ * Writes what is generated from the catalog: the README's tool and settings tables and the bundle
+ * manifest's tools and user_config. `--check` changes nothing and exits 1 when either is stale.
+ * Reads the build (dist/), so run `npm run build` first.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { endpoints, PLANS, planTitle, TOOLSETS } = await import(`${root}dist/catalog/index.js`);
+const { SETTINGS_DOC } = await import(`${root}dist/config.js`);
+const { formatDuration } = await import(`${root}dist/format/text.js`);
+const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
+
+function plansCell(plans) {
+  if (plans.length === PLANS.length) return 'all';
+  return `${planTitle(plans[0])}+`;
+}
+
+function toolTable() {
+  const rows = endpoints.map(
+    (e) =>
+      `| \`${e.name}\` | \`GET ${e.path}\` | ${e.toolset} | ${e.credits.rule} | every ${formatDuration(e.refreshSeconds)} | ${plansCell(e.plans)} |`,
+  );
+  return [
+    '| Tool | Endpoint | Toolset | Credits | Refresh | Plans |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
+function toolsetList() {
+  return Object.entries(TOOLSETS)
+    .map(([name, what]) => `- \`${name}\`: ${what}`)
+    .join('\n');
+}
+
+function settingsTable() {
+  const rows = SETTINGS_DOC.map((s) => `| \`${s.env}\` | ${s.meaning} | ${s.shown} |`);
+  return ['| Variable | Meaning | Default |', '|---|---|---|', ...rows].join('\n');
+}
+
+function replaceBetween(text, name, body) {
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < 0) throw new Error(`README.md lacks the ${start} … ${end} markers`);
+  return `${text.slice(0, from + start.length)}\n${body}\n${text.slice(to)}`;
+}
+
+function manifest(current) {
+  const env = Object.fromEntries(SETTINGS_DOC.map((s) => [s.env, `\${user_config.${s.key}}`]));
+  const userConfig = Object.fromEntries(
+    SETTINGS_DOC.map((s) => [
+      s.key,
+      {
+        type: typeof s.default === 'number' ? 'number' : 'string',
+        title: s.title,
+        description: `${s.meaning} (${s.env}).`,
+        required: false,
+        ...(s.default !== undefined ? { default: s.default } : {}),
+        ...(s.sensitive ? { sensitive: true } : {}),
+      },
+    ]),
+  );
+  return {
+    ...current,
+    version: pkg.version,
+    server: {
+      type: 'node',
+      entry_point: 'dist/cli.js',
+      mcp_config: { command: 'node', args: ['${__dirname}/dist/cli.js', 'stdio'], env },
+    },
+    tools: endpoints.map((e) => ({ name: e.name, description: e.description.split('\n')[0] })),
+    user_config: userConfig,
+  };
+}
+
+const check = process.argv.includes('--check');
+const readmePath = `${root}README.md`;
+const manifestPath = `${root}manifest.json`;
+const readme = readFileSync(readmePath, 'utf8');
+const nextReadme = ['tools', 'toolsets', 'settings'].reduce(
+  (text, name) =>
+    replaceBetween(text, name, { tools: toolTable, toolsets: toolsetList, settings: settingsTable }[name]()),
+  readme,
+);
+const manifestText = readFileSync(manifestPath, 'utf8');
+const nextManifest = `${JSON.stringify(manifest(JSON.parse(manifestText)), null, 2)}\n`;
+
+const stale = [readme !== nextReadme && 'README.md', manifestText !== nextManifest && 'manifest.json'].filter(
+  Boolean,
+);
+if (check) {
+  if (stale.length > 0) {
+    console.error(`Stale: ${stale.join(', ')}. Run \`npm run docs\` and commit the result.`);
+    process.exit(1);
+  }
+  console.log('README.md and manifest.json match the catalog.');
+} else {
+  writeFileSync(readmePath, nextReadme);
+  writeFileSync(manifestPath, nextManifest);
+  console.log(stale.length > 0 ? `Updated ${stale.join(', ')}.` : 'Nothing to update.');
+}
