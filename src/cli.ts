@@ -1,12 +1,8 @@
 #!/usr/bin/env node
-/** The one entry point: stdio | sandbox | call | tools | demo. */
+/** The one entry point: stdio | sandbox | call | tools | demo. Each command loads only what it uses. */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
-import { exposedTools } from './mcp/server.js';
-import { runStdio } from './mcp/stdio.js';
-import { runTool } from './mcp/tools.js';
-import { openDataSource } from './upstream/source.js';
 import { VERSION } from './version.js';
 
 const USAGE = `svc-mcp ${VERSION}: MCP server for the Market Data Service
@@ -27,11 +23,13 @@ type Command = (args: string[]) => Promise<number>;
 
 const commands: Record<string, Command> = {
   stdio: async () => {
+    const { runStdio } = await import('./mcp/stdio.js');
     await runStdio(loadConfig());
     return -1; // keeps running until stdin closes
   },
   tools: async (args) => {
     const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
+    const { exposedTools } = await import('./mcp/server.js');
     const { definitions } = exposedTools(loadConfig());
     if (values.json) {
       console.log(JSON.stringify(definitions, null, 2));
@@ -49,6 +47,9 @@ const commands: Record<string, Command> = {
     });
     const [name, json] = positionals;
     const config = loadConfig();
+    const { exposedTools } = await import('./mcp/server.js');
+    const { runTool } = await import('./mcp/tools.js');
+    const { openDataSource } = await import('./upstream/source.js');
     const endpoint = exposedTools(config).endpoints.get(name ?? '');
     if (!endpoint) throw new UsageError(`unknown tool "${name ?? ''}"; run \`svc-mcp tools\` for the list`);
     const toolArgs = parseJsonArgs(json);

@@ -32,7 +32,7 @@ export const endpoints: readonly Endpoint[] = [
   dexPlatform,
   listingsLatest,
   quotesLatest,
-] as unknown as readonly Endpoint[];
+];
 
 export const endpointsByName: ReadonlyMap<string, Endpoint> = new Map(endpoints.map((e) => [e.name, e]));
 export const endpointsByPath: ReadonlyMap<string, Endpoint> = new Map(endpoints.map((e) => [e.path, e]));

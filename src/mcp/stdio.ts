@@ -6,14 +6,14 @@ import { VERSION } from '../version.js';
 import { createServer, exposedTools } from './server.js';
 
 export async function runStdio(config: Config): Promise<void> {
-  const source = await openDataSource(config);
-  const server = createServer(config, source);
+  const opening = openDataSource(config);
+  const server = createServer(config, opening);
   let closing = false;
   const shutdown = async () => {
     if (closing) return;
     closing = true;
     await server.close().catch(() => {});
-    await source.close().catch(() => {});
+    await (await opening).close().catch(() => {});
     process.exit(0);
   };
   process.stdin.once('end', shutdown);
@@ -21,6 +21,8 @@ export async function runStdio(config: Config): Promise<void> {
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
   await server.connect(new StdioServerTransport());
-  const count = exposedTools(config).definitions.length;
+  const source = await opening;
+  source.client.warm();
+  const count = exposedTools(config).endpoints.size;
   process.stderr.write(`svc-mcp ${VERSION} on stdio · data: ${source.label} · ${count} tools\n`);
 }

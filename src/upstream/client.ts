@@ -3,8 +3,15 @@
  * process, the key in a header (never in a URL), a timeout per request, the caller's cancel signal,
  * and retries only where they can help, bounded so a tool call never waits more than 20 s in all.
  */
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { UpstreamError } from './errors.js';
+
+// undici is loaded on first use rather than at start-up: the MCP `initialize` answer does not need it.
+let undici: Promise<typeof import('undici')> | undefined;
+function loadUndici() {
+  undici ??= import('undici');
+  return undici;
+}
 
 export interface UpstreamOptions {
   baseUrl: string;
@@ -29,12 +36,11 @@ const BACKOFF_BASE_MS = 200;
 const BACKOFF_CAP_MS = 4_000;
 
 export class UpstreamClient {
-  private readonly dispatcher: Agent;
+  private dispatcher: Agent | undefined;
   private readonly budgetMs: number;
   private readonly maxAttempts: number;
 
   constructor(private readonly options: UpstreamOptions) {
-    this.dispatcher = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 32 });
     this.budgetMs = options.totalBudgetMs ?? 20_000;
     this.maxAttempts = options.maxAttempts ?? 4;
   }
@@ -56,11 +62,22 @@ export class UpstreamClient {
     }
   }
 
+  /** Load the HTTP stack now, in the background, so the first call does not wait for it. */
+  warm(): void {
+    void loadUndici();
+  }
+
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    await this.dispatcher?.close();
   }
 
   private async once(url: string, deadline: number, signal?: AbortSignal) {
+    const { Agent, request } = await loadUndici();
+    this.dispatcher ??= new Agent({
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 120_000,
+      connections: 32,
+    });
     const timeoutMs = Math.max(1, Math.min(this.options.timeoutMs, deadline - Date.now()));
     const timeout = AbortSignal.timeout(timeoutMs);
     const response = await request(url, {
