@@ -71,7 +71,12 @@ function manifest(current) {
     server: {
       type: 'node',
       entry_point: 'dist/cli.js',
-      mcp_config: { command: 'node', args: ['${__dirname}/dist/cli.js', 'stdio'], env },
+      mcp_config: {
+        command: 'node',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the bundle host substitutes ${__dirname}
+        args: ['${__dirname}/dist/cli.js', 'stdio'],
+        env,
+      },
     },
     tools: endpoints.map((e) => ({ name: e.name, description: e.description.split('\n')[0] })),
     user_config: userConfig,

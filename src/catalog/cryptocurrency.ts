@@ -10,6 +10,7 @@ import {
   enumParam,
   idListParam,
   intParam,
+  namesListParam,
   paramsObject,
   slugListParam,
   splitList,
@@ -139,6 +140,30 @@ const LISTING_SORTS = [
   'volume_30d',
 ] as const;
 
+const AUX_FIELDS = [
+  'num_market_pairs',
+  'svc_rank',
+  'date_added',
+  'tags',
+  'platform',
+  'max_supply',
+  'circulating_supply',
+  'total_supply',
+  'market_cap_by_total_supply',
+  'volume_24h_reported',
+  'volume_7d',
+  'volume_7d_reported',
+  'volume_30d',
+  'volume_30d_reported',
+] as const;
+
+function auxParam(extra: readonly string[]) {
+  return namesListParam(
+    [...AUX_FIELDS, ...extra],
+    'Supplemental fields the service should include (this tool answers with the documented fields only, so this mainly trims the upstream answer).',
+  );
+}
+
 const RANGE_FILTERS = ['price', 'market_cap', 'volume_24h', 'circulating_supply'] as const;
 
 function rangeShape() {
@@ -179,6 +204,7 @@ const listingsInput = paramsObject(
       ['all', 'coins', 'tokens'],
       'Coins, tokens or both; default all.',
     ).optional(),
+    aux: auxParam(['is_market_cap_included_in_calc']),
     tag: z
       .string()
       .regex(/^[a-z0-9-]+$/, { message: 'must be a lowercase tag slug' })
@@ -245,6 +271,7 @@ export const quotesLatest = defineEndpoint({
         .describe('Asset symbols, comma-separated, e.g. "BTC,ETH" (symbols are not unique).'),
       convert: convertParam(120),
       convert_id: convertIdParam(120),
+      aux: auxParam(['is_active', 'is_fiat']),
       skip_invalid: z
         .boolean()
         .optional()
@@ -279,23 +306,24 @@ export const quotesLatest = defineEndpoint({
     if (data.items.length === 0) return 'No quotes: none of the assets asked for is known.';
     const lead = data.items[0];
     const q = lead.quote[0];
+    const rows = data.items.flatMap((a) => a.quote.map((c) => ({ symbol: a.symbol, ...c })));
+    const { shown, omitted } = cutRows(rows, 20);
     return lines(
       `${lead.name} (${lead.symbol}) ${formatPrice(q?.price, q?.currency)}, ${formatPercent(q?.percent_change_24h)} 24h, ${formatPercent(q?.percent_change_7d)} 7d, market cap ${formatMoney(q?.market_cap, q?.currency)} (${formatTime(lead.last_updated)})`,
-      (data.items.length > 1 || lead.quote.length > 1) &&
+      rows.length > 1 &&
         table(
           ['Asset', 'Currency', 'Price', '1h', '24h', '7d', 'Volume 24h'],
-          data.items.flatMap((a) =>
-            a.quote.map((c) => [
-              a.symbol,
-              c.currency,
-              formatPrice(c.price, c.currency),
-              formatPercent(c.percent_change_1h),
-              formatPercent(c.percent_change_24h),
-              formatPercent(c.percent_change_7d),
-              formatMoney(c.volume_24h, c.currency),
-            ]),
-          ),
+          shown.map((c) => [
+            c.symbol,
+            c.currency,
+            formatPrice(c.price, c.currency),
+            formatPercent(c.percent_change_1h),
+            formatPercent(c.percent_change_24h),
+            formatPercent(c.percent_change_7d),
+            formatMoney(c.volume_24h, c.currency),
+          ]),
         ),
+      rows.length > 1 && omittedLine(omitted, 'format=json has every quote'),
     );
   },
 });

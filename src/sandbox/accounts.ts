@@ -1,0 +1,147 @@
+/**
+ * Keys, plans and metering: the per-minute request limit, credits charged per UTC day and month,
+ * and the monthly allowance. Figures from upstream-notes.md ("Plans, rate limits, credits").
+ */
+import { PLANS, type Plan, planTitle } from '../catalog/define.js';
+import { ApiError } from './envelope.js';
+
+export const SANDBOX_KEYS = PLANS.map((plan) => `sandbox-${plan}`) as readonly string[];
+
+export const PLAN_OF_KEY: ReadonlyMap<string, Plan> = new Map(PLANS.map((plan) => [`sandbox-${plan}`, plan]));
+
+export const REQUESTS_PER_MINUTE: Readonly<Record<Plan, number>> = {
+  basic: 30,
+  hobbyist: 30,
+  startup: 30,
+  standard: 60,
+  professional: 90,
+  enterprise: 120,
+};
+
+/** Enterprise allowances are "by contract": the sandbox's contract is generous. */
+export const MONTHLY_CREDITS: Readonly<Record<Plan, number>> = {
+  basic: 10_000,
+  hobbyist: 40_000,
+  startup: 120_000,
+  standard: 500_000,
+  professional: 2_000_000,
+  enterprise: 100_000_000,
+};
+
+/**
+ * Months of global-metrics history per plan (spec, "Limits"). The spec gives Basic a depth without
+ * a value; the sandbox gives it 1 month, like Hobbyist. Enterprise's 6 years is all the data there is.
+ */
+export const HISTORY_MONTHS: Readonly<Record<Plan, number>> = {
+  basic: 1,
+  hobbyist: 1,
+  startup: 1,
+  standard: 3,
+  professional: 12,
+  enterprise: 72,
+};
+
+export function describeDepth(months: number): string {
+  if (months % 12 === 0) return months === 12 ? '12 months' : `${months / 12} years`;
+  return months === 1 ? '1 month' : `${months} months`;
+}
+
+interface Usage {
+  minute: number;
+  requests: number;
+  day: number;
+  dayCredits: number;
+  month: number;
+  monthCredits: number;
+}
+
+/** Windows of the ledger at one instant: the minute is the rate-limit window, day and month UTC. */
+export interface Windows {
+  minute: number;
+  day: number;
+  month: number;
+}
+
+export interface LedgerOptions {
+  rateLimit: boolean;
+  monthlyCredits?: Partial<Record<Plan, number>>;
+}
+
+export class Ledger {
+  private readonly usage = new Map<string, Usage>();
+  private readonly monthly: Record<Plan, number>;
+
+  constructor(private readonly options: LedgerOptions) {
+    this.monthly = { ...MONTHLY_CREDITS, ...options.monthlyCredits };
+  }
+
+  monthlyLimit(plan: Plan): number {
+    return this.monthly[plan];
+  }
+
+  private current(key: string, w: Windows): Usage {
+    let u = this.usage.get(key);
+    if (!u) {
+      u = { minute: w.minute, requests: 0, day: w.day, dayCredits: 0, month: w.month, monthCredits: 0 };
+      this.usage.set(key, u);
+    }
+    if (u.minute !== w.minute) {
+      u.minute = w.minute;
+      u.requests = 0;
+    }
+    if (u.day !== w.day) {
+      u.day = w.day;
+      u.dayCredits = 0;
+    }
+    if (u.month !== w.month) {
+      u.month = w.month;
+      u.monthCredits = 0;
+    }
+    return u;
+  }
+
+  /** Counts one request against the minute limit; throws 429 (1008) once the minute is used up. */
+  admit(key: string, plan: Plan, w: Windows, secondsToNextMinute: number): void {
+    const u = this.current(key, w);
+    if (this.options.rateLimit && u.requests >= REQUESTS_PER_MINUTE[plan]) {
+      throw new ApiError(
+        429,
+        1008,
+        `You've exceeded your API Key's HTTP request rate limit of ${REQUESTS_PER_MINUTE[plan]} requests per minute (${planTitle(plan)} plan). The limit resets each UTC minute; retry in ${secondsToNextMinute} s.`,
+        { 'retry-after': String(secondsToNextMinute) },
+      );
+    }
+    u.requests++;
+  }
+
+  /** Throws 429 (1010) when this month's credits are spent. */
+  checkCredits(key: string, plan: Plan, w: Windows): void {
+    const u = this.current(key, w);
+    if (u.monthCredits >= this.monthly[plan]) {
+      throw new ApiError(
+        429,
+        1010,
+        `You've exhausted your API Key's monthly credit limit of ${this.monthly[plan]} credits (${planTitle(plan)} plan). It resets at 00:00 UTC on the first of next month.`,
+      );
+    }
+  }
+
+  charge(key: string, w: Windows, credits: number): void {
+    const u = this.current(key, w);
+    u.dayCredits += credits;
+    u.monthCredits += credits;
+  }
+
+  snapshot(key: string, plan: Plan, w: Windows) {
+    const u = this.current(key, w);
+    const perMinute = REQUESTS_PER_MINUTE[plan];
+    const monthLeft = Math.max(0, this.monthly[plan] - u.monthCredits);
+    return {
+      requestsMade: u.requests,
+      requestsLeft: Math.max(0, perMinute - u.requests),
+      dayCredits: u.dayCredits,
+      monthCredits: u.monthCredits,
+      monthLeft,
+    };
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Parameter schemas of the three listed endpoints the sandbox serves but the catalog does not
+ * define as tools yet (listed-endpoints.md §8, §9, §15), built from the catalog's shared pieces.
+ */
+import { z } from 'zod';
+import {
+  convertExclusive,
+  convertIdParam,
+  convertParam,
+  enumParam,
+  intParam,
+  namesListParam,
+  paramsObject,
+  symbolListParam,
+  timeParam,
+} from '../catalog/params.js';
+
+/** §8 GET /v1/key/info: no parameters. */
+export const keyInfoInput = paramsObject({});
+
+export const MAP_AUX = [
+  'platform',
+  'first_historical_data',
+  'last_historical_data',
+  'is_active',
+  'status',
+] as const;
+
+/** §15 GET /v1/cryptocurrency/map. */
+export const cryptocurrencyMapInput = paramsObject({
+  listing_status: namesListParam(
+    ['active', 'inactive', 'untracked'],
+    'Which listing states; default active.',
+  ),
+  start: intParam(1, undefined, '1-based offset, minimum 1; default 1.').default(1),
+  limit: intParam(1, 5000, 'Number of entries, 1 to 5000; default all.').optional(),
+  sort: enumParam(['id', 'svc_rank'], 'Order of the list; default id.').default('id'),
+  symbol: symbolListParam
+    .optional()
+    .describe('Only these symbols, comma-separated; the other options are then ignored.'),
+  aux: namesListParam(MAP_AUX, 'Supplemental fields; default all but status.'),
+});
+
+/** §9 GET /v2/tools/price-conversion. */
+export const priceConversionInput = paramsObject(
+  {
+    amount: z
+      .number()
+      .min(1e-8)
+      .max(1e12)
+      .describe('Amount to convert, 0.00000001 to 1000000000000; required.'),
+    id: z
+      .string()
+      .regex(/^\d+$/, { message: 'must be one numeric id, e.g. "1"' })
+      .optional()
+      .describe('Id of the currency to convert from (crypto or fiat); send id or symbol.'),
+    symbol: z
+      .string()
+      .regex(/^[0-9A-Za-z$@-]+$/, { message: 'must be one symbol, e.g. "BTC"' })
+      .optional()
+      .describe('Symbol of the currency to convert from (crypto or fiat); send id or symbol.'),
+    time: timeParam('Historical rate at this time, limited by the plan; default latest'),
+    convert: convertParam(120),
+    convert_id: convertIdParam(120),
+  },
+  convertExclusive,
+  (value, add) => {
+    if ((value.id === undefined) === (value.symbol === undefined)) {
+      add({ path: value.id === undefined ? 'id' : 'symbol', message: 'send exactly one of id or symbol' });
+    }
+  },
+);

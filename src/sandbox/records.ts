@@ -1,0 +1,113 @@
+/**
+ * The cryptocurrency record of the v3 listings and quotes (spec, "Cryptocurrency record"): the
+ * asset, its supplies and rank, and `quote` as an object keyed by currency.
+ */
+import type { Currency } from './currencies.js';
+import { ASSETS, type Asset, assetBySlug, tokenAddress } from './market/assets.js';
+import { marketPairs, totalSupply } from './market/model.js';
+import { type MarketState, marketAt } from './market/snapshot.js';
+import { DAY, HOUR, iso } from './market/time.js';
+
+/** The market at t and at the three earlier instants the percent changes compare against. */
+export interface QuoteFrame {
+  t: number;
+  now: MarketState;
+  hourAgo: MarketState;
+  dayAgo: MarketState;
+  weekAgo: MarketState;
+}
+
+export function quoteFrame(t: number): QuoteFrame {
+  return {
+    t,
+    now: marketAt(t),
+    hourAgo: marketAt(t - HOUR),
+    dayAgo: marketAt(t - DAY),
+    weekAgo: marketAt(t - 7 * DAY),
+  };
+}
+
+/** Percent change of asset i's price from `then` to `now`, in currency c (USD when c is omitted). */
+export function percentChange(i: number, now: MarketState, then: MarketState, c?: Currency): number {
+  const ratio = now.price[i] / then.price[i];
+  const fx = c ? c.usdAt(then.t) / c.usdAt(now.t) : 1;
+  return (ratio * fx - 1) * 100;
+}
+
+function platformOf(a: Asset) {
+  if (a.platform === null) return null;
+  const chain = assetBySlug.get(a.platform) as Asset;
+  return {
+    id: chain.id,
+    name: chain.name,
+    symbol: chain.symbol,
+    slug: chain.slug,
+    token_address: tokenAddress(a),
+  };
+}
+
+/** One asset's quote in one currency. */
+function quoteIn(i: number, f: QuoteFrame, c: Currency, lastUpdated: string) {
+  const m = f.now;
+  const a = ASSETS[i];
+  const rate = c.usdAt(f.t);
+  const price = m.price[i] / rate;
+  const fullSupply = a.maxSupply ?? totalSupply(a, m.supply[i]);
+  return {
+    price,
+    volume_24h: m.volume[i] / rate,
+    percent_change_1h: percentChange(i, m, f.hourAgo, c),
+    percent_change_24h: percentChange(i, m, f.dayAgo, c),
+    percent_change_7d: percentChange(i, m, f.weekAgo, c),
+    market_cap: m.cap[i] / rate,
+    market_cap_dominance: (m.cap[i] / m.totalCap) * 100,
+    fully_diluted_market_cap: price * fullSupply,
+    last_updated: lastUpdated,
+  };
+}
+
+/** The full record of asset i at the frame's instant. */
+export function assetRecord(i: number, f: QuoteFrame, currencies: readonly Currency[]) {
+  const a = ASSETS[i];
+  const m = f.now;
+  const lastUpdated = iso(f.t);
+  const quote: Record<string, ReturnType<typeof quoteIn>> = {};
+  for (const c of currencies) quote[c.key] = quoteIn(i, f, c, lastUpdated);
+  return {
+    id: a.id,
+    name: a.name,
+    symbol: a.symbol,
+    slug: a.slug,
+    svc_rank: m.rank[i],
+    num_market_pairs: marketPairs(a),
+    date_added: iso(a.dateAdded),
+    tags: a.tags,
+    max_supply: a.maxSupply,
+    circulating_supply: m.supply[i],
+    total_supply: totalSupply(a, m.supply[i]),
+    platform: platformOf(a),
+    last_updated: lastUpdated,
+    quote,
+  };
+}
+
+/** Volume over the last `days` days: the sum of the 24h volumes at each day's end. */
+export function volumeOverDays(i: number, t: number, days: number): number {
+  let sum = 0;
+  for (let k = 0; k < days; k++) sum += marketAt(t - k * DAY).volume[i];
+  return sum;
+}
+
+/** Records as JSON for one instant and currency list: listings pages reuse them within the minute. */
+let recordCache: { key: string; json: (string | undefined)[] } | undefined;
+
+export function assetRecordJson(i: number, f: QuoteFrame, currencies: readonly Currency[]): string {
+  const key = `${f.t}|${currencies.map((c) => c.key).join(',')}`;
+  if (recordCache?.key !== key) recordCache = { key, json: [] };
+  let json = recordCache.json[i];
+  if (json === undefined) {
+    json = JSON.stringify(assetRecord(i, f, currencies));
+    recordCache.json[i] = json;
+  }
+  return json;
+}
