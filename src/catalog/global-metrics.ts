@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { formatMoney, formatNumber, formatShare } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
-import { formatTime, lines, table } from '../format/text.js';
+import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
 import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
 import {
   convertExclusive,
@@ -106,12 +106,13 @@ export const globalMetricsLatest = defineEndpoint({
       others.length > 0 &&
         table(
           ['Currency', 'Market cap', '24h volume'],
-          others.map((q) => [
+          cutRows(others, 20).shown.map((q) => [
             q.currency,
             formatMoney(q.total_market_cap, q.currency),
             formatMoney(q.total_volume_24h, q.currency),
           ]),
         ),
+      omittedLine(others.length - 20, 'format=json has every currency'),
     );
   },
 });

@@ -71,6 +71,11 @@ export class UpstreamClient {
     await this.dispatcher?.close();
   }
 
+  /** The service may echo what it was sent; the key must never reach a message. */
+  private redact(text: string): string {
+    return text.replaceAll(this.options.apiKey, '[redacted]');
+  }
+
   private async once(url: string, deadline: number, signal?: AbortSignal) {
     const { Agent, request } = await loadUndici();
     this.dispatcher ??= new Agent({
@@ -94,7 +99,7 @@ export class UpstreamClient {
         'http',
         response.statusCode,
         status.code ?? response.statusCode,
-        status.message ?? `HTTP ${response.statusCode}`,
+        this.redact(status.message ?? `HTTP ${response.statusCode}`),
         retryAfterSeconds(response.headers['retry-after']),
       );
     }

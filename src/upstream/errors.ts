@@ -41,10 +41,11 @@ export interface ErrorContext {
 /** One message for the model: what happened (with the upstream code and message) and what to do. */
 export function describeUpstreamError(error: UpstreamError, context: ErrorContext): string {
   const now = context.now ?? new Date();
+  const detail = error.detail.replace(/[.\s]+$/, '');
   const origin =
     error.status === undefined
-      ? error.detail
-      : `The service answered HTTP ${error.status}${error.code !== undefined ? ` (error ${error.code})` : ''}: ${error.detail || 'no message'}`;
+      ? detail
+      : `The service answered HTTP ${error.status}${error.code !== undefined ? ` (error ${error.code})` : ''}: ${detail || 'no message'}`;
   const tried = context.attempts > 1 ? ` (after ${context.attempts} attempts)` : '';
   return `${origin}${tried}. ${advice(error, context, now)}`;
 }

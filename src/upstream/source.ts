@@ -24,7 +24,8 @@ export async function openDataSource(config: Config): Promise<DataSource> {
   }
   // Loaded only here, so a server with a key never pays for the sandbox's market model.
   const { startSandbox } = await import('../sandbox/server.js');
-  const sandbox = await startSandbox({ keyHeader: config.keyHeader });
+  // No per-minute limit here: it stands in for the service on one person's machine.
+  const sandbox = await startSandbox({ keyHeader: config.keyHeader, rateLimit: false });
   const client = new UpstreamClient({
     baseUrl: sandbox.url,
     apiKey: EMBEDDED_SANDBOX_KEY,

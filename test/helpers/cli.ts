@@ -1,0 +1,189 @@
+/**
+ * The built CLI as a child process: as an MCP server behind the SDK's Client over stdio, or as a
+ * one-shot command. The child gets only the environment a test passes plus PATH (the SDK's stdio
+ * transport adds its own short safe list: HOME, LOGNAME, SHELL, TERM, USER; never an SVC_* variable).
+ * Everything the child prints goes through the recorder.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { record } from './recorder.js';
+
+export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export type Env = Record<string, string>;
+
+function childEnv(env: Env): Env {
+  return { PATH: process.env.PATH ?? '', ...env };
+}
+
+export interface McpSession {
+  client: Client;
+  /** tools/list as the server answered it when the session started. */
+  tools: Tool[];
+  pid: number;
+  /** Everything the child wrote to stderr so far. */
+  stderr(): string;
+  /** Resolves with stderr once it matches (the banner is written after the transport connects). */
+  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** tools/call through `client.callTool`, so the SDK checks structuredContent against outputSchema. */
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /** Whether the child process is still running. */
+  alive(): boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * Spawn `node dist/cli.js stdio` with `env`, connect an SDK Client and list the tools (which also
+ * makes the Client cache every tool's output validator).
+ */
+export async function startMcp(env: Env = {}): Promise<McpSession> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI_PATH, 'stdio'],
+    env: childEnv(env),
+    stderr: 'pipe',
+    cwd: REPO_ROOT,
+  });
+  let stderr = '';
+  const waiters = new Set<() => void>();
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    stderr += text;
+    record('mcp stderr', text);
+    for (const wake of waiters) wake();
+  });
+  recordMessages(transport);
+
+  const client = new Client({ name: 'svc-mcp-tests', version: '0.0.0' });
+  await client.connect(transport);
+  const pid = transport.pid ?? -1;
+  const { tools } = await client.listTools();
+
+  return {
+    client,
+    tools,
+    pid,
+    stderr: () => stderr,
+    waitForStderr(pattern, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (!pattern.test(stderr)) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve(stderr);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`stderr did not match ${pattern} within ${timeoutMs} ms; stderr was:\n${stderr}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+    async call(name, args = {}) {
+      return (await client.callTool({ name, arguments: args })) as CallToolResult;
+    },
+    alive: () => isAlive(pid),
+    close: () => client.close(),
+  };
+}
+
+/** Record every JSON-RPC message the server sends (stdout carries nothing else), tool results included. */
+function recordMessages(transport: StdioClientTransport): void {
+  let handler: ((message: JSONRPCMessage, extra?: unknown) => void) | undefined;
+  const recording = (message: JSONRPCMessage, extra?: unknown) => {
+    record('mcp stdout', JSON.stringify(message));
+    handler?.(message, extra);
+  };
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () => (handler ? recording : undefined),
+    set: (value) => {
+      handler = value;
+    },
+  });
+  const previousError = transport.onerror;
+  transport.onerror = (error) => {
+    record('mcp transport error', String(error?.message ?? error));
+    previousError?.(error);
+  };
+}
+
+export function isAlive(pid: number): boolean {
+  if (pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The text of a tool result's blocks, joined. */
+export function textOf(result: CallToolResult): string {
+  return result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+}
+
+/** The first text block. */
+export function firstText(result: CallToolResult): string {
+  const block = result.content[0];
+  if (block?.type !== 'text') throw new Error(`first block is not text: ${JSON.stringify(block)}`);
+  return block.text;
+}
+
+export interface CliProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when the child has exited and its output is closed. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Spawn `node dist/cli.js ...args` with raw pipes; both output streams go through the recorder. */
+export function spawnCli(args: string[], env: Env = {}, stdin: 'pipe' | 'ignore' = 'ignore'): CliProcess {
+  const child = spawn(process.execPath, [CLI_PATH, ...args], {
+    env: childEnv(env),
+    cwd: REPO_ROOT,
+    stdio: [stdin, 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const label = `cli ${args[0] ?? ''}`;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+    record(`${label} stdout`, chunk.toString('utf8'));
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+    record(`${label} stderr`, chunk.toString('utf8'));
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal }));
+  });
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Run a one-shot CLI command to completion (killed after `timeoutMs`). */
+export async function runCli(args: string[], env: Env = {}, timeoutMs = 20_000): Promise<CliRun> {
+  const started = performance.now();
+  const proc = spawnCli(args, env);
+  const timer = setTimeout(() => proc.child.kill('SIGKILL'), timeoutMs);
+  try {
+    const { code } = await proc.exited;
+    return { code, stdout: proc.stdout(), stderr: proc.stderr(), ms: performance.now() - started };
+  } finally {
+    clearTimeout(timer);
+  }
+}

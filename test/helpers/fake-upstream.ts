@@ -1,0 +1,57 @@
+/**
+ * A tiny loopback HTTP server that answers whatever a test tells it to, for the shapes the real
+ * service uses (which the sandbox, following the spec, does not). It keeps every request's URL and
+ * headers so a test can check where the key went.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Reply {
+  status?: number;
+  /** An object is sent as JSON; a string is sent as it is (for malformed bodies). */
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface SeenRequest {
+  url: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+}
+
+export interface FakeUpstream {
+  url: string;
+  requests: SeenRequest[];
+  /** Answer every request to `path` with `reply` until told otherwise. */
+  reply(path: string, reply: Reply): void;
+  close(): Promise<void>;
+}
+
+export async function startFakeUpstream(): Promise<FakeUpstream> {
+  const replies = new Map<string, Reply>();
+  const requests: SeenRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    const path = new URL(url, 'http://fake').pathname;
+    requests.push({ url, path, headers: req.headers });
+    const reply = replies.get(path) ?? {
+      status: 404,
+      body: { status: { error_code: 404, error_message: `no reply set for ${path}`, credit_count: 0 } },
+    };
+    const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+    res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+    res.end(text);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    reply: (path, reply) => replies.set(path, reply),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Runs once around the whole test run: refuses to start without a built CLI, gives the workers a
+ * directory to record into, and afterwards fails the run if the secret key appears anywhere in it.
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+import { scanForSecret } from './leak-scan.js';
+import { SECRET_KEY } from './secret.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    recordDir: string;
+  }
+}
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI = join(ROOT, 'dist', 'cli.js');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+export default function setup(project: TestProject) {
+  if (!existsSync(CLI)) {
+    throw new Error(
+      `dist/cli.js is missing: the end-to-end tests run the built CLI. Run \`npm run build\` first (\`npm test\` builds before testing).`,
+    );
+  }
+  if (newestMtime(join(ROOT, 'src')) > statSync(CLI).mtimeMs) {
+    console.warn(
+      'warning: src/ has changes newer than dist/cli.js; the tests run the old build (npm run build)',
+    );
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'svc-mcp-record-'));
+  project.provide('recordDir', dir);
+
+  return () => {
+    const scan = scanForSecret(dir, SECRET_KEY);
+    rmSync(dir, { recursive: true, force: true });
+    if (scan.hits.length > 0) {
+      // Vitest reports an error thrown here but keeps the exit code: set it, so the run fails.
+      process.exitCode = 1;
+      throw new Error(
+        `The API key leaked: it appears ${scan.hits.length} time(s) in what the CLI printed or answered:\n${scan.hits.join('\n')}`,
+      );
+    }
+    console.log(
+      `key leak check: scanned ${scan.bytes} bytes from ${scan.files} recorder file(s); key not found`,
+    );
+  };
+}

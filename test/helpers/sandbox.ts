@@ -1,0 +1,21 @@
+/**
+ * The real sandbox, in-process on a loopback port, with the clock frozen: the "external sandbox"
+ * mode, where the CLI is pointed at it with a key and a base URL so a test can read its request
+ * count and add faults.
+ */
+import { startSandbox } from '../../src/sandbox/server.js';
+import type { Env } from './cli.js';
+
+export const SANDBOX_NOW = '2026-11-22T12:00:00Z';
+
+export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+export type SandboxOptions = NonNullable<Parameters<typeof startSandbox>[0]>;
+
+export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  return startSandbox({ port: 0, now: SANDBOX_NOW, ...options });
+}
+
+/** The CLI's environment for a sandbox started here, called with one of its keys. */
+export function sandboxEnv(sandbox: Sandbox, key = 'sandbox-enterprise', extra: Env = {}): Env {
+  return { SVC_API_KEY: key, SVC_BASE_URL: sandbox.url, ...extra };
+}

@@ -1,0 +1,197 @@
+/** The CLI's one-shot commands (call, tools, demo, help) and the stdio server's clean exit. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli, spawnCli } from '../helpers/cli.js';
+
+const VERSION = JSON.parse(readFileSync(`${REPO_ROOT}/package.json`, 'utf8')).version as string;
+const FEAR_AND_GREED_LINE = /^Fear & Greed \d{1,3} – (Extreme Fear|Fear|Neutral|Greed|Extreme Greed)$/;
+
+describe('svc-mcp call', () => {
+  it('prints the text answer on stdout and exits 0', async () => {
+    const run = await runCli(['call', 'get_fear_and_greed_latest']);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(FEAR_AND_GREED_LINE);
+    expect(lines.at(-1)).toBe('[sandbox data]');
+    expect(run.stderr).toBe('');
+  });
+
+  it('passes JSON arguments through', async () => {
+    const run = await runCli(['call', 'get_cryptocurrency_listings_latest', '{"limit": 3}']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^Cryptocurrencies 1–3 by market_cap/);
+    expect(run.stdout).toContain('Bitcoin (BTC)');
+  });
+
+  it('--json prints the structured data as JSON', async () => {
+    const run = await runCli(['call', 'get_fear_and_greed_latest', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const data = JSON.parse(run.stdout);
+    expect(Object.keys(data).sort()).toEqual(['update_time', 'value', 'value_classification']);
+    expect(data.value).toBeGreaterThanOrEqual(0);
+    expect(data.value).toBeLessThanOrEqual(100);
+  });
+
+  it('--json with arguments', async () => {
+    const run = await runCli(['call', 'get_fear_and_greed_historical', '{"limit":4}', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const data = JSON.parse(run.stdout);
+    expect(data.start).toBe(1);
+    expect(data.items).toHaveLength(4);
+  });
+
+  it('invalid JSON arguments: exit 2 and a message showing the expected form', async () => {
+    const run = await runCli(['call', 'get_fear_and_greed_historical', '{limit: 5']);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/JSON-ARGS must be a JSON object/);
+  });
+
+  it('JSON that is not an object: exit 2', async () => {
+    const run = await runCli(['call', 'get_fear_and_greed_historical', '[1,2]']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/JSON-ARGS must be a JSON object/);
+  });
+
+  it('a refused argument: exit 1, the message names the parameter and its bounds, nothing on stdout', async () => {
+    const run = await runCli(['call', 'get_fear_and_greed_historical', '{"limit": 501}']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/"limit"/);
+    expect(run.stderr).toMatch(/500/);
+  });
+
+  it('an unknown tool: exit 2 pointing at `svc-mcp tools`', async () => {
+    const run = await runCli(['call', 'get_moon_phase']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unknown tool "get_moon_phase"/);
+    expect(run.stderr).toMatch(/svc-mcp tools/);
+  });
+
+  it('an upstream failure: exit 1 with the error result on stderr', async () => {
+    // Nothing listens on port 9 of loopback: a network error after the bounded retries.
+    const run = await runCli(['call', 'get_fear_and_greed_latest'], {
+      SVC_API_KEY: 'sandbox-enterprise',
+      SVC_BASE_URL: 'http://127.0.0.1:9',
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/could not be reached|connection/i);
+    expect(run.stderr).toMatch(/SVC_BASE_URL/);
+  });
+});
+
+describe('svc-mcp tools', () => {
+  it('lists every tool with its one-line description', async () => {
+    const run = await runCli(['tools']);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(16);
+    for (const line of lines) expect(line).toMatch(/^[a-z0-9_]+ +\S.{20,}$/);
+    expect(lines[0]).toMatch(/^get_global_metrics_latest +The whole crypto market right now/);
+  });
+
+  it('--json prints the full definitions, the same as tools/list (the committed snapshot)', async () => {
+    const run = await runCli(['tools', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const definitions = JSON.parse(run.stdout);
+    const snapshot = JSON.parse(
+      readFileSync(new URL('./__snapshots__/tools-list.json', import.meta.url), 'utf8'),
+    );
+    expect(definitions).toEqual(snapshot);
+  });
+
+  it('honours SVC_TOOLSETS', async () => {
+    const run = await runCli(['tools'], { SVC_TOOLSETS: 'dex' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(
+      run.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split(' ')[0]),
+    ).toEqual(['list_dex_platforms', 'get_dex_platform']);
+  });
+});
+
+describe('svc-mcp demo', () => {
+  it('runs a client session and prints several answers', async () => {
+    const run = await runCli(['demo']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      new RegExp(`^Connected to svc-mcp ${VERSION.replaceAll('.', '\\.')}: 16 tools`),
+    );
+    const calls = run.stdout.match(/^> \w+ /gm) ?? [];
+    expect(calls.length).toBeGreaterThanOrEqual(4);
+    expect(run.stdout).toMatch(/^> get_fear_and_greed_latest \{\}\nFear & Greed \d{1,3} – /m);
+    expect(run.stdout).toContain('[sandbox data]');
+    expect(run.stdout).not.toMatch(/isError|Error:/);
+  });
+});
+
+describe('help, version, unknown command', () => {
+  it('--version prints the package version', async () => {
+    const run = await runCli(['--version']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe(VERSION);
+  });
+
+  it('--help lists the commands', async () => {
+    const run = await runCli(['--help']);
+    expect(run.code).toBe(0);
+    for (const command of ['[stdio]', 'sandbox', 'call', 'tools', 'demo'])
+      expect(run.stdout).toContain(`svc-mcp ${command}`);
+  });
+
+  it('an unknown command exits 2 with the usage', async () => {
+    const run = await runCli(['serve']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unknown command "serve"/);
+    expect(run.stderr).toMatch(/Usage:/);
+  });
+
+  it('SVC_API_KEY without SVC_BASE_URL is a startup error naming SVC_BASE_URL', async () => {
+    const run = await runCli(['tools'], { SVC_API_KEY: 'sandbox-basic' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/SVC_BASE_URL/);
+    expect(run.stdout).toBe('');
+  });
+
+  it('a bad SVC_TIMEOUT_MS is a startup error naming it', async () => {
+    const run = await runCli(['tools'], { SVC_TIMEOUT_MS: 'soon' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/SVC_TIMEOUT_MS/);
+  });
+
+  it('empty values and unfilled user_config placeholders left by a desktop host count as unset', async () => {
+    /** The literal `${user_config.NAME}` a host leaves when the user filled nothing in. */
+    const placeholder = (name: string) => `\${user_config.${name}}`;
+    const run = await runCli(['tools'], {
+      SVC_API_KEY: placeholder('api_key'),
+      SVC_BASE_URL: '',
+      SVC_PLAN: placeholder('plan'),
+      SVC_TOOLSETS: '',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trimEnd().split('\n')).toHaveLength(16);
+  });
+});
+
+describe('svc-mcp stdio', () => {
+  it('exits with code 0 when stdin closes', async () => {
+    const proc = spawnCli(['stdio'], {}, 'pipe');
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no banner; stderr: ${proc.stderr()}`)), 10_000);
+      proc.child.stderr?.on('data', () => {
+        if (proc.stderr().includes('tools')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    const started = performance.now();
+    proc.child.stdin?.end();
+    const exit = await proc.exited;
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(proc.stdout()).toBe('');
+  });
+});

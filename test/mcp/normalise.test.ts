@@ -1,0 +1,483 @@
+/**
+ * The real service answers in shapes the spec does not describe (upstream-notes.md). A loopback
+ * server here answers those shapes to the built CLI (pointed at it with a key and a base URL), and
+ * every tool must give the one documented structuredContent whatever shape arrived; bodies that fit
+ * no shape are error results, never crashes. Also: where the key goes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstText, type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
+import { SECRET_KEY } from '../helpers/secret.js';
+import {
+  constituentsExpected,
+  constituentsUpstream,
+  expectedAssets,
+  NOW,
+  okStatus,
+  platformExpected,
+  platformUpstream,
+  realListingsAssets,
+  solanaExpected,
+  solanaUpstream,
+  specAssets,
+  stringStatus,
+} from '../helpers/upstream-shapes.js';
+
+let upstream: FakeUpstream;
+let mcp: McpSession;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  mcp = await startMcp({ SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: upstream.url, SVC_CACHE: 'off' });
+});
+
+afterAll(async () => {
+  await mcp?.close();
+  await upstream?.close();
+});
+
+/** Serve `body` on `path`, call the tool, and give back the result (which must not be an error). */
+async function structured(path: string, body: unknown, tool: string, args: Record<string, unknown> = {}) {
+  upstream.reply(path, { body });
+  const result = await mcp.call(tool, args);
+  expect(result.isError, textOf(result)).toBeFalsy();
+  expect(textOf(result)).not.toContain('[sandbox data]');
+  return result.structuredContent;
+}
+
+// ------------------------------------------------------------------ listings and quotes
+
+const LISTINGS = '/v3/cryptocurrency/listings/latest';
+const QUOTES = '/v3/cryptocurrency/quotes/latest';
+
+describe('cryptocurrency listings and quotes', () => {
+  it('listings: the spec form (keyed quote, svc_rank) gives the documented shape', async () => {
+    const data = await structured(
+      LISTINGS,
+      { status: okStatus, data: specAssets },
+      'get_cryptocurrency_listings_latest',
+      {
+        limit: 2,
+        convert: 'USD,EUR',
+      },
+    );
+    expect(data).toEqual({ start: 1, items: expectedAssets });
+  });
+
+  it('listings: the real v3 form (quote array, cmc_rank, string tags, error_code "0") gives the same shape', async () => {
+    const data = await structured(
+      LISTINGS,
+      { status: { ...okStatus, error_code: '0', elapsed: '12' }, data: realListingsAssets },
+      'get_cryptocurrency_listings_latest',
+      { start: 1, limit: 2, convert: 'USD,EUR' },
+    );
+    expect(data).toEqual({ start: 1, items: expectedAssets });
+  });
+
+  it('quotes: the real v3 form (quote array, tags as objects) gives the documented shape', async () => {
+    const realQuotes = realListingsAssets.map((asset) => ({
+      ...asset,
+      tags: [{ slug: 'mineable', name: 'Mineable', category: 'OTHERS' }],
+      is_active: 1,
+    }));
+    const data = await structured(
+      QUOTES,
+      { status: okStatus, data: realQuotes },
+      'get_cryptocurrency_quotes_latest',
+      {
+        id: '1,1027',
+        convert: 'USD,EUR',
+      },
+    );
+    expect(data).toEqual({ items: expectedAssets });
+  });
+
+  it('quotes: the spec form gives the same shape', async () => {
+    const data = await structured(
+      QUOTES,
+      { status: okStatus, data: specAssets },
+      'get_cryptocurrency_quotes_latest',
+      {
+        slug: 'bitcoin,ethereum',
+        convert: 'USD,EUR',
+      },
+    );
+    expect(data).toEqual({ items: expectedAssets });
+  });
+
+  it('quotes: the v2 form (data keyed by symbol, an array per symbol) gives the same shape', async () => {
+    const [btc, eth] = specAssets;
+    const data = await structured(
+      QUOTES,
+      { status: okStatus, data: { BTC: [btc], ETH: [eth] } },
+      'get_cryptocurrency_quotes_latest',
+      { symbol: 'BTC,ETH', convert: 'USD,EUR' },
+    );
+    expect(data).toEqual({ items: expectedAssets });
+  });
+});
+
+// ------------------------------------------------------------------ status quirks: indices
+
+describe('index endpoints: error_code "0", elapsed as a string, timestamps without milliseconds', () => {
+  const latestBody = {
+    value: '1234.56',
+    value_24h_percentage_change: -1.5,
+    last_update: '2026-11-22T11:55:00Z',
+    next_update: '2026-11-22T12:00:00Z',
+    constituents: constituentsUpstream,
+  };
+  const expected = {
+    index: 'svc20',
+    value: 1234.56,
+    value_24h_percentage_change: -1.5,
+    last_update: '2026-11-22T11:55:00Z',
+    next_update: '2026-11-22T12:00:00Z',
+    constituents: constituentsExpected,
+  };
+
+  it('svc20 latest with a string status', async () => {
+    const data = await structured(
+      '/v3/index/svc20-latest',
+      { status: { ...stringStatus, error_message: '', credit_count: 1, total_count: 2 }, data: latestBody },
+      'get_svc20_index_latest',
+    );
+    expect(data).toEqual(expected);
+  });
+
+  it('svc20 latest with an integer status gives the same shape', async () => {
+    const data = await structured(
+      '/v3/index/svc20-latest',
+      { status: { ...okStatus, total_count: 2 }, data: latestBody },
+      'get_svc20_index_latest',
+      { format: 'json' },
+    );
+    expect(data).toEqual(expected);
+  });
+
+  it('svc100 historical: newest-first items come back oldest first', async () => {
+    const item = (t: string, value: number) => ({
+      update_time: t,
+      value,
+      constituents: constituentsUpstream,
+    });
+    const data = await structured(
+      '/v3/index/svc100-historical',
+      {
+        status: { ...stringStatus, credit_count: 1, total_count: 2 },
+        data: [item('2026-11-22T00:00:00Z', 1200), item('2026-11-21T00:00:00Z', 1100)],
+      },
+      'get_svc100_index_historical',
+      { count: 2 },
+    );
+    expect(data).toEqual({
+      index: 'svc100',
+      interval: 'daily',
+      items: [
+        { update_time: '2026-11-21T00:00:00Z', value: 1100, constituents: constituentsExpected },
+        { update_time: '2026-11-22T00:00:00Z', value: 1200, constituents: constituentsExpected },
+      ],
+    });
+  });
+});
+
+// ------------------------------------------------------------------ community
+
+describe('community', () => {
+  const TOPIC = '/v1/community/trending/topic';
+  const TOKEN = '/v1/community/trending/token';
+
+  it('a topic answered as a single object (the documented sample) becomes a list', async () => {
+    const data = await structured(
+      TOPIC,
+      { status: stringStatus, data: { rank: '1', topic: 'Bitcoin ETF inflows' } },
+      'get_trending_community_topics',
+      { limit: 1 },
+    );
+    expect(data).toEqual({ items: [{ rank: 1, topic: 'Bitcoin ETF inflows' }] });
+  });
+
+  it('topics answered as a list keep the list, in rank order', async () => {
+    const data = await structured(
+      TOPIC,
+      {
+        status: stringStatus,
+        data: [
+          { rank: 2, topic: 'Layer 2 fees' },
+          { rank: 1, topic: 'Bitcoin ETF inflows' },
+        ],
+      },
+      'get_trending_community_topics',
+      { limit: 2 },
+    );
+    expect(data).toEqual({
+      items: [
+        { rank: 1, topic: 'Bitcoin ETF inflows' },
+        { rank: 2, topic: 'Layer 2 fees' },
+      ],
+    });
+  });
+
+  it('trending tokens: cmc_rank (the real key) and svc_rank (the spec key) both become market_cap_rank', async () => {
+    const expected = {
+      items: [
+        { rank: 1, id: 1027, name: 'Ethereum', symbol: 'ETH', slug: 'ethereum', market_cap_rank: 2 },
+        { rank: 2, id: 1, name: 'Bitcoin', symbol: 'BTC', slug: 'bitcoin', market_cap_rank: 1 },
+      ],
+    };
+    const real = await structured(
+      TOKEN,
+      {
+        status: stringStatus,
+        data: [
+          { id: 1, name: 'Bitcoin', symbol: 'BTC', slug: 'bitcoin', cmc_rank: 1, rank: 2 },
+          { id: 1027, name: 'Ethereum', symbol: 'ETH', slug: 'ethereum', cmc_rank: 2, rank: 1 },
+        ],
+      },
+      'get_trending_community_tokens',
+      { limit: 2 },
+    );
+    expect(real).toEqual(expected);
+    // The spec lets community tokens omit the status object.
+    const spec = await structured(
+      TOKEN,
+      {
+        data: [
+          { id: 1027, name: 'Ethereum', symbol: 'ETH', slug: 'ethereum', svc_rank: 2, rank: 1 },
+          { id: 1, name: 'Bitcoin', symbol: 'BTC', slug: 'bitcoin', svc_rank: 1, rank: 2 },
+        ],
+      },
+      'get_trending_community_tokens',
+      { limit: 2, format: 'json' },
+    );
+    expect(spec).toEqual(expected);
+  });
+});
+
+// ------------------------------------------------------------------ DEX platforms
+
+describe('DEX platforms, bare (documented) and wrapped in {data, status} (observed)', () => {
+  const LIST = '/v1/dex/platform/list';
+  const DETAIL = '/v1/dex/platform/detail';
+  const listExpected = { items: [platformExpected, solanaExpected] };
+
+  it('list, bare array', async () => {
+    expect(await structured(LIST, [platformUpstream, solanaUpstream], 'list_dex_platforms')).toEqual(
+      listExpected,
+    );
+  });
+
+  it('list, wrapped', async () => {
+    const body = { data: [platformUpstream, solanaUpstream], status: stringStatus };
+    expect(await structured(LIST, body, 'list_dex_platforms', { format: 'json' })).toEqual(listExpected);
+  });
+
+  it('detail, bare object', async () => {
+    expect(
+      await structured(DETAIL, platformUpstream, 'get_dex_platform', { platformName: 'Ethereum' }),
+    ).toEqual(platformExpected);
+  });
+
+  it('detail, wrapped', async () => {
+    const body = { data: platformUpstream, status: { ...okStatus, credit_count: 1 } };
+    expect(
+      await structured(DETAIL, body, 'get_dex_platform', { platformName: 'Ethereum', format: 'json' }),
+    ).toEqual(platformExpected);
+  });
+
+  it('the platform name is sent as the platformName query parameter', async () => {
+    upstream.reply(DETAIL, { body: platformUpstream });
+    await mcp.call('get_dex_platform', { platformName: 'BNB Smart Chain' });
+    const last = upstream.requests.at(-1);
+    expect(last?.path).toBe(DETAIL);
+    expect(new URL(last?.url ?? '', 'http://x').searchParams.get('platformName')).toBe('BNB Smart Chain');
+  });
+});
+
+// ------------------------------------------------------------------ fear and greed
+
+describe('fear and greed', () => {
+  it('historical timestamps as Unix-second strings become ISO 8601, newest first kept', async () => {
+    const data = await structured(
+      '/v3/fear-and-greed/historical',
+      {
+        status: okStatus,
+        data: [
+          { timestamp: '1763769600', value: 62, value_classification: 'Greed' },
+          { timestamp: '1763683200', value: '19', value_classification: 'Extreme Fear' },
+        ],
+      },
+      'get_fear_and_greed_historical',
+      { limit: 2 },
+    );
+    expect(data).toEqual({
+      start: 1,
+      items: [
+        { timestamp: new Date(1_763_769_600_000).toISOString(), value: 62, value_classification: 'Greed' },
+        {
+          timestamp: new Date(1_763_683_200_000).toISOString(),
+          value: 19,
+          value_classification: 'Extreme Fear',
+        },
+      ],
+    });
+    expect((data as { items: { timestamp: string }[] }).items[0].timestamp).toMatch(
+      /^2025-11-22T00:00:00(\.000)?Z$/,
+    );
+  });
+
+  it('a latest value without its label gets the band label', async () => {
+    const data = await structured(
+      '/v3/fear-and-greed/latest',
+      { status: okStatus, data: { value: 80, update_time: '2026-11-22T11:45:00.000Z' } },
+      'get_fear_and_greed_latest',
+    );
+    expect(data).toEqual({
+      value: 80,
+      value_classification: 'Extreme Greed',
+      update_time: '2026-11-22T11:45:00.000Z',
+    });
+    const result = await mcp.call('get_fear_and_greed_latest');
+    expect(firstText(result).split('\n')[0]).toBe('Fear & Greed 80 – Extreme Greed');
+  });
+});
+
+// ------------------------------------------------------------------ bodies that fit no shape
+
+describe('bodies that fit no shape are error results, and the server keeps answering', () => {
+  it.each([
+    ['a truncated JSON body', '{"status":{"error_code":0},"data":{"value":5'],
+    ['an HTML page', '<html><body>Bad gateway</body></html>'],
+    ['an empty body', ''],
+  ])('%s → isError saying it could not be read', async (_, body) => {
+    upstream.reply('/v3/fear-and-greed/latest', { body });
+    const result = await mcp.call('get_fear_and_greed_latest');
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect(textOf(result)).toMatch(/not valid JSON/i);
+  });
+
+  it.each([
+    [
+      'fear and greed latest with no value',
+      '/v3/fear-and-greed/latest',
+      'get_fear_and_greed_latest',
+      {},
+      { status: okStatus, data: { unexpected: true } },
+    ],
+    [
+      'fear and greed latest with data null',
+      '/v3/fear-and-greed/latest',
+      'get_fear_and_greed_latest',
+      {},
+      { status: okStatus, data: null },
+    ],
+    [
+      'listings with data a string',
+      LISTINGS,
+      'get_cryptocurrency_listings_latest',
+      {},
+      { status: okStatus, data: 'oops' },
+    ],
+    [
+      'quotes whose quote is a number',
+      QUOTES,
+      'get_cryptocurrency_quotes_latest',
+      { id: '1' },
+      { status: okStatus, data: [{ ...specAssets[0], quote: 5 }] },
+    ],
+    [
+      'DEX list as an object of nothing',
+      '/v1/dex/platform/list',
+      'list_dex_platforms',
+      {},
+      { status: stringStatus, data: { items: [] } },
+    ],
+    [
+      'index latest without constituents',
+      '/v3/index/svc100-latest',
+      'get_svc100_index_latest',
+      {},
+      { status: stringStatus, data: { value: 1 } },
+    ],
+    ['a bare JSON number', '/v1/altcoin-season-index/latest', 'get_altcoin_season_index_latest', {}, 42],
+  ])('200 with %s → isError naming the unexpected shape', async (_, path, tool, args, body) => {
+    upstream.reply(path, { body });
+    const result = await mcp.call(tool, args);
+    expect(result.isError, textOf(result)).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect(textOf(result)).toMatch(/unexpected shape/i);
+  });
+
+  it('after all of that the process is alive and answers', async () => {
+    upstream.reply('/v3/fear-and-greed/latest', {
+      body: { status: okStatus, data: { value: 45, value_classification: 'Neutral', update_time: NOW } },
+    });
+    const result = await mcp.call('get_fear_and_greed_latest');
+    expect(result.isError).toBeFalsy();
+    expect(firstText(result).split('\n')[0]).toBe('Fear & Greed 45 – Neutral');
+    expect(mcp.alive()).toBe(true);
+  });
+});
+
+// ------------------------------------------------------------------ the key
+
+describe('the API key', () => {
+  it('arrives in the X-SVC_PRO_API_KEY header on every request and never in a URL', async () => {
+    expect(upstream.requests.length).toBeGreaterThan(10);
+    for (const request of upstream.requests) {
+      expect(request.headers['x-svc_pro_api_key']).toBe(SECRET_KEY);
+      expect(request.headers.accept).toBe('application/json');
+      expect(request.url).not.toContain(SECRET_KEY);
+      expect(decodeURIComponent(request.url)).not.toContain(SECRET_KEY);
+    }
+  });
+
+  it('an upstream error message that echoes the key is passed on without it', async () => {
+    upstream.reply('/v1/altcoin-season-index/latest', {
+      status: 401,
+      body: {
+        status: {
+          timestamp: NOW,
+          error_code: 1001,
+          error_message: `This API Key is invalid: ${SECRET_KEY}`,
+          elapsed: 0,
+          credit_count: 0,
+        },
+      },
+    });
+    const result = await mcp.call('get_altcoin_season_index_latest');
+    expect(result.isError).toBe(true);
+    const text = textOf(result);
+    expect(text).toMatch(/1001/);
+    expect(text).toMatch(/This API Key is invalid/);
+    expect(text.includes(SECRET_KEY), 'the key is in the tool result').toBe(false);
+  });
+
+  it('SVC_API_KEY_HEADER renames the header; a base URL with a path prefix and a trailing slash works', async () => {
+    const other = await startFakeUpstream();
+    const session = await startMcp({
+      SVC_API_KEY: SECRET_KEY,
+      SVC_BASE_URL: `${other.url}/api/`,
+      SVC_API_KEY_HEADER: 'X-Api-Key',
+    });
+    try {
+      other.reply('/api/v3/fear-and-greed/latest', {
+        body: { status: okStatus, data: { value: 30, value_classification: 'Fear', update_time: NOW } },
+      });
+      const result = await session.call('get_fear_and_greed_latest');
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(other.requests).toHaveLength(1);
+      const [request] = other.requests;
+      expect(request.path).toBe('/api/v3/fear-and-greed/latest');
+      expect(request.headers['x-api-key']).toBe(SECRET_KEY);
+      expect(request.headers['x-svc_pro_api_key']).toBeUndefined();
+      expect(request.url).not.toContain(SECRET_KEY);
+      await session.waitForStderr(/tools/);
+      expect(session.stderr()).toContain(new URL(other.url).host);
+    } finally {
+      await session.close();
+      await other.close();
+    }
+  });
+});

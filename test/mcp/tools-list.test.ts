@@ -1,0 +1,208 @@
+/**
+ * What the model sees: tools/list against a committed snapshot, annotations, the banner, stdout
+ * carrying protocol only, and the SVC_PLAN / SVC_TOOLSETS filters.
+ */
+import { readFileSync } from 'node:fs';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type McpSession, REPO_ROOT, runCli, spawnCli, startMcp } from '../helpers/cli.js';
+
+const VERSION = JSON.parse(readFileSync(`${REPO_ROOT}/package.json`, 'utf8')).version as string;
+
+/** DESIGN.md's names for the sixteen spec endpoints, in the catalog's order. */
+const TOOL_NAMES = [
+  'get_global_metrics_latest',
+  'get_global_metrics_historical',
+  'get_fear_and_greed_latest',
+  'get_fear_and_greed_historical',
+  'get_altcoin_season_index_latest',
+  'get_altcoin_season_index_historical',
+  'get_svc100_index_latest',
+  'get_svc100_index_historical',
+  'get_svc20_index_latest',
+  'get_svc20_index_historical',
+  'get_trending_community_tokens',
+  'get_trending_community_topics',
+  'list_dex_platforms',
+  'get_dex_platform',
+  'get_cryptocurrency_listings_latest',
+  'get_cryptocurrency_quotes_latest',
+];
+const COMMUNITY = ['get_trending_community_tokens', 'get_trending_community_topics'];
+
+const names = (tools: Tool[]) => tools.map((t) => t.name);
+
+describe('tools/list on the embedded sandbox', () => {
+  let mcp: McpSession;
+  beforeAll(async () => {
+    mcp = await startMcp();
+  });
+  afterAll(() => mcp?.close());
+
+  it('matches the committed snapshot of every definition', async () => {
+    // CI does not write snapshots: a changed description or schema fails until the file is reviewed.
+    await expect(JSON.stringify(mcp.tools, null, 2)).toMatchFileSnapshot('./__snapshots__/tools-list.json');
+  });
+
+  it('has the sixteen tools DESIGN.md names, in catalog order', () => {
+    expect(names(mcp.tools)).toEqual(TOOL_NAMES);
+  });
+
+  it('every tool: title, read-only and open-world annotations, a description with credits and plans', () => {
+    for (const tool of mcp.tools) {
+      expect(tool.title, tool.name).toMatch(/\S/);
+      expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, openWorldHint: true });
+      expect(tool.annotations?.title, tool.name).toBe(tool.title);
+      expect(tool.description, tool.name).toMatch(/Credits: /);
+      expect(tool.description, tool.name).toMatch(/Plans: /);
+      expect(tool.description, tool.name).toMatch(/refreshes every/);
+    }
+  });
+
+  it('every tool: an object input schema with a described format (text|json), no extra properties, and an output schema', () => {
+    for (const tool of mcp.tools) {
+      const input = tool.inputSchema as {
+        type: string;
+        properties: Record<string, { description?: string }>;
+      };
+      expect(input.type, tool.name).toBe('object');
+      expect(input.properties.format, tool.name).toMatchObject({ enum: ['text', 'json'], default: 'text' });
+      expect((tool.inputSchema as { additionalProperties?: unknown }).additionalProperties, tool.name).toBe(
+        false,
+      );
+      for (const [param, schema] of Object.entries(input.properties)) {
+        expect(schema.description, `${tool.name}.${param}`).toMatch(/\S/);
+      }
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      expect(JSON.stringify(tool)).not.toContain('$schema');
+    }
+  });
+
+  it('prints a banner on stderr naming the version, the data source and the tool count', async () => {
+    const stderr = await mcp.waitForStderr(/tools\n/);
+    const lines = stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`svc-mcp ${VERSION}`);
+    expect(lines[0]).toMatch(/sandbox \(http:\/\/127\.0\.0\.1:\d+\)/);
+    expect(lines[0]).toMatch(/\b16 tools$/);
+  });
+
+  it('the server says who it is', () => {
+    expect(mcp.client.getServerVersion()).toMatchObject({ name: 'svc-mcp', version: VERSION });
+    expect(mcp.client.getServerCapabilities()?.tools).toBeDefined();
+  });
+});
+
+describe('stdout carries only protocol', () => {
+  it('every line a server writes is a JSON-RPC message', async () => {
+    const proc = spawnCli(['stdio'], {}, 'pipe');
+    const send = (message: object) => proc.child.stdin?.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    send({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'get_fear_and_greed_latest', arguments: {} },
+    });
+    send({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'get_svc20_index_latest', arguments: { x: 1 } },
+    });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no answers to ids 3 and 4; stdout: ${proc.stdout()}`)),
+        10_000,
+      );
+      proc.child.stdout?.on('data', () => {
+        if (proc.stdout().includes('"id":3') && proc.stdout().includes('"id":4')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    proc.child.stdin?.end();
+    expect(await proc.exited).toEqual({ code: 0, signal: null });
+
+    const lines = proc
+      .stdout()
+      .split('\n')
+      .filter((line) => line !== '');
+    const messages = lines.map((line) => JSON.parse(line));
+    for (const message of messages) expect(message.jsonrpc).toBe('2.0');
+    expect(messages.map((m) => m.id).sort()).toEqual([1, 2, 3, 4]);
+    const byId = new Map(messages.map((m) => [m.id, m]));
+    expect(byId.get(3).result.content[0].text).toMatch(/^Fear & Greed \d+ – /);
+    expect(byId.get(4).result.isError).toBe(true);
+    expect(proc.stderr().trimEnd().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('SVC_PLAN and SVC_TOOLSETS', () => {
+  it('SVC_PLAN=basic hides the community tools (Standard and above)', async () => {
+    const mcp = await startMcp({ SVC_PLAN: 'basic' });
+    try {
+      expect(names(mcp.tools)).toEqual(TOOL_NAMES.filter((n) => !COMMUNITY.includes(n)));
+      expect(await mcp.waitForStderr(/\b14 tools\n/)).toBeTruthy();
+      const result = await mcp.call('get_trending_community_tokens');
+      expect(result.isError).toBe(true);
+      expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/Unknown tool/) });
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('SVC_PLAN=standard (any case) keeps them', async () => {
+    const run = await runCli(['tools'], { SVC_PLAN: 'Standard' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('get_trending_community_topics');
+  });
+
+  it('SVC_TOOLSETS=sentiment,dex exposes only those groups', async () => {
+    const mcp = await startMcp({ SVC_TOOLSETS: 'sentiment,dex' });
+    try {
+      expect(names(mcp.tools)).toEqual([
+        'get_fear_and_greed_latest',
+        'get_fear_and_greed_historical',
+        'get_altcoin_season_index_latest',
+        'get_altcoin_season_index_historical',
+        'list_dex_platforms',
+        'get_dex_platform',
+      ]);
+      await mcp.waitForStderr(/\b6 tools\n/);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('SVC_TOOLSETS=community with SVC_PLAN=basic exposes nothing', async () => {
+    const run = await runCli(['tools', '--json'], { SVC_TOOLSETS: 'community', SVC_PLAN: 'basic' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual([]);
+  });
+
+  it.each([
+    ['SVC_TOOLSETS', 'sentiment,weather', /SVC_TOOLSETS.*unknown toolset "weather"/],
+    ['SVC_PLAN', 'platinum', /SVC_PLAN.*basic, hobbyist, startup, standard, professional, enterprise/],
+  ])('an unknown %s value is a startup error naming the variable (exit 2)', async (name, value, message) => {
+    const run = await runCli(['tools'], { [name]: value });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(message);
+  });
+
+  it('the stdio server refuses to start on an unknown toolset, with the same message', async () => {
+    const run = await runCli(['stdio'], { SVC_TOOLSETS: 'weather' });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/SVC_TOOLSETS/);
+  });
+});
