@@ -3,7 +3,7 @@
  * process, the key in a header (never in a URL), a timeout per request, the caller's cancel signal,
  * and retries only where they can help, bounded so a tool call never waits more than 20 s in all.
  */
-import type { Agent } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { UpstreamError } from './errors.js';
 
 // undici is loaded on first use rather than at start-up: the MCP `initialize` answer does not need it.
@@ -84,13 +84,30 @@ export class UpstreamClient {
       connections: 32,
     });
     const timeoutMs = Math.max(1, Math.min(this.options.timeoutMs, deadline - Date.now()));
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const response = await request(url, {
-      method: 'GET',
-      dispatcher: this.dispatcher,
-      headers: { [this.options.keyHeader]: this.options.apiKey, accept: 'application/json' },
-      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-    });
+    // One controller and one timer per attempt, both released as soon as the answer is read:
+    // AbortSignal.timeout would keep every signal alive for the full timeout.
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new DOMException('timed out', 'TimeoutError')),
+      timeoutMs,
+    );
+    const cancel = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      const response = await request(url, {
+        method: 'GET',
+        dispatcher: this.dispatcher,
+        headers: { [this.options.keyHeader]: this.options.apiKey, accept: 'application/json' },
+        signal: controller.signal,
+      });
+      return await this.read(response);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', cancel);
+    }
+  }
+
+  private async read(response: Dispatcher.ResponseData): Promise<{ body: unknown; creditCount?: number }> {
     const text = await response.body.text();
     const body = parseJson(text);
     if (response.statusCode !== 200) {

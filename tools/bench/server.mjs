@@ -50,6 +50,38 @@ function startSandboxProcess() {
   });
 }
 
+/** The floor: an SDK server with one constant tool and an output schema, no HTTP behind it. */
+const CONSTANT_SERVER = `
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+const server = new McpServer({ name: 'constant', version: '1' });
+server.registerTool('constant', { outputSchema: { value: z.number() } }, () => ({
+  content: [{ type: 'text', text: 'Fear & Greed 62 – Greed' }],
+  structuredContent: { value: 62 },
+}));
+await server.connect(new StdioServerTransport());
+`;
+
+async function constantToolP50() {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--input-type=module', '-e', CONSTANT_SERVER],
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(transport);
+  const samples = [];
+  for (let i = 0; i < WARMUP + CALLS; i++) {
+    const t = performance.now();
+    await client.callTool({ name: 'constant', arguments: {} });
+    if (i >= WARMUP) samples.push(performance.now() - t);
+  }
+  await client.close();
+  return percentile(samples, 50);
+}
+
 function rssMb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(status.match(/VmRSS:\s+(\d+)/)[1]) / 1024;
@@ -59,7 +91,12 @@ async function connect(url) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [cli, 'stdio'],
-    env: { PATH: process.env.PATH, SVC_API_KEY: KEY, SVC_BASE_URL: url },
+    env: {
+      PATH: process.env.PATH,
+      SVC_API_KEY: KEY,
+      SVC_BASE_URL: url,
+      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+    },
     stderr: 'ignore',
   });
   const client = new Client({ name: 'bench', version: '1' });
@@ -108,6 +145,7 @@ try {
   await client.close();
   await agent.close();
 
+  const floorP50 = await constantToolP50();
   const mcpP50 = percentile(viaMcp, 50);
   const httpP50 = percentile(viaHttp, 50);
   console.log(
@@ -120,6 +158,7 @@ try {
     `direct keep-alive GET ${PATH} (${CALLS} requests): p50 ${ms(httpP50)}, p95 ${ms(percentile(viaHttp, 95))}`,
   );
   console.log(`overhead at p50 (MCP minus direct): ${ms(mcpP50 - httpP50)}`);
+  console.log(`for reference, an SDK server with one constant tool: p50 ${ms(floorP50)} per call`);
   console.log(
     `server RSS: ${rssAfterStart.toFixed(1)} MB after start-up, ${rssAfterCalls.toFixed(1)} MB after ${CALLS + WARMUP} calls`,
   );
