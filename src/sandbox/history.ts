@@ -8,6 +8,7 @@
  * the start of its calendar period. Quotes exist on the 5-minute grid, except in gap slots, from
  * six years before now up to now.
  */
+import { CALENDAR_INTERVALS, intervalSeconds } from '../catalog/global-metrics.js';
 import { type CalendarUnit, calendarStart, calendarStep, isGapSlot, SLOT } from './market/time.js';
 
 export interface Period {
@@ -18,8 +19,7 @@ export interface Period {
   hi: number;
 }
 
-const CALENDAR: ReadonlySet<string> = new Set(['hourly', 'daily', 'weekly', 'monthly', 'yearly']);
-const UNIT_SECONDS: Readonly<Record<string, number>> = { m: 60, h: 3_600, d: 86_400 };
+const CALENDAR: ReadonlySet<string> = new Set(CALENDAR_INTERVALS);
 
 export interface PeriodRequest {
   start?: number;
@@ -53,7 +53,7 @@ export function periodsFor({ start, end, count, interval }: PeriodRequest): Peri
     }
     return periods;
   }
-  const step = Number(interval.slice(0, -1)) * UNIT_SECONDS[interval.slice(-1)];
+  const step = intervalSeconds(interval);
   if (start !== undefined) {
     for (let p = start; periods.length < count && p <= end; p += step) {
       periods.push({ requested: p, lo: p, hi: Math.min(p + step - 1, end) });

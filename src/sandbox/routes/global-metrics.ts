@@ -1,5 +1,6 @@
 /** GET /v1/global-metrics/quotes/latest and /historical. */
 import { planTitle } from '../../catalog/define.js';
+import { GLOBAL_HISTORY_AUX } from '../../catalog/global-metrics.js';
 import { parseTime } from '../../catalog/params.js';
 import { describeDepth, HISTORY_MONTHS } from '../accounts.js';
 import { type Currency, resolveConvert } from '../currencies.js';
@@ -52,18 +53,8 @@ export const globalMetricsLatest: Handler = {
   },
 };
 
-const DEFAULT_AUX = [
-  'btc_dominance',
-  'eth_dominance',
-  'active_cryptocurrencies',
-  'active_exchanges',
-  'active_market_pairs',
-  'total_volume_24h',
-  'total_volume_24h_reported',
-  'altcoin_market_cap',
-  'altcoin_volume_24h',
-  'altcoin_volume_24h_reported',
-];
+/** Every aux name but search_interval, which the spec leaves out by default. */
+const DEFAULT_AUX = GLOBAL_HISTORY_AUX.filter((name) => name !== 'search_interval');
 const RECORD_AUX = [
   'btc_dominance',
   'eth_dominance',
