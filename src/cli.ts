@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** The one entry point: stdio | sandbox | call | tools | demo. Each command loads only what it uses. */
+import './heap.js';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
