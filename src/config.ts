@@ -3,9 +3,7 @@
  * zod schema so that a bad value stops start-up with a message naming the variable.
  */
 import { z } from 'zod';
-import { DEFAULT_TOOLSETS, PLANS, TOOLSETS, type Toolset } from './catalog/define.js';
-
-export const DEFAULT_KEY_HEADER = 'X-SVC_PRO_API_KEY';
+import { DEFAULT_KEY_HEADER, DEFAULT_TOOLSETS, PLANS, TOOLSETS, type Toolset } from './catalog/define.js';
 
 /** Empty values and `${user_config.x}` placeholders left by a desktop host count as unset. */
 function unsetIfBlank(value: unknown): unknown {

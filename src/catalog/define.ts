@@ -5,6 +5,9 @@
 import { z } from 'zod';
 import { formatDuration } from '../format/text.js';
 
+/** The header the service reads the API key from (the spec's name; configurable on both sides). */
+export const DEFAULT_KEY_HEADER = 'X-SVC_PRO_API_KEY';
+
 export const PLANS = ['basic', 'hobbyist', 'startup', 'standard', 'professional', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 

@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Plan } from '../catalog/define.js';
-import { planTitle } from '../catalog/define.js';
+import { DEFAULT_KEY_HEADER, planTitle } from '../catalog/define.js';
 import { coerceQuery, validateParams } from '../catalog/params.js';
 import { Ledger, PLAN_OF_KEY, SANDBOX_KEYS, type Windows } from './accounts.js';
 import { createClock } from './clock.js';
@@ -50,8 +50,6 @@ export interface Sandbox {
   faults: { add(rule: FaultRule): void; clear(): void };
   stats: SandboxStats;
 }
-
-export const DEFAULT_KEY_HEADER = 'X-SVC_PRO_API_KEY';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const KEY_INFO_PATH = '/v1/key/info';

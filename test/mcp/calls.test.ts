@@ -2,11 +2,10 @@
  * Every tool, called through the SDK Client (which checks structuredContent against the tool's
  * outputSchema) on the embedded sandbox: default arguments, representative arguments, format=json.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { data, expectAnswer, SANDBOX_NOTE } from '../helpers/answers.js';
 import { firstText, type McpSession, startMcp, textOf } from '../helpers/cli.js';
 
-const SANDBOX_NOTE = '[sandbox data]';
 const FEAR_AND_GREED_LINE = /^Fear & Greed (\d{1,3}) – (Extreme Fear|Fear|Neutral|Greed|Extreme Greed)$/;
 
 let mcp: McpSession;
@@ -25,22 +24,6 @@ function defaultArgs(tool: string): Record<string, unknown> {
   if (tool === 'get_dex_platform') return { platformName };
   if (tool === 'get_cryptocurrency_quotes_latest') return { id: '1' };
   return {};
-}
-
-function expectAnswer(result: CallToolResult, what: string): string {
-  expect(result.isError, `${what}: ${textOf(result)}`).toBeFalsy();
-  expect(result.structuredContent, what).toBeTypeOf('object');
-  const text = firstText(result);
-  expect(text.length, `${what}: ${text.length} chars`).toBeLessThanOrEqual(4000);
-  expect(text.endsWith(`\n${SANDBOX_NOTE}`), what).toBe(true);
-  expect(text, what).not.toMatch(/undefined|NaN|\[object Object\]/);
-  expect(text, what).not.toMatch(/^\s*[{[]/); // never the upstream JSON pasted in
-  return text;
-}
-
-type Structured<T> = T & Record<string, unknown>;
-function data<T>(result: CallToolResult): Structured<T> {
-  return result.structuredContent as Structured<T>;
 }
 
 describe('every tool with default arguments', () => {
@@ -313,139 +296,5 @@ describe('DEX platforms', () => {
     const result = await mcp.call('get_dex_platform', { platformName: 'Not A Chain' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/platformName|Not A Chain/);
-  });
-});
-
-describe('cryptocurrency listings', () => {
-  type Listing = {
-    start: number;
-    items: {
-      id: number;
-      rank?: number;
-      symbol: string;
-      quote: { currency: string; price?: number; market_cap?: number }[];
-    }[];
-  };
-
-  it('limit=5: the top five by market cap, ranks 1..5, bitcoin first', async () => {
-    const result = await mcp.call('get_cryptocurrency_listings_latest', { limit: 5 });
-    const text = expectAnswer(result, 'limit 5');
-    const listing = data<Listing>(result);
-    expect(listing.items).toHaveLength(5);
-    expect(listing.items.map((a) => a.rank)).toEqual([1, 2, 3, 4, 5]);
-    expect(listing.items[0].id).toBe(1);
-    const caps = listing.items.map((a) => a.quote[0].market_cap ?? 0);
-    expect([...caps].sort((a, b) => b - a)).toEqual(caps);
-    expect(text).toMatch(/^Cryptocurrencies 1–5 /);
-  });
-
-  it('start=11, limit=10, convert=EUR', async () => {
-    const result = await mcp.call('get_cryptocurrency_listings_latest', {
-      start: 11,
-      limit: 10,
-      convert: 'EUR',
-    });
-    expectAnswer(result, 'page 2');
-    const listing = data<Listing>(result);
-    expect(listing.start).toBe(11);
-    expect(listing.items.map((a) => a.rank)).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
-    for (const a of listing.items) expect(a.quote.map((q) => q.currency)).toEqual(['EUR']);
-  });
-
-  it('sort=price, sort_dir=asc, with a price range', async () => {
-    const result = await mcp.call('get_cryptocurrency_listings_latest', {
-      sort: 'price',
-      sort_dir: 'asc',
-      price_min: 1,
-      price_max: 100,
-      limit: 10,
-    });
-    expectAnswer(result, 'price sort');
-    const prices = data<Listing>(result).items.map((a) => a.quote[0].price ?? -1);
-    expect(prices.length).toBeGreaterThan(0);
-    expect([...prices].sort((a, b) => a - b)).toEqual(prices);
-    for (const p of prices) {
-      expect(p).toBeGreaterThanOrEqual(1);
-      expect(p).toBeLessThanOrEqual(100);
-    }
-  });
-
-  it('cryptocurrency_type=tokens', async () => {
-    const result = await mcp.call('get_cryptocurrency_listings_latest', {
-      cryptocurrency_type: 'tokens',
-      limit: 10,
-    });
-    expectAnswer(result, 'tokens');
-    expect(data<Listing>(result).items.map((a) => a.symbol)).not.toContain('BTC');
-  });
-
-  it('limit=5000: every asset in structuredContent, the text cut with how to page on', async () => {
-    const result = await mcp.call('get_cryptocurrency_listings_latest', { limit: 5000 });
-    const text = expectAnswer(result, 'limit 5000');
-    const count = data<Listing>(result).items.length;
-    expect(count).toBeGreaterThan(100);
-    expect(text).toMatch(/more rows? not shown/);
-    expect(text).toMatch(new RegExp(`start=${count + 1}`));
-  });
-});
-
-describe('cryptocurrency quotes', () => {
-  type Quotes = {
-    items: { id: number; slug: string; symbol: string; quote: { currency: string; price?: number }[] }[];
-  };
-
-  it('by id, slug and symbol: the same two assets', async () => {
-    const byId = data<Quotes>(await mcp.call('get_cryptocurrency_quotes_latest', { id: '1,1027' }));
-    const bySlug = data<Quotes>(
-      await mcp.call('get_cryptocurrency_quotes_latest', { slug: 'bitcoin,ethereum' }),
-    );
-    const bySymbol = data<Quotes>(await mcp.call('get_cryptocurrency_quotes_latest', { symbol: 'BTC,ETH' }));
-    for (const answer of [byId, bySlug, bySymbol]) {
-      expect(answer.items.map((a) => a.id).sort((a, b) => a - b)).toEqual([1, 1027]);
-    }
-    expect(byId.items.find((a) => a.id === 1)?.quote).toEqual(bySymbol.items.find((a) => a.id === 1)?.quote);
-  });
-
-  it('the text leads with the asset and tabulates several', async () => {
-    const result = await mcp.call('get_cryptocurrency_quotes_latest', { id: '1,1027,825' });
-    const text = expectAnswer(result, 'three assets');
-    expect(text).toMatch(/\(BTC\)|\(ETH\)|\(USDT\)/);
-    expect(text.split('\n').length).toBeGreaterThan(3);
-  });
-
-  it('convert=USD,EUR and convert_id=2790', async () => {
-    const two = data<Quotes>(
-      await mcp.call('get_cryptocurrency_quotes_latest', { symbol: 'BTC', convert: 'USD,EUR' }),
-    );
-    expect(two.items[0].quote.map((q) => q.currency)).toEqual(['USD', 'EUR']);
-    const byId = await mcp.call('get_cryptocurrency_quotes_latest', { id: '1', convert_id: '2790' });
-    expectAnswer(byId, 'convert_id');
-    expect(data<Quotes>(byId).items[0].quote).toHaveLength(1);
-  });
-
-  it('100 assets in 2 currencies: every one in structuredContent, the text cut to fit with a line saying so', async () => {
-    const top = await mcp.call('get_cryptocurrency_listings_latest', { limit: 100 });
-    const ids = data<{ items: { id: number }[] }>(top).items.map((a) => a.id);
-    expect(ids).toHaveLength(100);
-    const result = await mcp.call('get_cryptocurrency_quotes_latest', {
-      id: ids.join(','),
-      convert: 'USD,EUR',
-    });
-    expect(data<Quotes>(result).items).toHaveLength(100);
-    const text = expectAnswer(result, '100 assets');
-    expect(text).toMatch(/more rows? not shown/);
-  });
-
-  it('skip_invalid=true skips an unknown id; without it the service refuses it by name', async () => {
-    const skipped = await mcp.call('get_cryptocurrency_quotes_latest', {
-      id: '1,99999999',
-      skip_invalid: true,
-    });
-    expectAnswer(skipped, 'skip_invalid');
-    expect(data<Quotes>(skipped).items.map((a) => a.id)).toEqual([1]);
-    const refused = await mcp.call('get_cryptocurrency_quotes_latest', { id: '1,99999999' });
-    expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toContain('99999999');
-    expect(textOf(refused)).toMatch(/400/);
   });
 });

@@ -2,7 +2,7 @@
  * The real service answers in shapes the spec does not describe (upstream-notes.md). A loopback
  * server here answers those shapes to the built CLI (pointed at it with a key and a base URL), and
  * every tool must give the one documented structuredContent whatever shape arrived; bodies that fit
- * no shape are error results, never crashes. Also: where the key goes.
+ * no shape are tested in upstream-bodies.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstText, type McpSession, startMcp, textOf } from '../helpers/cli.js';
@@ -12,7 +12,6 @@ import {
   constituentsExpected,
   constituentsUpstream,
   expectedAssets,
-  NOW,
   okStatus,
   platformExpected,
   platformUpstream,
@@ -28,7 +27,7 @@ let mcp: McpSession;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
-  mcp = await startMcp({ SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: upstream.url, SVC_CACHE: 'off' });
+  mcp = await startMcp({ SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: upstream.url });
 });
 
 afterAll(async () => {
@@ -343,141 +342,3 @@ describe('fear and greed', () => {
 });
 
 // ------------------------------------------------------------------ bodies that fit no shape
-
-describe('bodies that fit no shape are error results, and the server keeps answering', () => {
-  it.each([
-    ['a truncated JSON body', '{"status":{"error_code":0},"data":{"value":5'],
-    ['an HTML page', '<html><body>Bad gateway</body></html>'],
-    ['an empty body', ''],
-  ])('%s → isError saying it could not be read', async (_, body) => {
-    upstream.reply('/v3/fear-and-greed/latest', { body });
-    const result = await mcp.call('get_fear_and_greed_latest');
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent).toBeUndefined();
-    expect(textOf(result)).toMatch(/not valid JSON/i);
-  });
-
-  it.each([
-    [
-      'fear and greed latest with no value',
-      '/v3/fear-and-greed/latest',
-      'get_fear_and_greed_latest',
-      {},
-      { status: okStatus, data: { unexpected: true } },
-    ],
-    [
-      'fear and greed latest with data null',
-      '/v3/fear-and-greed/latest',
-      'get_fear_and_greed_latest',
-      {},
-      { status: okStatus, data: null },
-    ],
-    [
-      'listings with data a string',
-      LISTINGS,
-      'get_cryptocurrency_listings_latest',
-      {},
-      { status: okStatus, data: 'oops' },
-    ],
-    [
-      'quotes whose quote is a number',
-      QUOTES,
-      'get_cryptocurrency_quotes_latest',
-      { id: '1' },
-      { status: okStatus, data: [{ ...specAssets[0], quote: 5 }] },
-    ],
-    [
-      'DEX list as an object of nothing',
-      '/v1/dex/platform/list',
-      'list_dex_platforms',
-      {},
-      { status: stringStatus, data: { items: [] } },
-    ],
-    [
-      'index latest without constituents',
-      '/v3/index/svc100-latest',
-      'get_svc100_index_latest',
-      {},
-      { status: stringStatus, data: { value: 1 } },
-    ],
-    ['a bare JSON number', '/v1/altcoin-season-index/latest', 'get_altcoin_season_index_latest', {}, 42],
-  ])('200 with %s → isError naming the unexpected shape', async (_, path, tool, args, body) => {
-    upstream.reply(path, { body });
-    const result = await mcp.call(tool, args);
-    expect(result.isError, textOf(result)).toBe(true);
-    expect(result.structuredContent).toBeUndefined();
-    expect(textOf(result)).toMatch(/unexpected shape/i);
-  });
-
-  it('after all of that the process is alive and answers', async () => {
-    upstream.reply('/v3/fear-and-greed/latest', {
-      body: { status: okStatus, data: { value: 45, value_classification: 'Neutral', update_time: NOW } },
-    });
-    const result = await mcp.call('get_fear_and_greed_latest');
-    expect(result.isError).toBeFalsy();
-    expect(firstText(result).split('\n')[0]).toBe('Fear & Greed 45 – Neutral');
-    expect(mcp.alive()).toBe(true);
-  });
-});
-
-// ------------------------------------------------------------------ the key
-
-describe('the API key', () => {
-  it('arrives in the X-SVC_PRO_API_KEY header on every request and never in a URL', async () => {
-    expect(upstream.requests.length).toBeGreaterThan(10);
-    for (const request of upstream.requests) {
-      expect(request.headers['x-svc_pro_api_key']).toBe(SECRET_KEY);
-      expect(request.headers.accept).toBe('application/json');
-      expect(request.url).not.toContain(SECRET_KEY);
-      expect(decodeURIComponent(request.url)).not.toContain(SECRET_KEY);
-    }
-  });
-
-  it('an upstream error message that echoes the key is passed on without it', async () => {
-    upstream.reply('/v1/altcoin-season-index/latest', {
-      status: 401,
-      body: {
-        status: {
-          timestamp: NOW,
-          error_code: 1001,
-          error_message: `This API Key is invalid: ${SECRET_KEY}`,
-          elapsed: 0,
-          credit_count: 0,
-        },
-      },
-    });
-    const result = await mcp.call('get_altcoin_season_index_latest');
-    expect(result.isError).toBe(true);
-    const text = textOf(result);
-    expect(text).toMatch(/1001/);
-    expect(text).toMatch(/This API Key is invalid/);
-    expect(text.includes(SECRET_KEY), 'the key is in the tool result').toBe(false);
-  });
-
-  it('SVC_API_KEY_HEADER renames the header; a base URL with a path prefix and a trailing slash works', async () => {
-    const other = await startFakeUpstream();
-    const session = await startMcp({
-      SVC_API_KEY: SECRET_KEY,
-      SVC_BASE_URL: `${other.url}/api/`,
-      SVC_API_KEY_HEADER: 'X-Api-Key',
-    });
-    try {
-      other.reply('/api/v3/fear-and-greed/latest', {
-        body: { status: okStatus, data: { value: 30, value_classification: 'Fear', update_time: NOW } },
-      });
-      const result = await session.call('get_fear_and_greed_latest');
-      expect(result.isError, textOf(result)).toBeFalsy();
-      expect(other.requests).toHaveLength(1);
-      const [request] = other.requests;
-      expect(request.path).toBe('/api/v3/fear-and-greed/latest');
-      expect(request.headers['x-api-key']).toBe(SECRET_KEY);
-      expect(request.headers['x-svc_pro_api_key']).toBeUndefined();
-      expect(request.url).not.toContain(SECRET_KEY);
-      await session.waitForStderr(/tools/);
-      expect(session.stderr()).toContain(new URL(other.url).host);
-    } finally {
-      await session.close();
-      await other.close();
-    }
-  });
-});

@@ -14,7 +14,7 @@ let mcp: McpSession;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
-  mcp = await startMcp({ SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: upstream.url, SVC_CACHE: 'off' });
+  mcp = await startMcp({ SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: upstream.url });
 });
 
 afterAll(async () => {

@@ -93,7 +93,7 @@ describe('error messages', () => {
 describe('sandbox faults', () => {
   let mcp: McpSession;
   beforeAll(async () => {
-    mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_CACHE: 'off' }));
+    mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-enterprise'));
   });
   afterAll(() => mcp?.close());
   afterEach(async () => {
@@ -191,9 +191,7 @@ describe('sandbox faults', () => {
 describe('timeouts (SVC_TIMEOUT_MS=500)', () => {
   let mcp: McpSession;
   beforeAll(async () => {
-    mcp = await startMcp(
-      sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_TIMEOUT_MS: '500', SVC_CACHE: 'off' }),
-    );
+    mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_TIMEOUT_MS: '500' }));
   });
   afterAll(() => mcp?.close());
   afterEach(() => sandbox.faults.clear());

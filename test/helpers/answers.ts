@@ -1,0 +1,23 @@
+/** Checks every successful tool answer must pass, shared by the call suites. */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'vitest';
+import { firstText, textOf } from './cli.js';
+
+export const SANDBOX_NOTE = '[sandbox data]';
+
+/** Not an error, structured data present, a short text summary that ends with the sandbox note. */
+export function expectAnswer(result: CallToolResult, what: string): string {
+  expect(result.isError, `${what}: ${textOf(result)}`).toBeFalsy();
+  expect(result.structuredContent, what).toBeTypeOf('object');
+  const text = firstText(result);
+  expect(text.length, `${what}: ${text.length} chars`).toBeLessThanOrEqual(4000);
+  expect(text.endsWith(`\n${SANDBOX_NOTE}`), what).toBe(true);
+  expect(text, what).not.toMatch(/undefined|NaN|\[object Object\]/);
+  expect(text, what).not.toMatch(/^\s*[{[]/); // never the upstream JSON pasted in
+  return text;
+}
+
+export type Structured<T> = T & Record<string, unknown>;
+export function data<T>(result: CallToolResult): Structured<T> {
+  return result.structuredContent as Structured<T>;
+}
