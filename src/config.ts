@@ -22,7 +22,7 @@ function toolsetList(value: string | undefined, ctx: z.RefinementCtx): Toolset[]
   if (unknown.length > 0) {
     ctx.addIssue({
       code: 'custom',
-      message: `unknown toolset "${unknown[0]}"; allowed: ${Object.keys(TOOLSETS).join(', ')}, all, default`,
+      message: `names an unknown toolset "${unknown[0]}"; allowed: ${Object.keys(TOOLSETS).join(', ')}, all, default`,
     });
     return [];
   }
@@ -91,7 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const result = settingsSchema.safeParse(env);
   if (!result.success) {
     const issue = result.error.issues[0];
-    throw new ConfigError(`Setting ${String(issue.path[0] ?? 'SVC_TOOLSETS')} ${issue.message}.`);
+    throw new ConfigError(`${String(issue.path[0] ?? 'A setting')} ${issue.message}.`);
   }
   const s = result.data;
   return {
