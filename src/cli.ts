@@ -87,7 +87,7 @@ const commands: Record<string, Command> = {
       now: values.now,
       rateLimit: !values['no-rate-limit'],
       keyHeader: loadConfig().keyHeader,
-      faults: (values.fault ?? []).map(parseFaultSpec),
+      faults: (values.fault ?? []).map((spec) => asUsage(() => parseFaultSpec(spec))),
     });
     console.log(`Sandbox Market Data Service at ${sandbox.url}`);
     console.log(`Keys: ${SANDBOX_KEYS.join(', ')}`);
@@ -104,6 +104,15 @@ const commands: Record<string, Command> = {
 };
 
 class UsageError extends Error {}
+
+/** Run `parse`, reporting what it throws as a usage error (a message, not a stack). */
+function asUsage<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
 
 function parseJsonArgs(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
