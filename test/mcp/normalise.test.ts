@@ -4,10 +4,9 @@
  * every tool must give the one documented structuredContent whatever shape arrived; bodies that fit
  * no shape are tested in upstream-bodies.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstText, type McpSession, startMcp, textOf } from '../helpers/cli.js';
-import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
-import { SECRET_KEY } from '../helpers/secret.js';
+import { describe, expect, it } from 'vitest';
+import { firstText, textOf } from '../helpers/cli.js';
+import { useFakeUpstreamSession } from '../helpers/fake-session.js';
 import {
   constituentsExpected,
   constituentsUpstream,
@@ -22,23 +21,12 @@ import {
   stringStatus,
 } from '../helpers/upstream-shapes.js';
 
-let upstream: FakeUpstream;
-let mcp: McpSession;
-
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  mcp = await startMcp({ SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: upstream.url });
-});
-
-afterAll(async () => {
-  await mcp?.close();
-  await upstream?.close();
-});
+const session = useFakeUpstreamSession();
 
 /** Serve `body` on `path`, call the tool, and give back the result (which must not be an error). */
 async function structured(path: string, body: unknown, tool: string, args: Record<string, unknown> = {}) {
-  upstream.reply(path, { body });
-  const result = await mcp.call(tool, args);
+  session.upstream.reply(path, { body });
+  const result = await session.mcp.call(tool, args);
   expect(result.isError, textOf(result)).toBeFalsy();
   expect(textOf(result)).not.toContain('[sandbox data]');
   return result.structuredContent;
@@ -285,9 +273,9 @@ describe('DEX platforms, bare (documented) and wrapped in {data, status} (observ
   });
 
   it('the platform name is sent as the platformName query parameter', async () => {
-    upstream.reply(DETAIL, { body: platformUpstream });
-    await mcp.call('get_dex_platform', { platformName: 'BNB Smart Chain' });
-    const last = upstream.requests.at(-1);
+    session.upstream.reply(DETAIL, { body: platformUpstream });
+    await session.mcp.call('get_dex_platform', { platformName: 'BNB Smart Chain' });
+    const last = session.upstream.requests.at(-1);
     expect(last?.path).toBe(DETAIL);
     expect(new URL(last?.url ?? '', 'http://x').searchParams.get('platformName')).toBe('BNB Smart Chain');
   });
@@ -336,7 +324,7 @@ describe('fear and greed', () => {
       value_classification: 'Extreme Greed',
       update_time: '2026-11-22T11:45:00.000Z',
     });
-    const result = await mcp.call('get_fear_and_greed_latest');
+    const result = await session.mcp.call('get_fear_and_greed_latest');
     expect(firstText(result).split('\n')[0]).toBe('Fear & Greed 80 – Extreme Greed');
   });
 });

@@ -3,27 +3,17 @@
  * crashes, and it keeps answering), and where the API key goes (only into the configured header).
  * A loopback server here plays the upstream for the built CLI.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstText, type McpSession, startMcp, textOf } from '../helpers/cli.js';
-import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
+import { describe, expect, it } from 'vitest';
+import { firstText, startMcp, textOf } from '../helpers/cli.js';
+import { useFakeUpstreamSession } from '../helpers/fake-session.js';
+import { startFakeUpstream } from '../helpers/fake-upstream.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { NOW, okStatus, specAssets, stringStatus } from '../helpers/upstream-shapes.js';
 
 const LISTINGS = '/v3/cryptocurrency/listings/latest';
 const QUOTES = '/v3/cryptocurrency/quotes/latest';
 
-let upstream: FakeUpstream;
-let mcp: McpSession;
-
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  mcp = await startMcp({ SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: upstream.url });
-});
-
-afterAll(async () => {
-  await mcp?.close();
-  await upstream?.close();
-});
+const session = useFakeUpstreamSession();
 
 describe('bodies that fit no shape are error results, and the server keeps answering', () => {
   it.each([
@@ -31,8 +21,8 @@ describe('bodies that fit no shape are error results, and the server keeps answe
     ['an HTML page', '<html><body>Bad gateway</body></html>'],
     ['an empty body', ''],
   ])('%s → isError saying it could not be read', async (_, body) => {
-    upstream.reply('/v3/fear-and-greed/latest', { body });
-    const result = await mcp.call('get_fear_and_greed_latest');
+    session.upstream.reply('/v3/fear-and-greed/latest', { body });
+    const result = await session.mcp.call('get_fear_and_greed_latest');
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     expect(textOf(result)).toMatch(/not valid JSON/i);
@@ -83,21 +73,21 @@ describe('bodies that fit no shape are error results, and the server keeps answe
     ],
     ['a bare JSON number', '/v1/altcoin-season-index/latest', 'get_altcoin_season_index_latest', {}, 42],
   ])('200 with %s → isError naming the unexpected shape', async (_, path, tool, args, body) => {
-    upstream.reply(path, { body });
-    const result = await mcp.call(tool, args);
+    session.upstream.reply(path, { body });
+    const result = await session.mcp.call(tool, args);
     expect(result.isError, textOf(result)).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     expect(textOf(result)).toMatch(/unexpected shape/i);
   });
 
   it('after all of that the process is alive and answers', async () => {
-    upstream.reply('/v3/fear-and-greed/latest', {
+    session.upstream.reply('/v3/fear-and-greed/latest', {
       body: { status: okStatus, data: { value: 45, value_classification: 'Neutral', update_time: NOW } },
     });
-    const result = await mcp.call('get_fear_and_greed_latest');
+    const result = await session.mcp.call('get_fear_and_greed_latest');
     expect(result.isError).toBeFalsy();
     expect(firstText(result).split('\n')[0]).toBe('Fear & Greed 45 – Neutral');
-    expect(mcp.alive()).toBe(true);
+    expect(session.mcp.alive()).toBe(true);
   });
 });
 
@@ -105,8 +95,8 @@ describe('bodies that fit no shape are error results, and the server keeps answe
 
 describe('the API key', () => {
   it('arrives in the X-SVC_PRO_API_KEY header on every request and never in a URL', async () => {
-    expect(upstream.requests.length).toBeGreaterThan(10);
-    for (const request of upstream.requests) {
+    expect(session.upstream.requests.length).toBeGreaterThan(10);
+    for (const request of session.upstream.requests) {
       expect(request.headers['x-svc_pro_api_key']).toBe(SECRET_KEY);
       expect(request.headers.accept).toBe('application/json');
       expect(request.url).not.toContain(SECRET_KEY);
@@ -115,7 +105,7 @@ describe('the API key', () => {
   });
 
   it('an upstream error message that echoes the key is passed on without it', async () => {
-    upstream.reply('/v1/altcoin-season-index/latest', {
+    session.upstream.reply('/v1/altcoin-season-index/latest', {
       status: 401,
       body: {
         status: {
@@ -127,7 +117,7 @@ describe('the API key', () => {
         },
       },
     });
-    const result = await mcp.call('get_altcoin_season_index_latest');
+    const result = await session.mcp.call('get_altcoin_season_index_latest');
     expect(result.isError).toBe(true);
     const text = textOf(result);
     expect(text).toMatch(/1001/);

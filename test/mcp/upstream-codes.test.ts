@@ -3,24 +3,12 @@
  * server to the built CLI: each is an error result that keeps the code and the upstream message,
  * says what to do, and is retried only where a retry can help.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
-import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
-import { SECRET_KEY } from '../helpers/secret.js';
+import { describe, expect, it } from 'vitest';
+import { textOf } from '../helpers/cli.js';
+import { useFakeUpstreamSession } from '../helpers/fake-session.js';
 import { NOW, okStatus } from '../helpers/upstream-shapes.js';
 
-let upstream: FakeUpstream;
-let mcp: McpSession;
-
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  mcp = await startMcp({ SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: upstream.url });
-});
-
-afterAll(async () => {
-  await mcp?.close();
-  await upstream?.close();
-});
+const session = useFakeUpstreamSession();
 
 describe('upstream error codes: kept, explained, retried only where it helps', () => {
   const PATH = '/v1/altcoin-season-index/historical';
@@ -47,9 +35,12 @@ describe('upstream error codes: kept, explained, retried only where it helps', (
     [403, 1007, 'disabled', () => 'disabled'],
     [400, 400, 'Fix the parameter', () => 'timeframe'],
   ])('HTTP %i / %i: one request, the code kept, advice (%s)', async (status, code, advice, detail) => {
-    upstream.reply(PATH, { status, body: errorBody(String(code), `Upstream says no (timeframe): ${code}`) });
-    const before = upstream.requests.length;
-    const result = await mcp.call('get_altcoin_season_index_historical', { timeframe: '30d' });
+    session.upstream.reply(PATH, {
+      status,
+      body: errorBody(String(code), `Upstream says no (timeframe): ${code}`),
+    });
+    const before = session.upstream.requests.length;
+    const result = await session.mcp.call('get_altcoin_season_index_historical', { timeframe: '30d' });
     expect(result.isError).toBe(true);
     const text = textOf(result);
     expect(text).toContain(`HTTP ${status}`);
@@ -57,20 +48,21 @@ describe('upstream error codes: kept, explained, retried only where it helps', (
     expect(text).toContain(`Upstream says no (timeframe): ${code}`);
     expect(text).toContain(advice);
     expect(text).toContain(detail());
-    expect(upstream.requests.length - before).toBe(1);
+    expect(session.upstream.requests.length - before).toBe(1);
   });
 
   it('429 / 1011 (per-IP) with a short Retry-After is retried once it has passed', async () => {
-    upstream.reply(PATH, {
+    session.upstream.reply(PATH, {
       status: 429,
       body: errorBody(1011, 'IP rate limit'),
       headers: { 'retry-after': '1' },
     });
-    const before = upstream.requests.length;
-    const pending = mcp.call('get_altcoin_season_index_historical', { timeframe: '7d' });
+    const before = session.upstream.requests.length;
+    const pending = session.mcp.call('get_altcoin_season_index_historical', { timeframe: '7d' });
     // The first attempt meets the 429; by the retry, a second later, the service answers.
-    while (upstream.requests.length === before) await new Promise((resolve) => setTimeout(resolve, 10));
-    upstream.reply(PATH, {
+    while (session.upstream.requests.length === before)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    session.upstream.reply(PATH, {
       body: {
         status: okStatus,
         data: {
@@ -87,24 +79,24 @@ describe('upstream error codes: kept, explained, retried only where it helps', (
         { timestamp: new Date(1_763_769_600_000).toISOString(), altcoin_index: 55, altcoin_marketcap: 1e12 },
       ],
     });
-    expect(upstream.requests.length - before).toBe(2);
+    expect(session.upstream.requests.length - before).toBe(2);
   });
 
   it('a 503 HTML page from a proxy: retried, then an error result keeping the status', async () => {
-    upstream.reply(PATH, {
+    session.upstream.reply(PATH, {
       status: 503,
       body: '<html>Service Unavailable</html>',
       headers: { 'content-type': 'text/html' },
     });
-    const before = upstream.requests.length;
-    const result = await mcp.call('get_altcoin_season_index_historical', { timeframe: '90d' });
+    const before = session.upstream.requests.length;
+    const result = await session.mcp.call('get_altcoin_season_index_historical', { timeframe: '90d' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/HTTP 503/);
-    expect(upstream.requests.length - before).toBeGreaterThan(1);
+    expect(session.upstream.requests.length - before).toBeGreaterThan(1);
   });
 
   it('a 403 whose error_code is the string "1006" keeps the code and names the plans', async () => {
-    upstream.reply('/v1/community/trending/token', {
+    session.upstream.reply('/v1/community/trending/token', {
       status: 403,
       body: {
         status: {
@@ -116,7 +108,7 @@ describe('upstream error codes: kept, explained, retried only where it helps', (
         },
       },
     });
-    const result = await mcp.call('get_trending_community_tokens', { limit: 3 });
+    const result = await session.mcp.call('get_trending_community_tokens', { limit: 3 });
     expect(result.isError).toBe(true);
     const text = textOf(result);
     expect(text).toContain('1006');

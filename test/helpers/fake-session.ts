@@ -1,0 +1,23 @@
+/** For a test file: a fake upstream, and the built CLI pointed at it with the secret key, shared by its tests. */
+import { afterAll, beforeAll } from 'vitest';
+import { type McpSession, startMcp } from './cli.js';
+import { type FakeUpstream, startFakeUpstream } from './fake-upstream.js';
+import { SECRET_KEY } from './secret.js';
+
+export interface FakeSession {
+  upstream: FakeUpstream;
+  mcp: McpSession;
+}
+
+export function useFakeUpstreamSession(): FakeSession {
+  const session = {} as FakeSession;
+  beforeAll(async () => {
+    session.upstream = await startFakeUpstream();
+    session.mcp = await startMcp({ SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: session.upstream.url });
+  });
+  afterAll(async () => {
+    await session.mcp?.close();
+    await session.upstream?.close();
+  });
+  return session;
+}
