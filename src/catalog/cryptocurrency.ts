@@ -1,6 +1,6 @@
 /** Cryptocurrency listings (ranked by market cap) and quotes for named assets, v3. */
 import { z } from 'zod';
-import { formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
+import { currencyLabel, formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
 import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
 import {
@@ -315,7 +315,7 @@ export const quotesLatest = defineEndpoint({
           ['Asset', 'Currency', 'Price', '1h', '24h', '7d', 'Volume 24h'],
           shown.map((c) => [
             c.symbol,
-            c.currency,
+            currencyLabel(c.currency),
             formatPrice(c.price, c.currency),
             formatPercent(c.percent_change_1h),
             formatPercent(c.percent_change_24h),

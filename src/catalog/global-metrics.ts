@@ -1,6 +1,6 @@
 /** Global market totals: the latest figures and a historical series. */
 import { z } from 'zod';
-import { formatMoney, formatNumber, formatShare } from '../format/numbers.js';
+import { currencyLabel, formatMoney, formatNumber, formatShare } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
 import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
@@ -16,7 +16,7 @@ import {
   timeOrder,
   timeParam,
 } from './params.js';
-import { currencyCount, firstCurrency, pickNumbers, type QuoteEntry, quoteEntries } from './quotes.js';
+import { currencyCount, pickNumbers, type QuoteEntry, quoteEntries } from './quotes.js';
 
 const MARKET_FIGURES = [
   'total_market_cap',
@@ -107,7 +107,7 @@ export const globalMetricsLatest = defineEndpoint({
         table(
           ['Currency', 'Market cap', '24h volume'],
           cutRows(others, 20).shown.map((q) => [
-            q.currency,
+            currencyLabel(q.currency),
             formatMoney(q.total_market_cap, q.currency),
             formatMoney(q.total_volume_24h, q.currency),
           ]),
@@ -224,8 +224,8 @@ export const globalMetricsHistorical = defineEndpoint({
       })),
     };
   },
-  summarise(data, params) {
-    const cur = firstCurrency(params);
+  summarise(data) {
+    const cur = currencyLabel(data.quotes[0]?.quote[0]?.currency ?? 'USD');
     const caps = data.quotes
       .map((q) => ({ time: q.timestamp, value: q.quote[0]?.total_market_cap }))
       .filter((p): p is { time: string; value: number } => p.value !== undefined);
@@ -234,7 +234,7 @@ export const globalMetricsHistorical = defineEndpoint({
     const money = (v: number) => formatMoney(v, cur);
     const shown = samplePoints(data.quotes, 6);
     return lines(
-      `Total market cap (${cur}), ${data.quotes.length} ${data.interval} quotes: ${describeSeries(caps, money)}`,
+      `Total market cap (${cur}), ${data.quotes.length} quotes at ${data.interval} steps: ${describeSeries(caps, money)}`,
       table(
         ['Time', 'Market cap', '24h volume', 'BTC dom.'],
         shown.map((q) => [

@@ -49,8 +49,3 @@ export function currencyCount(params: { convert?: string; convert_id?: string })
   const list = params.convert ?? params.convert_id;
   return list ? list.split(',').length : 1;
 }
-
-/** The first currency asked for, for headlines: "USD" unless convert says otherwise. */
-export function firstCurrency(params: { convert?: string; convert_id?: string }): string {
-  return (params.convert ?? params.convert_id ?? 'USD').split(',')[0];
-}

@@ -9,6 +9,24 @@ const SIGNS: Record<string, string> = {
   INR: '₹',
   KRW: '₩',
 };
+/** Ids the service gives common currencies (convert_id answers are keyed by them), shown by symbol. */
+const CURRENCY_IDS: Record<string, string> = {
+  '1': 'BTC',
+  '1027': 'ETH',
+  '2781': 'USD',
+  '2787': 'CNY',
+  '2790': 'EUR',
+  '2791': 'GBP',
+  '2796': 'INR',
+  '2797': 'JPY',
+  '2798': 'KRW',
+};
+
+/** "2790" → "EUR"; symbols and unknown ids stay as they are. */
+export function currencyLabel(currency: string): string {
+  return CURRENCY_IDS[currency] ?? currency;
+}
+
 const SUFFIXES: [number, string][] = [
   [1e12, 'T'],
   [1e9, 'B'],
@@ -38,8 +56,9 @@ export function formatNumber(value: number | null | undefined, maxDecimals = 2):
 export function formatMoney(value: number | null | undefined, currency = 'USD', compact = true): string {
   const amount = compact ? formatCompact(value) : formatNumber(value);
   if (amount === 'n/a') return amount;
-  const sign = SIGNS[currency.toUpperCase()];
-  if (!sign) return `${amount} ${currency}`;
+  const code = currencyLabel(currency);
+  const sign = SIGNS[code.toUpperCase()];
+  if (!sign) return `${amount} ${code}`;
   return amount.startsWith('-') ? `-${sign}${amount.slice(1)}` : `${sign}${amount}`;
 }
 

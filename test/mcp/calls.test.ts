@@ -135,10 +135,12 @@ describe('global metrics', () => {
     expect(text).toMatch(/BTC/);
   });
 
-  it('convert_id=2790 answers', async () => {
+  it('convert_id=2790 answers, keyed by the id, and the text shows euros', async () => {
     const result = await mcp.call('get_global_metrics_latest', { convert_id: '2790' });
-    expectAnswer(result, 'convert_id');
-    expect(data<Latest>(result).quotes).toHaveLength(1);
+    const text = expectAnswer(result, 'convert_id');
+    expect(data<Latest>(result).quotes.map((q) => q.currency)).toEqual(['2790']);
+    expect(text).toMatch(/market cap €[\d.]+T/);
+    expect(text).not.toContain('2790');
   });
 
   type History = { interval: string; quotes: { timestamp: string; quote: { currency: string }[] }[] };
