@@ -109,7 +109,7 @@ export const fearAndGreedHistorical = defineEndpoint({
     const { shown, omitted } = cutRows(data.items, 7);
     const latest = data.items[0];
     return lines(
-      `Fear & Greed ${latest.value} – ${latest.value_classification} on ${formatTime(latest.timestamp, true)}; ${data.items.length} daily values: ${describeSeries(oldestFirst, String, true)}`,
+      `Fear & Greed ${latest.value} – ${latest.value_classification} on ${formatTime(latest.timestamp, true)}; ${data.items.length} daily values: ${describeSeries(oldestFirst, String, { dateOnly: true, changeIn: 'points' })}`,
       table(
         ['Date', 'Value', 'Label'],
         shown.map((v) => [formatTime(v.timestamp, true), String(v.value), v.value_classification]),
@@ -230,7 +230,7 @@ export const altcoinSeasonHistorical = defineEndpoint({
     const last = data.points[data.points.length - 1];
     const shown = samplePoints(data.points, 6);
     return lines(
-      `Altcoin Season Index ${formatNumber(last.altcoin_index, 0)} – ${altcoinSeason(last.altcoin_index)}; ${data.points.length} points over ${data.timeframe}: ${describeSeries(series, (v) => formatNumber(v, 0))}`,
+      `Altcoin Season Index ${formatNumber(last.altcoin_index, 0)} – ${altcoinSeason(last.altcoin_index)}; ${data.points.length} points over ${data.timeframe}: ${describeSeries(series, (v) => formatNumber(v, 0), { changeIn: 'points' })}`,
       table(
         ['Time', 'Index', 'Altcoin cap'],
         shown.map((p) => [

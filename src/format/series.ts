@@ -7,11 +7,14 @@ export interface SeriesPoint {
   value: number;
 }
 
-/** "first $1.2T (2026-11-13), last $1.3T (2026-11-22), min …, max …, change +8.3%". */
+/**
+ * "first $1.2T (2026-11-13), last $1.3T (2026-11-22), min …, max …, change +8.3%". Indices on a
+ * 0–100 scale read better as a change in points: pass `changeIn: 'points'`.
+ */
 export function describeSeries(
   points: readonly SeriesPoint[],
   show: (v: number) => string,
-  dateOnly = false,
+  { dateOnly = false, changeIn = 'percent' }: { dateOnly?: boolean; changeIn?: 'percent' | 'points' } = {},
 ): string {
   if (points.length === 0) return 'no data points';
   const first = points[0];
@@ -23,13 +26,19 @@ export function describeSeries(
     if (p.value > max.value) max = p;
   }
   const at = (p: SeriesPoint) => formatTime(p.time, dateOnly);
-  const change = first.value !== 0 ? ((last.value - first.value) / Math.abs(first.value)) * 100 : undefined;
+  const difference = last.value - first.value;
+  const change =
+    changeIn === 'points'
+      ? `${difference > 0 ? '+' : ''}${Math.round(difference)} points`
+      : first.value !== 0
+        ? formatPercent((difference / Math.abs(first.value)) * 100)
+        : undefined;
   return [
     `first ${show(first.value)} (${at(first)})`,
     `last ${show(last.value)} (${at(last)})`,
     `min ${show(min.value)} (${at(min)})`,
     `max ${show(max.value)} (${at(max)})`,
-    change === undefined ? undefined : `change ${formatPercent(change)}`,
+    change === undefined ? undefined : `change ${change}`,
   ]
     .filter(Boolean)
     .join(', ');

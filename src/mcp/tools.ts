@@ -91,6 +91,7 @@ export async function runTool(
       return errorResult(describeUpstreamError(error, { plans, attempts }));
     }
     if (error instanceof UnexpectedBodyError) return errorResult(`${error.message} Try again later.`);
-    throw error;
+    // A fault of ours: still an answer the model can read, never a dropped call.
+    return errorResult(`The server failed while answering (${(error as Error)?.message ?? error}).`);
   }
 }
