@@ -34,5 +34,4 @@ export const endpoints: readonly Endpoint[] = [
   quotesLatest,
 ];
 
-export const endpointsByName: ReadonlyMap<string, Endpoint> = new Map(endpoints.map((e) => [e.name, e]));
 export const endpointsByPath: ReadonlyMap<string, Endpoint> = new Map(endpoints.map((e) => [e.path, e]));

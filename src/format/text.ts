@@ -33,16 +33,14 @@ export function table(header: string[], rows: string[][]): string {
   return [header, ...rows].map((cells) => cells.join(' | ')).join('\n');
 }
 
-/**
- * Show at most `max` rows of a list; when rows are left out, say how many and how to see them.
- * `more` is the advice, e.g. "next page: start=21" or "use format=json for all".
- */
+/** At most `max` rows of a list, and how many were left out (for omittedLine). */
 export function cutRows<T>(items: readonly T[], max: number): { shown: readonly T[]; omitted: number } {
   return items.length <= max
     ? { shown: items, omitted: 0 }
     : { shown: items.slice(0, max), omitted: items.length - max };
 }
 
+/** "… 80 more rows not shown; <advice>." where advice says how to see them (a parameter that pages on). */
 export function omittedLine(omitted: number, advice: string): string | undefined {
   if (omitted <= 0) return undefined;
   return `… ${omitted} more row${omitted === 1 ? '' : 's'} not shown; ${advice}.`;

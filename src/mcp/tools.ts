@@ -5,7 +5,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Endpoint } from '../catalog/define.js';
-import { PLANS, planTitle, UnexpectedBodyError } from '../catalog/define.js';
+import { planTitle, UnexpectedBodyError } from '../catalog/define.js';
 import { validateParams } from '../catalog/params.js';
 import type { Config } from '../config.js';
 import type { QueryParams } from '../upstream/client.js';
@@ -86,9 +86,7 @@ export async function runTool(
     return { content, structuredContent: data as Record<string, unknown> };
   } catch (error) {
     if (error instanceof UpstreamError) {
-      const plans = PLANS.filter((p) => endpoint.plans.includes(p)).map(planTitle);
-      const attempts = (error as UpstreamError & { attempts?: number }).attempts ?? 1;
-      return errorResult(describeUpstreamError(error, { plans, attempts }));
+      return errorResult(describeUpstreamError(error, { plans: endpoint.plans.map(planTitle) }));
     }
     if (error instanceof UnexpectedBodyError) return errorResult(`${error.message} Try again later.`);
     // A fault of ours: still an answer the model can read, never a dropped call.

@@ -56,7 +56,10 @@ export class UpstreamClient {
       } catch (caught) {
         const error = asUpstreamError(caught, signal);
         const wait = error.retryable && attempt < this.maxAttempts ? retryDelay(error, attempt) : undefined;
-        if (wait === undefined || Date.now() + wait >= deadline - 50) throw withAttempts(error, attempt);
+        if (wait === undefined || Date.now() + wait >= deadline - 50) {
+          error.attempts = attempt;
+          throw error;
+        }
         await sleep(wait, signal);
       }
     }
@@ -191,12 +194,6 @@ function retryDelay(error: UpstreamError, attempt: number): number {
   if (error.code === 1008) return (60 - new Date().getUTCSeconds()) * 1000;
   const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
   return ceiling / 2 + Math.random() * (ceiling / 2);
-}
-
-export type AttemptedError = UpstreamError & { attempts: number };
-
-function withAttempts(error: UpstreamError, attempts: number): AttemptedError {
-  return Object.assign(error, { attempts });
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

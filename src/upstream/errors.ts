@@ -7,6 +7,8 @@ export type FailureKind = 'http' | 'network' | 'timeout' | 'malformed' | 'cancel
 
 export class UpstreamError extends Error {
   override name = 'UpstreamError';
+  /** How many attempts the client made before giving up. */
+  attempts = 1;
   constructor(
     readonly kind: FailureKind,
     /** HTTP status, when there was an answer. */
@@ -33,8 +35,6 @@ export class UpstreamError extends Error {
 export interface ErrorContext {
   /** Plans that include the endpoint, for a 1006 answer. */
   plans: readonly string[];
-  /** How many attempts were made. */
-  attempts: number;
   now?: Date;
 }
 
@@ -46,7 +46,7 @@ export function describeUpstreamError(error: UpstreamError, context: ErrorContex
     error.status === undefined
       ? detail
       : `The service answered HTTP ${error.status}${error.code !== undefined ? ` (error ${error.code})` : ''}: ${detail || 'no message'}`;
-  const tried = context.attempts > 1 ? ` (after ${context.attempts} attempts)` : '';
+  const tried = error.attempts > 1 ? ` (after ${error.attempts} attempts)` : '';
   return `${origin}${tried}. ${advice(error, context, now)}`;
 }
 
