@@ -6,11 +6,13 @@
 import type { Agent, Dispatcher } from 'undici';
 import { UpstreamError } from './errors.js';
 
-// undici is loaded on first use rather than at start-up: the MCP `initialize` answer does not need it.
-let undici: Promise<typeof import('undici')> | undefined;
-function loadUndici() {
-  undici ??= import('undici');
-  return undici;
+// Only undici's Agent, and only on first use: the package's entry point also loads fetch, WebSocket,
+// the cache stores, the mocks and Node's own bundled undici, about 8 MB the server never uses, and
+// the MCP `initialize` answer needs none of it.
+let agentClass: Promise<typeof Agent> | undefined;
+function loadAgent() {
+  agentClass ??= import('undici/lib/dispatcher/agent.js').then((module) => module.default);
+  return agentClass;
 }
 
 export interface UpstreamOptions {
@@ -39,19 +41,25 @@ export class UpstreamClient {
   private dispatcher: Agent | undefined;
   private readonly budgetMs: number;
   private readonly maxAttempts: number;
+  private readonly origin: string;
+  /** The base URL's own path (e.g. `/api`), which every endpoint path follows. */
+  private readonly basePath: string;
 
   constructor(private readonly options: UpstreamOptions) {
     this.budgetMs = options.totalBudgetMs ?? 20_000;
     this.maxAttempts = options.maxAttempts ?? 4;
+    const base = new URL(options.baseUrl);
+    this.origin = base.origin;
+    this.basePath = base.pathname.replace(/\/+$/, '');
   }
 
   /** GET a path with query parameters; throws UpstreamError (with `attempts`) when it cannot answer. */
   async get(path: string, params: QueryParams, signal?: AbortSignal): Promise<UpstreamAnswer> {
-    const url = buildUrl(this.options.baseUrl, path, params);
+    const target = `${this.basePath}${path}${queryString(params)}`;
     const deadline = Date.now() + this.budgetMs;
     for (let attempt = 1; ; attempt++) {
       try {
-        const { body, creditCount } = await this.once(url, deadline, signal);
+        const { body, creditCount } = await this.once(target, deadline, signal);
         return { body, creditCount, attempts: attempt };
       } catch (caught) {
         const error = asUpstreamError(caught, signal);
@@ -67,7 +75,7 @@ export class UpstreamClient {
 
   /** Load the HTTP stack now, in the background, so the first call does not wait for it. */
   warm(): void {
-    void loadUndici();
+    void loadAgent();
   }
 
   async close(): Promise<void> {
@@ -79,40 +87,27 @@ export class UpstreamClient {
     return text.replaceAll(this.options.apiKey, '[redacted]');
   }
 
-  private async once(url: string, deadline: number, signal?: AbortSignal) {
-    const { Agent, request } = await loadUndici();
-    this.dispatcher ??= new Agent({
+  private async once(path: string, deadline: number, signal?: AbortSignal) {
+    const AgentClass = await loadAgent();
+    this.dispatcher ??= new AgentClass({
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 120_000,
       connections: 32,
     });
     const timeoutMs = Math.max(1, Math.min(this.options.timeoutMs, deadline - Date.now()));
-    // One controller and one timer per attempt, both released as soon as the answer is read:
-    // AbortSignal.timeout would keep every signal alive for the full timeout.
-    const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new DOMException('timed out', 'TimeoutError')),
+    const response = await send(this.dispatcher, {
+      origin: this.origin,
+      path,
+      method: 'GET',
+      headers: { [this.options.keyHeader]: this.options.apiKey, accept: 'application/json' },
       timeoutMs,
-    );
-    const cancel = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', cancel, { once: true });
-    try {
-      const response = await request(url, {
-        method: 'GET',
-        dispatcher: this.dispatcher,
-        headers: { [this.options.keyHeader]: this.options.apiKey, accept: 'application/json' },
-        signal: controller.signal,
-      });
-      return await this.read(response);
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', cancel);
-    }
+      signal,
+    });
+    return this.read(response);
   }
 
-  private async read(response: Dispatcher.ResponseData): Promise<{ body: unknown; creditCount?: number }> {
-    const text = await response.body.text();
-    const body = parseJson(text);
+  private read(response: RawResponse): { body: unknown; creditCount?: number } {
+    const body = parseJson(response.text);
     if (response.statusCode !== 200) {
       const status = statusOf(body);
       throw new UpstreamError(
@@ -135,13 +130,77 @@ export class UpstreamClient {
   }
 }
 
-function buildUrl(baseUrl: string, path: string, params: QueryParams): string {
+interface RawResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/**
+ * One request through undici's dispatcher API: the body is gathered as it arrives, with no stream or
+ * AbortSignal per request. The timeout and the caller's cancel settle the call at once and abort the
+ * request as soon as undici hands over its controller (a request still connecting has none yet).
+ */
+function send(
+  dispatcher: Dispatcher,
+  request: Dispatcher.DispatchOptions & { timeoutMs: number; signal?: AbortSignal },
+): Promise<RawResponse> {
+  const { timeoutMs, signal, ...options } = request;
+  return new Promise((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    let failure: UpstreamError | undefined;
+    let statusCode = 0;
+    let headers: RawResponse['headers'] = {};
+    const chunks: Buffer[] = [];
+    const settle = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', cancel);
+    };
+    const stop = (error: UpstreamError) => {
+      failure ??= error;
+      controller?.abort(error);
+      settle();
+      reject(failure);
+    };
+    const timer = setTimeout(
+      () => stop(new UpstreamError('timeout', undefined, undefined, 'The service did not answer in time')),
+      timeoutMs,
+    );
+    const cancel = () => stop(new UpstreamError('cancelled', undefined, undefined, 'The call was cancelled'));
+    if (signal?.aborted) return cancel();
+    signal?.addEventListener('abort', cancel, { once: true });
+    dispatcher.dispatch(options, {
+      onRequestStart(started) {
+        controller = started;
+        if (failure) started.abort(failure);
+      },
+      onResponseStart(_controller, status, responseHeaders) {
+        statusCode = status;
+        headers = responseHeaders;
+      },
+      onResponseData(_controller, chunk) {
+        chunks.push(chunk);
+      },
+      onResponseEnd() {
+        settle();
+        resolve({ statusCode, headers, text: Buffer.concat(chunks).toString('utf8') });
+      },
+      onResponseError(_controller, error) {
+        settle();
+        reject(failure ?? error);
+      },
+    });
+  });
+}
+
+/** `?a=1&b=x`, or nothing when every value is unset. */
+function queryString(params: QueryParams): string {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
     if (value !== undefined) query.set(key, String(value));
   }
   const search = query.toString();
-  return `${baseUrl}${path}${search ? `?${search}` : ''}`;
+  return search ? `?${search}` : '';
 }
 
 function parseJson(text: string): unknown {
@@ -177,7 +236,7 @@ function asUpstreamError(caught: unknown, signal?: AbortSignal): UpstreamError {
   if (caught instanceof UpstreamError) return caught;
   if (signal?.aborted) return new UpstreamError('cancelled', undefined, undefined, 'The call was cancelled');
   const error = caught as { name?: string; code?: string; message?: string };
-  if (error?.name === 'TimeoutError' || error?.code === 'UND_ERR_HEADERS_TIMEOUT') {
+  if (error?.code === 'UND_ERR_HEADERS_TIMEOUT' || error?.code === 'UND_ERR_BODY_TIMEOUT') {
     return new UpstreamError('timeout', undefined, undefined, 'The service did not answer in time');
   }
   return new UpstreamError(

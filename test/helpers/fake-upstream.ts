@@ -6,17 +6,22 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface Reply {
-  status?: number;
-  /** An object is sent as JSON; a string is sent as it is (for malformed bodies). */
-  body: unknown;
-  headers?: Record<string, string>;
-}
+export type Reply =
+  | {
+      status?: number;
+      /** An object is sent as JSON; a string is sent as it is (for malformed bodies). */
+      body: unknown;
+      headers?: Record<string, string>;
+    }
+  /** Never answer: the request stays open until the client gives up on it. */
+  | { hang: true };
 
 export interface SeenRequest {
   url: string;
   path: string;
   headers: IncomingHttpHeaders;
+  /** The client closed the connection before an answer was sent. */
+  abandoned: boolean;
 }
 
 export interface FakeUpstream {
@@ -33,11 +38,16 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   const server: Server = createServer((req, res) => {
     const url = req.url ?? '/';
     const path = new URL(url, 'http://fake').pathname;
-    requests.push({ url, path, headers: req.headers });
+    const seen: SeenRequest = { url, path, headers: req.headers, abandoned: false };
+    requests.push(seen);
+    res.once('close', () => {
+      seen.abandoned = !res.writableEnded;
+    });
     const reply = replies.get(path) ?? {
       status: 404,
       body: { status: { error_code: 404, error_message: `no reply set for ${path}`, credit_count: 0 } },
     };
+    if ('hang' in reply) return;
     const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
     res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
     res.end(text);

@@ -1,0 +1,70 @@
+/**
+ * A call that is cancelled or times out stops its upstream request: the connection is closed at once,
+ * not left open until the service answers, and the server goes on answering.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
+import { SECRET_KEY } from '../helpers/secret.js';
+
+const FNG = '/v3/fear-and-greed/latest';
+const ANSWER = {
+  body: {
+    status: { error_code: 0, error_message: null, credit_count: 1 },
+    data: { value: 51, value_classification: 'Neutral', update_time: '2026-11-22T12:00:00.000Z' },
+  },
+};
+
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+let upstream: FakeUpstream;
+let mcp: McpSession;
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  mcp = await startMcp({ SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: upstream.url, SVC_TIMEOUT_MS: '400' });
+});
+afterAll(async () => {
+  await mcp?.close();
+  await upstream?.close();
+});
+
+describe('an upstream that never answers', () => {
+  it('a call the client cancels closes its upstream request at once', async () => {
+    upstream.reply(FNG, { hang: true });
+    const before = upstream.requests.length;
+    const controller = new AbortController();
+    const call = mcp.client.callTool({ name: 'get_fear_and_greed_latest', arguments: {} }, undefined, {
+      signal: controller.signal,
+    });
+    await until(() => upstream.requests.length > before);
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    await until(() => upstream.requests[before].abandoned, 300);
+    expect(upstream.requests.length - before).toBe(1);
+  });
+
+  it('a call that times out closes each attempt and says so', async () => {
+    upstream.reply(FNG, { hang: true });
+    const before = upstream.requests.length;
+    const result = await mcp.call('get_fear_and_greed_latest');
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/did not answer in time/);
+    const attempts = upstream.requests.slice(before);
+    expect(attempts.length).toBeGreaterThan(1);
+    await until(() => attempts.every((request) => request.abandoned), 1_000);
+  });
+
+  it('after both, the server answers the next call', async () => {
+    upstream.reply(FNG, ANSWER);
+    const result = await mcp.call('get_fear_and_greed_latest');
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(textOf(result).split('\n')[0]).toBe('Fear & Greed 51 – Neutral');
+    expect(mcp.alive()).toBe(true);
+  });
+});
