@@ -6,6 +6,8 @@
  * Bounded in count; prints numbers. Run `npm run build` first.
  *
  *   node tools/bench/server.mjs [--calls 1000] [--starts 15]
+ *
+ * BENCH_NODE_ARGS adds Node options to the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -24,6 +26,7 @@ const WARMUP = 100;
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const KEY = 'sandbox-enterprise';
 const PATH = '/v3/fear-and-greed/latest';
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 function percentile(samples, p) {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -90,12 +93,11 @@ function rssMb(pid) {
 async function connect(url) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cli, 'stdio'],
+    args: [...NODE_ARGS, cli, 'stdio'],
     env: {
       PATH: process.env.PATH,
       SVC_API_KEY: KEY,
       SVC_BASE_URL: url,
-      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
     },
     stderr: 'ignore',
   });
