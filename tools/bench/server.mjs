@@ -2,8 +2,9 @@
 /**
  * Benchmarks of the MCP server over stdio against the sandbox running as a separate process (rate
  * limit off): start-up to the `initialize` answer, per-call latency of get_fear_and_greed_latest
- * beside a direct keep-alive HTTP GET of the same endpoint, resident memory, and tools/list size.
- * Bounded in count; prints numbers. Run `npm run build` first.
+ * beside a direct keep-alive HTTP GET of the same endpoint, resident memory, and tools/list size; for
+ * reference, the same figures for two bare SDK servers (one constant tool; one tool forwarding the
+ * same GET with undici). Bounded in count; prints numbers. Run `npm run build` first.
  *
  *   node tools/bench/server.mjs [--calls 1000] [--starts 15]
  *
@@ -22,6 +23,15 @@ const { values } = parseArgs({
 });
 const CALLS = Number(values.calls);
 const STARTS = Number(values.starts);
+for (const [name, value] of [
+  ['--calls', CALLS],
+  ['--starts', STARTS],
+]) {
+  if (!Number.isInteger(value) || value < 1) {
+    console.error(`${name} must be a whole number of at least 1`);
+    process.exit(2);
+  }
+}
 const WARMUP = 100;
 const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const KEY = 'sandbox-enterprise';
@@ -53,6 +63,8 @@ function startSandboxProcess() {
   });
 }
 
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
 /** The floor: an SDK server with one constant tool and an output schema, no HTTP behind it. */
 const CONSTANT_SERVER = `
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -66,15 +78,41 @@ server.registerTool('constant', { outputSchema: { value: z.number() } }, () => (
 await server.connect(new StdioServerTransport());
 `;
 
-async function constantToolP50() {
+/** The least any server can do here: an SDK server whose one tool makes the same GET with undici. */
+const FORWARDING_SERVER = `
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { Agent, request } from 'undici';
+const agent = new Agent({ keepAliveTimeout: 30_000 });
+const server = new McpServer({ name: 'forwarding', version: '1' });
+server.registerTool('get_fear_and_greed_latest', {}, async () => {
+  const res = await request(process.env.SVC_BASE_URL + '${PATH}', {
+    dispatcher: agent,
+    headers: { 'X-SVC_PRO_API_KEY': process.env.SVC_API_KEY },
+  });
+  const { data } = await res.body.json();
+  return { content: [{ type: 'text', text: 'Fear & Greed ' + data.value + ' – ' + data.value_classification }] };
+});
+await server.connect(new StdioServerTransport());
+`;
+
+/** Spawn a server on stdio and connect an SDK client; resolves once `initialize` is answered. */
+async function connect(args, env = {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--input-type=module', '-e', CONSTANT_SERVER],
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    args,
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...env },
     stderr: 'ignore',
   });
   const client = new Client({ name: 'bench', version: '1' });
+  const started = performance.now();
   await client.connect(transport);
+  return { client, pid: transport.pid, startupMs: performance.now() - started };
+}
+
+async function constantToolP50() {
+  const { client } = await connect(['--input-type=module', '-e', CONSTANT_SERVER]);
   const samples = [];
   for (let i = 0; i < WARMUP + CALLS; i++) {
     const t = performance.now();
@@ -85,86 +123,83 @@ async function constantToolP50() {
   return percentile(samples, 50);
 }
 
-function rssMb(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(status.match(/VmRSS:\s+(\d+)/)[1]) / 1024;
+/** Call and direct GET in turn, so that a change in the machine's speed hits both alike. */
+async function beside(call, direct) {
+  const samples = { call: [], direct: [] };
+  for (let i = 0; i < WARMUP + CALLS; i++) {
+    for (const [name, measure] of [
+      ['call', call],
+      ['direct', direct],
+    ]) {
+      const t = performance.now();
+      await measure();
+      if (i >= WARMUP) samples[name].push(performance.now() - t);
+    }
+  }
+  return samples;
 }
 
-async function connect(url) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [...NODE_ARGS, cli, 'stdio'],
-    env: {
-      PATH: process.env.PATH,
-      SVC_API_KEY: KEY,
-      SVC_BASE_URL: url,
-    },
-    stderr: 'ignore',
-  });
-  const client = new Client({ name: 'bench', version: '1' });
-  const started = performance.now();
-  await client.connect(transport);
-  return { client, transport, startupMs: performance.now() - started };
+/** Resident memory now (VmRSS), or the most it has been (VmHWM), in MB. */
+function rssMb(pid, field = 'VmRSS') {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))[1]) / 1024;
 }
 
 const { url, child: sandbox } = await startSandboxProcess();
 try {
   // Start-up: spawn to the initialize answer, measured by an SDK client.
+  const env = { SVC_API_KEY: KEY, SVC_BASE_URL: url };
+  const ours = [...NODE_ARGS, cli, 'stdio'];
   const starts = [];
   for (let i = 0; i < STARTS; i++) {
-    const { client, startupMs } = await connect(url);
+    const { client, startupMs } = await connect(ours, env);
     starts.push(startupMs);
     await client.close();
   }
 
-  const { client, transport } = await connect(url);
-  const pid = transport.pid;
+  const { client, pid } = await connect(ours, env);
   const rssAfterStart = rssMb(pid);
   const { tools } = await client.listTools();
   const toolsListBytes = Buffer.byteLength(JSON.stringify({ tools }));
 
-  const call = () => client.callTool({ name: 'get_fear_and_greed_latest', arguments: {} });
+  const fearAndGreed = { name: 'get_fear_and_greed_latest', arguments: {} };
   const agent = new Agent({ keepAliveTimeout: 30_000 });
   const direct = async () => {
     const res = await request(`${url}${PATH}`, { dispatcher: agent, headers: { 'X-SVC_PRO_API_KEY': KEY } });
     await res.body.text();
   };
-  for (let i = 0; i < WARMUP; i++) {
-    await call();
-    await direct();
-  }
-  const viaMcp = [];
-  const viaHttp = [];
-  for (let i = 0; i < CALLS; i++) {
-    let t = performance.now();
-    await call();
-    viaMcp.push(performance.now() - t);
-    t = performance.now();
-    await direct();
-    viaHttp.push(performance.now() - t);
-  }
+  const ourRun = await beside(() => client.callTool(fearAndGreed), direct);
   const rssAfterCalls = rssMb(pid);
+  const rssPeak = rssMb(pid, 'VmHWM');
   await client.close();
+
+  const forwarding = await connect(['--input-type=module', '-e', FORWARDING_SERVER], env);
+  const forwardingRun = await beside(() => forwarding.client.callTool(fearAndGreed), direct);
+  const forwardingRss = rssMb(forwarding.pid);
+  await forwarding.client.close();
   await agent.close();
 
   const floorP50 = await constantToolP50();
-  const mcpP50 = percentile(viaMcp, 50);
-  const httpP50 = percentile(viaHttp, 50);
+  const [mcpP50, httpP50] = [percentile(ourRun.call, 50), percentile(ourRun.direct, 50)];
+  const forwardingOverhead = percentile(forwardingRun.call, 50) - percentile(forwardingRun.direct, 50);
   console.log(
     `start-up to initialize (${STARTS} starts): median ${ms(percentile(starts, 50))}, max ${ms(Math.max(...starts))}`,
   );
   console.log(
-    `get_fear_and_greed_latest over stdio (${CALLS} sequential calls): p50 ${ms(mcpP50)}, p95 ${ms(percentile(viaMcp, 95))}`,
+    `get_fear_and_greed_latest over stdio (${CALLS} sequential calls): p50 ${ms(mcpP50)}, p95 ${ms(percentile(ourRun.call, 95))}`,
   );
   console.log(
-    `direct keep-alive GET ${PATH} (${CALLS} requests): p50 ${ms(httpP50)}, p95 ${ms(percentile(viaHttp, 95))}`,
+    `direct keep-alive GET ${PATH} (${CALLS} requests): p50 ${ms(httpP50)}, p95 ${ms(percentile(ourRun.direct, 95))}`,
   );
   console.log(`overhead at p50 (MCP minus direct): ${ms(mcpP50 - httpP50)}`);
-  console.log(`for reference, an SDK server with one constant tool: p50 ${ms(floorP50)} per call`);
   console.log(
-    `server RSS: ${rssAfterStart.toFixed(1)} MB after start-up, ${rssAfterCalls.toFixed(1)} MB after ${CALLS + WARMUP} calls`,
+    `server RSS: ${rssAfterStart.toFixed(1)} MB after start-up, ${rssAfterCalls.toFixed(1)} MB after ${CALLS + WARMUP} calls, ${rssPeak.toFixed(1)} MB at most`,
   );
   console.log(`tools/list (default toolsets, ${tools.length} tools): ${toolsListBytes} bytes`);
+  console.log(`for reference, an SDK server with one constant tool: p50 ${ms(floorP50)} per call`);
+  console.log(
+    `for reference, an SDK server whose one tool makes the same GET with undici: overhead at p50 ${ms(forwardingOverhead)}, RSS ${forwardingRss.toFixed(1)} MB after ${CALLS + WARMUP} calls`,
+  );
 } finally {
   sandbox.kill();
 }
