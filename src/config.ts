@@ -34,7 +34,15 @@ function toolsetList(value: string | undefined, ctx: z.RefinementCtx): Toolset[]
 
 const settingsSchema = z
   .object({
-    SVC_API_KEY: text(),
+    // The key travels in a header: a control character or a space inside it could never be sent.
+    SVC_API_KEY: text().pipe(
+      z
+        .string()
+        .regex(/^[\x21-\x7e]+$/, {
+          message: 'must be printable ASCII with no spaces (it is sent in a header)',
+        })
+        .optional(),
+    ),
     SVC_BASE_URL: text().pipe(
       z
         .url({ protocol: /^https?$/, message: 'must be an http or https URL, e.g. https://api.example.com' })

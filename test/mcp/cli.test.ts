@@ -155,6 +155,18 @@ describe('help, version, unknown command', () => {
     expect(run.stdout).toBe('');
   });
 
+  it('a key with a space or a control character is a startup error that does not print the key', async () => {
+    for (const key of ['two words', 'tab\there', 'bell\u0007']) {
+      const run = await runCli(['call', 'get_fear_and_greed_latest'], {
+        SVC_API_KEY: key,
+        SVC_BASE_URL: 'http://127.0.0.1:9',
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/SVC_API_KEY must be printable ASCII with no spaces/);
+      expect(run.stderr).not.toContain(key);
+    }
+  });
+
   it('a bad SVC_TIMEOUT_MS is a startup error naming it', async () => {
     const run = await runCli(['tools'], { SVC_TIMEOUT_MS: 'soon' });
     expect(run.code).toBe(2);
