@@ -107,7 +107,7 @@ export class Ledger {
       throw new ApiError(
         429,
         1008,
-        `You've exceeded your API Key's HTTP request rate limit of ${REQUESTS_PER_MINUTE[plan]} requests per minute (${planTitle(plan)} plan). The limit resets each UTC minute; retry in ${secondsToNextMinute} s.`,
+        `You've exceeded your API Key's HTTP request rate limit of ${REQUESTS_PER_MINUTE[plan]} requests per minute (${planTitle(plan)} plan).`,
         { 'retry-after': String(secondsToNextMinute) },
       );
     }
