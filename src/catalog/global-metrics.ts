@@ -120,7 +120,7 @@ export const globalMetricsLatest = defineEndpoint({
 // ---------------------------------------------------------------- historical
 
 export const CALENDAR_INTERVALS = ['hourly', 'daily', 'weekly', 'monthly', 'yearly'] as const;
-export const GLOBAL_HISTORY_INTERVALS = [
+const GLOBAL_HISTORY_INTERVALS = [
   ...CALENDAR_INTERVALS,
   ...['5m', '10m', '15m', '30m', '45m'],
   ...['1h', '2h', '3h', '4h', '6h', '12h'],

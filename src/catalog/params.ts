@@ -183,6 +183,6 @@ function baseType(field: z.ZodType | undefined): string | undefined {
   return unwrap(field, () => false)?.def.type;
 }
 
-export function fieldDescription(field: z.ZodType | undefined): string | undefined {
+function fieldDescription(field: z.ZodType | undefined): string | undefined {
   return unwrap(field, (f) => f.description !== undefined)?.description;
 }

@@ -24,7 +24,7 @@ export function quoteEntries(quote: unknown): QuoteEntry[] {
 }
 
 /** A number field of a quote entry, or undefined when the service left it out. */
-export function numberField(entry: Record<string, unknown>, key: string): number | undefined {
+function numberField(entry: Record<string, unknown>, key: string): number | undefined {
   const value = entry[key];
   if (typeof value === 'number') return value;
   if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) return Number(value);

@@ -16,7 +16,7 @@ export function fearAndGreedLabel(value: number): string {
 }
 
 /** Altcoin season reading: above 75 altcoin season, below 25 bitcoin season. */
-export function altcoinSeason(index: number): 'altcoin season' | 'bitcoin season' | 'neither season' {
+function altcoinSeason(index: number): 'altcoin season' | 'bitcoin season' | 'neither season' {
   if (index > 75) return 'altcoin season';
   if (index < 25) return 'bitcoin season';
   return 'neither season';

@@ -35,7 +35,7 @@ const SUFFIXES: [number, string][] = [
 ];
 
 /** 1_930_000_000_000 → "1.93T"; small values keep enough significant digits. */
-export function formatCompact(value: number | null | undefined): string {
+function formatCompact(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
   const abs = Math.abs(value);
   for (const [size, suffix] of SUFFIXES) {

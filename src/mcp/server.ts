@@ -7,7 +7,7 @@ import type { DataSource } from '../upstream/source.js';
 import { VERSION } from '../version.js';
 import { errorResult, runTool, selectEndpoints, toolDefinition } from './tools.js';
 
-export const SERVER_NAME = 'svc-mcp';
+const SERVER_NAME = 'svc-mcp';
 
 const INSTRUCTIONS =
   'Cryptocurrency market data from the Market Data Service: global totals, fear and greed, altcoin season, the svc100/svc20 indices, community trends, DEX platforms, listings and quotes. Answers are compact text; pass format=json for the structured data. Each tool description gives its credit cost.';

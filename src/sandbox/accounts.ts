@@ -19,7 +19,7 @@ export const REQUESTS_PER_MINUTE: Readonly<Record<Plan, number>> = {
 };
 
 /** Enterprise allowances are "by contract": the sandbox's contract is generous. */
-export const MONTHLY_CREDITS: Readonly<Record<Plan, number>> = {
+const MONTHLY_CREDITS: Readonly<Record<Plan, number>> = {
   basic: 10_000,
   hobbyist: 40_000,
   startup: 120_000,

@@ -19,11 +19,11 @@ export interface Currency {
   usdAt(t: number): number;
 }
 
-export function fiatCurrency(f: Fiat, key = f.symbol): Currency {
+function fiatCurrency(f: Fiat, key = f.symbol): Currency {
   return { key, id: f.id, symbol: f.symbol, name: f.name, usdAt: (t) => fiatUsd(f, t) };
 }
 
-export function assetCurrency(a: Asset, key = a.symbol): Currency {
+function assetCurrency(a: Asset, key = a.symbol): Currency {
   return { key, id: a.id, symbol: a.symbol, name: a.name, usdAt: (t) => marketAt(t).price[a.index] };
 }
 

@@ -39,7 +39,7 @@ export interface StatusFields {
   totalCount?: number;
 }
 
-export function statusJson(s: StatusFields): string {
+function statusJson(s: StatusFields): string {
   const total = s.totalCount === undefined ? '' : `,"total_count":${s.totalCount}`;
   return `{"timestamp":"${s.timestamp}","error_code":${JSON.stringify(s.errorCode)},"error_message":${JSON.stringify(s.errorMessage)},"elapsed":${s.elapsed},"credit_count":${s.creditCount},"notice":""${total}}`;
 }

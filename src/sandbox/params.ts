@@ -18,13 +18,7 @@ import {
 /** §8 GET /v1/key/info: no parameters. */
 export const keyInfoInput = paramsObject({});
 
-export const MAP_AUX = [
-  'platform',
-  'first_historical_data',
-  'last_historical_data',
-  'is_active',
-  'status',
-] as const;
+const MAP_AUX = ['platform', 'first_historical_data', 'last_historical_data', 'is_active', 'status'] as const;
 
 /** §15 GET /v1/cryptocurrency/map. */
 export const cryptocurrencyMapInput = paramsObject({

@@ -67,7 +67,7 @@ function quoteIn(i: number, f: QuoteFrame, c: Currency, lastUpdated: string) {
 }
 
 /** The full record of asset i at the frame's instant. */
-export function assetRecord(i: number, f: QuoteFrame, currencies: readonly Currency[]) {
+function assetRecord(i: number, f: QuoteFrame, currencies: readonly Currency[]) {
   const a = ASSETS[i];
   const m = f.now;
   const lastUpdated = iso(f.t);

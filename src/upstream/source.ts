@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import { UpstreamClient } from './client.js';
 
 /** The key the embedded sandbox is called with (an Enterprise key: every endpoint, deepest history). */
-export const EMBEDDED_SANDBOX_KEY = 'sandbox-enterprise';
+const EMBEDDED_SANDBOX_KEY = 'sandbox-enterprise';
 
 export interface DataSource {
   client: UpstreamClient;

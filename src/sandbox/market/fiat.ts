@@ -56,7 +56,7 @@ const FIAT_TABLE: readonly [number, string, string, string, number][] = [
   [2813, 'Saudi Riyal', '﷼', 'SAR', 0.2666],
 ];
 
-export const FIATS: readonly Fiat[] = FIAT_TABLE.map(([id, name, sign, symbol, baseUsd]) => ({
+const FIATS: readonly Fiat[] = FIAT_TABLE.map(([id, name, sign, symbol, baseUsd]) => ({
   id,
   name,
   sign,

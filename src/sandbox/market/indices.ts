@@ -8,7 +8,7 @@ import { marketAt } from './snapshot.js';
 
 export type IndexName = 'svc100' | 'svc20';
 
-export const INDEX_SIZE: Readonly<Record<IndexName, number>> = { svc100: 100, svc20: 20 };
+const INDEX_SIZE: Readonly<Record<IndexName, number>> = { svc100: 100, svc20: 20 };
 /** Chosen so that both indices read in the low hundreds around the reference date. */
 const DIVISOR: Readonly<Record<IndexName, number>> = { svc100: 1.5e10, svc20: 1.4e10 };
 

@@ -14,7 +14,7 @@ import { fractal, type Octave, seedOf, unit, valueNoise } from './noise.js';
 import { DAY } from './time.js';
 
 /** The date the asset list's prices and supplies describe. */
-export const REFERENCE_TIME = Date.UTC(2026, 10, 1) / 1000;
+const REFERENCE_TIME = Date.UTC(2026, 10, 1) / 1000;
 const YEAR = 31_557_600;
 
 const MARKET_OCTAVES: readonly Octave[] = [
@@ -99,7 +99,7 @@ function characterOf(a: Asset): Character {
 const CHARACTER: readonly Character[] = ASSETS.map(characterOf);
 
 /** Log of the shared market factor at t, zero at the reference date. */
-export function marketFactor(t: number): number {
+function marketFactor(t: number): number {
   return fractal(MARKET_SEED, t, MARKET_OCTAVES) - MARKET_AT_REFERENCE;
 }
 

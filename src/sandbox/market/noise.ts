@@ -4,7 +4,7 @@
  */
 
 /** A 32-bit integer hash of two integers (a murmur3-style finaliser; fast and well mixed). */
-export function hash2(seed: number, n: number): number {
+function hash2(seed: number, n: number): number {
   let h =
     Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(n | 0, 0xc2b2ae35) ^ Math.floor(n / 4294967296);
   h ^= h >>> 16;
@@ -21,7 +21,7 @@ export function unit(seed: number, n: number): number {
 }
 
 /** Uniform in [-1, 1). */
-export function signed(seed: number, n: number): number {
+function signed(seed: number, n: number): number {
   return hash2(seed, n) / 2147483648 - 1;
 }
 

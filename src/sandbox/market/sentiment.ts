@@ -41,7 +41,7 @@ function countsForAltcoinSeason(index: number): boolean {
   return a.peg.kind === 'free' && a.id !== BITCOIN.id;
 }
 
-export const ALTCOIN_SEASON_WINDOW = 90 * DAY;
+const ALTCOIN_SEASON_WINDOW = 90 * DAY;
 
 /**
  * Altcoin season index at t: the share (0–100) of the top 100 eligible altcoins at t whose price

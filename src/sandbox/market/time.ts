@@ -7,7 +7,7 @@ export const DAY = 86_400;
 /** Quotes are kept every 5 minutes: the grid of the historical endpoints. */
 export const SLOT = 300;
 /** How far back the sandbox has data, counted from the clock's now. */
-export const HISTORY_YEARS = 6;
+const HISTORY_YEARS = 6;
 
 export function floorTo(t: number, step: number): number {
   return Math.floor(t / step) * step;
