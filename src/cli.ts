@@ -30,7 +30,7 @@ const commands: Record<string, Command> = {
   },
   tools: async (args) => {
     const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
-    const { exposedTools } = await import('./mcp/server.js');
+    const { exposedTools } = await import('./mcp/tools.js');
     const { definitions } = exposedTools(loadConfig());
     if (values.json) {
       console.log(JSON.stringify(definitions, null, 2));
@@ -48,8 +48,7 @@ const commands: Record<string, Command> = {
     });
     const [name, json] = positionals;
     const config = loadConfig();
-    const { exposedTools } = await import('./mcp/server.js');
-    const { runTool } = await import('./mcp/tools.js');
+    const { exposedTools, runTool } = await import('./mcp/tools.js');
     const { openDataSource } = await import('./upstream/source.js');
     const endpoint = exposedTools(config).endpoints.get(name ?? '');
     if (!endpoint) throw new UsageError(`unknown tool "${name ?? ''}"; run \`svc-mcp tools\` for the list`);

@@ -3,7 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Config } from '../config.js';
 import { openDataSource } from '../upstream/source.js';
 import { VERSION } from '../version.js';
-import { createServer, exposedTools } from './server.js';
+import { createServer } from './server.js';
 
 export async function runStdio(config: Config): Promise<void> {
   const opening = openDataSource(config);
@@ -23,6 +23,7 @@ export async function runStdio(config: Config): Promise<void> {
   await server.connect(new StdioServerTransport());
   const source = await opening;
   source.client.warm();
+  const { exposedTools } = await import('./tools.js');
   const count = exposedTools(config).endpoints.size;
   process.stderr.write(`svc-mcp ${VERSION} on stdio · data: ${source.label} · ${count} tools\n`);
 }

@@ -6,6 +6,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Endpoint } from '../catalog/define.js';
 import { planTitle, UnexpectedBodyError } from '../catalog/define.js';
+import { endpoints } from '../catalog/index.js';
 import { validateParams } from '../catalog/params.js';
 import type { Config } from '../config.js';
 import type { QueryParams } from '../upstream/client.js';
@@ -30,6 +31,19 @@ export function selectEndpoints(
     (e) =>
       config.toolsets.includes(e.toolset) && (config.plan === undefined || e.plans.includes(config.plan)),
   );
+}
+
+/** The tools a configuration exposes, by name, with their definitions computed on first use. */
+export function exposedTools(config: Pick<Config, 'plan' | 'toolsets'>) {
+  const selected = selectEndpoints(endpoints, config);
+  let definitions: Tool[] | undefined;
+  return {
+    endpoints: new Map(selected.map((e) => [e.name, e])),
+    get definitions(): Tool[] {
+      definitions ??= selected.map(toolDefinition);
+      return definitions;
+    },
+  };
 }
 
 /** JSON Schema without the `$schema` line: it costs every conversation context and says nothing. */
