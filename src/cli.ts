@@ -48,14 +48,15 @@ const commands: Record<string, Command> = {
     });
     const [name, json] = positionals;
     const config = loadConfig();
-    const { exposedTools, runTool } = await import('./mcp/tools.js');
-    const { openDataSource } = await import('./upstream/source.js');
-    const endpoint = exposedTools(config).endpoints.get(name ?? '');
-    if (!endpoint) throw new UsageError(`unknown tool "${name ?? ''}"; run \`svc-mcp tools\` for the list`);
+    const { exposedTools } = await import('./mcp/tools.js');
+    const { callTool } = await import('./call/pipeline.js');
+    const { createServices } = await import('./call/services.js');
+    const tool = exposedTools(config).tools.get(name ?? '');
+    if (!tool) throw new UsageError(`unknown tool "${name ?? ''}"; run \`svc-mcp tools\` for the list`);
     const toolArgs = parseJsonArgs(json);
-    const source = await openDataSource(config);
+    const services = createServices(config);
     try {
-      const result = await runTool(endpoint, toolArgs, source);
+      const result = await callTool(services, tool, toolArgs);
       const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
       if (result.isError) {
         console.error(text);
@@ -64,7 +65,7 @@ const commands: Record<string, Command> = {
       console.log(values.json ? JSON.stringify(result.structuredContent, null, 2) : text);
       return 0;
     } finally {
-      await source.close();
+      await services.close();
     }
   },
   sandbox: async (args) => {

@@ -1,121 +1,17 @@
 /**
- * Every setting, read from SVC_* environment variables (flags may override a few), parsed by one
- * zod schema so that a bad value stops start-up with a message naming the variable.
+ * Every setting, from one table: each entry gives the variable, its zod schema, how the README and
+ * the bundle manifest describe it, and the Config property it becomes. The schema, the Config type,
+ * the README settings table and the manifest's user_config are all derived from SETTINGS.
  */
 import { z } from 'zod';
-import { DEFAULT_KEY_HEADER, DEFAULT_TOOLSETS, PLANS, TOOLSETS, type Toolset } from './catalog/define.js';
+import { DEFAULT_KEY_HEADER, PLANS } from './catalog/define.js';
+import { parseToolsets, TOOLSET_CHOICES } from './catalog/toolsets.js';
+import { defaultStateDir } from './state-dir.js';
 
-/** Empty values and `${user_config.x}` placeholders left by a desktop host count as unset. */
-function unsetIfBlank(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  const text = value.trim();
-  return text === '' || /^\$\{user_config\.[^}]*\}$/.test(text) ? undefined : text;
-}
-
-const text = () => z.preprocess(unsetIfBlank, z.string().optional());
-
-function toolsetList(value: string | undefined, ctx: z.RefinementCtx): Toolset[] {
-  if (value === undefined || value === 'default') return [...DEFAULT_TOOLSETS];
-  if (value === 'all') return Object.keys(TOOLSETS) as Toolset[];
-  const names = value.split(',').map((s) => s.trim());
-  const unknown = names.filter((n) => n !== 'default' && n !== 'all' && !(n in TOOLSETS));
-  if (unknown.length > 0) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `names an unknown toolset "${unknown[0]}"; allowed: ${Object.keys(TOOLSETS).join(', ')}, all, default`,
-    });
-    return [];
-  }
-  const expanded = names.flatMap((n) =>
-    n === 'all' ? (Object.keys(TOOLSETS) as Toolset[]) : n === 'default' ? DEFAULT_TOOLSETS : [n as Toolset],
-  );
-  return [...new Set(expanded)];
-}
-
-const settingsSchema = z
-  .object({
-    // The key travels in a header: a control character or a space inside it could never be sent.
-    SVC_API_KEY: text().pipe(
-      z
-        .string()
-        .regex(/^[\x21-\x7e]+$/, {
-          message: 'must be printable ASCII with no spaces (it is sent in a header)',
-        })
-        .optional(),
-    ),
-    SVC_BASE_URL: text().pipe(
-      z
-        .url({ protocol: /^https?$/, message: 'must be an http or https URL, e.g. https://api.example.com' })
-        .optional(),
-    ),
-    SVC_API_KEY_HEADER: text().pipe(
-      z
-        .string()
-        .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, { message: 'must be a valid HTTP header name' })
-        .default(DEFAULT_KEY_HEADER),
-    ),
-    SVC_PLAN: z.preprocess(
-      (v) => (typeof unsetIfBlank(v) === 'string' ? (v as string).trim().toLowerCase() : undefined),
-      z.enum(PLANS, { message: `must be one of ${PLANS.join(', ')}` }).optional(),
-    ),
-    SVC_TOOLSETS: text().transform(toolsetList),
-    SVC_TIMEOUT_MS: z.preprocess(
-      unsetIfBlank,
-      z.coerce
-        .number({ message: 'must be a number of milliseconds' })
-        .int({ message: 'must be a whole number of milliseconds' })
-        .min(100, { message: 'must be at least 100 ms' })
-        .max(120_000, { message: 'must be at most 120000 ms' })
-        .default(10_000),
-    ),
-  })
-  .superRefine((s, ctx) => {
-    if (s.SVC_API_KEY !== undefined && s.SVC_BASE_URL === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SVC_BASE_URL'],
-        message:
-          'is required when SVC_API_KEY is set (the upstream base address, e.g. https://api.example.com)',
-      });
-    }
-  });
-
-export interface Config {
-  /** Unset: the embedded sandbox serves the data. */
-  apiKey?: string;
-  baseUrl?: string;
-  keyHeader: string;
-  plan?: (typeof PLANS)[number];
-  toolsets: Toolset[];
-  timeoutMs: number;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
-/** Read the settings from an environment (process.env by default). Throws ConfigError. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const result = settingsSchema.safeParse(env);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new ConfigError(`${String(issue.path[0] ?? 'A setting')} ${issue.message}.`);
-  }
-  const s = result.data;
-  return {
-    apiKey: s.SVC_API_KEY,
-    baseUrl: s.SVC_BASE_URL?.replace(/\/+$/, ''),
-    keyHeader: s.SVC_API_KEY_HEADER,
-    plan: s.SVC_PLAN,
-    toolsets: s.SVC_TOOLSETS,
-    timeoutMs: s.SVC_TIMEOUT_MS,
-  };
-}
-
-/** Each setting, for the README's settings table and the bundle manifest's user_config. */
-export interface SettingDoc {
-  env: string;
-  /** The manifest's user_config key. */
+/** One setting: its variable, schema, and how people read it. */
+export interface Setting<S extends z.ZodType = z.ZodType> {
+  env: `SVC_${string}`;
+  /** The bundle manifest's user_config key. */
   key: string;
   title: string;
   meaning: string;
@@ -123,54 +19,213 @@ export interface SettingDoc {
   shown: string;
   /** The default a desktop host may pre-fill, when there is one. */
   default?: string | number;
+  /** Never repeated in an error message (and marked sensitive in the manifest). */
   sensitive?: boolean;
+  /** Parses the value, `undefined` when unset. */
+  schema: S;
 }
 
-export const SETTINGS_DOC: readonly SettingDoc[] = [
-  {
+function setting<S extends z.ZodType>(entry: Setting<S>): Setting<S> {
+  return entry;
+}
+
+/** Empty values and `${user_config.x}` placeholders left by a desktop host count as unset. */
+export function unsetIfBlank(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const text = value.trim();
+  return text === '' || /^\$\{user_config\.[^}]*\}$/.test(text) ? undefined : text;
+}
+
+const optionalText = <S extends z.ZodType<string>>(schema: S) =>
+  z.preprocess(unsetIfBlank, schema.optional());
+
+/** A whole number in [min, max], its message naming the range and unit. */
+function wholeNumber(min: number, max: number, unit: string) {
+  const rule = `must be a whole number of ${unit} from ${min} to ${max}`;
+  return z.coerce.number({ message: rule }).int({ message: rule }).min(min, rule).max(max, rule);
+}
+
+/** One of a few words, case-insensitive. */
+function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { message: `must be one of ${values.join(', ')}` });
+}
+
+function lowerCase(value: unknown): unknown {
+  const text = unsetIfBlank(value);
+  return typeof text === 'string' ? text.toLowerCase() : text;
+}
+
+export const SETTINGS = {
+  apiKey: setting({
     env: 'SVC_API_KEY',
     key: 'api_key',
     title: 'API key',
     meaning: 'API key for the upstream service; leave empty to use the built-in sandbox',
     shown: 'unset: embedded sandbox',
     sensitive: true,
-  },
-  {
+    // The key travels in a header: a control character or a space inside it could never be sent.
+    schema: optionalText(
+      z.string().regex(/^[\x21-\x7e]+$/, {
+        message: 'must be printable ASCII with no spaces (it is sent in a header)',
+      }),
+    ),
+  }),
+  baseUrl: setting({
     env: 'SVC_BASE_URL',
     key: 'base_url',
     title: 'Service base URL',
     meaning: 'upstream base address',
     shown: 'required when SVC_API_KEY is set',
-  },
-  {
+    schema: optionalText(
+      z
+        .url({ protocol: /^https?$/, message: 'must be an http or https URL, e.g. https://api.example.com' })
+        .transform((url) => url.replace(/\/+$/, '')),
+    ),
+  }),
+  keyHeader: setting({
     env: 'SVC_API_KEY_HEADER',
     key: 'api_key_header',
     title: 'API key header',
     meaning: 'name of the key header',
     shown: DEFAULT_KEY_HEADER,
     default: DEFAULT_KEY_HEADER,
-  },
-  {
+    schema: z.preprocess(
+      unsetIfBlank,
+      z
+        .string()
+        .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, { message: 'must be a valid HTTP header name' })
+        .default(DEFAULT_KEY_HEADER),
+    ),
+  }),
+  plan: setting({
     env: 'SVC_PLAN',
     key: 'plan',
     title: 'Plan',
     meaning: `the key's plan (${PLANS.join(', ')}): hides tools it lacks`,
     shown: 'unset: show all',
-  },
-  {
+    schema: z.preprocess(lowerCase, oneOf(PLANS).optional()),
+  }),
+  toolsets: setting({
     env: 'SVC_TOOLSETS',
     key: 'toolsets',
     title: 'Toolsets',
-    meaning: `groups of tools to expose: a comma list of ${Object.keys(TOOLSETS).join(', ')}; or all, default`,
+    meaning: `groups of tools to expose: a comma list of ${TOOLSET_CHOICES.join(', ')}`,
     shown: 'default',
     default: 'default',
-  },
-  {
+    schema: z.preprocess(unsetIfBlank, z.string().optional()).transform(parseToolsets),
+  }),
+  creditBudget: setting({
+    env: 'SVC_CREDIT_BUDGET',
+    key: 'credit_budget',
+    title: 'Credit budget',
+    meaning: 'credits allowed per window; a call whose estimate does not fit is refused before it is sent',
+    shown: 'unset: no budget',
+    schema: z.preprocess(unsetIfBlank, wholeNumber(0, 1e12, 'credits').optional()),
+  }),
+  creditWindow: setting({
+    env: 'SVC_CREDIT_WINDOW',
+    key: 'credit_window',
+    title: 'Credit window',
+    meaning: 'the budget window: day or month (each rolls at 00:00 UTC) or total (never rolls)',
+    shown: 'day',
+    default: 'day',
+    schema: z.preprocess(lowerCase, oneOf(['day', 'month', 'total']).default('day')),
+  }),
+  maxCreditsPerCall: setting({
+    env: 'SVC_MAX_CREDITS_PER_CALL',
+    key: 'max_credits_per_call',
+    title: 'Most credits per call',
+    meaning: 'refuse any single call estimated above this many credits',
+    shown: '25',
+    default: 25,
+    schema: z.preprocess(unsetIfBlank, wholeNumber(0, 1e9, 'credits').default(25)),
+  }),
+  stateDir: setting({
+    env: 'SVC_STATE_DIR',
+    key: 'state_dir',
+    title: 'State directory',
+    meaning: 'where the credit ledger persists',
+    shown:
+      "the user's state directory (~/.local/state/svc-mcp, ~/Library/Application Support/svc-mcp, %LOCALAPPDATA%\\svc-mcp)",
+    schema: optionalText(z.string().max(4096, 'must be a path of at most 4096 characters')).transform(
+      (dir) => dir ?? defaultStateDir(),
+    ),
+  }),
+  cache: setting({
+    env: 'SVC_CACHE',
+    key: 'cache',
+    title: 'Cache',
+    meaning: "on or off: keep answers for each endpoint's refresh frequency",
+    shown: 'on',
+    default: 'on',
+    schema: z.preprocess(lowerCase, oneOf(['on', 'off']).default('on')).transform((v) => v === 'on'),
+  }),
+  timeoutMs: setting({
     env: 'SVC_TIMEOUT_MS',
     key: 'timeout_ms',
     title: 'Timeout (ms)',
     meaning: 'timeout per upstream request, in milliseconds (100 to 120000)',
     shown: '10000',
     default: 10000,
-  },
-];
+    schema: z.preprocess(unsetIfBlank, wholeNumber(100, 120_000, 'milliseconds').default(10_000)),
+  }),
+  now: setting({
+    env: 'SVC_NOW',
+    key: 'now',
+    title: 'Frozen clock',
+    meaning:
+      "freezes the server's clock (the credit windows) and the embedded sandbox's at this ISO 8601 instant, for tests and reproducible demos",
+    shown: 'unset: real time',
+    schema: optionalText(
+      z
+        .string()
+        .refine(
+          (v) => !Number.isNaN(Date.parse(v)),
+          'must be an ISO 8601 instant such as 2026-11-22T12:00:00Z',
+        ),
+    ).transform((v) => (v === undefined ? undefined : new Date(v))),
+  }),
+} as const;
+
+type Settings = typeof SETTINGS;
+
+/** What the server runs with: one property per setting, typed by its schema. */
+export type Config = { [K in keyof Settings]: z.output<Settings[K]['schema']> };
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const entries = Object.entries(SETTINGS) as [keyof Settings, Setting][];
+
+/** Rules between settings. */
+function crossCheck(config: Config): string | undefined {
+  if (config.apiKey !== undefined && config.baseUrl === undefined) {
+    return 'SVC_BASE_URL is required when SVC_API_KEY is set (the upstream base address, e.g. https://api.example.com).';
+  }
+  return undefined;
+}
+
+/** Read the settings from an environment (process.env by default). Throws ConfigError. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const config = {} as Record<keyof Settings, unknown>;
+  for (const [name, entry] of entries) {
+    const raw = env[entry.env];
+    const result = entry.schema.safeParse(raw);
+    if (!result.success) {
+      const shown = entry.sensitive || typeof raw !== 'string' ? '' : ` (got "${clip(raw)}")`;
+      throw new ConfigError(`${entry.env} ${result.error.issues[0].message}${shown}.`);
+    }
+    config[name] = result.data;
+  }
+  const problem = crossCheck(config as Config);
+  if (problem) throw new ConfigError(problem);
+  return config as Config;
+}
+
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
+/** Each setting as the README's settings table and the bundle manifest describe it. */
+export const SETTINGS_DOC: readonly Setting[] = entries.map(([, entry]) => entry);

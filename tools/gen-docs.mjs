@@ -8,7 +8,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { endpoints, PLANS, planTitle, TOOLSETS } = await import(`${root}dist/catalog/index.js`);
+const { PLANS, planTitle, TOOLSETS } = await import(`${root}dist/catalog/index.js`);
+const { ALL_TOOLS } = await import(`${root}dist/mcp/tools.js`);
 const { SETTINGS_DOC } = await import(`${root}dist/config.js`);
 const { formatDuration } = await import(`${root}dist/format/text.js`);
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
@@ -18,11 +19,14 @@ function plansCell(plans) {
   return `${planTitle(plans[0])}+`;
 }
 
+function toolRow(t) {
+  if (!t.path) return `| \`${t.name}\` | (answered by the server) | ${t.toolset} | free | live | all |`;
+  const refresh = t.refreshSeconds > 0 ? `every ${formatDuration(t.refreshSeconds)}` : 'live, not cached';
+  return `| \`${t.name}\` | \`GET ${t.path}\` | ${t.toolset} | ${t.credits.text} | ${refresh} | ${plansCell(t.plans)} |`;
+}
+
 function toolTable() {
-  const rows = endpoints.map(
-    (e) =>
-      `| \`${e.name}\` | \`GET ${e.path}\` | ${e.toolset} | ${e.credits.rule} | every ${formatDuration(e.refreshSeconds)} | ${plansCell(e.plans)} |`,
-  );
+  const rows = ALL_TOOLS.map(toolRow);
   return [
     '| Tool | Endpoint | Toolset | Credits | Refresh | Plans |',
     '|---|---|---|---|---|---|',
@@ -78,7 +82,7 @@ function manifest(current) {
         env,
       },
     },
-    tools: endpoints.map((e) => ({ name: e.name, description: e.description.split('\n')[0] })),
+    tools: ALL_TOOLS.map((t) => ({ name: t.name, description: t.description.split('\n')[0] })),
     user_config: userConfig,
   };
 }

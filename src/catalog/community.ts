@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { formatNumber } from '../format/numbers.js';
 import { lines, table } from '../format/text.js';
+import { perCall } from './credits.js';
 import { dataOf, defineEndpoint, looseNumber, parseBody, plansFrom } from './define.js';
 import { intParam, paramsObject } from './params.js';
 
@@ -38,7 +39,7 @@ export const trendingTokens = defineEndpoint({
     'The tokens the crypto community is talking about most right now, up to 5, with their trending position and overall market-cap rank. Use it for "what coins are trending".',
   input: limitInput,
   output: z.object({ items: z.array(trendingToken) }),
-  credits: { rule: 'free (0 credits)', estimate: () => 0 },
+  credits: perCall(0),
   refreshSeconds: 60,
   plans: PLANS,
   normalise(body) {
@@ -90,7 +91,7 @@ export const trendingTopics = defineEndpoint({
     'The topics the crypto community is discussing most right now, up to 5, in trending order. Use it for "what is the crypto community talking about".',
   input: limitInput,
   output: z.object({ items: z.array(z.object({ rank: z.number(), topic: z.string() })) }),
-  credits: { rule: 'free (0 credits)', estimate: () => 0 },
+  credits: perCall(0),
   refreshSeconds: 60,
   plans: PLANS,
   normalise(body) {

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { currencyLabel, formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { perItems } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
 import {
   convertExclusive,
@@ -16,7 +17,7 @@ import {
   splitList,
   symbolListParam,
 } from './params.js';
-import { currencyCount, pickNumbers, quoteEntries } from './quotes.js';
+import { pickNumbers, quoteEntries } from './quotes.js';
 
 const QUOTE_FIGURES = [
   'price',
@@ -232,10 +233,13 @@ export const listingsLatest = defineEndpoint({
     'Active cryptocurrencies ranked by market cap (or another sort), with price, 24h change, volume and market cap, paged with start and limit and filterable by price, market cap, volume, supply and 24h change. Use it for "top 10 coins", "cheapest tokens over $1B market cap" and the like.',
   input: listingsInput,
   output: z.object({ start: z.number(), items: z.array(asset) }),
-  credits: {
-    rule: '1 per 200 assets returned, rounded up, + 1 per convert currency beyond the first',
-    estimate: (p) => Math.ceil(p.limit / 200) + currencyCount(p) - 1,
-  },
+  credits: perItems({
+    per: 200,
+    what: 'assets returned',
+    items: (p: { limit: number }) => p.limit,
+    scales: 'limit',
+    convert: true,
+  }),
   refreshSeconds: 60,
   plans: ALL_PLANS,
   normalise(body, params) {
@@ -292,11 +296,14 @@ export const quotesLatest = defineEndpoint({
     },
   ),
   output: z.object({ items: z.array(asset) }),
-  credits: {
-    rule: '1 per 100 assets returned, rounded up, + 1 per convert currency beyond the first',
-    estimate: (p) =>
-      Math.ceil(splitList(p.id ?? p.slug ?? p.symbol ?? '').length / 100) + currencyCount(p) - 1,
-  },
+  credits: perItems({
+    per: 100,
+    what: 'assets returned',
+    // One asset per id, slug or symbol asked for.
+    items: (p: { id?: string; slug?: string; symbol?: string }) =>
+      splitList(p.id ?? p.slug ?? p.symbol ?? '').length,
+    convert: true,
+  }),
   refreshSeconds: 60,
   plans: ALL_PLANS,
   normalise(body) {

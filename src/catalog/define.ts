@@ -1,9 +1,12 @@
 /**
  * The one way to define an endpoint. Everything else (the MCP tools, the CLI, the docs, the
- * manifest, the sandbox's parameter checks, and later the cache and the credit guard) reads these.
+ * manifest, the sandbox's parameter checks and charges, the cache and the credit guard) reads these.
  */
 import { z } from 'zod';
 import { formatDuration } from '../format/text.js';
+import type { CreditRule } from './credits.js';
+import { formatParam } from './params.js';
+import type { Toolset } from './toolsets.js';
 
 /** The header the service reads the API key from (the spec's name; configurable on both sides). */
 export const DEFAULT_KEY_HEADER = 'X-SVC_PRO_API_KEY';
@@ -18,20 +21,9 @@ export function plansFrom(first: Plan): readonly Plan[] {
   return PLANS.slice(PLANS.indexOf(first));
 }
 
-export const TOOLSETS = {
-  global_metrics: 'Global market totals, latest and historical',
-  sentiment: 'Fear and greed, altcoin season',
-  indices: 'The svc100 and svc20 market indices',
-  community: 'Community trending tokens and topics',
-  dex: 'DEX platforms',
-  cryptocurrency: 'Cryptocurrency listings and quotes',
-} as const;
-export type Toolset = keyof typeof TOOLSETS;
-export const DEFAULT_TOOLSETS: readonly Toolset[] = Object.keys(TOOLSETS) as Toolset[];
-
-export interface EndpointSpec<I extends z.ZodObject, O extends z.ZodObject> {
+export interface EndpointSpec<I extends z.ZodObject, O extends z.ZodObject, N extends string = string> {
   /** MCP tool name, as DESIGN.md fixes it. */
-  name: string;
+  name: N;
   title: string;
   toolset: Toolset;
   /** Path under the base URL, with its version prefix. */
@@ -40,36 +32,47 @@ export interface EndpointSpec<I extends z.ZodObject, O extends z.ZodObject> {
   summary: string;
   input: I;
   output: O;
-  credits: {
-    /** How the service charges, in words, for the description. */
-    rule: string;
-    /** Credits a call with these parameters is expected to cost, before it is sent. */
-    estimate(params: z.output<I>): number;
-  };
-  /** How often the endpoint's data refreshes: the cache's time to live. */
+  /** How the service charges: the guard's estimate and the sandbox's charge both apply it. */
+  credits: CreditRule<z.output<I>>;
+  /** How often the endpoint's data refreshes: the cache's time to live (0: live data, never cached). */
   refreshSeconds: number;
   plans: readonly Plan[];
   /** Upstream body (either documented shape) → the tool's structured data. Throws on a body that fits neither. */
   normalise(body: unknown, params: z.output<I>): z.output<O>;
   /** Structured data → the compact text answer. */
   summarise(data: z.output<O>, params: z.output<I>): string;
+  /** Whether the answer carries the credit guard's figures for the key, under `guard`. */
+  withGuardFigures?: boolean;
 }
 
-export interface Endpoint<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject>
-  extends EndpointSpec<I, O> {
+export interface Endpoint<
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodObject = z.ZodObject,
+  N extends string = string,
+> extends EndpointSpec<I, O, N> {
   /** The full tool description: summary, then credits, refresh frequency and plans. */
   description: string;
+  /** What the tool takes: the endpoint's parameters and `format`. */
+  toolInput: z.ZodObject;
 }
 
-export function defineEndpoint<I extends z.ZodObject, O extends z.ZodObject>(
-  spec: EndpointSpec<I, O>,
-): Endpoint<I, O> {
+export function defineEndpoint<I extends z.ZodObject, O extends z.ZodObject, const N extends string>(
+  spec: EndpointSpec<I, O, N>,
+): Endpoint<I, O, N> {
   const plans = spec.plans.length === PLANS.length ? 'all plans' : spec.plans.map(planTitle).join(', ');
-  const description = [
-    spec.summary,
-    `Credits: ${spec.credits.rule}. Data refreshes every ${formatDuration(spec.refreshSeconds)}. Plans: ${plans}.`,
-  ].join('\n');
-  return { ...spec, description };
+  const refresh =
+    spec.refreshSeconds > 0
+      ? `Data refreshes every ${formatDuration(spec.refreshSeconds)}`
+      : 'Live data, never cached';
+  const description = [spec.summary, `Credits: ${spec.credits.text}. ${refresh}. Plans: ${plans}.`].join(
+    '\n',
+  );
+  return { ...spec, description, toolInput: withFormat(spec.input) };
+}
+
+/** A tool's input: its parameters and `format`, in one zod schema. */
+export function withFormat(input: z.ZodObject): z.ZodObject {
+  return input.safeExtend({ format: formatParam });
 }
 
 export function planTitle(plan: Plan): string {

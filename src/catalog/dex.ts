@@ -1,6 +1,7 @@
 /** DEX platforms: the blockchains the service tracks decentralised exchanges on. */
 import { z } from 'zod';
 import { cutRows, lines, omittedLine, table } from '../format/text.js';
+import { perCall } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
 import { paramsObject } from './params.js';
 
@@ -56,7 +57,7 @@ function toPlatform(p: z.output<typeof upstreamPlatform>): Platform {
   };
 }
 
-const PLATFORM_CREDITS = { rule: 'not documented; counted as 1', estimate: () => 1 };
+const PLATFORM_CREDITS = perCall(1, { text: 'not documented; counted as 1' });
 
 export const dexPlatforms = defineEndpoint({
   name: 'list_dex_platforms',

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { currencyLabel, formatMoney, formatNumber, formatShare } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { perCall, perItems } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
 import {
   convertExclusive,
@@ -16,7 +17,7 @@ import {
   timeOrder,
   timeParam,
 } from './params.js';
-import { currencyCount, pickNumbers, type QuoteEntry, quoteEntries } from './quotes.js';
+import { pickNumbers, type QuoteEntry, quoteEntries } from './quotes.js';
 
 const MARKET_FIGURES = [
   'total_market_cap',
@@ -82,10 +83,7 @@ export const globalMetricsLatest = defineEndpoint({
     'The whole crypto market right now: total market cap, 24h volume, Bitcoin and Ethereum dominance, altcoin market cap, and counts of active cryptocurrencies, exchanges and market pairs. Use it for "how big is the crypto market" or "what is BTC dominance".',
   input: paramsObject({ convert: convertParam(120), convert_id: convertIdParam(120) }, convertExclusive),
   output: latestOutput,
-  credits: {
-    rule: '1 per call + 1 per convert currency beyond the first',
-    estimate: (p) => currencyCount(p),
-  },
+  credits: perCall(1, { convert: true }),
   refreshSeconds: 300,
   plans: ALL_PLANS,
   normalise(body) {
@@ -190,11 +188,14 @@ const historicalOutput = z.object({
     .describe('One quote per interval period, oldest first; periods without data are skipped'),
 });
 
-/** Periods a call will return at most, for the credit estimate. */
-function expectedPoints(p: z.output<typeof historicalInput>): number {
+/** Periods a call returns at most: `count`, fewer when a time range holds fewer intervals. */
+export function expectedPoints(
+  p: { time_start?: string | number; time_end?: string | number; count: number; interval: string },
+  now: number,
+): number {
   if (p.time_start === undefined) return p.count;
   const start = parseTime(p.time_start) ?? 0;
-  const end = p.time_end === undefined ? Date.now() / 1000 : (parseTime(p.time_end) ?? start);
+  const end = p.time_end === undefined ? now : (parseTime(p.time_end) ?? start);
   return Math.max(1, Math.min(p.count, Math.floor((end - start) / intervalSeconds(p.interval)) + 1));
 }
 
@@ -207,10 +208,7 @@ export const globalMetricsHistorical = defineEndpoint({
     'Total market cap, volume and dominance over time, one quote per interval (5m to 365d, or calendar hourly/daily/weekly/monthly/yearly). Use it for trends such as "how did the total market cap change this month". History depth depends on the plan: Hobbyist and Startup 1 month, Standard 3 months, Professional 12 months, Enterprise 6 years.',
   input: historicalInput,
   output: historicalOutput,
-  credits: {
-    rule: '1 per 100 data points returned, rounded up',
-    estimate: (p) => Math.ceil(expectedPoints(p) / 100),
-  },
+  credits: perItems({ per: 100, what: 'data points returned', items: expectedPoints, scales: 'count' }),
   refreshSeconds: 300,
   plans: ALL_PLANS,
   normalise(body, params) {

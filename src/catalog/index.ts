@@ -1,5 +1,6 @@
 /** The catalog: every endpoint the server exposes, in the order tools are listed. */
 
+import { keyInfo } from './account.js';
 import { trendingTokens, trendingTopics } from './community.js';
 import { listingsLatest, quotesLatest } from './cryptocurrency.js';
 import type { Endpoint } from './define.js';
@@ -14,8 +15,9 @@ import {
 } from './sentiment.js';
 
 export * from './define.js';
+export * from './toolsets.js';
 
-export const endpoints: readonly Endpoint[] = [
+export const endpoints = [
   globalMetricsLatest,
   globalMetricsHistorical,
   fearAndGreedLatest,
@@ -32,6 +34,12 @@ export const endpoints: readonly Endpoint[] = [
   dexPlatform,
   listingsLatest,
   quotesLatest,
-];
+  keyInfo,
+] as const satisfies readonly Endpoint[];
 
-export const endpointsByPath: ReadonlyMap<string, Endpoint> = new Map(endpoints.map((e) => [e.path, e]));
+/** The tool name of every catalog endpoint: the sandbox keys its handlers by it. */
+export type EndpointName = (typeof endpoints)[number]['name'];
+
+export const endpointsByName: ReadonlyMap<string, Endpoint> = new Map(
+  endpoints.map((e): [string, Endpoint] => [e.name, e]),
+);

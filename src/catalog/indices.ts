@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { formatNumber, formatPercent, formatPrice } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { perCall } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
 import { enumParam, intParam, paramsObject, timeOrder, timeParam } from './params.js';
 
@@ -70,7 +71,7 @@ function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
       next_update: z.string().optional(),
       constituents: z.array(constituent),
     }),
-    credits: { rule: '1 per call', estimate: () => 1 },
+    credits: perCall(1),
     refreshSeconds: 300,
     plans: ALL_PLANS,
     normalise(body) {
@@ -133,7 +134,7 @@ function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
         .array(z.object({ update_time: z.string(), value: z.number(), constituents: z.array(constituent) }))
         .describe('Index values, oldest first'),
     }),
-    credits: { rule: '1 per call, whatever the size', estimate: () => 1 },
+    credits: perCall(1, { text: '1 per call, whatever the size' }),
     refreshSeconds: 300,
     plans: ALL_PLANS,
     normalise(body, params) {

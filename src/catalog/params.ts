@@ -10,6 +10,14 @@ const SLUG_LIST = /^[0-9a-z-]+(?:,[0-9a-z-]+)*$/;
 const SYMBOL_LIST = /^[0-9A-Za-z$@-]+(?:,[0-9A-Za-z$@-]+)*$/;
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
+/** Every tool's `format`: the compact text summary or the structured data as JSON. */
+export const formatParam = z
+  .enum(['text', 'json'])
+  .default('text')
+  .describe(
+    'Answer as a compact text summary (text, default) or as the structured data in compact JSON (json).',
+  );
+
 /** Unix seconds or ISO 8601 as the spec allows; `undefined` when the value is neither. */
 export function parseTime(value: string | number): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;

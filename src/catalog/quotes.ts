@@ -43,9 +43,3 @@ export function pickNumbers<K extends string>(
   }
   return out;
 }
-
-/** How many currencies a call asks for: convert or convert_id, default one (USD). */
-export function currencyCount(params: { convert?: string; convert_id?: string }): number {
-  const list = params.convert ?? params.convert_id;
-  return list ? list.split(',').length : 1;
-}

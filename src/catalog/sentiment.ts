@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { formatMoney, formatNumber } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { perCall } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
 import { enumParam, intParam, paramsObject } from './params.js';
 
@@ -51,7 +52,7 @@ export const fearAndGreedLatest = defineEndpoint({
     'The current crypto Fear and Greed index, 0 to 100, with its label (Extreme Fear, Fear, Neutral, Greed, Extreme Greed). Use it for "what is the market mood" or "is the market fearful".',
   input: paramsObject({}),
   output: fearAndGreedValue.extend({ update_time: z.string().optional() }),
-  credits: { rule: '1 per call', estimate: () => 1 },
+  credits: perCall(1),
   refreshSeconds: 900,
   plans: ALL_PLANS,
   normalise(body) {
@@ -89,7 +90,7 @@ export const fearAndGreedHistorical = defineEndpoint({
     start: z.number(),
     items: z.array(fearAndGreedValue.extend({ timestamp: z.string().describe('ISO 8601, 00:00 UTC') })),
   }),
-  credits: { rule: '1 per call, whatever the size', estimate: () => 1 },
+  credits: perCall(1, { text: '1 per call, whatever the size' }),
   refreshSeconds: 15,
   plans: ALL_PLANS,
   normalise(body, params) {
@@ -141,7 +142,7 @@ export const altcoinSeasonLatest = defineEndpoint({
     'The current Altcoin Season index, 0 to 100: how many of the top 100 coins (stablecoins and wrapped assets aside) beat Bitcoin over the period. Above 75 is altcoin season, below 25 bitcoin season. Includes the yearly high and low. Use it for "is it altcoin season".',
   input: paramsObject({}),
   output: altcoinLatestOutput,
-  credits: { rule: '1 per call', estimate: () => 1 },
+  credits: perCall(1),
   refreshSeconds: 900,
   plans: ALL_PLANS,
   normalise(body) {
@@ -198,7 +199,7 @@ export const altcoinSeasonHistorical = defineEndpoint({
       }),
     ),
   }),
-  credits: { rule: '1 per call', estimate: () => 1 },
+  credits: perCall(1),
   refreshSeconds: 900,
   plans: ALL_PLANS,
   normalise(body, params) {

@@ -1,38 +1,75 @@
-/** Builds the MCP server from the catalog: tools/list and tools/call over any transport. */
+/**
+ * Builds an MCP server over the shared services: the configuration's tools (tools/list, tools/call,
+ * every call through the one pipeline) and the svc://credits resource. Any transport connects it.
+ */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Config } from '../config.js';
-import type { DataSource } from '../upstream/source.js';
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Services } from '../call/services.js';
 import { VERSION } from '../version.js';
 
 const SERVER_NAME = 'svc-mcp';
 
 const INSTRUCTIONS =
-  'Cryptocurrency market data from the Market Data Service: global totals, fear and greed, altcoin season, the svc100/svc20 indices, community trends, DEX platforms, listings and quotes. Answers are compact text; pass format=json for the structured data. Each tool description gives its credit cost.';
+  'Cryptocurrency market data from the Market Data Service: global totals, fear and greed, altcoin season, the svc100/svc20 indices, community trends, DEX platforms, listings and quotes. Answers are compact text; pass format=json for the structured data. Each tool description gives its credit cost; get_credit_usage shows the budget.';
+
+const CREDITS_URI = 'svc://credits';
 
 /**
- * The server answers `initialize` at once: the catalog and the tool path load meanwhile (the client
- * lists tools only after initializing), and tool calls wait for the data source, which may still be
- * starting (the embedded sandbox) when the client connects.
+ * The server answers `initialize` at once: the tool path loads meanwhile (the client lists tools
+ * only after initializing), and tool calls wait for the data source, which may still be starting
+ * (the embedded sandbox) when the client connects.
  */
-export function createServer(config: Config, source: DataSource | Promise<DataSource>): Server {
-  const loading = import('./tools.js').then((module) => ({ ...module, tools: module.exposedTools(config) }));
+export function createServer(services: Services): Server {
+  const loading = Promise.all([import('./tools.js'), import('../call/pipeline.js')]).then(
+    ([tools, pipeline]) => ({ exposed: tools.exposedTools(services.config), ...pipeline }),
+  );
   const server = new Server(
     { name: SERVER_NAME, version: VERSION, title: 'Market Data Service' },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+      instructions: INSTRUCTIONS,
+    },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (await loading).tools.definitions,
+    tools: (await loading).exposed.definitions,
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { tools, errorResult, runTool } = await loading;
-    const endpoint = tools.endpoints.get(request.params.name);
-    if (!endpoint) {
+    const { exposed, callTool } = await loading;
+    const { errorResult } = await import('../call/results.js');
+    const tool = exposed.tools.get(request.params.name);
+    if (!tool) {
       return errorResult(
-        `Unknown tool "${request.params.name}". Available: ${[...tools.endpoints.keys()].join(', ')}.`,
+        `Unknown tool "${request.params.name.slice(0, 100)}". Available: ${[...exposed.tools.keys()].join(', ')}.`,
       );
     }
-    return runTool(endpoint, request.params.arguments, await source, extra.signal);
+    return callTool(services, tool, request.params.arguments, { signal: extra.signal });
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: [
+      {
+        uri: CREDITS_URI,
+        name: 'credits',
+        title: 'Credit usage',
+        description: "The credit guard's figures for the key: budget, spent, left, by tool, cache savings.",
+        mimeType: 'application/json',
+      },
+    ],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    if (request.params.uri !== CREDITS_URI) {
+      throw new Error(
+        `Unknown resource "${request.params.uri.slice(0, 100)}"; this server has ${CREDITS_URI}.`,
+      );
+    }
+    const { accountOf } = await import('../guard/guard.js');
+    const source = await services.source();
+    const usage = await services.guard.usage(accountOf(source.apiKey ?? ''));
+    return { contents: [{ uri: CREDITS_URI, mimeType: 'application/json', text: JSON.stringify(usage) }] };
   });
   return server;
 }

@@ -1,29 +1,46 @@
-/** The MCP server on stdio: a one-line banner on stderr, protocol only on stdout, a clean exit when stdin closes. */
+/**
+ * The MCP server on stdio: a one-line banner on stderr, protocol only on stdout. When stdin ends it
+ * finishes the requests still in flight (bounded), flushes stdout and exits 0; when the transport
+ * closes for any other reason it exits too, never lingering alive and deaf.
+ */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Config } from '../config.js';
-import { openDataSource } from '../upstream/source.js';
+import { createServices } from '../call/services.js';
+import { type Config, ConfigError } from '../config.js';
 import { VERSION } from '../version.js';
+import { trackInFlight } from './in-flight.js';
 import { createServer } from './server.js';
 
+/** How long requests in flight may take to finish once stdin has ended. */
+export const DRAIN_TIMEOUT_MS = 30_000;
+
 export async function runStdio(config: Config): Promise<void> {
-  const opening = openDataSource(config);
-  const server = createServer(config, opening);
+  if (config.baseUrl !== undefined && config.apiKey === undefined) {
+    throw new ConfigError(
+      'SVC_API_KEY is required on stdio when SVC_BASE_URL is set: a key is needed to call the service (leave both unset to use the built-in sandbox).',
+    );
+  }
+  const services = createServices(config);
+  const server = createServer(services);
+  const transport = new StdioServerTransport();
   let closing = false;
-  const shutdown = async () => {
+  const shutdown = async (drain: boolean) => {
     if (closing) return;
     closing = true;
+    if (drain) await inFlight.drained(DRAIN_TIMEOUT_MS);
+    await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
     await server.close().catch(() => {});
-    await (await opening).close().catch(() => {});
+    await services.close();
     process.exit(0);
   };
-  process.stdin.once('end', shutdown);
-  process.stdin.once('close', shutdown);
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
-  await server.connect(new StdioServerTransport());
-  const source = await opening;
+  await server.connect(transport);
+  const inFlight = trackInFlight(transport);
+  server.onclose = () => void shutdown(false);
+  process.stdin.once('end', () => void shutdown(true));
+  process.once('SIGINT', () => void shutdown(true));
+  process.once('SIGTERM', () => void shutdown(true));
+  const source = await services.source();
   source.client.warm();
   const { exposedTools } = await import('./tools.js');
-  const count = exposedTools(config).endpoints.size;
+  const count = exposedTools(config).tools.size;
   process.stderr.write(`svc-mcp ${VERSION} on stdio · data: ${source.label} · ${count} tools\n`);
 }

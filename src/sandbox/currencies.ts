@@ -66,9 +66,3 @@ export function resolveConvert(params: { convert?: string; convert_id?: string }
   }
   return out;
 }
-
-/** Number of convert options in a request, for credits and the Basic plan's one-convert limit. */
-export function convertCount(params: { convert?: string; convert_id?: string }): number {
-  const list = params.convert_id ?? params.convert;
-  return list === undefined ? 1 : list.split(',').length;
-}

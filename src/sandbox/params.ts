@@ -1,8 +1,9 @@
 /**
- * Parameter schemas of the three listed endpoints the sandbox serves but the catalog does not
- * define as tools yet (listed-endpoints.md §8, §9, §15), built from the catalog's shared pieces.
+ * Parameter schemas and credit rules of the listed endpoints the sandbox serves but the catalog
+ * does not define as tools yet (listed-endpoints.md §9, §15), built from the catalog's shared pieces.
  */
 import { z } from 'zod';
+import { perCall } from '../catalog/credits.js';
 import {
   convertExclusive,
   convertIdParam,
@@ -15,10 +16,12 @@ import {
   timeParam,
 } from '../catalog/params.js';
 
-/** §8 GET /v1/key/info: no parameters. */
-export const keyInfoInput = paramsObject({});
-
 const MAP_AUX = ['platform', 'first_historical_data', 'last_historical_data', 'is_active', 'status'] as const;
+
+/** §15: current documentation says no credit is needed (older said 1). */
+export const MAP_CREDITS = perCall(0);
+/** §9: 1 per call + 1 per convert beyond the first. */
+export const PRICE_CONVERSION_CREDITS = perCall(1, { convert: true });
 
 /** §15 GET /v1/cryptocurrency/map. */
 export const cryptocurrencyMapInput = paramsObject({

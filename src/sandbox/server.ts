@@ -8,12 +8,12 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { currencyCount } from '../catalog/credits.js';
 import type { Plan } from '../catalog/define.js';
 import { DEFAULT_KEY_HEADER, planTitle } from '../catalog/define.js';
 import { coerceQuery, validateParams } from '../catalog/params.js';
 import { Ledger, PLAN_OF_KEY, SANDBOX_KEYS, type Windows } from './accounts.js';
 import { createClock } from './clock.js';
-import { convertCount } from './currencies.js';
 import { ApiError, badRequest, errorBody, successBody } from './envelope.js';
 import { FaultPlan, type FaultRule } from './faults.js';
 import { ROUTES } from './routes/index.js';
@@ -150,7 +150,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const checked = validateParams(route.input, coerceQuery(route.input, new URLSearchParams(query)));
       if (!checked.ok) throw badRequest(checked.message);
       const params = checked.value as Record<string, unknown>;
-      if (plan === 'basic' && convertCount(params) > 1) {
+      if (plan === 'basic' && currencyCount(params) > 1) {
         const name = params.convert_id !== undefined ? 'convert_id' : 'convert';
         throw badRequest(
           `Invalid value for "${name}": your plan (Basic) is limited to one convert option; send a single currency.`,
@@ -159,12 +159,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       // Key info costs nothing and must still answer when the month's credits are spent.
       if (path !== KEY_INFO_PATH) ledger.checkCredits(key, plan, windows);
       const result = route.handle({ params, now: Math.floor(nowMs / 1000), plan, key, ledger, windows });
+      const credits = route.credits.charge(params, result.items);
       const status = {
         timestamp,
         errorCode: route.envelope === 'string-code' ? '0' : 0,
         errorMessage: null,
         elapsed: elapsed(),
-        creditCount: result.credits,
+        creditCount: credits,
         totalCount: result.totalCount,
       };
       const body = successBody(route.envelope, result.dataJson, status);
@@ -176,7 +177,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         res.end(cut);
         return;
       }
-      ledger.charge(key, windows, result.credits);
+      ledger.charge(key, windows, credits);
       send(res, 200, body);
     } catch (error) {
       if (error instanceof ApiError) {

@@ -18,7 +18,6 @@ function loadAgent() {
 
 export interface UpstreamOptions {
   baseUrl: string;
-  apiKey: string;
   keyHeader: string;
   timeoutMs: number;
   /** Longest a call may take, retries and waits included. */
@@ -34,6 +33,13 @@ export interface UpstreamAnswer {
 }
 
 export type QueryParams = Record<string, string | number | boolean | undefined>;
+
+export interface RequestOptions {
+  /** The key this request is sent with. */
+  apiKey: string;
+  /** The caller's cancel signal. */
+  signal?: AbortSignal;
+}
 
 const BACKOFF_BASE_MS = 200;
 const BACKOFF_CAP_MS = 4_000;
@@ -55,12 +61,12 @@ export class UpstreamClient {
   }
 
   /** GET a path with query parameters; throws UpstreamError (with `attempts`) when it cannot answer. */
-  async get(path: string, params: QueryParams, signal?: AbortSignal): Promise<UpstreamAnswer> {
+  async get(path: string, params: QueryParams, { apiKey, signal }: RequestOptions): Promise<UpstreamAnswer> {
     const target = `${this.basePath}${path}${queryString(params)}`;
     const deadline = Date.now() + this.budgetMs;
     for (let attempt = 1; ; attempt++) {
       try {
-        const { body, creditCount } = await this.once(target, deadline, signal);
+        const { body, creditCount } = await this.once(target, apiKey, deadline, signal);
         return { body, creditCount, attempts: attempt };
       } catch (caught) {
         const error = asUpstreamError(caught, signal);
@@ -83,12 +89,7 @@ export class UpstreamClient {
     await this.dispatcher?.close();
   }
 
-  /** The service may echo what it was sent; the key must never reach a message. */
-  private redact(text: string): string {
-    return text.replaceAll(this.options.apiKey, '[redacted]');
-  }
-
-  private async once(path: string, deadline: number, signal?: AbortSignal) {
+  private async once(path: string, apiKey: string, deadline: number, signal?: AbortSignal) {
     const AgentClass = await loadAgent();
     this.dispatcher ??= new AgentClass({
       keepAliveTimeout: 30_000,
@@ -100,35 +101,40 @@ export class UpstreamClient {
       origin: this.origin,
       path,
       method: 'GET',
-      headers: { [this.options.keyHeader]: this.options.apiKey, accept: 'application/json' },
+      headers: { [this.options.keyHeader]: apiKey, accept: 'application/json' },
       timeoutMs,
       signal,
     });
-    return this.read(response);
+    return read(response, apiKey);
   }
+}
 
-  private read(response: RawResponse): { body: unknown; creditCount?: number } {
-    const body = parseJson(response.text);
-    if (response.statusCode !== 200) {
-      const status = statusOf(body);
-      throw new UpstreamError(
-        'http',
-        response.statusCode,
-        status.code ?? response.statusCode,
-        this.redact(status.message ?? `HTTP ${response.statusCode}`),
-        retryAfterSeconds(response.headers['retry-after']),
-      );
-    }
-    if (body === undefined) {
-      throw new UpstreamError(
-        'malformed',
-        undefined,
-        undefined,
-        'The service sent a body that is not valid JSON',
-      );
-    }
-    return { body, creditCount: statusOf(body).credits };
+/** The service may echo what it was sent; the key must never reach a message. */
+function redact(text: string, apiKey: string): string {
+  return text.replaceAll(apiKey, '[redacted]');
+}
+
+function read(response: RawResponse, apiKey: string): { body: unknown; creditCount?: number } {
+  const body = parseJson(response.text);
+  if (response.statusCode !== 200) {
+    const status = statusOf(body);
+    throw new UpstreamError(
+      'http',
+      response.statusCode,
+      status.code ?? response.statusCode,
+      redact(status.message ?? `HTTP ${response.statusCode}`, apiKey),
+      retryAfterSeconds(response.headers['retry-after']),
+    );
   }
+  if (body === undefined) {
+    throw new UpstreamError(
+      'malformed',
+      undefined,
+      undefined,
+      'The service sent a body that is not valid JSON',
+    );
+  }
+  return { body, creditCount: statusOf(body).credits };
 }
 
 interface RawResponse {

@@ -10,6 +10,8 @@ const EMBEDDED_SANDBOX_KEY = 'sandbox-enterprise';
 
 export interface DataSource {
   client: UpstreamClient;
+  /** The key calls are sent with unless a caller brings its own. */
+  apiKey: string | undefined;
   /** True when answers are built from sandbox data, which every answer then says. */
   sandbox: boolean;
   /** For the banner: "sandbox (http://127.0.0.1:40123)" or the upstream host. */
@@ -18,22 +20,24 @@ export interface DataSource {
 }
 
 export async function openDataSource(config: Config): Promise<DataSource> {
-  if (config.apiKey !== undefined && config.baseUrl !== undefined) {
-    const client = new UpstreamClient({ ...config, apiKey: config.apiKey, baseUrl: config.baseUrl });
-    return { client, sandbox: false, label: new URL(config.baseUrl).host, close: () => client.close() };
+  if (config.baseUrl !== undefined) {
+    const client = new UpstreamClient({ ...config, baseUrl: config.baseUrl });
+    return {
+      client,
+      apiKey: config.apiKey,
+      sandbox: false,
+      label: new URL(config.baseUrl).host,
+      close: () => client.close(),
+    };
   }
   // Loaded only here, so a server with a key never pays for the sandbox's market model.
   const { startSandbox } = await import('../sandbox/server.js');
   // No per-minute limit here: it stands in for the service on one person's machine.
-  const sandbox = await startSandbox({ keyHeader: config.keyHeader, rateLimit: false });
-  const client = new UpstreamClient({
-    baseUrl: sandbox.url,
-    apiKey: EMBEDDED_SANDBOX_KEY,
-    keyHeader: config.keyHeader,
-    timeoutMs: config.timeoutMs,
-  });
+  const sandbox = await startSandbox({ keyHeader: config.keyHeader, rateLimit: false, now: config.now });
+  const client = new UpstreamClient({ ...config, baseUrl: sandbox.url });
   return {
     client,
+    apiKey: EMBEDDED_SANDBOX_KEY,
     sandbox: true,
     label: `sandbox (${sandbox.url})`,
     async close() {

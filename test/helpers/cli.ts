@@ -5,6 +5,8 @@
  * Everything the child prints goes through the recorder.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -16,8 +18,11 @@ export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export type Env = Record<string, string>;
 
+/** Each test worker's own state directory (the credit ledger), unless a test names one. */
+export const WORKER_STATE_DIR = join(tmpdir(), `svc-mcp-test-state-${process.pid}`);
+
 function childEnv(env: Env): Env {
-  return { PATH: process.env.PATH ?? '', ...env };
+  return { PATH: process.env.PATH ?? '', SVC_STATE_DIR: WORKER_STATE_DIR, ...env };
 }
 
 export interface McpSession {

@@ -13,7 +13,12 @@ export function useFakeUpstreamSession(): FakeSession {
   const session = {} as FakeSession;
   beforeAll(async () => {
     session.upstream = await startFakeUpstream();
-    session.mcp = await startMcp({ SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: session.upstream.url });
+    // Tests change the fake's replies between calls to the same path: every call must reach it.
+    session.mcp = await startMcp({
+      SVC_API_KEY: SECRET_KEY,
+      SVC_BASE_URL: session.upstream.url,
+      SVC_CACHE: 'off',
+    });
   });
   afterAll(async () => {
     await session.mcp?.close();

@@ -27,7 +27,12 @@ let upstream: FakeUpstream;
 let mcp: McpSession;
 beforeAll(async () => {
   upstream = await startFakeUpstream();
-  mcp = await startMcp({ SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: upstream.url, SVC_TIMEOUT_MS: '400' });
+  mcp = await startMcp({
+    SVC_API_KEY: SECRET_KEY,
+    SVC_BASE_URL: upstream.url,
+    SVC_TIMEOUT_MS: '400',
+    SVC_CACHE: 'off',
+  });
 });
 afterAll(async () => {
   await mcp?.close();

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli, spawnCli } from '../helpers/cli.js';
+import { DEFAULT_TOOLS } from '../helpers/tool-names.js';
 
 const VERSION = JSON.parse(readFileSync(`${REPO_ROOT}/package.json`, 'utf8')).version as string;
 const FEAR_AND_GREED_LINE = /^Fear & Greed \d{1,3} – (Extreme Fear|Fear|Neutral|Greed|Extreme Greed)$/;
@@ -85,7 +86,7 @@ describe('svc-mcp tools', () => {
     const run = await runCli(['tools']);
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(16);
+    expect(lines).toHaveLength(DEFAULT_TOOLS.length);
     for (const line of lines) expect(line).toMatch(/^[a-z0-9_]+ +\S.{20,}$/);
     expect(lines[0]).toMatch(/^get_global_metrics_latest +The whole crypto market right now/);
   });
@@ -117,7 +118,7 @@ describe('svc-mcp demo', () => {
     const run = await runCli(['demo']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
-      new RegExp(`^Connected to svc-mcp ${VERSION.replaceAll('.', '\\.')}: 16 tools`),
+      new RegExp(`^Connected to svc-mcp ${VERSION.replaceAll('.', '\\.')}: ${DEFAULT_TOOLS.length} tools`),
     );
     const calls = run.stdout.match(/^> \w+ /gm) ?? [];
     expect(calls.length).toBeGreaterThanOrEqual(4);
@@ -183,7 +184,7 @@ describe('help, version, unknown command', () => {
       SVC_TOOLSETS: '',
     });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout.trimEnd().split('\n')).toHaveLength(16);
+    expect(run.stdout.trimEnd().split('\n')).toHaveLength(DEFAULT_TOOLS.length);
   });
 });
 

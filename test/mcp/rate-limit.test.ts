@@ -12,7 +12,7 @@ let mcp: McpSession;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: true });
-  mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-basic'));
+  mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-basic', { SVC_CACHE: 'off' }));
 });
 afterAll(async () => {
   await mcp?.close();

@@ -34,7 +34,7 @@ async function measured(mcp: McpSession, tool: string, args: Record<string, unkn
 
 describe('keys and plans', () => {
   it('a wrong key: isError with 401 / 1001 and what to do, one request, no retry', async () => {
-    const mcp = await startMcp(sandboxEnv(sandbox, SECRET_KEY));
+    const mcp = await startMcp(sandboxEnv(sandbox, SECRET_KEY, { SVC_CACHE: 'off' }));
     try {
       const { result, text, requests } = await measured(mcp, 'get_fear_and_greed_latest');
       expect(result.isError).toBe(true);
@@ -52,7 +52,7 @@ describe('keys and plans', () => {
   });
 
   it('a Basic key on a community tool: 403 / 1006 naming the plans that include it', async () => {
-    const mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-basic'));
+    const mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-basic', { SVC_CACHE: 'off' }));
     try {
       const path = '/v1/community/trending/token';
       const { result, text, requests } = await measured(mcp, 'get_trending_community_tokens', {}, path);
@@ -74,7 +74,7 @@ describe('keys and plans', () => {
 
 describe('error messages', () => {
   it('read as sentences: the upstream message and the advice are not joined by a doubled full stop', async () => {
-    const mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-basic'));
+    const mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-basic', { SVC_CACHE: 'off' }));
     try {
       const texts = [
         textOf(await mcp.call('get_trending_community_topics')), // 403 / 1006
@@ -93,7 +93,7 @@ describe('error messages', () => {
 describe('sandbox faults', () => {
   let mcp: McpSession;
   beforeAll(async () => {
-    mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-enterprise'));
+    mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_CACHE: 'off' }));
   });
   afterAll(() => mcp?.close());
   afterEach(async () => {
@@ -191,7 +191,9 @@ describe('sandbox faults', () => {
 describe('timeouts (SVC_TIMEOUT_MS=500)', () => {
   let mcp: McpSession;
   beforeAll(async () => {
-    mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_TIMEOUT_MS: '500' }));
+    mcp = await startMcp(
+      sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_TIMEOUT_MS: '500', SVC_CACHE: 'off' }),
+    );
   });
   afterAll(() => mcp?.close());
   afterEach(() => sandbox.faults.clear());

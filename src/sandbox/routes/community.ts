@@ -4,11 +4,11 @@ import { trendingTokensAt, trendingTopicsAt } from '../market/community.js';
 import { DEX_PLATFORMS, findPlatform } from '../market/platforms.js';
 import type { Handler } from './types.js';
 
-/** Community endpoints cost nothing (spec, "Community trending"). */
 export const trendingTokens: Handler = {
   envelope: 'string-code',
   handle({ params, now }) {
-    return { dataJson: JSON.stringify(trendingTokensAt(now, params.limit as number)), credits: 0 };
+    const tokens = trendingTokensAt(now, params.limit as number);
+    return { dataJson: JSON.stringify(tokens), items: tokens.length };
   },
 };
 
@@ -20,7 +20,7 @@ export const trendingTopics: Handler = {
   envelope: 'string-code',
   handle({ params, now }) {
     const topics = trendingTopicsAt(now, params.limit as number);
-    return { dataJson: JSON.stringify(topics.length === 1 ? topics[0] : topics), credits: 0 };
+    return { dataJson: JSON.stringify(topics.length === 1 ? topics[0] : topics), items: topics.length };
   },
 };
 
@@ -30,7 +30,7 @@ const PLATFORMS_JSON = JSON.stringify(DEX_PLATFORMS);
 export const dexPlatformList: Handler = {
   envelope: 'bare',
   handle() {
-    return { dataJson: PLATFORMS_JSON, credits: 1 };
+    return { dataJson: PLATFORMS_JSON, items: DEX_PLATFORMS.length };
   },
 };
 
@@ -44,6 +44,6 @@ export const dexPlatformDetail: Handler = {
         `Invalid value for "platformName": "${name}" is not a known platform. Known platforms: ${DEX_PLATFORMS.map((p) => p.n).join(', ')}.`,
       );
     }
-    return { dataJson: JSON.stringify(platform), credits: 1 };
+    return { dataJson: JSON.stringify(platform), items: 1 };
   },
 };

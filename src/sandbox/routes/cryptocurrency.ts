@@ -110,7 +110,7 @@ export const listingsLatest: Handler = {
     const page = rows.slice(p.start - 1, p.start - 1 + p.limit);
     return {
       dataJson: `[${page.map((i) => assetRecordJson(i, f, currencies)).join(',')}]`,
-      credits: Math.max(1, Math.ceil(page.length / 200)) + currencies.length - 1,
+      items: page.length,
     };
   },
 };
@@ -146,7 +146,7 @@ export const quotesLatest: Handler = {
     const assets = requestedAssets(params, f.now.listed);
     return {
       dataJson: `[${assets.map((a) => assetRecordJson(a.index, f, currencies)).join(',')}]`,
-      credits: Math.max(1, Math.ceil(assets.length / 100)) + currencies.length - 1,
+      items: assets.length,
     };
   },
 };

@@ -49,7 +49,7 @@ export const globalMetricsLatest: Handler = {
         quote,
       });
     });
-    return { dataJson, credits: currencies.length };
+    return { dataJson, items: 1 };
   },
 };
 
@@ -137,7 +137,7 @@ export const globalMetricsHistorical: Handler = {
     }
     return {
       dataJson: JSON.stringify({ quotes }),
-      credits: Math.max(1, Math.ceil(quotes.length / 100)),
+      items: quotes.length,
     };
   },
 };

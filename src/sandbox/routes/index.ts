@@ -1,10 +1,16 @@
 /**
- * The route table. The sixteen spec endpoints take their parameter schema and plans from the
- * catalog (the same definitions the MCP tools check arguments with); the three listed endpoints the
- * server also needs take theirs from ../params.ts.
+ * The route table. Every catalog endpoint has a handler here, keyed by its tool name (a missing one
+ * is a type error), and takes its path, parameter schema, plans and credit rule from the catalog:
+ * the same definitions the MCP tools check arguments and estimate credits with. The listed
+ * endpoints the catalog does not define as tools yet take theirs from ../params.ts.
  */
-import { ALL_PLANS, endpointsByPath } from '../../catalog/index.js';
-import { cryptocurrencyMapInput, keyInfoInput, priceConversionInput } from '../params.js';
+import { ALL_PLANS, type EndpointName, endpoints } from '../../catalog/index.js';
+import {
+  cryptocurrencyMapInput,
+  MAP_CREDITS,
+  PRICE_CONVERSION_CREDITS,
+  priceConversionInput,
+} from '../params.js';
 import { dexPlatformDetail, dexPlatformList, trendingTokens, trendingTopics } from './community.js';
 import { listingsLatest, quotesLatest } from './cryptocurrency.js';
 import { globalMetricsHistorical, globalMetricsLatest } from './global-metrics.js';
@@ -18,40 +24,55 @@ import {
 import { cryptocurrencyMap, keyInfo, priceConversion } from './tools.js';
 import type { Handler, Route } from './types.js';
 
-const CATALOG_HANDLERS: Readonly<Record<string, Handler>> = {
-  '/v1/global-metrics/quotes/latest': globalMetricsLatest,
-  '/v1/global-metrics/quotes/historical': globalMetricsHistorical,
-  '/v3/fear-and-greed/latest': fearAndGreedLatest,
-  '/v3/fear-and-greed/historical': fearAndGreedHistorical,
-  '/v1/altcoin-season-index/latest': altcoinSeasonLatest,
-  '/v1/altcoin-season-index/historical': altcoinSeasonHistorical,
-  '/v3/index/svc100-latest': svc100Latest,
-  '/v3/index/svc100-historical': svc100Historical,
-  '/v3/index/svc20-latest': svc20Latest,
-  '/v3/index/svc20-historical': svc20Historical,
-  '/v1/community/trending/token': trendingTokens,
-  '/v1/community/trending/topic': trendingTopics,
-  '/v1/dex/platform/list': dexPlatformList,
-  '/v1/dex/platform/detail': dexPlatformDetail,
-  '/v3/cryptocurrency/listings/latest': listingsLatest,
-  '/v3/cryptocurrency/quotes/latest': quotesLatest,
+const HANDLERS: Readonly<Record<EndpointName, Handler>> = {
+  get_global_metrics_latest: globalMetricsLatest,
+  get_global_metrics_historical: globalMetricsHistorical,
+  get_fear_and_greed_latest: fearAndGreedLatest,
+  get_fear_and_greed_historical: fearAndGreedHistorical,
+  get_altcoin_season_index_latest: altcoinSeasonLatest,
+  get_altcoin_season_index_historical: altcoinSeasonHistorical,
+  get_svc100_index_latest: svc100Latest,
+  get_svc100_index_historical: svc100Historical,
+  get_svc20_index_latest: svc20Latest,
+  get_svc20_index_historical: svc20Historical,
+  get_trending_community_tokens: trendingTokens,
+  get_trending_community_topics: trendingTopics,
+  list_dex_platforms: dexPlatformList,
+  get_dex_platform: dexPlatformDetail,
+  get_cryptocurrency_listings_latest: listingsLatest,
+  get_cryptocurrency_quotes_latest: quotesLatest,
+  get_key_info: keyInfo,
 };
 
 function buildRoutes(): Map<string, Route> {
   const routes = new Map<string, Route>();
-  for (const [path, handler] of Object.entries(CATALOG_HANDLERS)) {
-    const endpoint = endpointsByPath.get(path);
-    // A catalog path renamed without the sandbox following would silently 404: fail loudly instead.
-    if (!endpoint) throw new Error(`sandbox: the catalog has no endpoint at ${path}`);
-    routes.set(path, { path, input: endpoint.input, plans: endpoint.plans, ...handler });
+  for (const endpoint of endpoints) {
+    const { path, input, plans, credits } = endpoint;
+    routes.set(path, {
+      path,
+      input,
+      plans,
+      credits: credits as Route['credits'],
+      ...HANDLERS[endpoint.name],
+    });
   }
-  const listed: [string, Route['input'], Handler][] = [
-    ['/v1/key/info', keyInfoInput, keyInfo],
-    ['/v1/cryptocurrency/map', cryptocurrencyMapInput, cryptocurrencyMap],
-    ['/v2/tools/price-conversion', priceConversionInput, priceConversion],
+  const listed: Route[] = [
+    {
+      path: '/v1/cryptocurrency/map',
+      input: cryptocurrencyMapInput,
+      plans: ALL_PLANS,
+      credits: MAP_CREDITS,
+      ...cryptocurrencyMap,
+    },
+    {
+      path: '/v2/tools/price-conversion',
+      input: priceConversionInput,
+      plans: ALL_PLANS,
+      credits: PRICE_CONVERSION_CREDITS,
+      ...priceConversion,
+    },
   ];
-  for (const [path, input, handler] of listed)
-    routes.set(path, { path, input, plans: ALL_PLANS, ...handler });
+  for (const route of listed) routes.set(route.path, route);
   return routes;
 }
 

@@ -26,7 +26,7 @@ function latest(index: IndexName): Handler {
         });
       });
       // One index value answered.
-      return { dataJson, credits: 1, totalCount: 1 };
+      return { dataJson, items: 1, totalCount: 1 };
     },
   };
 }
@@ -63,7 +63,7 @@ function historical(index: IndexName): Handler {
           const v = indexAt(index, t);
           return { constituents: v.constituents, update_time: isoSeconds(t), value: v.value };
         });
-      return { dataJson: JSON.stringify(items), credits: 1, totalCount: items.length };
+      return { dataJson: JSON.stringify(items), items: items.length, totalCount: items.length };
     },
   };
 }

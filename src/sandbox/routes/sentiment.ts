@@ -35,7 +35,7 @@ export const fearAndGreedLatest: Handler = {
       const value = fearAndGreedAt(t);
       return JSON.stringify({ value, value_classification: fearAndGreedLabel(value), update_time: iso(t) });
     });
-    return { dataJson, credits: 1 };
+    return { dataJson, items: 1 };
   },
 };
 
@@ -52,7 +52,7 @@ export const fearAndGreedHistorical: Handler = {
       const value = fearAndGreedDaily(day);
       items.push({ timestamp: String(day), value, value_classification: fearAndGreedLabel(value) });
     }
-    return { dataJson: JSON.stringify(items), credits: 1 };
+    return { dataJson: JSON.stringify(items), items: items.length };
   },
 };
 
@@ -84,7 +84,7 @@ export const altcoinSeasonLatest: Handler = {
         yearly_low_date: iso(low.t),
       });
     });
-    return { dataJson, credits: 1 };
+    return { dataJson, items: 1 };
   },
 };
 
@@ -106,6 +106,6 @@ export const altcoinSeasonHistorical: Handler = {
         altcoin_marketcap: globalAt(day).altcoinMarketCap,
       });
     }
-    return { dataJson: JSON.stringify({ timeframe, points }), credits: 1 };
+    return { dataJson: JSON.stringify({ timeframe, points }), items: points.length };
   },
 };

@@ -38,7 +38,7 @@ export const keyInfo: Handler = {
         current_month: { credits_used: usage.monthCredits, credits_left: usage.monthLeft },
       },
     };
-    return { dataJson: JSON.stringify(data), credits: 0 };
+    return { dataJson: JSON.stringify(data), items: 1 };
   },
 };
 
@@ -98,7 +98,7 @@ export const cryptocurrencyMap: Handler = {
       }
       return item;
     });
-    return { dataJson: JSON.stringify(data), credits: 0 };
+    return { dataJson: JSON.stringify(data), items: data.length };
   },
 };
 
@@ -156,6 +156,6 @@ export const priceConversion: Handler = {
       last_updated: iso(t),
       quote,
     };
-    return { dataJson: JSON.stringify(p.symbol !== undefined ? [item] : item), credits: currencies.length };
+    return { dataJson: JSON.stringify(p.symbol !== undefined ? [item] : item), items: 1 };
   },
 };

@@ -1,5 +1,6 @@
 /** What a route is: its path, its parameter schema and plans, and a handler over validated params. */
 import type { z } from 'zod';
+import type { CreditRule } from '../../catalog/credits.js';
 import type { Plan } from '../../catalog/define.js';
 import type { Ledger, Windows } from '../accounts.js';
 import type { EnvelopeKind } from '../envelope.js';
@@ -18,7 +19,8 @@ export interface RouteContext {
 export interface RouteResult {
   /** `data` as JSON text (routes cache it where the data changes only per time bucket). */
   dataJson: string;
-  credits: number;
+  /** Records returned, which the route's credit rule charges for. */
+  items: number;
   totalCount?: number;
 }
 
@@ -26,11 +28,12 @@ export interface Route {
   path: string;
   input: z.ZodObject;
   plans: readonly Plan[];
+  credits: CreditRule;
   envelope: EnvelopeKind;
   handle(ctx: RouteContext): RouteResult;
 }
 
-/** A route's handler and envelope; its path, schema and plans come from the catalog or params.ts. */
+/** A route's handler and envelope; its path, schema, plans and credit rule come from the catalog. */
 export type Handler = Pick<Route, 'envelope' | 'handle'>;
 
 /** Remembers the last value per key: "latest" data changes only when its time bucket does. */

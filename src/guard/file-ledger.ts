@@ -1,0 +1,193 @@
+/**
+ * The ledger in a file (SVC_STATE_DIR/ledger.json), shared safely by every server process on the
+ * machine: each change is made under a lock file (proper-lockfile) by reading the file, applying
+ * the ledger's rules and writing a new file that replaces the old one in one rename. A change is
+ * reported done only once it is on disk, so a process killed at any moment loses nothing it
+ * charged. Changes waiting at once share one lock and one write. The file carries a checksum:
+ * a damaged or hand-edited ledger is reported, never silently reset.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import {
+  applyHit,
+  applyRelease,
+  applyReserve,
+  applySettle,
+  emptyState,
+  LedgerDamagedError,
+  type LedgerState,
+  type LedgerStore,
+  ledgerState,
+  type ReserveRequest,
+  type ReserveResult,
+  readFigures,
+  reapReservations,
+  type WindowFigures,
+} from './ledger.js';
+
+const FORMAT = 'svc-mcp ledger 1';
+/** A lock older than this belongs to a process that died holding it. */
+const LOCK_STALE_MS = 10_000;
+/** Cache hits are statistics, not money: they wait this long to share a write with others. */
+const HIT_DELAY_MS = 250;
+
+type Change = (state: LedgerState) => unknown;
+interface Pending {
+  change: Change;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** This process, as reservations name their owner. */
+const OWNER = randomUUID();
+
+function processEnded(pid: number, owner: string): boolean {
+  if (owner === OWNER) return false;
+  if (pid === process.pid) return true; // the same pid from an earlier process
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+export class FileLedger implements LedgerStore {
+  readonly location: string;
+  private readonly lockPath: string;
+  private queue: Pending[] = [];
+  private draining: Promise<void> | undefined;
+  private hitTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly dir: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.location = join(dir, 'ledger.json');
+    this.lockPath = `${this.location}.lock`;
+  }
+
+  reserve(request: ReserveRequest): Promise<ReserveResult> {
+    const held = { id: randomUUID(), pid: process.pid, owner: OWNER, at: this.now() };
+    return this.change((state) => applyReserve(state, request, held)) as Promise<ReserveResult>;
+  }
+
+  async settle(id: string, charged: number): Promise<void> {
+    await this.change((state) => applySettle(state, id, charged));
+  }
+
+  async release(id: string): Promise<void> {
+    await this.change((state) => applyRelease(state, id));
+  }
+
+  async recordHit(account: string, window: string, tool: string, saved: number): Promise<void> {
+    await this.change((state) => applyHit(state, account, window, tool, saved), HIT_DELAY_MS);
+  }
+
+  async figures(account: string, window: string): Promise<WindowFigures> {
+    await this.flush();
+    return readFigures(await this.read(), account, window);
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+  }
+
+  /** Apply every waiting change now. */
+  private async flush(): Promise<void> {
+    clearTimeout(this.hitTimer);
+    this.hitTimer = undefined;
+    while (this.queue.length > 0 || this.draining) await (this.draining ?? this.drain());
+  }
+
+  private change(change: Change, delayMs = 0): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ change, resolve, reject });
+      if (delayMs === 0) void this.drain();
+      else this.hitTimer ??= setTimeout(() => void this.drain(), delayMs).unref();
+    });
+  }
+
+  private drain(): Promise<void> {
+    this.draining ??= this.drainAll().finally(() => {
+      this.draining = undefined;
+    });
+    return this.draining;
+  }
+
+  private async drainAll(): Promise<void> {
+    clearTimeout(this.hitTimer);
+    this.hitTimer = undefined;
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      try {
+        const results = await this.locked(async () => {
+          const state = await this.read();
+          reapReservations(state, this.now(), (r) => processEnded(r.pid, r.owner));
+          const out = batch.map((p) => p.change(state));
+          await this.write(state);
+          return out;
+        });
+        for (const [i, p] of batch.entries()) p.resolve(results[i]);
+      } catch (error) {
+        for (const p of batch) p.reject(error);
+      }
+    }
+  }
+
+  private async locked<T>(work: () => Promise<T>): Promise<T> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const release = await lockfile.lock(this.location, {
+      realpath: false,
+      lockfilePath: this.lockPath,
+      stale: LOCK_STALE_MS,
+      retries: { retries: 200, minTimeout: 2, maxTimeout: 50, factor: 1.5 },
+      // A lock taken over as stale means another process may write too: the next change reads again.
+      onCompromised: () => {},
+    });
+    try {
+      return await work();
+    } finally {
+      await release().catch(() => {});
+    }
+  }
+
+  private async read(): Promise<LedgerState> {
+    let text: string;
+    try {
+      text = await readFile(this.location, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyState();
+      throw new LedgerDamagedError(this.location, `it cannot be read: ${(error as Error).message}`);
+    }
+    let file: { format?: unknown; checksum?: unknown; state?: unknown };
+    try {
+      file = JSON.parse(text);
+    } catch {
+      throw new LedgerDamagedError(this.location, 'it is not valid JSON');
+    }
+    if (file?.format !== FORMAT) throw new LedgerDamagedError(this.location, `it is not a "${FORMAT}" file`);
+    // The checksum covers the state as written, before any parsing reorders it.
+    if (file.checksum !== checksum(file.state)) {
+      throw new LedgerDamagedError(this.location, 'its checksum does not match its contents');
+    }
+    const parsed = ledgerState.safeParse(file.state);
+    if (!parsed.success)
+      throw new LedgerDamagedError(this.location, 'its contents do not have the ledger shape');
+    return parsed.data;
+  }
+
+  private async write(state: LedgerState): Promise<void> {
+    const text = `${JSON.stringify({ format: FORMAT, checksum: checksum(state), state })}\n`;
+    const temp = `${this.location}.${process.pid}.tmp`;
+    await writeFile(temp, text, { mode: 0o600 });
+    await rename(temp, this.location);
+  }
+}
+
+function checksum(state: unknown): string {
+  return `sha256:${createHash('sha256').update(JSON.stringify(state)).digest('hex')}`;
+}
