@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { guardFigures } from '../catalog/account.js';
-import { withFormat } from '../catalog/define.js';
+import { type Endpoint, withFormat } from '../catalog/define.js';
 import { paramsObject } from '../catalog/params.js';
 import type { Toolset } from '../catalog/toolsets.js';
 import { formatNumber } from '../format/numbers.js';
@@ -16,6 +16,8 @@ export interface LocalContext {
   services: Services;
   /** The caller's account (a hash of its key), for its budget. */
   account: string;
+  /** An endpoint's data through the cache and the guard, as the caller (parameters already checked). */
+  fetch(endpoint: Endpoint, params: Record<string, unknown>): Promise<{ data: unknown }>;
 }
 
 export interface LocalTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {

@@ -9,12 +9,15 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Fetched } from '../cache/answers.js';
 import { cacheKey } from '../cache/key.js';
+import type { CachedAnswer } from '../cache/store.js';
 import { estimateCredits } from '../catalog/credits.js';
 import { type Endpoint, planTitle, UnexpectedBodyError } from '../catalog/define.js';
 import { validateParams } from '../catalog/params.js';
 import { accountOf } from '../guard/guard.js';
-import type { QueryParams } from '../upstream/client.js';
+import type { QueryParams, UpstreamAnswer } from '../upstream/client.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
+import type { DataSource } from '../upstream/source.js';
+import { type CallEvent, notify } from './events.js';
 import type { LocalTool } from './local-tools.js';
 import { answerResult, errorResult } from './results.js';
 import type { Services } from './services.js';
@@ -28,8 +31,21 @@ export interface CallContext {
   apiKey?: string;
 }
 
-/** A call the guard refused before anything was sent. */
-class Refused extends Error {}
+/** A call refused before anything was sent, and why (for metrics). */
+class Refused extends Error {
+  constructor(
+    message: string,
+    readonly reason: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What a call's end reports besides its result. */
+interface Outcome {
+  result: CallToolResult;
+  event: Omit<CallEvent, 'tool' | 'durationMs'>;
+}
 
 function isEndpoint(tool: Tool): tool is Endpoint {
   return 'path' in tool;
@@ -42,22 +58,130 @@ export async function callTool(
   args: Record<string, unknown> | undefined,
   context: CallContext = {},
 ): Promise<CallToolResult> {
+  const started = performance.now();
+  const { result, event } = await runCall(services, tool, args, context);
+  notify(services.observers, 'call', {
+    tool: tool.name,
+    durationMs: performance.now() - started,
+    ...event,
+  });
+  return result;
+}
+
+async function runCall(
+  services: Services,
+  tool: Tool,
+  args: Record<string, unknown> | undefined,
+  context: CallContext,
+): Promise<Outcome> {
   const checked = validateParams(tool.toolInput, args ?? {});
-  if (!checked.ok) return errorResult(checked.message);
+  if (!checked.ok) return { result: errorResult(checked.message), event: { outcome: 'invalid', credits: 0 } };
   const { format, ...params } = checked.value as Record<string, unknown> & { format: 'text' | 'json' };
   try {
     if (!isEndpoint(tool)) {
       const source = await services.source();
       const account = accountOf(context.apiKey ?? source.apiKey ?? '');
-      const data = await tool.answer(params, { services, account });
+      const fetch = (endpoint: Endpoint, query: Record<string, unknown>) =>
+        fetchEndpoint(services, endpoint, query, context);
+      const data = await tool.answer(params, { services, account, fetch });
       const text = format === 'json' ? JSON.stringify(data) : tool.summarise(data, params);
-      return answerResult({ data, text, format, sandbox: source.sandbox });
+      return {
+        result: answerResult({ data, text, format, sandbox: source.sandbox }),
+        event: { outcome: 'ok', credits: 0, via: 'local', account },
+      };
     }
     return await callEndpoint(services, tool, params, format, context);
   } catch (error) {
-    if (context.signal?.aborted) return errorResult('The call was cancelled.');
-    return errorResult(describeFailure(error, tool));
+    if (context.signal?.aborted) {
+      return { result: errorResult('The call was cancelled.'), event: { outcome: 'cancelled', credits: 0 } };
+    }
+    const refused = error instanceof Refused;
+    return {
+      result: errorResult(describeFailure(error, tool)),
+      event: {
+        outcome: refused ? 'refused' : 'error',
+        reason: refused ? error.reason : undefined,
+        credits: 0,
+      },
+    };
   }
+}
+
+/** An endpoint's data for a call, from the cache, a joined call or the service, with where it came from. */
+export interface EndpointAnswer extends Fetched {
+  account: string;
+  sandbox: boolean;
+}
+
+/**
+ * The endpoint's structured data for these (already checked) parameters, through the cache, the
+ * guard and the client. Local tools use it too (search reads the cached cryptocurrency map).
+ */
+export async function fetchEndpoint(
+  services: Services,
+  endpoint: Endpoint,
+  params: Record<string, unknown>,
+  context: CallContext,
+): Promise<EndpointAnswer> {
+  const source = await services.source();
+  const apiKey = context.apiKey ?? source.apiKey;
+  if (apiKey === undefined) {
+    throw new Refused(
+      'No API key: send your key for the service in the key header with each request.',
+      'no_key',
+    );
+  }
+  const account = accountOf(apiKey);
+  const fetched = await services.answers.fetch(
+    cacheKey(endpoint.name, account, params),
+    endpoint.refreshSeconds * 1000,
+    context.signal,
+    (signal) => requestUpstream(services, source, endpoint, params, { apiKey, account, signal }),
+  );
+  if (fetched.via !== 'upstream') services.guard.recordHit(account, endpoint.name, fetched.credits);
+  return { ...fetched, account, sandbox: source.sandbox };
+}
+
+/** Estimate, reserve, send, settle (or release), normalise. */
+async function requestUpstream(
+  services: Services,
+  source: DataSource,
+  endpoint: Endpoint,
+  params: Record<string, unknown>,
+  call: { apiKey: string; account: string; signal: AbortSignal },
+): Promise<CachedAnswer> {
+  const { guard, observers } = services;
+  const estimate = estimateCredits(endpoint.credits, params, Math.floor(services.now() / 1000));
+  const admission = await guard.admit({
+    account: call.account,
+    tool: endpoint.name,
+    estimate,
+    rule: endpoint.credits,
+    params,
+  });
+  if (!admission.ok) throw new Refused(admission.message, admission.reason);
+  const sent = performance.now();
+  const report = (ok: boolean, status?: number) =>
+    notify(observers, 'upstream', {
+      tool: endpoint.name,
+      path: endpoint.path,
+      durationMs: performance.now() - sent,
+      ok,
+      status,
+    });
+  let answer: UpstreamAnswer;
+  try {
+    answer = await source.client.get(endpoint.path, params as QueryParams, call);
+    report(true, 200);
+  } catch (error) {
+    report(false, error instanceof UpstreamError ? error.status : undefined);
+    await guard.release(admission.reservation);
+    throw error;
+  }
+  // Settled before normalising: an answer of an unexpected shape was still charged.
+  const charged = answer.creditCount ?? estimate;
+  await guard.settle(admission.reservation, charged);
+  return { data: endpoint.normalise(answer.body, params), fetchedAt: Date.now(), credits: charged };
 }
 
 async function callEndpoint(
@@ -66,60 +190,28 @@ async function callEndpoint(
   params: Record<string, unknown>,
   format: 'text' | 'json',
   context: CallContext,
-): Promise<CallToolResult> {
-  const source = await services.source();
-  const apiKey = context.apiKey ?? source.apiKey;
-  if (apiKey === undefined) {
-    throw new Refused('No API key: send your key for the service in the key header with each request.');
-  }
-  const account = accountOf(apiKey);
-  const { guard } = services;
-  const fetched: Fetched = await services.answers.fetch(
-    cacheKey(endpoint.name, account, params),
-    endpoint.refreshSeconds * 1000,
-    context.signal,
-    async (signal) => {
-      const estimate = estimateCredits(endpoint.credits, params, Math.floor(services.now() / 1000));
-      const admission = await guard.admit({
-        account,
-        tool: endpoint.name,
-        estimate,
-        rule: endpoint.credits,
-        params,
-      });
-      if (!admission.ok) throw new Refused(admission.message);
-      let answer: Awaited<ReturnType<typeof source.client.get>>;
-      try {
-        answer = await source.client.get(endpoint.path, params as QueryParams, { apiKey, signal });
-      } catch (error) {
-        await guard.release(admission.reservation);
-        throw error;
-      }
-      // Settled before normalising: an answer of an unexpected shape was still charged.
-      const charged = answer.creditCount ?? estimate;
-      await guard.settle(admission.reservation, charged);
-      return { data: endpoint.normalise(answer.body, params), fetchedAt: Date.now(), credits: charged };
-    },
-  );
-  if (fetched.via !== 'upstream') guard.recordHit(account, endpoint.name, fetched.credits);
+): Promise<Outcome> {
+  const fetched = await fetchEndpoint(services, endpoint, params, context);
   let data = fetched.data as Record<string, unknown>;
   if (endpoint.withGuardFigures) {
-    const { window, budget, spent, left, resets_at } = await guard.usage(account);
+    const { window, budget, spent, left, resets_at } = await services.guard.usage(fetched.account);
     data = { ...data, guard: { window, budget, spent, left, resets_at } };
   }
   const text = format === 'json' ? JSON.stringify(data) : endpoint.summarise(data, params);
-  return answerResult({
+  const credits = fetched.via === 'upstream' ? fetched.credits : 0;
+  const result = answerResult({
     data,
     text,
     format,
-    sandbox: source.sandbox,
+    sandbox: fetched.sandbox,
     meta: {
-      credits: fetched.via === 'upstream' ? fetched.credits : 0,
+      credits,
       cached: fetched.via === 'cache',
       joined: fetched.via === 'joined',
       age_seconds: Math.max(0, Math.round((Date.now() - fetched.fetchedAt) / 1000)),
     },
   });
+  return { result, event: { outcome: 'ok', credits, via: fetched.via, account: fetched.account } };
 }
 
 function describeFailure(error: unknown, tool: Tool): string {

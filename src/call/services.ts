@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import { FileLedger } from '../guard/file-ledger.js';
 import { CreditGuard } from '../guard/guard.js';
 import { type DataSource, openDataSource } from '../upstream/source.js';
+import type { CallObserver } from './events.js';
 
 export interface Services {
   config: Config;
@@ -16,6 +17,8 @@ export interface Services {
   source(): Promise<DataSource>;
   answers: SharedAnswers;
   guard: CreditGuard;
+  /** Told of every call and upstream request (metrics, logs). */
+  observers: CallObserver[];
   /** Milliseconds since the epoch: real time, or SVC_NOW's frozen instant. */
   now(): number;
   close(): Promise<void>;
@@ -41,6 +44,7 @@ export function createServices(config: Config): Services {
     },
     answers: new SharedAnswers(cacheStore, config.cache),
     guard,
+    observers: [],
     now,
     async close() {
       await guard.close().catch(() => {});

@@ -44,7 +44,10 @@ export interface Reservation {
   estimate: number;
 }
 
-export type Admission = { ok: true; reservation: Reservation } | { ok: false; message: string };
+export type Admission =
+  | { ok: true; reservation: Reservation }
+  /** `reason`: per_call_limit, budget or ledger. */
+  | { ok: false; message: string; reason: 'per_call_limit' | 'budget' | 'ledger' };
 
 /** The guard's figures for one account, as get_credit_usage and svc://credits show them. */
 export interface CreditUsage {
@@ -77,6 +80,7 @@ export class CreditGuard {
       const fit = largestFit(call.rule, call.params, maxPerCall, nowSeconds);
       return {
         ok: false,
+        reason: 'per_call_limit',
         message: `Refused before sending: this call is estimated at ${credits(call.estimate)}, over the limit of ${maxPerCall} per call (SVC_MAX_CREDITS_PER_CALL). ${fit ?? 'Ask for less data in one call, or raise SVC_MAX_CREDITS_PER_CALL.'}`,
       };
     }
@@ -94,7 +98,7 @@ export class CreditGuard {
     } catch (error) {
       // Never spend credits that cannot be counted; without a budget there is nothing to protect.
       if (budget === undefined) return { ok: true, reservation };
-      return { ok: false, message: problemOf(error, this.options.store.location) };
+      return { ok: false, reason: 'ledger', message: problemOf(error, this.options.store.location) };
     }
     if (result.ok) return { ok: true, reservation: { ...reservation, id: result.id } };
     const left = Math.max(0, (budget ?? 0) - result.spent - result.reserved);
@@ -105,6 +109,7 @@ export class CreditGuard {
       `Nothing this size fits now: wait until the window rolls, or raise SVC_CREDIT_BUDGET${left > 0 ? ' (or ask for less data)' : ''}.`;
     return {
       ok: false,
+      reason: 'budget',
       message: `Refused before sending: this call is estimated at ${credits(call.estimate)}, but ${credits(left)} of the ${window.kind === 'total' ? 'total' : `${window.kind}'s`} budget of ${budget} are left (${result.spent} spent${held}). The window rolls ${describeReset(window, this.options.now())}. ${advice}`,
     };
   }

@@ -1,0 +1,50 @@
+/**
+ * What the pipeline reports about each call, for whoever listens (metrics, logs): one event when a
+ * call ends and one per upstream request. Listeners see tool names, outcomes, credits and times;
+ * never argument values and never the key (the account is a hash).
+ */
+
+export type CallOutcome = 'ok' | 'invalid' | 'refused' | 'error' | 'cancelled';
+/** Where an answer came from: the service, the cache, another identical call, or the server itself. */
+export type AnswerSource = 'upstream' | 'cache' | 'joined' | 'local';
+
+export interface CallEvent {
+  tool: string;
+  outcome: CallOutcome;
+  /** Why the guard refused: `per_call_limit`, `budget`, `ledger`, `no_key`, `busy`. */
+  reason?: string;
+  credits: number;
+  via?: AnswerSource;
+  durationMs: number;
+  /** A hash of the key the call used. */
+  account?: string;
+}
+
+export interface UpstreamEvent {
+  tool: string;
+  path: string;
+  durationMs: number;
+  ok: boolean;
+  /** HTTP status, when the service answered. */
+  status?: number;
+}
+
+export interface CallObserver {
+  call?(event: CallEvent): void;
+  upstream?(event: UpstreamEvent): void;
+}
+
+/** Observers are told synchronously; one that throws never breaks a call. */
+export function notify<K extends keyof CallObserver>(
+  observers: readonly CallObserver[],
+  kind: K,
+  event: Parameters<NonNullable<CallObserver[K]>>[0],
+): void {
+  for (const observer of observers) {
+    try {
+      (observer[kind] as ((e: typeof event) => void) | undefined)?.(event);
+    } catch {
+      // an observer's fault is its own
+    }
+  }
+}
