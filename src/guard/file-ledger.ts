@@ -86,9 +86,10 @@ export class FileLedger implements LedgerStore {
     await this.change((state) => applyHit(state, account, window, tool, saved), HIT_DELAY_MS);
   }
 
+  /** Read under the lock like a change, so that reservations of ended processes show as spent. */
   async figures(account: string, window: string): Promise<WindowFigures> {
     await this.flush();
-    return readFigures(await this.read(), account, window);
+    return this.change((state) => readFigures(state, account, window)) as Promise<WindowFigures>;
   }
 
   async close(): Promise<void> {

@@ -72,8 +72,12 @@ function advice(error: UpstreamError, context: ErrorContext, now: Date): string 
       return "The key's plan has expired: renew it.";
     case 1005:
       return 'This call needs an API key: set SVC_API_KEY.';
-    case 1006:
-      return `Your plan does not include this endpoint; it is available on: ${context.plans.join(', ')}. Set SVC_PLAN to hide tools your plan lacks.`;
+    case 1006: {
+      // Each fact once: the service's own message may already name the plans.
+      const named = context.plans.length > 0 && context.plans.every((plan) => error.detail.includes(plan));
+      const plans = named ? '' : `It is available on: ${context.plans.join(', ')}. `;
+      return `${plans}Set SVC_PLAN to your plan to hide the tools it lacks.`;
+    }
     case 1007:
       return 'The API key has been disabled.';
     case 1008:

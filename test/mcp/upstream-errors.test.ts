@@ -61,6 +61,8 @@ describe('keys and plans', () => {
       expect(text).toMatch(/1006/);
       expect(text).toContain('Standard, Professional, Enterprise');
       expect(text).toMatch(/SVC_PLAN/);
+      // Each fact once: the plans are named by the service's message, not repeated by the advice.
+      expect(text.split('Standard, Professional, Enterprise')).toHaveLength(2);
       expect(requests).toBe(1);
       // The same key still works where the plan allows it.
       const allowed = await mcp.call('get_fear_and_greed_latest');

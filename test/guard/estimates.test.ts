@@ -1,0 +1,103 @@
+/**
+ * Every tool's estimate against what the sandbox actually charged, over a grid of arguments: the
+ * estimate (the catalog's rule at the most records the parameters allow) is never below the charge
+ * (`_meta.credits`, the service's credit_count), and equal where the rule does not depend on what
+ * comes back. Every catalog endpoint must have rows here.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { estimateCredits } from '../../src/catalog/credits.js';
+import { endpoints, endpointsByName } from '../../src/catalog/index.js';
+import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+
+interface Row {
+  args: Record<string, unknown>;
+  /** The charge must equal the estimate (the rule does not count what comes back, or the page is full). */
+  exact: boolean;
+}
+
+const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1).join(',');
+
+/** The sandbox lists 231 assets: pages past that are short, so listings estimates are upper bounds there. */
+const GRID: Record<string, Row[]> = {
+  get_global_metrics_latest: [
+    { args: {}, exact: true },
+    { args: { convert: 'USD,EUR,GBP' }, exact: true },
+    { args: { convert_id: '2781,2790' }, exact: true },
+  ],
+  get_global_metrics_historical: [
+    { args: {}, exact: true },
+    { args: { count: 250, interval: '1h' }, exact: false },
+    {
+      args: {
+        time_start: '2026-11-20T00:00:00Z',
+        time_end: '2026-11-21T00:00:00Z',
+        interval: '5m',
+        count: 10_000,
+      },
+      exact: false,
+    },
+    { args: { time_start: '2026-10-01', count: 10_000, interval: 'daily' }, exact: false },
+  ],
+  get_fear_and_greed_latest: [{ args: {}, exact: true }],
+  get_fear_and_greed_historical: [
+    { args: {}, exact: true },
+    { args: { limit: 500, start: 20 }, exact: true },
+  ],
+  get_altcoin_season_index_latest: [{ args: {}, exact: true }],
+  get_altcoin_season_index_historical: [{ args: { timeframe: '90d' }, exact: true }],
+  get_svc100_index_latest: [{ args: {}, exact: true }],
+  get_svc100_index_historical: [{ args: { count: 100, interval: '5m' }, exact: true }],
+  get_svc20_index_latest: [{ args: {}, exact: true }],
+  get_svc20_index_historical: [{ args: {}, exact: true }],
+  get_trending_community_tokens: [{ args: {}, exact: true }],
+  get_trending_community_topics: [{ args: { limit: 1 }, exact: true }],
+  list_dex_platforms: [{ args: {}, exact: true }],
+  get_dex_platform: [{ args: { platformName: 'Solana' }, exact: true }],
+  get_cryptocurrency_listings_latest: [
+    { args: {}, exact: true },
+    { args: { limit: 200, convert: 'USD,EUR' }, exact: true },
+    { args: { limit: 5000 }, exact: false },
+    { args: { start: 200, limit: 201 }, exact: false },
+  ],
+  get_cryptocurrency_quotes_latest: [
+    { args: { id: '1,1027' }, exact: true },
+    { args: { symbol: 'BTC,ETH', convert: 'EUR,GBP' }, exact: true },
+    { args: { id: ids(150), skip_invalid: true }, exact: false },
+  ],
+  get_key_info: [{ args: {}, exact: true }],
+};
+
+let sandbox: Sandbox;
+let mcp: McpSession;
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimit: false });
+  mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_CACHE: 'off', SVC_NOW: SANDBOX_NOW }));
+});
+afterAll(async () => {
+  await mcp?.close();
+  await sandbox?.close();
+});
+
+describe('estimate ≥ charge, for every endpoint', () => {
+  it('every catalog endpoint has rows', () => {
+    expect(endpoints.map((e) => e.name).filter((name) => !(name in GRID))).toEqual([]);
+  });
+
+  for (const [tool, rows] of Object.entries(GRID)) {
+    it(tool, async () => {
+      const endpoint = endpointsByName.get(tool);
+      if (!endpoint) throw new Error(`${tool} is not in the catalog`);
+      for (const { args, exact } of rows) {
+        const result = await mcp.call(tool, args);
+        const what = `${tool} ${JSON.stringify(args).slice(0, 80)}`;
+        expect(result.isError, `${what}: ${textOf(result)}`).toBeFalsy();
+        const charged = (result._meta as { credits: number }).credits;
+        const params = endpoint.input.parse(args) as Record<string, unknown>;
+        const estimate = estimateCredits(endpoint.credits, params, Date.parse(SANDBOX_NOW) / 1000);
+        if (exact) expect(charged, what).toBe(estimate);
+        else expect(estimate, what).toBeGreaterThanOrEqual(charged);
+      }
+    });
+  }
+});

@@ -1,0 +1,184 @@
+/**
+ * The ledger on disk: windows roll at 00:00 UTC (the server's and the embedded sandbox's clocks frozen
+ * by SVC_NOW), spend survives a restart and a SIGKILL in the middle of a burst, two processes sharing
+ * the directory never overspend together, and a damaged ledger is reported by name, never reset.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+
+const FNG = '/v3/fear-and-greed/latest';
+const newStateDir = () => mkdtempSync(join(tmpdir(), 'svc-mcp-ledger-'));
+
+async function spent(mcp: McpSession): Promise<{ spent: number; left: number | null; problem?: string }> {
+  return (await mcp.call('get_credit_usage')).structuredContent as { spent: number; left: number | null };
+}
+
+async function withServer<T>(env: Record<string, string>, use: (mcp: McpSession) => Promise<T>): Promise<T> {
+  const mcp = await startMcp(env);
+  try {
+    return await use(mcp);
+  } finally {
+    await mcp.close();
+  }
+}
+
+describe('windows roll at 00:00 UTC', () => {
+  const dir = newStateDir();
+  const at = (now: string, window = 'day') => ({
+    SVC_STATE_DIR: dir,
+    SVC_CREDIT_BUDGET: '3',
+    SVC_CREDIT_WINDOW: window,
+    SVC_CACHE: 'off',
+    SVC_NOW: now,
+  });
+
+  it('a day window: spent up before midnight, open again after; month and total keep counting', async () => {
+    await withServer(at('2026-11-30T23:59:00Z'), async (mcp) => {
+      for (let i = 0; i < 3; i++) expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
+      const refused = await mcp.call('get_fear_and_greed_latest');
+      expect(textOf(refused)).toMatch(/The window rolls in 1 min \(2026-12-01 00:00 UTC\)/);
+    });
+    await withServer(at('2026-12-01T00:01:00Z'), async (mcp) => {
+      expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
+      expect(await spent(mcp)).toMatchObject({ spent: 1, left: 2 });
+    });
+    // The same directory counted a month window separately: November's spend is November's.
+    await withServer(at('2026-11-30T23:59:30Z', 'month'), async (mcp) => {
+      expect(await spent(mcp)).toMatchObject({ spent: 0, left: 3 });
+      for (let i = 0; i < 3; i++) await mcp.call('get_fear_and_greed_latest');
+    });
+    await withServer(at('2026-11-30T23:59:50Z', 'month'), async (mcp) => {
+      const refused = await mcp.call('get_fear_and_greed_latest');
+      expect(textOf(refused)).toMatch(/0 credits of the month's budget of 3 are left \(3 spent\)/);
+    });
+    await withServer(at('2026-12-01T00:00:00Z', 'month'), async (mcp) => {
+      expect(await spent(mcp)).toMatchObject({ spent: 0, left: 3 });
+    });
+    await withServer(at('2026-11-22T00:00:00Z', 'total'), async (mcp) => {
+      await mcp.call('get_fear_and_greed_latest');
+    });
+    await withServer(at('2030-01-01T00:00:00Z', 'total'), async (mcp) => {
+      const figures = await mcp.call('get_credit_usage');
+      expect(figures.structuredContent).toMatchObject({ window: 'total', spent: 1, resets_at: null });
+      expect(textOf(figures)).toMatch(/Credits in total: 1 of 3 spent, 2 left/);
+    });
+  });
+});
+
+describe('on disk', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({ rateLimit: false });
+  });
+  afterAll(() => sandbox?.close());
+  const requestsTo = (path: string) => sandbox.stats.byPath.get(path) ?? 0;
+
+  it('survives a restart', async () => {
+    const env = sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_STATE_DIR: newStateDir(), SVC_CACHE: 'off' });
+    await withServer(env, async (mcp) => {
+      await mcp.call('get_fear_and_greed_latest');
+      await mcp.call('get_global_metrics_latest', { convert: 'USD,EUR' });
+    });
+    await withServer(env, async (mcp) => {
+      expect(await spent(mcp)).toMatchObject({ spent: 3 });
+    });
+  });
+
+  it('SIGKILL in the middle of a burst forgets no credit charged before the kill', async () => {
+    const env = sandboxEnv(sandbox, 'sandbox-enterprise', {
+      SVC_STATE_DIR: newStateDir(),
+      SVC_CACHE: 'off',
+      SVC_CREDIT_BUDGET: '1000',
+    });
+    const before = requestsTo(FNG);
+    const mcp = await startMcp(env);
+    // Each answer takes a while, so that the kill finds requests in flight, reserved but not settled.
+    sandbox.faults.add({ path: FNG, kind: 'delay', ms: 50, count: 300 });
+    let answered = 0;
+    const burst = Array.from({ length: 300 }, () =>
+      mcp.call('get_fear_and_greed_latest').then(
+        (r) => {
+          if (!r.isError) answered++;
+        },
+        () => {},
+      ),
+    );
+    // Kill once some answers are in and others are still in flight.
+    while (answered < 20) await new Promise((resolve) => setTimeout(resolve, 2));
+    process.kill(mcp.pid, 'SIGKILL');
+    await Promise.allSettled(burst);
+    await mcp.close().catch(() => {});
+    // Every request that reached the sandbox is charged 1 once its delay ends, answered or not.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    sandbox.faults.clear();
+    const charged = requestsTo(FNG) - before;
+    expect(charged).toBeGreaterThan(answered);
+    expect(charged).toBeGreaterThanOrEqual(answered);
+    await withServer(env, async (next) => {
+      const figures = await spent(next);
+      // Charged calls settled before the kill, and calls still reserved at the kill, both count.
+      expect(figures.spent).toBeGreaterThanOrEqual(charged);
+      expect(figures.spent).toBeLessThanOrEqual(300);
+    });
+  });
+
+  it('two processes sharing the directory never overspend together', async () => {
+    const env = sandboxEnv(sandbox, 'sandbox-enterprise', {
+      SVC_STATE_DIR: newStateDir(),
+      SVC_CACHE: 'off',
+      SVC_CREDIT_BUDGET: '30',
+    });
+    const [a, b] = await Promise.all([startMcp(env), startMcp(env)]);
+    try {
+      const before = requestsTo(FNG);
+      const calls = [a, b].flatMap((mcp) =>
+        Array.from({ length: 30 }, () => mcp.call('get_fear_and_greed_latest')),
+      );
+      const answered = (await Promise.all(calls)).filter((r) => !r.isError).length;
+      expect(answered).toBe(30);
+      expect(requestsTo(FNG) - before).toBe(30);
+      expect(await spent(a)).toMatchObject({ spent: 30, left: 0 });
+      expect(await spent(b)).toMatchObject({ spent: 30, left: 0 });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('a damaged ledger is reported by name: budgeted calls stop, nothing is reset or overwritten', async () => {
+    const dir = newStateDir();
+    const env = sandboxEnv(sandbox, 'sandbox-enterprise', {
+      SVC_STATE_DIR: dir,
+      SVC_CACHE: 'off',
+      SVC_CREDIT_BUDGET: '100',
+    });
+    await withServer(env, async (mcp) => {
+      await mcp.call('get_fear_and_greed_latest');
+    });
+    const path = join(dir, 'ledger.json');
+    const edited = readFileSync(path, 'utf8').replace('"spent":1', '"spent":0');
+    writeFileSync(path, edited);
+    await withServer(env, async (mcp) => {
+      const before = requestsTo(FNG);
+      const result = await mcp.call('get_fear_and_greed_latest');
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain(
+        `The credit ledger at ${path} is damaged (its checksum does not match its contents)`,
+      );
+      expect(requestsTo(FNG)).toBe(before);
+      const figures = await spent(mcp);
+      expect(figures.problem).toContain(path);
+    });
+    expect(readFileSync(path, 'utf8')).toBe(edited);
+    writeFileSync(path, '{"format":');
+    await withServer({ ...env, SVC_CREDIT_BUDGET: '' }, async (mcp) => {
+      // Without a budget there is nothing to protect: calls go on, and the file is left alone.
+      expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
+      expect(textOf(await mcp.call('get_credit_usage'))).toMatch(/is damaged \(it is not valid JSON\)/);
+    });
+    expect(readFileSync(path, 'utf8')).toBe('{"format":');
+  });
+});

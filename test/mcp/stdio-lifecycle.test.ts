@@ -1,0 +1,92 @@
+/**
+ * The stdio server's life: a host that writes its requests and closes stdin at once still gets every
+ * answer before the process exits 0; a transport closed for any other reason (an oversized line)
+ * ends the process instead of leaving it alive and deaf.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnCli } from '../helpers/cli.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+};
+const lines = (...messages: object[]) => messages.map((m) => `${JSON.stringify(m)}\n`).join('');
+
+function answers(
+  stdout: string,
+): Map<number, { result?: { content?: { text: string }[] }; error?: unknown }> {
+  const messages = stdout
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line));
+  return new Map(messages.map((m) => [m.id, m]));
+}
+
+describe('stdin closing right after the last request', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({ rateLimit: false });
+  });
+  afterAll(() => sandbox?.close());
+
+  it('every request in flight is answered, then the process exits 0', async () => {
+    // A slow answer: the call is still in flight when stdin ends.
+    sandbox.faults.add({ path: '/v3/fear-and-greed/latest', kind: 'delay', ms: 600 });
+    const proc = spawnCli(['stdio'], sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_CACHE: 'off' }), 'pipe');
+    proc.child.stdin?.end(
+      lines(
+        initialize,
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        {
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name: 'get_fear_and_greed_latest', arguments: {} },
+        },
+      ),
+    );
+    expect(await proc.exited).toEqual({ code: 0, signal: null });
+    const byId = answers(proc.stdout());
+    expect([...byId.keys()].sort()).toEqual([1, 2, 3]);
+    expect(byId.get(3)?.result?.content?.[0].text).toMatch(/^Fear & Greed \d+ – /);
+  });
+
+  it('on the embedded sandbox too (printf … | svc-mcp)', async () => {
+    const proc = spawnCli(['stdio'], {}, 'pipe');
+    proc.child.stdin?.end(
+      lines(
+        initialize,
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        {
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: { name: 'get_svc20_index_latest', arguments: {} },
+        },
+      ),
+    );
+    expect(await proc.exited).toEqual({ code: 0, signal: null });
+    expect([...answers(proc.stdout()).keys()].sort()).toEqual([1, 2, 3]);
+  });
+});
+
+describe('a transport that closes', () => {
+  it('a line over the size limit ends the process instead of leaving it running', async () => {
+    const proc = spawnCli(['stdio'], {}, 'pipe');
+    // The server may exit before it has read the whole line: a write after that is expected to fail.
+    proc.child.stdin?.on('error', () => {});
+    proc.child.stdin?.write(lines(initialize));
+    const huge = `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"x","arguments":{"s":"${'a'.repeat(11 * 1024 * 1024)}"}}}\n`;
+    proc.child.stdin?.write(huge);
+    const timer = setTimeout(() => proc.child.kill('SIGKILL'), 10_000);
+    const { code, signal } = await proc.exited;
+    clearTimeout(timer);
+    expect(signal).toBeNull();
+    expect(code).not.toBeNull();
+  });
+});

@@ -1,0 +1,89 @@
+/** Settings: one table, parsed with defaults, bad values refused naming the variable and the value. */
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, SETTINGS_DOC } from '../../src/config.js';
+
+describe('loadConfig', () => {
+  it('defaults', () => {
+    const config = loadConfig({ SVC_STATE_DIR: '/tmp/x' });
+    expect(config).toMatchObject({
+      apiKey: undefined,
+      keyHeader: 'X-SVC_PRO_API_KEY',
+      toolsets: expect.arrayContaining(['sentiment', 'account']),
+      creditBudget: undefined,
+      creditWindow: 'day',
+      maxCreditsPerCall: 25,
+      stateDir: '/tmp/x',
+      cache: true,
+      timeoutMs: 10_000,
+      now: undefined,
+    });
+  });
+
+  it('reads each value; words are case-insensitive', () => {
+    const config = loadConfig({
+      SVC_CREDIT_BUDGET: '500',
+      SVC_CREDIT_WINDOW: 'Month',
+      SVC_MAX_CREDITS_PER_CALL: '5',
+      SVC_CACHE: 'OFF',
+      SVC_PLAN: 'Basic',
+      SVC_TOOLSETS: 'Sentiment,DEX',
+      SVC_NOW: '2026-11-22T23:59:00Z',
+    });
+    expect(config).toMatchObject({
+      creditBudget: 500,
+      creditWindow: 'month',
+      maxCreditsPerCall: 5,
+      cache: false,
+      plan: 'basic',
+      toolsets: ['sentiment', 'dex'],
+      now: new Date('2026-11-22T23:59:00Z'),
+    });
+  });
+
+  it.each([
+    [
+      'SVC_CREDIT_BUDGET',
+      '-1',
+      /SVC_CREDIT_BUDGET must be a whole number of credits from 0 to .* \(got "-1"\)/,
+    ],
+    ['SVC_CREDIT_BUDGET', 'lots', /SVC_CREDIT_BUDGET must be a whole number.*\(got "lots"\)/],
+    ['SVC_CREDIT_WINDOW', 'week', /SVC_CREDIT_WINDOW must be one of day, month, total \(got "week"\)/],
+    ['SVC_CACHE', 'maybe', /SVC_CACHE must be one of on, off/],
+    [
+      'SVC_TIMEOUT_MS',
+      '50',
+      /SVC_TIMEOUT_MS must be a whole number of milliseconds from 100 to 120000 \(got "50"\)/,
+    ],
+    ['SVC_NOW', 'yesterday', /SVC_NOW must be an ISO 8601 instant/],
+  ])('%s=%s is refused with the value and what is allowed', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('never repeats a sensitive value', () => {
+    const key = 'secret value with spaces';
+    expect(() => loadConfig({ SVC_API_KEY: key, SVC_BASE_URL: 'http://x.test' })).toThrow(
+      /SVC_API_KEY must be printable/,
+    );
+    try {
+      loadConfig({ SVC_API_KEY: key, SVC_BASE_URL: 'http://x.test' });
+    } catch (error) {
+      expect((error as Error).message).not.toContain(key);
+    }
+  });
+
+  it('blank values and host placeholders are unset', () => {
+    expect(loadConfig({ SVC_CREDIT_BUDGET: '  ', SVC_PLAN: '${user_config.plan}' })).toMatchObject({
+      creditBudget: undefined,
+      plan: undefined,
+    });
+  });
+
+  it('every setting is documented once, with a unique variable and manifest key', () => {
+    const envs = SETTINGS_DOC.map((s) => s.env);
+    const keys = SETTINGS_DOC.map((s) => s.key);
+    expect(new Set(envs).size).toBe(envs.length);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const s of SETTINGS_DOC) expect(s.meaning.length, s.env).toBeGreaterThan(10);
+  });
+});
