@@ -60,6 +60,11 @@ export class FileLedger implements LedgerStore {
   private queue: Pending[] = [];
   private draining: Promise<void> | undefined;
   private hitTimer: NodeJS.Timeout | undefined;
+  /** Cache hits not yet written, summed per account, window and tool (one entry, not one change, per hit). */
+  private hits = new Map<
+    string,
+    { account: string; window: string; tool: string; count: number; saved: number }
+  >();
 
   constructor(
     private readonly dir: string,
@@ -83,7 +88,15 @@ export class FileLedger implements LedgerStore {
   }
 
   async recordHit(account: string, window: string, tool: string, saved: number): Promise<void> {
-    await this.change((state) => applyHit(state, account, window, tool, saved), HIT_DELAY_MS);
+    const key = JSON.stringify([account, window, tool]);
+    const pending = this.hits.get(key);
+    if (pending) {
+      pending.count++;
+      pending.saved += saved;
+      return;
+    }
+    this.hits.set(key, { account, window, tool, count: 1, saved });
+    this.hitTimer ??= setTimeout(() => void this.drain(), HIT_DELAY_MS).unref();
   }
 
   /** Read under the lock like a change, so that reservations of ended processes show as spent. */
@@ -98,17 +111,26 @@ export class FileLedger implements LedgerStore {
 
   /** Apply every waiting change now. */
   private async flush(): Promise<void> {
-    clearTimeout(this.hitTimer);
-    this.hitTimer = undefined;
-    while (this.queue.length > 0 || this.draining) await (this.draining ?? this.drain());
+    while (this.queue.length > 0 || this.hits.size > 0 || this.draining)
+      await (this.draining ?? this.drain());
   }
 
-  private change(change: Change, delayMs = 0): Promise<unknown> {
+  private change(change: Change): Promise<unknown> {
     return new Promise((resolve, reject) => {
       this.queue.push({ change, resolve, reject });
-      if (delayMs === 0) void this.drain();
-      else this.hitTimer ??= setTimeout(() => void this.drain(), delayMs).unref();
+      void this.drain();
     });
+  }
+
+  /** The cache hits waiting, as one change. */
+  private takeHits(): Pending | undefined {
+    if (this.hits.size === 0) return undefined;
+    const hits = [...this.hits.values()];
+    this.hits.clear();
+    const change: Change = (state) => {
+      for (const h of hits) applyHit(state, h.account, h.window, h.tool, h.saved, h.count);
+    };
+    return { change, resolve: () => {}, reject: () => {} };
   }
 
   private drain(): Promise<void> {
@@ -121,8 +143,9 @@ export class FileLedger implements LedgerStore {
   private async drainAll(): Promise<void> {
     clearTimeout(this.hitTimer);
     this.hitTimer = undefined;
-    while (this.queue.length > 0) {
-      const batch = this.queue;
+    while (this.queue.length > 0 || this.hits.size > 0) {
+      const hits = this.takeHits();
+      const batch = hits ? [...this.queue, hits] : this.queue;
       this.queue = [];
       try {
         const results = await this.locked(async () => {

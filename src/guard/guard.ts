@@ -20,9 +20,19 @@ export interface GuardOptions {
   now(): number;
 }
 
+/** Hashes already computed: a process sees a handful of keys, each on every call. */
+const accounts = new Map<string, string>();
+const ACCOUNTS_KEPT = 1000;
+
 /** An API key as the ledger knows it: a short hash, never the key. */
 export function accountOf(apiKey: string): string {
-  return `key:${createHash('sha256').update(apiKey).digest('hex').slice(0, 16)}`;
+  let account = accounts.get(apiKey);
+  if (account === undefined) {
+    account = `key:${createHash('sha256').update(apiKey).digest('hex').slice(0, 16)}`;
+    if (accounts.size >= ACCOUNTS_KEPT) accounts.clear();
+    accounts.set(apiKey, account);
+  }
+  return account;
 }
 
 /** What the guard needs to know of a call. */
@@ -67,10 +77,18 @@ export interface CreditUsage {
 }
 
 export class CreditGuard {
+  /** The window of the last call, and when it began: reused until the clock leaves it. */
+  private current: { window: BudgetWindow; from: number } | undefined;
+
   constructor(private readonly options: GuardOptions) {}
 
   private window(): BudgetWindow {
-    return windowAt(this.options.window, this.options.now());
+    const now = this.options.now();
+    const c = this.current;
+    if (c && now >= c.from && (c.window.resetsAt === null || now < c.window.resetsAt.getTime()))
+      return c.window;
+    this.current = { window: windowAt(this.options.window, now), from: now };
+    return this.current.window;
   }
 
   async admit(call: GuardedCall): Promise<Admission> {

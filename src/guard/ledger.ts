@@ -188,17 +188,19 @@ export function applyRelease(state: LedgerState, id: string): void {
   delete state.reservations[id];
 }
 
+/** `count` cache hits (or joined calls) that together saved `saved` credits. */
 export function applyHit(
   state: LedgerState,
   account: string,
   window: string,
   toolName: string,
   saved: number,
+  count = 1,
 ): void {
   const t = totals(state, account, window);
-  t.cache_hits += 1;
+  t.cache_hits += count;
   t.credits_saved += saved;
-  tool(t, toolName).cache_hits += 1;
+  tool(t, toolName).cache_hits += count;
 }
 
 export function readFigures(state: LedgerState, account: string, window: string): WindowFigures {

@@ -25,9 +25,15 @@ const CREDITS_URI = 'svc://credits';
  * (the embedded sandbox) when the client connects.
  */
 export function createServer(services: Services): Server {
-  const loading = Promise.all([import('./tools.js'), import('../call/pipeline.js')]).then(
-    ([tools, pipeline]) => ({ exposed: tools.exposedTools(services.config), ...pipeline }),
-  );
+  const loading = Promise.all([
+    import('./tools.js'),
+    import('../call/pipeline.js'),
+    import('../call/results.js'),
+  ]).then(([tools, pipeline, results]) => ({
+    exposed: tools.exposedTools(services.config),
+    ...pipeline,
+    ...results,
+  }));
   const server = new Server(
     { name: SERVER_NAME, version: VERSION, title: 'Market Data Service' },
     {
@@ -39,8 +45,7 @@ export function createServer(services: Services): Server {
     tools: (await loading).exposed.definitions,
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { exposed, callTool } = await loading;
-    const { errorResult } = await import('../call/results.js');
+    const { exposed, callTool, errorResult } = await loading;
     const tool = exposed.tools.get(request.params.name);
     if (!tool) {
       return errorResult(

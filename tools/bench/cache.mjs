@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+/**
+ * What the cache and the guard cost and save, over stdio: the p50 of a cached
+ * get_fear_and_greed_latest call beside the p50 of an SDK server with one constant tool (the floor;
+ * the two are called in turn so that both see the same machine load),
+ * then a mixed workload of calls over every tool with repeats, with the cache on and off: upstream
+ * requests made and credits spent. The sandbox runs in this process (its request counter is read
+ * directly); cached calls never reach it. Bounded in count; prints numbers. Run `npm run build` first.
+ *
+ *   node tools/bench/cache.mjs [--calls 1000] [--mixed 1000]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const { values } = parseArgs({
+  options: { calls: { type: 'string', default: '1000' }, mixed: { type: 'string', default: '1000' } },
+});
+const CALLS = Number(values.calls);
+const MIXED = Number(values.mixed);
+for (const [name, value] of [
+  ['--calls', CALLS],
+  ['--mixed', MIXED],
+]) {
+  if (!Number.isInteger(value) || value < 1 || value > 100_000) {
+    console.error(`${name} must be a whole number from 1 to 100000`);
+    process.exit(2);
+  }
+}
+const WARMUP = 100;
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const cli = join(ROOT, 'dist', 'cli.js');
+const { startSandbox } = await import(join(ROOT, 'dist', 'sandbox', 'server.js'));
+const { ALL_TOOLS } = await import(join(ROOT, 'dist', 'mcp', 'tools.js'));
+
+const CONSTANT_SERVER = `
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+const server = new McpServer({ name: 'constant', version: '1' });
+server.registerTool('constant', { outputSchema: { value: z.number() } }, () => ({
+  content: [{ type: 'text', text: 'Fear & Greed 62 – Greed' }],
+  structuredContent: { value: 62 },
+}));
+await server.connect(new StdioServerTransport());
+`;
+
+function percentile(samples, p) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function connect(args, env = {}) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...env },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(transport);
+  return client;
+}
+
+/** Calls taken in turn on each client, so that both see the same machine load; p50 and p95 of each. */
+async function inTurn(calls) {
+  const samples = calls.map(() => []);
+  for (let i = 0; i < WARMUP + CALLS; i++) {
+    for (const [k, { client, name }] of calls.entries()) {
+      const t = performance.now();
+      const result = await client.callTool({ name, arguments: {} });
+      if (result.isError) throw new Error(`${name}: ${result.content[0]?.text}`);
+      if (i >= WARMUP) samples[k].push(performance.now() - t);
+    }
+  }
+  return samples.map((s) => ({ p50: percentile(s, 50), p95: percentile(s, 95) }));
+}
+
+/** Every tool with a few argument sets; a workload draws from them with repeats (a skewed pick). */
+function variants() {
+  const special = {
+    get_dex_platform: [{ platformName: 'Ethereum' }, { platformName: 'Solana' }],
+    get_cryptocurrency_quotes_latest: [{ id: '1' }, { symbol: 'ETH,SOL' }, { id: '1,1027', convert: 'EUR' }],
+    get_cryptocurrency_listings_latest: [{}, { limit: 10 }, { limit: 300 }],
+    get_global_metrics_historical: [{}, { count: 200, interval: '1h' }],
+    get_fear_and_greed_historical: [{}, { limit: 7 }],
+  };
+  return ALL_TOOLS.flatMap((tool) => (special[tool.name] ?? [{}]).map((args) => ({ name: tool.name, args })));
+}
+
+/** A deterministic pick skewed towards the first variants, as an assistant repeats common questions. */
+function workload(count) {
+  const pool = variants();
+  let seed = 42;
+  const next = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  return Array.from({ length: count }, () => pool[Math.floor(next() ** 2 * pool.length)]);
+}
+
+async function mixed(sandbox, cache) {
+  const state = mkdtempSync(join(tmpdir(), 'svc-mcp-bench-'));
+  const client = await connect([cli, 'stdio'], {
+    SVC_API_KEY: 'sandbox-enterprise',
+    SVC_BASE_URL: sandbox.url,
+    SVC_STATE_DIR: state,
+    SVC_CACHE: cache,
+  });
+  const before = sandbox.stats.requests;
+  const started = performance.now();
+  let errors = 0;
+  for (const { name, args } of workload(MIXED)) {
+    const result = await client.callTool({ name, arguments: args });
+    if (result.isError) errors++;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const usage = (await client.callTool({ name: 'get_credit_usage', arguments: {} })).structuredContent;
+  await client.close();
+  rmSync(state, { recursive: true, force: true });
+  return {
+    requests: sandbox.stats.requests - before,
+    credits: usage.spent,
+    hits: usage.cache_hits,
+    errors,
+    seconds,
+  };
+}
+
+const sandbox = await startSandbox({ rateLimit: false });
+try {
+  const state = mkdtempSync(join(tmpdir(), 'svc-mcp-bench-'));
+  const server = await connect([cli, 'stdio'], {
+    SVC_API_KEY: 'sandbox-enterprise',
+    SVC_BASE_URL: sandbox.url,
+    SVC_STATE_DIR: state,
+  });
+  const constant = await connect(['--input-type=module', '-e', CONSTANT_SERVER]);
+  const [cached, floor] = await inTurn([
+    { client: server, name: 'get_fear_and_greed_latest' },
+    { client: constant, name: 'constant' },
+  ]);
+  await server.close();
+  await constant.close();
+  rmSync(state, { recursive: true, force: true });
+  console.log(
+    `cached get_fear_and_greed_latest, ${CALLS} calls: p50 ${cached.p50.toFixed(3)} ms, p95 ${cached.p95.toFixed(3)} ms`,
+  );
+  console.log(
+    `SDK server with one constant tool:           p50 ${floor.p50.toFixed(3)} ms, p95 ${floor.p95.toFixed(3)} ms`,
+  );
+  console.log(`cached call / floor at p50: ${(cached.p50 / floor.p50).toFixed(2)}× (target ≤ 1.5×)`);
+
+  const tools = new Set(workload(MIXED).map((w) => w.name)).size;
+  console.log(
+    `\nmixed workload: ${MIXED} calls over ${tools} tools (${variants().length} argument sets), with repeats`,
+  );
+  for (const cache of ['on', 'off']) {
+    const r = await mixed(sandbox, cache);
+    console.log(
+      `cache ${cache.padEnd(3)}: ${r.requests} upstream requests, ${r.credits} credits spent, ${r.hits} cache hits, ${r.errors} errors, ${r.seconds.toFixed(1)} s`,
+    );
+  }
+} finally {
+  await sandbox.close();
+}
