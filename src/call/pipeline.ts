@@ -11,13 +11,14 @@ import type { Fetched } from '../cache/answers.js';
 import { cacheKey } from '../cache/key.js';
 import type { CachedAnswer } from '../cache/store.js';
 import { estimateCredits } from '../catalog/credits.js';
-import { type Endpoint, planTitle, UnexpectedBodyError } from '../catalog/define.js';
+import { type Endpoint, planTitle, structuredData, UnexpectedBodyError } from '../catalog/define.js';
 import { validateParams } from '../catalog/params.js';
 import { accountOf } from '../guard/guard.js';
 import type { QueryParams, UpstreamAnswer } from '../upstream/client.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
 import type { DataSource } from '../upstream/source.js';
 import { type CallEvent, notify } from './events.js';
+import { BusyError } from './limiter.js';
 import type { LocalTool } from './local-tools.js';
 import { answerResult, errorResult } from './results.js';
 import type { Services } from './services.js';
@@ -95,12 +96,12 @@ async function runCall(
     if (context.signal?.aborted) {
       return { result: errorResult('The call was cancelled.'), event: { outcome: 'cancelled', credits: 0 } };
     }
-    const refused = error instanceof Refused;
+    const reason = error instanceof Refused ? error.reason : error instanceof BusyError ? 'busy' : undefined;
     return {
       result: errorResult(describeFailure(error, tool)),
       event: {
-        outcome: refused ? 'refused' : 'error',
-        reason: refused ? error.reason : undefined,
+        outcome: reason ? 'refused' : 'error',
+        reason,
         credits: 0,
       },
     };
@@ -136,7 +137,11 @@ export async function fetchEndpoint(
     cacheKey(endpoint.name, account, params),
     endpoint.refreshSeconds * 1000,
     context.signal,
-    (signal) => requestUpstream(services, source, endpoint, params, { apiKey, account, signal }),
+    (signal) =>
+      services.limiter.run(
+        () => requestUpstream(services, source, endpoint, params, { apiKey, account, signal }),
+        signal,
+      ),
   );
   if (fetched.via !== 'upstream') services.guard.recordHit(account, endpoint.name, fetched.credits);
   return { ...fetched, account, sandbox: source.sandbox };
@@ -181,7 +186,7 @@ async function requestUpstream(
   // Settled before normalising: an answer of an unexpected shape was still charged.
   const charged = answer.creditCount ?? estimate;
   await guard.settle(admission.reservation, charged);
-  return { data: endpoint.normalise(answer.body, params), fetchedAt: Date.now(), credits: charged };
+  return { data: structuredData(endpoint, answer.body, params), fetchedAt: Date.now(), credits: charged };
 }
 
 async function callEndpoint(
@@ -215,7 +220,7 @@ async function callEndpoint(
 }
 
 function describeFailure(error: unknown, tool: Tool): string {
-  if (error instanceof Refused) return error.message;
+  if (error instanceof Refused || error instanceof BusyError) return error.message;
   if (error instanceof UpstreamError) {
     return describeUpstreamError(error, { plans: isEndpoint(tool) ? tool.plans.map(planTitle) : [] });
   }

@@ -10,6 +10,7 @@ import { FileLedger } from '../guard/file-ledger.js';
 import { CreditGuard } from '../guard/guard.js';
 import { type DataSource, openDataSource } from '../upstream/source.js';
 import type { CallObserver } from './events.js';
+import { CallLimiter } from './limiter.js';
 
 export interface Services {
   config: Config;
@@ -17,6 +18,8 @@ export interface Services {
   source(): Promise<DataSource>;
   answers: SharedAnswers;
   guard: CreditGuard;
+  /** Bounds the calls that make requests at once. */
+  limiter: CallLimiter;
   /** Told of every call and upstream request (metrics, logs). */
   observers: CallObserver[];
   /** Milliseconds since the epoch: real time, or SVC_NOW's frozen instant. */
@@ -44,6 +47,7 @@ export function createServices(config: Config): Services {
     },
     answers: new SharedAnswers(cacheStore, config.cache),
     guard,
+    limiter: new CallLimiter(),
     observers: [],
     now,
     async close() {

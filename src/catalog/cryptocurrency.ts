@@ -174,9 +174,10 @@ function rangeShape() {
       shape[`${name}_${end}`] = z
         .number()
         .min(0)
+        .max(1e17)
         .optional()
         .describe(
-          `Keep assets whose ${name.replaceAll('_', ' ')} (USD where monetary) is ${end === 'min' ? 'at least' : 'at most'} this; ≥ 0.`,
+          `Keep assets whose ${name.replaceAll('_', ' ')} (USD where monetary) is ${end === 'min' ? 'at least' : 'at most'} this; 0 to 1e17.`,
         );
     }
   }
@@ -184,9 +185,10 @@ function rangeShape() {
     shape[`percent_change_24h_${end}`] = z
       .number()
       .min(-100)
+      .max(1e9)
       .optional()
       .describe(
-        `Keep assets whose 24h change in percent is ${end === 'min' ? 'at least' : 'at most'} this; ≥ -100.`,
+        `Keep assets whose 24h change in percent is ${end === 'min' ? 'at least' : 'at most'} this; -100 to 1e9.`,
       );
   }
   return shape;
@@ -208,6 +210,7 @@ const listingsInput = paramsObject(
     aux: auxParam(['is_market_cap_included_in_calc']),
     tag: z
       .string()
+      .max(64, 'must be a lowercase tag slug of at most 64 characters')
       .regex(/^[a-z0-9-]+$/, { message: 'must be a lowercase tag slug' })
       .optional()
       .describe('Only assets with this tag slug, e.g. "defi"; default all.'),

@@ -95,6 +95,22 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
   throw new UnexpectedBodyError(`${issue.path.join('.') || 'body'}: ${issue.message}`);
 }
 
+/**
+ * Upstream body → the tool's structured data, checked against its output schema: a field the model
+ * would misread (a number that is not finite or outside its documented range, a missing field) makes
+ * the answer an unexpected shape, never an answer; keys the schema does not name are dropped.
+ */
+export function structuredData(
+  endpoint: Endpoint,
+  body: unknown,
+  params: Record<string, unknown>,
+): Record<string, unknown> {
+  const result = endpoint.output.safeParse(endpoint.normalise(body, params));
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw new UnexpectedBodyError(`${issue.path.join('.') || 'data'}: ${issue.message}`);
+}
+
 /** `data` of a `{data, status}` envelope, or the body itself where the service answers bare. */
 export function dataOf(body: unknown): unknown {
   if (body && typeof body === 'object' && !Array.isArray(body) && 'data' in body) {

@@ -3,12 +3,41 @@
  * anything is sent) and the sandbox (which answers 400 for the same input). One definition, two users.
  */
 import { z } from 'zod';
+import { parseTime, TIME_RULE } from './time.js';
+
+export { parseTime } from './time.js';
 
 const CURRENCY_SYMBOL = /^[A-Za-z0-9$@-]+$/;
 const ID_LIST = /^\d+(?:,\d+)*$/;
 const SLUG_LIST = /^[0-9a-z-]+(?:,[0-9a-z-]+)*$/;
 const SYMBOL_LIST = /^[0-9A-Za-z$@-]+(?:,[0-9A-Za-z$@-]+)*$/;
-const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * Every string parameter has a length bound, derived from its rule, so that no argument turns into a
+ * URL the service refuses (or a megabyte of text in a log): items of a list and how many there may be.
+ */
+export const BOUNDS = {
+  /** Ids, slugs or symbols in one list. */
+  listItems: 1000,
+  idDigits: 10,
+  slugChars: 64,
+  symbolChars: 20,
+  /** A convert currency symbol (fiat or crypto). */
+  currencyChars: 10,
+} as const;
+
+/** A comma list of at most `items` entries of at most `chars` characters each, checked by length first. */
+function boundedList(pattern: RegExp, items: number, chars: number, what: string, example: string) {
+  const rule = `must be at most ${items} ${what} of at most ${chars} characters each, separated by commas, e.g. "${example}"`;
+  return z
+    .string()
+    .max(items * (chars + 1) - 1, rule)
+    .regex(pattern, rule)
+    .refine((v) => {
+      const list = splitList(v);
+      return list.length <= items && list.every((item) => item.length <= chars);
+    }, rule);
+}
 
 /** Every tool's `format`: the compact text summary or the structured data as JSON. */
 export const formatParam = z
@@ -18,26 +47,21 @@ export const formatParam = z
     'Answer as a compact text summary (text, default) or as the structured data in compact JSON (json).',
   );
 
-/** Unix seconds or ISO 8601 as the spec allows; `undefined` when the value is neither. */
-export function parseTime(value: string | number): number | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;
-  const text = value.trim();
-  if (/^\d{1,12}$/.test(text)) return Number(text);
-  if (!ISO_8601.test(text)) return undefined;
-  const ms = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) || text.length === 10 ? text : `${text}Z`);
-  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
-}
-
 export function splitList(value: string): string[] {
   return value.split(',');
 }
 
 /** `convert`: comma-separated currency symbols, each of letters, digits, $, @ and hyphen. */
 export function convertParam(max: number, note = '') {
+  const chars = BOUNDS.currencyChars;
   return z
     .string()
-    .refine((v) => splitList(v).every((s) => CURRENCY_SYMBOL.test(s)), {
-      message: 'each currency symbol may hold only letters, digits, $, @ and hyphen, separated by commas',
+    .max(
+      max * (chars + 1) - 1,
+      `must be at most ${max} currencies${note} of at most ${chars} characters each`,
+    )
+    .refine((v) => splitList(v).every((s) => CURRENCY_SYMBOL.test(s) && s.length <= chars), {
+      message: `each currency symbol may hold only letters, digits, $, @ and hyphen (at most ${chars}), separated by commas`,
     })
     .refine((v) => splitList(v).length <= max, {
       message: `at most ${max} currencies${note}`,
@@ -52,6 +76,10 @@ export function convertParam(max: number, note = '') {
 export function convertIdParam(max: number) {
   return z
     .string()
+    .max(
+      max * (BOUNDS.idDigits + 1) - 1,
+      `must be at most ${max} ids of at most ${BOUNDS.idDigits} digits each`,
+    )
     .regex(ID_LIST, { message: 'must be numeric ids separated by commas, e.g. "2781,2790"' })
     .refine((v) => splitList(v).length <= max, { message: `at most ${max} ids` })
     .optional()
@@ -60,21 +88,28 @@ export function convertIdParam(max: number) {
     );
 }
 
-/** Time bound: Unix seconds or ISO 8601. */
+/** Time bound: Unix seconds or ISO 8601, a real instant from 2010 to tomorrow. */
 export function timeParam(what: string) {
   return z
     .union([z.string(), z.number()])
-    .refine((v) => parseTime(v) !== undefined, {
-      message:
-        'must be Unix time in seconds or an ISO 8601 date/time such as 2026-11-01 or 2026-11-01T12:00:00Z',
+    .refine((v) => (typeof v === 'number' || v.length <= 40) && parseTime(v) !== undefined, {
+      message: TIME_RULE,
     })
     .optional()
     .describe(`${what}: Unix seconds or ISO 8601 (e.g. 2026-11-01T00:00:00Z).`);
 }
 
+/** The largest offset or count a parameter without a documented maximum takes: every number is bounded. */
+export const MAX_UNBOUNDED_INT = 1_000_000;
+
+/** A whole number from `min` to `max` (undefined: to MAX_UNBOUNDED_INT). */
 export function intParam(min: number, max: number | undefined, description: string) {
-  const base = z.number().int().min(min);
-  return (max === undefined ? base : base.max(max)).describe(description);
+  return z
+    .number()
+    .int()
+    .min(min)
+    .max(max ?? MAX_UNBOUNDED_INT)
+    .describe(description);
 }
 
 export function enumParam<const T extends readonly [string, ...string[]]>(values: T, description: string) {
@@ -85,6 +120,7 @@ export function enumParam<const T extends readonly [string, ...string[]]>(values
 export function namesListParam(allowed: readonly string[], description: string) {
   return z
     .string()
+    .max(allowed.join(',').length, `must name each of ${allowed.join(', ')} at most once`)
     .refine((v) => splitList(v).every((name) => allowed.includes(name)), {
       message: `each name must be one of ${allowed.join(', ')}`,
     })
@@ -92,15 +128,21 @@ export function namesListParam(allowed: readonly string[], description: string) 
     .describe(`${description} Comma-separated; allowed: ${allowed.join(', ')}.`);
 }
 
-export const idListParam = z
-  .string()
-  .regex(ID_LIST, { message: 'must be numeric ids separated by commas, e.g. "1,1027"' });
-export const slugListParam = z
-  .string()
-  .regex(SLUG_LIST, { message: 'must be lowercase slugs separated by commas, e.g. "bitcoin,ethereum"' });
-export const symbolListParam = z
-  .string()
-  .regex(SYMBOL_LIST, { message: 'must be symbols separated by commas, e.g. "BTC,ETH"' });
+export const idListParam = boundedList(ID_LIST, BOUNDS.listItems, BOUNDS.idDigits, 'numeric ids', '1,1027');
+export const slugListParam = boundedList(
+  SLUG_LIST,
+  BOUNDS.listItems,
+  BOUNDS.slugChars,
+  'lowercase slugs',
+  'bitcoin,ethereum',
+);
+export const symbolListParam = boundedList(
+  SYMBOL_LIST,
+  BOUNDS.listItems,
+  BOUNDS.symbolChars,
+  'symbols',
+  'BTC,ETH',
+);
 
 type Issue = { path: string; message: string };
 type Refinement = (value: Record<string, unknown>, add: (issue: Issue) => void) => void;
@@ -137,45 +179,96 @@ export function paramsObject<T extends z.ZodRawShape>(shape: T, ...rules: Refine
 
 export type ParamsResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
+/** A name the caller chose, as an error message repeats it: never more than a line. */
+export function clipName(name: string): string {
+  return name.length > 40 ? `${name.slice(0, 40)}…` : name;
+}
+
 /**
  * Validate arguments against an endpoint's schema and turn the first problem into one sentence
  * that names the parameter and says what is allowed (the field's own description).
  */
 export function validateParams<S extends z.ZodObject>(schema: S, args: unknown): ParamsResult<z.output<S>> {
-  const result = schema.safeParse(args ?? {});
+  const input = args ?? {};
+  if (typeof input === 'object' && !Array.isArray(input)) {
+    // Checked here, not by zod alone: a `__proto__` key is dropped silently by zod, and by the time
+    // arguments reach us a JSON parser may already have made it the object's prototype, whose
+    // fields zod would then read as if they were arguments.
+    const prototype = Object.getPrototypeOf(input);
+    const polluted = prototype !== Object.prototype && prototype !== null;
+    const unknown = polluted
+      ? '__proto__'
+      : Object.keys(input).find((key) => !Object.hasOwn(schema.shape, key));
+    if (unknown !== undefined) return { ok: false, message: unknownParameter(schema, unknown) };
+  }
+  const result = schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, message: describeIssue(schema, result.error.issues[0]) };
+  return {
+    ok: false,
+    message: describeIssue(schema, result.error.issues[0], input as Record<string, unknown>),
+  };
 }
 
-function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue): string {
+/** "Unknown parameter …; this endpoint takes: …" */
+export function unknownParameter(schema: z.ZodObject, name: string): string {
   const allowed = Object.keys(schema.shape);
-  if (issue.code === 'unrecognized_keys') {
-    const list = allowed.length ? allowed.join(', ') : 'none';
-    return `Unknown parameter "${issue.keys[0]}"; this endpoint takes: ${list}.`;
-  }
+  return `Unknown parameter "${clipName(name)}"; this endpoint takes: ${allowed.length ? allowed.join(', ') : 'none'}.`;
+}
+
+function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: Record<string, unknown>): string {
+  if (issue.code === 'unrecognized_keys') return unknownParameter(schema, issue.keys[0]);
   const name = String(issue.path[0] ?? '');
+  if (issue.code === 'invalid_type' && name !== '' && input?.[name] === undefined) {
+    return `Missing parameter "${name}": it is required.${help(schema, name)}`;
+  }
+  return `Invalid value for "${name}": ${lowerFirst(issue.message)}.${help(schema, name)}`;
+}
+
+function help(schema: z.ZodObject, name: string): string {
   const description = fieldDescription(schema.shape[name] as z.ZodType | undefined);
-  const help = description ? ` Allowed: ${description}` : '';
-  return `Invalid value for "${name}": ${lowerFirst(issue.message)}.${help}`;
+  return description ? ` Allowed: ${description}` : '';
 }
 
 function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
+const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
+/** A number as a query string writes it: plain decimal digits, never an exponent (1e-8 → 0.00000001). */
+export function plainDecimal(value: number): string {
+  return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+}
+
 /**
  * Query strings carry text only: turn the values of number and boolean fields into their types so
- * that the same schema checks a query string and a tool call's JSON arguments.
+ * that the same schema checks a query string and a tool call's JSON arguments. A parameter sent
+ * twice, or a number that is not plain decimal (0x5, +5, 1e3), is refused rather than guessed at.
  */
-export function coerceQuery(schema: z.ZodObject, query: URLSearchParams): Record<string, unknown> {
+export function coerceQuery(
+  schema: z.ZodObject,
+  query: URLSearchParams,
+): ParamsResult<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const [key, raw] of query) {
-    const kind = baseType(schema.shape[key] as z.ZodType | undefined);
-    if (kind === 'number' && raw.trim() !== '' && !Number.isNaN(Number(raw))) out[key] = Number(raw);
-    else if (kind === 'boolean' && (raw === 'true' || raw === 'false')) out[key] = raw === 'true';
-    else out[key] = raw;
+    if (Object.hasOwn(out, key)) {
+      return { ok: false, message: `Parameter "${clipName(key)}" is repeated; send it once.` };
+    }
+    let value: unknown = raw;
+    const kind = baseType(Object.hasOwn(schema.shape, key) ? (schema.shape[key] as z.ZodType) : undefined);
+    if (kind === 'number') {
+      if (!PLAIN_DECIMAL.test(raw)) {
+        return {
+          ok: false,
+          message: `Invalid value for "${key}": "${clipName(raw)}" is not a plain decimal number.`,
+        };
+      }
+      value = Number(raw);
+    } else if (kind === 'boolean' && (raw === 'true' || raw === 'false')) value = raw === 'true';
+    // defineProperty: a key named __proto__ must stay a key, to be refused as unknown.
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   }
-  return out;
+  return { ok: true, value: out };
 }
 
 /** Unwraps optional and default layers, which do not carry the inner description or type. */

@@ -6,6 +6,7 @@ import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.j
 import { perCall } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
 import { enumParam, intParam, paramsObject } from './params.js';
+import { isoOf } from './time.js';
 
 /** The service's bands (upstream notes): used when an answer arrives without its label. */
 export function fearAndGreedLabel(value: number): string {
@@ -23,12 +24,6 @@ function altcoinSeason(index: number): 'altcoin season' | 'bitcoin season' | 'ne
   return 'neither season';
 }
 
-/** Unix seconds (as the historical list writes them) or ISO → ISO 8601. */
-function isoTime(value: string | number): string {
-  const text = String(value);
-  return /^\d+$/.test(text) ? new Date(Number(text) * 1000).toISOString() : text;
-}
-
 const upstreamFearAndGreed = z.looseObject({
   value: looseNumber,
   value_classification: z.string().optional(),
@@ -37,7 +32,7 @@ const upstreamFearAndGreed = z.looseObject({
 });
 
 const fearAndGreedValue = z.object({
-  value: z.number().describe('Index value, 0 (extreme fear) to 100 (extreme greed)'),
+  value: z.number().min(0).max(100).describe('Index value, 0 (extreme fear) to 100 (extreme greed)'),
   value_classification: z
     .string()
     .describe('Extreme Fear <20, Fear 20–39, Neutral 40–59, Greed 60–79, Extreme Greed 80–100'),
@@ -98,7 +93,7 @@ export const fearAndGreedHistorical = defineEndpoint({
     return {
       start: params.start,
       items: values.map((v) => ({
-        timestamp: isoTime(v.timestamp ?? ''),
+        timestamp: isoOf(v.timestamp ?? ''),
         value: v.value,
         value_classification: v.value_classification ?? fearAndGreedLabel(v.value),
       })),
@@ -123,7 +118,11 @@ export const fearAndGreedHistorical = defineEndpoint({
 // ---------------------------------------------------------------- altcoin season
 
 const altcoinLatestOutput = z.object({
-  altcoin_index: z.number().describe('0 to 100: above 75 altcoin season, below 25 bitcoin season'),
+  altcoin_index: z
+    .number()
+    .min(0)
+    .max(100)
+    .describe('0 to 100: above 75 altcoin season, below 25 bitcoin season'),
   season: z.enum(['altcoin season', 'bitcoin season', 'neither season']),
   altcoin_marketcap: z.number().optional(),
   snapshot_time: z.string().optional(),
@@ -194,7 +193,7 @@ export const altcoinSeasonHistorical = defineEndpoint({
     points: z.array(
       z.object({
         timestamp: z.string(),
-        altcoin_index: z.number(),
+        altcoin_index: z.number().min(0).max(100),
         altcoin_marketcap: z.number().optional(),
       }),
     ),
@@ -219,7 +218,7 @@ export const altcoinSeasonHistorical = defineEndpoint({
     return {
       timeframe: data.timeframe ?? params.timeframe,
       points: data.points.map((p) => ({
-        timestamp: isoTime(p.timestamp),
+        timestamp: isoOf(p.timestamp),
         altcoin_index: p.altcoin_index,
         altcoin_marketcap: p.altcoin_marketcap,
       })),

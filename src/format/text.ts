@@ -1,4 +1,5 @@
 /** Small helpers for compact text answers: durations, dates, tables, cut lists. */
+import { isoOf } from '../catalog/time.js';
 
 const UNITS: [number, string][] = [
   [86_400, 'day'],
@@ -21,7 +22,7 @@ export function formatDuration(seconds: number): string {
 /** ISO 8601 or Unix seconds → "2026-11-22 14:05 UTC"; dates at midnight print without the time. */
 export function formatTime(value: string | number | undefined, dateOnly = false): string {
   if (value === undefined || value === '') return 'unknown time';
-  const ms = typeof value === 'number' || /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value);
+  const ms = Date.parse(isoOf(value));
   if (Number.isNaN(ms)) return String(value);
   const iso = new Date(ms).toISOString();
   if (dateOnly) return iso.slice(0, 10);

@@ -5,6 +5,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  type CallToolResult,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
@@ -18,6 +19,19 @@ const INSTRUCTIONS =
   'Cryptocurrency market data from the Market Data Service: global totals, fear and greed, altcoin season, the svc100/svc20 indices, community trends, DEX platforms, listings and quotes. Answers are compact text; pass format=json for the structured data. Each tool description gives its credit cost; get_credit_usage shows the budget.';
 
 const CREDITS_URI = 'svc://credits';
+
+/** What a tools/call with `__proto__` among its arguments is answered with (see proto-key.ts). */
+export async function protoKeyRefusal(services: Services, name: string): Promise<CallToolResult> {
+  const [{ exposedTools }, { errorResult }, { unknownParameter }] = await Promise.all([
+    import('./tools.js'),
+    import('../call/results.js'),
+    import('../catalog/params.js'),
+  ]);
+  const tool = exposedTools(services.config).tools.get(name);
+  return errorResult(
+    tool ? unknownParameter(tool.toolInput, '__proto__') : `Unknown tool "${name.slice(0, 100)}".`,
+  );
+}
 
 /**
  * The server answers `initialize` at once: the tool path loads meanwhile (the client lists tools

@@ -8,7 +8,8 @@ import { createServices } from '../call/services.js';
 import { type Config, ConfigError } from '../config.js';
 import { VERSION } from '../version.js';
 import { trackInFlight } from './in-flight.js';
-import { createServer } from './server.js';
+import { refuseProtoKeys } from './proto-key.js';
+import { createServer, protoKeyRefusal } from './server.js';
 
 /** How long requests in flight may take to finish once stdin has ended. */
 export const DRAIN_TIMEOUT_MS = 30_000;
@@ -34,6 +35,7 @@ export async function runStdio(config: Config): Promise<void> {
   };
   await server.connect(transport);
   const inFlight = trackInFlight(transport);
+  refuseProtoKeys(transport, (name) => protoKeyRefusal(services, name));
   server.onclose = () => void shutdown(false);
   process.stdin.once('end', () => void shutdown(true));
   process.once('SIGINT', () => void shutdown(true));

@@ -48,11 +48,13 @@ export const priceConversionInput = paramsObject(
       .describe('Amount to convert, 0.00000001 to 1000000000000; required.'),
     id: z
       .string()
+      .max(10, 'must be one numeric id of at most 10 digits, e.g. "1"')
       .regex(/^\d+$/, { message: 'must be one numeric id, e.g. "1"' })
       .optional()
       .describe('Id of the currency to convert from (crypto or fiat); send id or symbol.'),
     symbol: z
       .string()
+      .max(20, 'must be one symbol of at most 20 characters, e.g. "BTC"')
       .regex(/^[0-9A-Za-z$@-]+$/, { message: 'must be one symbol, e.g. "BTC"' })
       .optional()
       .describe('Symbol of the currency to convert from (crypto or fiat); send id or symbol.'),

@@ -52,6 +52,8 @@ export interface Sandbox {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** The one `stats.byPath` entry for every path the sandbox does not serve. */
+export const UNKNOWN_PATHS = '(unknown paths)';
 const KEY_INFO_PATH = '/v1/key/info';
 
 /** Starts the sandbox on loopback and resolves once it listens. */
@@ -147,7 +149,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           `Your plan (${planTitle(plan)}) does not include ${path}; plans that include it: ${route.plans.map(planTitle).join(', ')}.`,
         );
       }
-      const checked = validateParams(route.input, coerceQuery(route.input, new URLSearchParams(query)));
+      const coerced = coerceQuery(route.input, new URLSearchParams(query));
+      if (!coerced.ok) throw badRequest(coerced.message);
+      const checked = validateParams(route.input, coerced.value);
       if (!checked.ok) throw badRequest(checked.message);
       const params = checked.value as Record<string, unknown>;
       if (plan === 'basic' && currencyCount(params) > 1) {
@@ -195,7 +199,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const path = q < 0 ? url : url.slice(0, q);
     const query = q < 0 ? '' : url.slice(q + 1);
     stats.requests++;
-    stats.byPath.set(path, (stats.byPath.get(path) ?? 0) + 1);
+    // Counted per known path; every other path shares one entry, so the map stays bounded.
+    const counted = ROUTES.has(path) ? path : UNKNOWN_PATHS;
+    stats.byPath.set(counted, (stats.byPath.get(counted) ?? 0) + 1);
     const fault = faults.take(path);
     if (fault) answerWithFault(fault, req, res, path, query);
     else respond(req, res, path, query, false);

@@ -4,7 +4,9 @@
  * and retries only where they can help, bounded so a tool call never waits more than 20 s in all.
  */
 import type { Agent, Dispatcher } from 'undici';
+import { plainDecimal } from '../catalog/params.js';
 import { UpstreamError } from './errors.js';
+import { redactKey } from './redact.js';
 
 // Only undici's Agent, and only on first use: the package's entry point also loads fetch, WebSocket,
 // the cache stores, the mocks and Node's own bundled undici, about 8 MB the server never uses, and
@@ -43,6 +45,11 @@ export interface RequestOptions {
 
 const BACKOFF_BASE_MS = 200;
 const BACKOFF_CAP_MS = 4_000;
+/**
+ * The most of a response body read: far above the largest real answer (a full listings page in
+ * several currencies is a few MB), far below what would hurt the process. Reading stops there.
+ */
+export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 export class UpstreamClient {
   private dispatcher: Agent | undefined;
@@ -69,7 +76,7 @@ export class UpstreamClient {
         const { body, creditCount } = await this.once(target, apiKey, deadline, signal);
         return { body, creditCount, attempts: attempt };
       } catch (caught) {
-        const error = asUpstreamError(caught, signal);
+        const error = asUpstreamError(caught, this.origin, signal);
         const wait = error.retryable && attempt < this.maxAttempts ? retryDelay(error, attempt) : undefined;
         if (wait === undefined || Date.now() + wait >= deadline - 50) {
           error.attempts = attempt;
@@ -109,20 +116,19 @@ export class UpstreamClient {
   }
 }
 
-/** The service may echo what it was sent; the key must never reach a message. */
-function redact(text: string, apiKey: string): string {
-  return text.replaceAll(apiKey, '[redacted]');
-}
-
+/**
+ * The answer's body, or the failure it reports: an HTTP error, or a 200 whose `status.error_code`
+ * is not 0 (an error all the same). The key is redacted from whatever the service echoed.
+ */
 function read(response: RawResponse, apiKey: string): { body: unknown; creditCount?: number } {
-  const body = parseJson(response.text);
-  if (response.statusCode !== 200) {
-    const status = statusOf(body);
+  const body = redactKey(parseJson(response.text), response.text, apiKey);
+  const status = statusOf(body);
+  if (response.statusCode !== 200 || (status.code !== undefined && status.code !== 0)) {
     throw new UpstreamError(
       'http',
       response.statusCode,
       status.code ?? response.statusCode,
-      redact(status.message ?? `HTTP ${response.statusCode}`, apiKey),
+      status.message ?? `HTTP ${response.statusCode}`,
       retryAfterSeconds(response.headers['retry-after']),
     );
   }
@@ -134,7 +140,7 @@ function read(response: RawResponse, apiKey: string): { body: unknown; creditCou
       'The service sent a body that is not valid JSON',
     );
   }
-  return { body, creditCount: statusOf(body).credits };
+  return { body, creditCount: status.credits };
 }
 
 interface RawResponse {
@@ -159,6 +165,16 @@ function send(
     let statusCode = 0;
     let headers: RawResponse['headers'] = {};
     const chunks: Buffer[] = [];
+    let received = 0;
+    const tooLarge = () =>
+      stop(
+        new UpstreamError(
+          'too_large',
+          undefined,
+          undefined,
+          `The service's answer is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; reading stopped there`,
+        ),
+      );
     const settle = () => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', cancel);
@@ -184,8 +200,12 @@ function send(
       onResponseStart(_controller, status, responseHeaders) {
         statusCode = status;
         headers = responseHeaders;
+        if (Number(responseHeaders['content-length']) > MAX_BODY_BYTES) tooLarge();
       },
       onResponseData(_controller, chunk) {
+        if (failure) return;
+        received += chunk.length;
+        if (received > MAX_BODY_BYTES) return tooLarge();
         chunks.push(chunk);
       },
       onResponseEnd() {
@@ -204,7 +224,7 @@ function send(
 function queryString(params: QueryParams): string {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
-    if (value !== undefined) query.set(key, String(value));
+    if (value !== undefined) query.set(key, typeof value === 'number' ? plainDecimal(value) : String(value));
   }
   const search = query.toString();
   return search ? `?${search}` : '';
@@ -239,7 +259,7 @@ function retryAfterSeconds(header: string | string[] | undefined): number | unde
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
-function asUpstreamError(caught: unknown, signal?: AbortSignal): UpstreamError {
+function asUpstreamError(caught: unknown, origin: string, signal?: AbortSignal): UpstreamError {
   if (caught instanceof UpstreamError) return caught;
   if (signal?.aborted) return new UpstreamError('cancelled', undefined, undefined, 'The call was cancelled');
   const error = caught as { name?: string; code?: string; message?: string };
@@ -250,7 +270,7 @@ function asUpstreamError(caught: unknown, signal?: AbortSignal): UpstreamError {
     'network',
     undefined,
     undefined,
-    `The connection to the service failed (${error?.code ?? error?.name ?? 'error'})`,
+    `The connection to the service at ${new URL(origin).host} failed (${error?.code ?? error?.name ?? 'error'})`,
   );
 }
 

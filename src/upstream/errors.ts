@@ -3,7 +3,7 @@
  * do about it (the table in upstream-notes.md).
  */
 
-export type FailureKind = 'http' | 'network' | 'timeout' | 'malformed' | 'cancelled';
+export type FailureKind = 'http' | 'network' | 'timeout' | 'malformed' | 'too_large' | 'cancelled';
 
 export class UpstreamError extends Error {
   override name = 'UpstreamError';
@@ -58,6 +58,8 @@ function advice(error: UpstreamError, context: ErrorContext, now: Date): string 
       return 'The service could not be reached; check SVC_BASE_URL and the network, then try again.';
     case 'malformed':
       return 'The answer could not be read; try again later.';
+    case 'too_large':
+      return 'Ask for less in one call (a smaller limit or count, fewer ids or convert currencies).';
     case 'cancelled':
       return 'The call was cancelled.';
   }
@@ -89,9 +91,11 @@ function advice(error: UpstreamError, context: ErrorContext, now: Date): string 
     case 1011:
       return `Too many requests from this IP address; retry in ${error.retryAfterSeconds ?? 60} s.`;
   }
-  if (error.status === 400) return 'Fix the parameter the message names and call again.';
-  if (error.status === 404) return 'The service does not know this path: check SVC_BASE_URL.';
-  if (error.status !== undefined && error.status >= 500) return 'The service failed; try again in a minute.';
+  // A 200 may carry an error code: the code says what kind of failure it is.
+  const status = error.status === 200 ? error.code : error.status;
+  if (status === 400) return 'Fix the parameter the message names and call again.';
+  if (status === 404) return 'The service does not know this path: check SVC_BASE_URL.';
+  if (status !== undefined && status >= 500) return 'The service failed; try again in a minute.';
   return 'Try again later.';
 }
 

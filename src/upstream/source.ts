@@ -2,7 +2,10 @@
  * Where the data comes from: the upstream service when a key is configured, otherwise the sandbox
  * started in-process on a free loopback port (the embedded default).
  */
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
+import type { SandboxOptions } from '../sandbox/server.js';
 import { UpstreamClient } from './client.js';
 
 /** The key the embedded sandbox is called with (an Enterprise key: every endpoint, deepest history). */
@@ -30,10 +33,11 @@ export async function openDataSource(config: Config): Promise<DataSource> {
       close: () => client.close(),
     };
   }
-  // Loaded only here, so a server with a key never pays for the sandbox's market model.
-  const { startSandbox } = await import('../sandbox/server.js');
-  // No per-minute limit here: it stands in for the service on one person's machine.
-  const sandbox = await startSandbox({ keyHeader: config.keyHeader, rateLimit: false, now: config.now });
+  const sandbox = await startSandboxThread({
+    keyHeader: config.keyHeader,
+    rateLimit: false,
+    now: config.now,
+  });
   const client = new UpstreamClient({ ...config, baseUrl: sandbox.url });
   return {
     client,
@@ -43,6 +47,42 @@ export async function openDataSource(config: Config): Promise<DataSource> {
     async close() {
       await client.close();
       await sandbox.close();
+    },
+  };
+}
+
+/** The embedded sandbox's own heap may grow this far (its answers are built in memory). */
+const SANDBOX_HEAP_MB = 256;
+/** How long the sandbox thread may take to close before it is stopped. */
+const SANDBOX_CLOSE_MS = 2_000;
+
+/**
+ * The sandbox on a thread of its own (sandbox/worker.ts), so that its work never holds up the
+ * server's; no per-minute limit, as it stands in for the service on one person's machine.
+ */
+async function startSandboxThread(options: SandboxOptions): Promise<{ url: string; close(): Promise<void> }> {
+  const worker = new Worker(new URL('../sandbox/worker.js', import.meta.url), {
+    workerData: options,
+    resourceLimits: { maxOldGenerationSizeMb: SANDBOX_HEAP_MB },
+  });
+  const [message] = (await Promise.race([
+    once(worker, 'message'),
+    once(worker, 'error').then(([e]) => Promise.reject(e)),
+  ])) as [{ url?: string; error?: string }];
+  if (!message.url) {
+    await worker.terminate();
+    throw new Error(`The embedded sandbox could not start: ${message.error}`);
+  }
+  // The thread must not keep the process alive once the server is done.
+  worker.unref();
+  return {
+    url: message.url,
+    async close() {
+      const exited = once(worker, 'exit');
+      worker.postMessage('close');
+      const timer = setTimeout(() => void worker.terminate(), SANDBOX_CLOSE_MS);
+      await exited;
+      clearTimeout(timer);
     },
   };
 }

@@ -3,7 +3,7 @@
  * service uses (which the sandbox, following the spec, does not). It keeps every request's URL and
  * headers so a test can check where the key went.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Reply =
@@ -16,7 +16,9 @@ export type Reply =
       delayMs?: number;
     }
   /** Never answer: the request stays open until the client gives up on it. */
-  | { hang: true };
+  | { hang: true }
+  /** A 200 whose body is `chunk` repeated, `bytes` in all, or without end; written as the client reads. */
+  | { stream: { chunk: string; bytes?: number } };
 
 export interface SeenRequest {
   url: string;
@@ -32,6 +34,25 @@ export interface FakeUpstream {
   /** Answer every request to `path` with `reply` until told otherwise. */
   reply(path: string, reply: Reply): void;
   close(): Promise<void>;
+}
+
+/** Write `chunk` again and again, waiting for the client to read, until `bytes` or the client leaves. */
+function streamBody(res: ServerResponse, chunk: string, bytes = Number.POSITIVE_INFINITY): void {
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    ...(Number.isFinite(bytes) ? { 'content-length': String(bytes) } : {}),
+  });
+  const block = Buffer.from(chunk.repeat(Math.max(1, Math.floor(65_536 / chunk.length))));
+  let sent = 0;
+  const more = () => {
+    while (!res.destroyed && sent < bytes) {
+      const piece = block.subarray(0, Math.min(block.length, bytes - sent));
+      sent += piece.length;
+      if (!res.write(piece)) return void res.once('drain', more);
+    }
+    if (!res.destroyed) res.end();
+  };
+  more();
 }
 
 export async function startFakeUpstream(): Promise<FakeUpstream> {
@@ -50,6 +71,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       body: { status: { error_code: 404, error_message: `no reply set for ${path}`, credit_count: 0 } },
     };
     if ('hang' in reply) return;
+    if ('stream' in reply) return streamBody(res, reply.stream.chunk, reply.stream.bytes);
     const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
     const answer = () => {
       if (res.destroyed) return;

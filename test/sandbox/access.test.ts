@@ -3,7 +3,7 @@
  * under a frozen clock. Each case that counts starts its own sandbox, so counters start at zero.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/server.js';
+import { startSandbox, UNKNOWN_PATHS } from '../../src/sandbox/server.js';
 import { type Client, KEY_HEADER, openSandbox } from './helpers.js';
 
 const FG = '/v3/fear-and-greed/latest';
@@ -201,7 +201,19 @@ describe('request counter', () => {
       await c.get('/nowhere');
       expect(c.sandbox.stats.requests).toBe(3);
       expect(c.sandbox.stats.byPath.get(FG)).toBe(2);
-      expect(c.sandbox.stats.byPath.get('/nowhere')).toBe(1);
+      expect(c.sandbox.stats.byPath.get(UNKNOWN_PATHS)).toBe(1);
+    } finally {
+      await c.sandbox.close();
+    }
+  });
+
+  it('keeps the per-path counts bounded whatever paths are asked for', async () => {
+    const c = await openSandbox();
+    try {
+      await Promise.all(Array.from({ length: 2000 }, (_, i) => c.get(`/nowhere/${i}`)));
+      expect(c.sandbox.stats.requests).toBe(2000);
+      expect(c.sandbox.stats.byPath.size).toBe(1);
+      expect(c.sandbox.stats.byPath.get(UNKNOWN_PATHS)).toBe(2000);
     } finally {
       await c.sandbox.close();
     }

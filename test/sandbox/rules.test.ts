@@ -76,6 +76,12 @@ describe('global metrics historical', () => {
     await expect400(`${HISTORY}?count=0`, '"count"', '1 to 10000');
     await expect400(`${HISTORY}?count=10001`, '"count"', '1 to 10000');
     await expect400(`${HISTORY}?count=2.5`, '"count"');
+    // A number is plain decimal digits; a parameter is sent once.
+    await expect400(`${HISTORY}?count=0x5`, '"count"', 'not a plain decimal number');
+    await expect400(`${HISTORY}?count=%2B5`, '"count"', 'not a plain decimal number');
+    await expect400(`${HISTORY}?count=1e3`, '"count"', 'not a plain decimal number');
+    await expect400(`${LISTINGS}?limit=501&limit=1`, 'Parameter "limit" is repeated; send it once.');
+    await expect400(`${LISTINGS}?__proto__=1`, 'Unknown parameter "__proto__"');
   });
 
   it('refuses an unknown interval and lists the allowed ones', async () => {
@@ -86,9 +92,16 @@ describe('global metrics historical', () => {
     await expect400(`${HISTORY}?aux=btc_dominance,price`, '"aux"', 'search_interval');
   });
 
-  it('refuses times that are neither Unix seconds nor ISO 8601, and start after end', async () => {
-    await expect400(`${HISTORY}?time_start=yesterday`, '"time_start"', 'Unix time in seconds or an ISO 8601');
+  it('refuses times that are not real instants from 2010 to tomorrow, and start after end', async () => {
+    await expect400(`${HISTORY}?time_start=yesterday`, '"time_start"', 'Unix seconds or ISO 8601');
     await expect400(`${HISTORY}?time_end=2026-13-45`, '"time_end"');
+    // Not silently 2 March: the same rule the tools check with.
+    await expect400(`${HISTORY}?time_start=2026-02-30T00:00:00Z`, '"time_start"', 'a real date and time');
+    await expect400(`${HISTORY}?time_start=2026-11-20T24:30:00Z`, '"time_start"');
+    await expect400(`${HISTORY}?time_start=2009-12-31T23:59:59Z`, '"time_start"', 'from 2010-01-01');
+    await expect400(`${HISTORY}?time_start=1000000000000000`, '"time_start"');
+    await expect400(`${HISTORY}?time_end=2126-01-01`, '"time_end"', 'to tomorrow');
+    expect((await c.get(`${HISTORY}?time_start=2024-02-29T00:00:00%2B05:30`)).status).toBe(200);
     await expect400(
       `${HISTORY}?time_start=2026-11-20&time_end=2026-11-10`,
       '"time_start"',
@@ -185,7 +198,7 @@ describe('the listed endpoints', () => {
     await expect400('/v2/tools/price-conversion?amount=1', 'exactly one of id or symbol');
     await expect400('/v2/tools/price-conversion?amount=1&id=1&symbol=BTC', 'exactly one of id or symbol');
     await expect400('/v2/tools/price-conversion?amount=1&id=987654', '"987654" is not a known');
-    await expect400('/v2/tools/price-conversion?amount=1&id=1&time=2099-01-01', '"time"', 'future');
+    await expect400('/v2/tools/price-conversion?amount=1&id=1&time=2099-01-01', '"time"', 'to tomorrow');
   });
 
   it('map refuses a bad sort and key info refuses parameters', async () => {

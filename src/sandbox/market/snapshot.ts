@@ -26,7 +26,7 @@ export interface MarketState {
 }
 
 /** A small least-recently-used cache: a Map keeps insertion order, so the first key is the oldest. */
-class Lru<K, V> {
+export class Lru<K, V> {
   private readonly map = new Map<K, V>();
   constructor(private readonly size: number) {}
 

@@ -1,0 +1,59 @@
+/**
+ * Times as the service takes them, one rule for the tools and the sandbox: Unix seconds or ISO 8601,
+ * a real calendar instant (2026-02-30 is refused, not turned into 2 March), from 2010 (before any of
+ * the service's data) to one day past now.
+ */
+
+/** 2010-01-01T00:00:00Z: no data reaches further back. */
+export const EARLIEST_TIME = Date.UTC(2010, 0, 1) / 1000;
+const DAY = 86_400;
+
+export const TIME_RULE =
+  'must be a real date and time from 2010-01-01 to tomorrow, as Unix seconds or ISO 8601 (e.g. 2026-11-01 or 2026-11-01T12:00:00Z)';
+
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/** Unix seconds of an ISO 8601 text, or undefined when it names no real instant. */
+function isoSeconds(text: string): number | undefined {
+  const m = ISO.exec(text);
+  if (!m) return undefined;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m
+    .slice(1, 7)
+    .map((v) => (v === undefined ? undefined : Number(v))) as number[];
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second);
+  const back = new Date(ms);
+  // Date.UTC rolls 30 February into March and 25:00 into the next day: a real instant round-trips.
+  if (back.getUTCMonth() !== month - 1 || back.getUTCDate() !== day || back.getUTCHours() !== hour)
+    return undefined;
+  if (minute > 59 || second > 59) return undefined;
+  const zone = m[7];
+  let offset = 0;
+  if (zone && zone.toUpperCase() !== 'Z') {
+    const sign = zone.startsWith('-') ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    const hours = Number(digits.slice(0, 2));
+    const minutes = Number(digits.slice(2));
+    if (hours > 14 || minutes > 59) return undefined;
+    offset = sign * (hours * 3600 + minutes * 60);
+  }
+  return ms / 1000 - offset;
+}
+
+/** Unix seconds or ISO 8601 within the service's range; `undefined` when the value is not. */
+export function parseTime(value: string | number, nowSeconds = Date.now() / 1000): number | undefined {
+  let seconds: number | undefined;
+  if (typeof value === 'number') seconds = Number.isInteger(value) ? value : undefined;
+  else {
+    const text = value.trim();
+    seconds = /^\d{1,12}$/.test(text) ? Number(text) : isoSeconds(text);
+  }
+  if (seconds === undefined || seconds < EARLIEST_TIME || seconds > nowSeconds + DAY) return undefined;
+  return Math.floor(seconds);
+}
+
+/** Unix seconds (a number or a string of digits, as some answers write them) or ISO 8601 → ISO 8601. */
+export function isoOf(value: string | number): string {
+  const text = String(value);
+  return /^\d+$/.test(text) ? new Date(Number(text) * 1000).toISOString() : text;
+}

@@ -1,0 +1,89 @@
+/**
+ * Arguments a model may send that once went out as multi-megabyte URLs or impossible dates: each is
+ * refused before anything is sent, naming the parameter and what is allowed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+
+let sandbox: Sandbox;
+let mcp: McpSession;
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimit: false });
+  mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_CACHE: 'off' }));
+});
+afterAll(async () => {
+  await mcp?.close();
+  await sandbox?.close();
+});
+
+async function refused(tool: string, args: Record<string, unknown>): Promise<string> {
+  const before = sandbox.stats.requests;
+  const result = await mcp.call(tool, args);
+  expect(result.isError, textOf(result)).toBe(true);
+  expect(sandbox.stats.requests).toBe(before);
+  return textOf(result);
+}
+
+describe('lengths', () => {
+  it('a 2 MB symbol', async () => {
+    expect(await refused('get_cryptocurrency_quotes_latest', { symbol: 'B'.repeat(2_000_000) })).toMatch(
+      /^Invalid value for "symbol": must be at most 1000 symbols of at most 20 characters each/,
+    );
+  });
+
+  it('200,000 ids, and 1,001', async () => {
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1).join(',');
+    expect(await refused('get_cryptocurrency_quotes_latest', { id: ids(200_000) })).toMatch(
+      /"id": must be at most 1000 numeric ids/,
+    );
+    expect(await refused('get_cryptocurrency_quotes_latest', { id: ids(1001) })).toMatch(
+      /"id": must be at most 1000/,
+    );
+  });
+
+  it('121 convert currencies, or one of 11 characters', async () => {
+    const many = Array.from({ length: 121 }, () => 'USD').join(',');
+    expect(await refused('get_global_metrics_latest', { convert: many })).toMatch(
+      /"convert": .*at most 120 currencies/,
+    );
+    expect(await refused('get_global_metrics_latest', { convert: 'ABCDEFGHIJK' })).toMatch(
+      /"convert": .*at most 10/,
+    );
+  });
+});
+
+describe('times: a real instant from 2010 to tomorrow', () => {
+  it.each<[string | number, string]>([
+    ['2026-02-30T00:00:00Z', '30 February'],
+    ['2026-04-31', '31 April'],
+    ['2026-11-01T24:00:00Z', 'hour 24'],
+    [1e15, 'far in the future'],
+    [1262303999, 'before 2010'],
+    [1.5e9 + 0.5, 'not whole seconds'],
+    ['2126-01-01', 'a century ahead'],
+  ])('%s (%s) is refused', async (value) => {
+    expect(await refused('get_global_metrics_historical', { time_start: value })).toMatch(
+      /^Invalid value for "time_start": must be a real date and time from 2010-01-01 to tomorrow/,
+    );
+  });
+
+  it('a leap day and an offset are real', async () => {
+    const result = await mcp.call('get_global_metrics_historical', {
+      time_start: '2024-02-29T10:00:00+05:30',
+      time_end: '2024-03-01',
+      interval: 'daily',
+    });
+    expect(result.isError, textOf(result)).toBeFalsy();
+  });
+});
+
+describe('names', () => {
+  it('__proto__ is an unknown parameter like any other', async () => {
+    const text = await refused(
+      'get_fear_and_greed_historical',
+      JSON.parse('{"__proto__": {"limit": 1}, "limit": 5}'),
+    );
+    expect(text).toBe('Unknown parameter "__proto__"; this endpoint takes: start, limit, format.');
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * An upstream that misbehaves, on loopback: errors inside 200 answers, numbers a model would
+ * misread, the key echoed back in data or in another letter case, and bodies without end or far too
+ * large. Each is a clear error result (or a clean answer); the key never shows; memory stays bounded.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { textOf } from '../helpers/cli.js';
+import { useFakeUpstreamSession } from '../helpers/fake-session.js';
+import { SECRET_KEY } from '../helpers/secret.js';
+import { okStatus, stringStatus } from '../helpers/upstream-shapes.js';
+
+const FNG = '/v3/fear-and-greed/latest';
+const PLATFORM = '/v1/dex/platform/detail';
+const session = useFakeUpstreamSession();
+
+function residentMb(pid: number): number {
+  const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
+  return match ? Number(match[1]) / 1024 : 0;
+}
+
+describe('errors inside 200 answers', () => {
+  it('a 200 whose error_code is not 0 is an error that keeps the code and the message', async () => {
+    session.upstream.reply(FNG, {
+      body: {
+        status: {
+          ...okStatus,
+          error_code: 1006,
+          error_message: 'Plan does not include this.',
+          credit_count: 0,
+        },
+      },
+    });
+    const result = await session.mcp.call('get_fear_and_greed_latest');
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /^The service answered HTTP 200 \(error 1006\): Plan does not include this\. /,
+    );
+  });
+
+  it('the string "0" of the index, community and DEX endpoints is success', async () => {
+    session.upstream.reply(PLATFORM, {
+      body: { data: { id: 16, n: 'Solana', dn: '80' }, status: { ...stringStatus, error_code: '0' } },
+    });
+    const result = await session.mcp.call('get_dex_platform', { platformName: 'Solana' });
+    expect(result.isError, textOf(result)).toBeFalsy();
+  });
+});
+
+describe('numbers a model would misread', () => {
+  it.each([
+    ['a value past any number (1e999)', '1e999'],
+    ['a fear and greed value above 100', 150],
+    ['a negative fear and greed value', -3],
+  ])('%s is an unexpected shape, not an answer', async (_, value) => {
+    session.upstream.reply(FNG, {
+      body: {
+        data: { value, value_classification: 'Greed', update_time: '2026-11-22T12:00:00Z' },
+        status: okStatus,
+      },
+    });
+    const result = await session.mcp.call('get_fear_and_greed_latest');
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^The service answered in an unexpected shape \(value: /);
+  });
+});
+
+describe('the key, echoed back', () => {
+  it('is redacted from data, in any letter case', async () => {
+    session.upstream.reply(PLATFORM, {
+      body: {
+        data: {
+          id: 16,
+          n: `Solana ${SECRET_KEY}`,
+          pltA: SECRET_KEY.toLowerCase(),
+          uf: `https://x.test/?key=${SECRET_KEY.toUpperCase()}`,
+        },
+        status: okStatus,
+      },
+    });
+    const result = await session.mcp.call('get_dex_platform', { platformName: 'Solana', format: 'json' });
+    const everything = JSON.stringify(result).toLowerCase();
+    expect(everything).not.toContain(SECRET_KEY.toLowerCase());
+    expect(result.structuredContent).toMatchObject({ name: 'Solana [redacted]', acronym: '[redacted]' });
+  });
+
+  it('is redacted from an error message that echoes it lower-cased', async () => {
+    session.upstream.reply(FNG, {
+      status: 401,
+      body: {
+        status: {
+          ...okStatus,
+          error_code: 1001,
+          error_message: `Key ${SECRET_KEY.toLowerCase()} is invalid`,
+        },
+      },
+    });
+    const text = textOf(await session.mcp.call('get_fear_and_greed_latest'));
+    expect(text).toContain('Key [redacted] is invalid');
+    expect(text.toLowerCase()).not.toContain(SECRET_KEY.toLowerCase());
+  });
+});
+
+describe.runIf(process.platform === 'linux')('bodies without end, or too large', () => {
+  it('an endless 200 body: reading stops at the cap, once, with memory bounded while it runs', async () => {
+    session.upstream.reply(FNG, { stream: { chunk: '{"data":[' } });
+    const before = session.upstream.requests.length;
+    let peak = 0;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, residentMb(session.mcp.pid));
+    }, 20);
+    const result = await session.mcp.call('get_fear_and_greed_latest');
+    clearInterval(sampler);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/larger than 32 MiB; reading stopped there\. Ask for less in one call/);
+    expect(session.upstream.requests.length - before).toBe(1); // never retried
+    expect(peak).toBeLessThan(300);
+  });
+
+  it('a body announced past the cap is refused before it is read', async () => {
+    session.upstream.reply(FNG, { stream: { chunk: ' ', bytes: 600 * 1024 * 1024 } });
+    const before = session.upstream.requests.length;
+    const started = performance.now();
+    const result = await session.mcp.call('get_fear_and_greed_latest');
+    expect(textOf(result)).toMatch(/larger than 32 MiB/);
+    expect(session.upstream.requests.length - before).toBe(1);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('after both, the server answers the next call', async () => {
+    session.upstream.reply(FNG, {
+      body: {
+        data: { value: 40, value_classification: 'Neutral', update_time: '2026-11-22T12:00:00Z' },
+        status: okStatus,
+      },
+    });
+    expect(textOf(await session.mcp.call('get_fear_and_greed_latest'))).toMatch(/^Fear & Greed 40 – Neutral/);
+  });
+});
