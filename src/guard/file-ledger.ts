@@ -91,6 +91,11 @@ export class FileLedger implements LedgerStore {
     return readFigures(await this.read(), account, window);
   }
 
+  /** A write under the lock that changes nothing: the file can be locked, read and replaced. */
+  async check(): Promise<void> {
+    await this.change(() => undefined);
+  }
+
   async close(): Promise<void> {
     await this.flush();
   }
