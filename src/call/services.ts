@@ -60,7 +60,7 @@ export interface Services {
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   const frozen = config.now?.getTime();
   const now = frozen === undefined ? Date.now : () => frozen;
-  const log = await openLog(config.logLevel ?? options.logLevel ?? 'warn');
+  const log = openLog(config.logLevel ?? options.logLevel ?? 'warn');
   const redis =
     config.redisUrl === undefined ? undefined : new RedisConnection(config.redisUrl, config.redisPrefix, log);
   const cacheStore = redis ? new RedisCacheStore(redis) : new MemoryCacheStore();

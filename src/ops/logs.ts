@@ -1,9 +1,9 @@
 /**
- * Structured logs: JSON lines on stderr (stdout carries only protocol on stdio), written with pino,
- * which loads only when a level other than `silent` is in force. One `info` line per tool call and
- * one `debug` line per upstream request, with tool names, outcomes, credits, times and the
- * account's hash: never the key, never an argument value.
+ * Structured logs: JSON lines on stderr (stdout carries only protocol on stdio), written with pino.
+ * One `info` line per tool call and one `debug` line per upstream request, with tool names,
+ * outcomes, credits, times and the account's hash: never the key, never an argument value.
  */
+import { createRequire } from 'node:module';
 import type { CallObserver } from '../call/events.js';
 import type { LogLevel } from '../config.js';
 
@@ -20,11 +20,29 @@ export interface Log {
 const nothing: LogMethod = () => {};
 export const SILENT_LOG: Log = { debug: nothing, info: nothing, warn: nothing, error: nothing };
 
-export async function openLog(level: LogLevel): Promise<Log> {
+const SEVERITY = { debug: 20, info: 30, warn: 40, error: 50 } as const;
+
+/**
+ * A log at `level`. pino loads with the first line written at that level or above, so a process
+ * that never logs (stdio at `warn` with nothing wrong) never loads it.
+ */
+export function openLog(level: LogLevel): Log {
   if (level === 'silent') return SILENT_LOG;
-  const { pino } = await import('pino');
+  let logger: ReturnType<typeof createLogger> | undefined;
+  const method = (name: keyof typeof SEVERITY): LogMethod =>
+    SEVERITY[name] < SEVERITY[level]
+      ? nothing
+      : (fields, message) => {
+          logger ??= createLogger(level);
+          logger[name](fields, message);
+        };
+  return { debug: method('debug'), info: method('info'), warn: method('warn'), error: method('error') };
+}
+
+function createLogger(level: Exclude<LogLevel, 'silent'>) {
+  const { pino } = createRequire(import.meta.url)('pino') as typeof import('pino');
   // Synchronous writes: a line is out before the process exits, and each is one small write.
-  const logger = pino(
+  return pino(
     {
       level,
       timestamp: pino.stdTimeFunctions.isoTime,
@@ -32,12 +50,6 @@ export async function openLog(level: LogLevel): Promise<Log> {
     },
     pino.destination({ fd: 2, sync: true }),
   );
-  return {
-    debug: (fields, message) => logger.debug(fields, message),
-    info: (fields, message) => logger.info(fields, message),
-    warn: (fields, message) => logger.warn(fields, message),
-    error: (fields, message) => logger.error(fields, message),
-  };
 }
 
 /** A line per tool call (info) and per upstream request (debug). */
