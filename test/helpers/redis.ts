@@ -17,8 +17,9 @@ const SERVER = 'redis-server';
 export function redisMissing(): string | undefined {
   const probe = spawnSync(SERVER, ['--version'], { encoding: 'utf8' });
   if (!probe.error && probe.status === 0) return undefined;
-  const reason = `${SERVER} is not installed (apt-get install redis-server); the Redis tests are skipped`;
-  if (process.env.CI === 'true') throw new Error(`${reason.split(';')[0]}, and CI requires it`);
+  const missing = `${SERVER} is not installed (apt-get install redis-server)`;
+  if (process.env.CI === 'true') throw new Error(`${missing}, and CI (CI=true) requires it`);
+  const reason = `${missing}: the Redis tests are skipped`;
   console.warn(reason);
   return reason;
 }
