@@ -54,7 +54,7 @@ const commands: Record<string, Command> = {
     const tool = exposedTools(config).tools.get(name ?? '');
     if (!tool) throw new UsageError(`unknown tool "${name ?? ''}"; run \`svc-mcp tools\` for the list`);
     const toolArgs = parseJsonArgs(json);
-    const services = createServices(config);
+    const services = await createServices(config);
     try {
       const result = await callTool(services, tool, toolArgs);
       const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');

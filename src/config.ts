@@ -8,6 +8,9 @@ import { DEFAULT_KEY_HEADER, PLANS } from './catalog/define.js';
 import { parseToolsets, TOOLSET_CHOICES } from './catalog/toolsets.js';
 import { defaultStateDir } from './state-dir.js';
 
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 /** One setting: its variable, schema, and how people read it. */
 export interface Setting<S extends z.ZodType = z.ZodType> {
   env: `SVC_${string}`;
@@ -168,6 +171,48 @@ export const SETTINGS = {
     shown: '10000',
     default: 10000,
     schema: z.preprocess(unsetIfBlank, wholeNumber(100, 120_000, 'milliseconds').default(10_000)),
+  }),
+  redisUrl: setting({
+    env: 'SVC_REDIS_URL',
+    key: 'redis_url',
+    title: 'Redis URL',
+    meaning:
+      'Redis for the credit ledger and the cache, shared by every replica (redis://[:password@]host:port[/db], or rediss:// for TLS)',
+    shown: 'unset: in-process cache, file ledger',
+    // It may carry a password.
+    sensitive: true,
+    schema: optionalText(
+      z.url({
+        protocol: /^rediss?$/,
+        message: 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379',
+      }),
+    ),
+  }),
+  redisPrefix: setting({
+    env: 'SVC_REDIS_PREFIX',
+    key: 'redis_prefix',
+    title: 'Redis key prefix',
+    meaning: 'prefix of every Redis key, so that several deployments can share one Redis',
+    shown: 'svc-mcp',
+    default: 'svc-mcp',
+    schema: z.preprocess(
+      unsetIfBlank,
+      z
+        .string()
+        .regex(/^[A-Za-z0-9._:-]{1,64}$/, {
+          message: 'must be 1 to 64 letters, digits or . _ : -',
+        })
+        .default('svc-mcp'),
+    ),
+  }),
+  logLevel: setting({
+    env: 'SVC_LOG_LEVEL',
+    key: 'log_level',
+    title: 'Log level',
+    meaning:
+      'JSON log lines on stderr at this level or above: debug (also each upstream request), info (one line per tool call), warn, error or silent',
+    shown: 'unset: info for http, warn otherwise (stdio hosts show stderr to people)',
+    schema: z.preprocess(lowerCase, oneOf(LOG_LEVELS).optional()),
   }),
   now: setting({
     env: 'SVC_NOW',

@@ -3,16 +3,30 @@
  * flight, so that 100 identical concurrent calls make one upstream request. The shared request
  * runs until every caller waiting on it has cancelled; one caller cancelling leaves it running for
  * the others. A failed request is never cached.
+ *
+ * Across processes (a store on Redis), the process that claims a key fetches it and the others
+ * poll the store until its answer is there; a claim that fails, expires or outlasts the wait
+ * lets them fetch for themselves, so a lost replica costs at most a duplicate request.
  */
-import type { CachedAnswer, CacheStore } from './store.js';
+import type { CachedAnswer, CacheStore, FetchClaims } from './store.js';
+
+/** How long another process may hold a claim, and how long this one waits on it. */
+const CLAIM_MS = 15_000;
+/** How often a waiting process looks for the other's answer. */
+const POLL_MS = 20;
 
 export interface Fetched extends CachedAnswer {
   /** `upstream`: this call made the request; `cache`: a stored answer; `joined`: another call's request. */
   via: 'upstream' | 'cache' | 'joined';
 }
 
+interface Produced {
+  answer: CachedAnswer;
+  via: Fetched['via'];
+}
+
 interface Flight {
-  promise: Promise<CachedAnswer>;
+  promise: Promise<Produced>;
   controller: AbortController;
   waiting: number;
 }
@@ -45,10 +59,7 @@ export class SharedAnswers {
     const joined = flight !== undefined;
     if (!flight) {
       const controller = new AbortController();
-      const promise = produce(controller.signal).then(async (answer) => {
-        await this.store.set(key, answer, ttlMs).catch(() => {});
-        return answer;
-      });
+      const promise = this.produceOnce(key, ttlMs, controller.signal, produce);
       flight = { promise, controller, waiting: 0 };
       const started = flight;
       this.flights.set(key, started);
@@ -57,13 +68,74 @@ export class SharedAnswers {
         () => this.flights.delete(key),
       );
     }
-    const answer = await wait(flight, signal);
-    return { ...answer, via: joined ? 'joined' : 'upstream' };
+    const produced = await wait(flight, signal);
+    return { ...produced.answer, via: joined ? 'joined' : produced.via };
+  }
+
+  /** Fetch and store, unless another process is fetching the same key: then its answer. */
+  private async produceOnce(
+    key: string,
+    ttlMs: number,
+    signal: AbortSignal,
+    produce: (signal: AbortSignal) => Promise<CachedAnswer>,
+  ): Promise<Produced> {
+    const claims = this.store.claims;
+    // Without the shared store (Redis down), each process fetches for itself.
+    const claimed = claims ? await claims.claim(key, CLAIM_MS).catch(() => undefined) : undefined;
+    if (claims && claimed === false) {
+      const answer = await answerOfOther(claims, key, signal);
+      if (answer) return { answer, via: 'joined' };
+    } else if (claimed) {
+      // The previous holder may have stored its answer just before letting go.
+      const stored = await this.store.get(key).catch(() => undefined);
+      if (stored) {
+        await claims?.release(key).catch(() => {});
+        return { answer: stored, via: 'cache' };
+      }
+    }
+    try {
+      const answer = await produce(signal);
+      await this.store.set(key, answer, ttlMs).catch(() => {});
+      return { answer, via: 'upstream' };
+    } finally {
+      if (claimed) await claims?.release(key).catch(() => {});
+    }
   }
 }
 
+/** The answer another process is fetching, or undefined once it gives up its claim without one. */
+async function answerOfOther(
+  claims: FetchClaims,
+  key: string,
+  signal: AbortSignal,
+): Promise<CachedAnswer | undefined> {
+  const deadline = performance.now() + CLAIM_MS;
+  while (performance.now() < deadline) {
+    await sleep(POLL_MS, signal);
+    const seen = await claims.peek(key).catch(() => undefined);
+    if (seen?.answer) return seen.answer;
+    if (!seen?.claimed) return undefined;
+  }
+  return undefined;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
+
 /** The flight's answer, or a rejection as soon as this caller cancels (the last one out aborts the request). */
-function wait(flight: Flight, signal: AbortSignal | undefined): Promise<CachedAnswer> {
+function wait(flight: Flight, signal: AbortSignal | undefined): Promise<Produced> {
   flight.waiting++;
   if (!signal) return flight.promise;
   return new Promise((resolve, reject) => {

@@ -18,7 +18,19 @@ export interface CacheStore {
   get(key: string): Promise<CachedAnswer | undefined>;
   /** Keep `answer` for `ttlMs`; an answer too large to keep is not kept. */
   set(key: string, answer: CachedAnswer, ttlMs: number): Promise<void>;
+  /** A store shared by several processes says which one is fetching a key, so the others wait for its answer. */
+  claims?: FetchClaims;
   close(): Promise<void>;
+}
+
+/** Who is fetching a key, across processes: a claim that expires by itself if its holder dies. */
+export interface FetchClaims {
+  /** Claim the fetch of `key` for at most `ttlMs`; false when another process holds the claim. */
+  claim(key: string, ttlMs: number): Promise<boolean>;
+  /** The stored answer once there is one, and whether another process still holds the claim. */
+  peek(key: string): Promise<{ answer?: CachedAnswer; claimed: boolean }>;
+  /** Drop this process's claim (after storing the answer, or on failure). */
+  release(key: string): Promise<void>;
 }
 
 /** The in-process store's bound: answers are counted by their JSON size. */

@@ -1,7 +1,7 @@
 /**
  * What the pipeline reports about each call, for whoever listens (metrics, logs): one event when a
- * call ends and one per upstream request. Listeners see tool names, outcomes, credits and times;
- * never argument values and never the key (the account is a hash).
+ * call begins, one when it ends and one per upstream request. Listeners see tool names, outcomes,
+ * credits and times; never argument values and never the key (the account is a hash).
  */
 
 export type CallOutcome = 'ok' | 'invalid' | 'refused' | 'error' | 'cancelled';
@@ -29,7 +29,13 @@ export interface UpstreamEvent {
   status?: number;
 }
 
+/** A call has begun (for a count of calls in flight). */
+export interface CallStart {
+  tool: string;
+}
+
 export interface CallObserver {
+  start?(event: CallStart): void;
   call?(event: CallEvent): void;
   upstream?(event: UpstreamEvent): void;
 }

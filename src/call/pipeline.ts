@@ -60,6 +60,7 @@ export async function callTool(
   context: CallContext = {},
 ): Promise<CallToolResult> {
   const started = performance.now();
+  notify(services.observers, 'start', { tool: tool.name });
   const { result, event } = await runCall(services, tool, args, context);
   notify(services.observers, 'call', {
     tool: tool.name,

@@ -1,16 +1,43 @@
 /**
  * The services every tool call uses, built once per process and shared by every transport and
  * every HTTP request: the data source (and its client), the shared answers (cache and in-flight
- * joins), the credit guard, and the clock.
+ * joins), the credit guard, the clock, and what watches them (logs, metrics). The cache and the
+ * ledger live in this process and a file, or on Redis when SVC_REDIS_URL is set, so that several
+ * replicas share one budget and one cache. Heavy parts (the Redis client, the logger, metrics)
+ * load only when the settings ask for them.
  */
 import { SharedAnswers } from '../cache/answers.js';
+import { RedisCacheStore } from '../cache/redis-store.js';
 import { MemoryCacheStore } from '../cache/store.js';
-import type { Config } from '../config.js';
+import type { Config, LogLevel } from '../config.js';
 import { FileLedger } from '../guard/file-ledger.js';
 import { CreditGuard } from '../guard/guard.js';
+import { RedisLedger } from '../guard/redis-ledger.js';
+import { type Log, logCalls, openLog, SILENT_LOG } from '../ops/logs.js';
+import type { Metrics } from '../ops/metrics.js';
+import { RedisConnection } from '../redis.js';
 import { type DataSource, openDataSource } from '../upstream/source.js';
 import type { CallObserver } from './events.js';
 import { CallLimiter } from './limiter.js';
+
+/** A readiness check that takes longer than this has failed. */
+const CHECK_TIMEOUT_MS = 3_000;
+
+export interface ServiceOptions {
+  /** Count calls for Prometheus: `services.metrics` (the HTTP transport serves it at /metrics). */
+  metrics?: boolean;
+  /**
+   * The log level when SVC_LOG_LEVEL is unset: `info` (a line per call) suits HTTP; the default,
+   * `warn`, suits stdio, whose host shows stderr to people.
+   */
+  logLevel?: LogLevel;
+}
+
+/** Whether calls can be answered as configured, check by check (`ok` or what is wrong). */
+export interface Readiness {
+  ok: boolean;
+  checks: Record<string, string>;
+}
 
 export interface Services {
   config: Config;
@@ -22,23 +49,40 @@ export interface Services {
   limiter: CallLimiter;
   /** Told of every call and upstream request (metrics, logs). */
   observers: CallObserver[];
+  /** JSON lines on stderr at the configured level. */
+  log: Log;
+  /** Prometheus metrics, when created with `metrics: true`. */
+  metrics?: Metrics;
   /** Milliseconds since the epoch: real time, or SVC_NOW's frozen instant. */
   now(): number;
+  /** The ledger writable and, with SVC_REDIS_URL, Redis reachable (for /readyz). */
+  ready(): Promise<Readiness>;
   close(): Promise<void>;
 }
 
-export function createServices(config: Config): Services {
+export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   const frozen = config.now?.getTime();
   const now = frozen === undefined ? Date.now : () => frozen;
-  let opening: Promise<DataSource> | undefined;
-  const cacheStore = new MemoryCacheStore();
+  const log = openLog(config.logLevel ?? options.logLevel ?? 'warn');
+  const redis =
+    config.redisUrl === undefined ? undefined : new RedisConnection(config.redisUrl, config.redisPrefix, log);
+  const cacheStore = redis ? new RedisCacheStore(redis) : new MemoryCacheStore();
   const guard = new CreditGuard({
-    store: new FileLedger(config.stateDir, now),
+    store: redis ? new RedisLedger(redis) : new FileLedger(config.stateDir, now),
     budget: config.creditBudget,
     window: config.creditWindow,
     maxPerCall: config.maxCreditsPerCall,
     now,
   });
+  const observers: CallObserver[] = [];
+  if (log !== SILENT_LOG) observers.push(logCalls(log));
+  let metrics: Metrics | undefined;
+  if (options.metrics) {
+    const { createMetrics } = await import('../ops/metrics.js');
+    metrics = createMetrics(guard);
+    observers.push(metrics.observer);
+  }
+  let opening: Promise<DataSource> | undefined;
   return {
     config,
     source() {
@@ -48,12 +92,37 @@ export function createServices(config: Config): Services {
     answers: new SharedAnswers(cacheStore, config.cache),
     guard,
     limiter: new CallLimiter(),
-    observers: [],
+    observers,
+    log,
+    metrics,
     now,
+    async ready() {
+      const checks: Record<string, string> = {};
+      if (redis) checks.redis = await outcome(redis.ping());
+      checks.ledger = await outcome(guard.check());
+      return { ok: Object.values(checks).every((c) => c === 'ok'), checks };
+    },
     async close() {
       await guard.close().catch(() => {});
       await cacheStore.close();
+      await redis?.close();
       if (opening) await (await opening.catch(() => undefined))?.close().catch(() => {});
     },
   };
+}
+
+/** `ok`, or why not, within the check's time bound. */
+async function outcome(check: Promise<void>): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([check, late]);
+    return 'ok';
+  } catch (error) {
+    return (error as Error)?.message ?? String(error);
+  } finally {
+    clearTimeout(timer);
+  }
 }

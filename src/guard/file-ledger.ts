@@ -105,6 +105,11 @@ export class FileLedger implements LedgerStore {
     return this.change((state) => readFigures(state, account, window)) as Promise<WindowFigures>;
   }
 
+  /** A write under the lock that changes nothing: the file can be locked, read and replaced. */
+  async check(): Promise<void> {
+    await this.change(() => undefined);
+  }
+
   async close(): Promise<void> {
     await this.flush();
   }

@@ -172,6 +172,11 @@ export class CreditGuard {
     }
   }
 
+  /** Fails, saying why, when the ledger cannot be written (a readiness check). */
+  check(): Promise<void> {
+    return this.options.store.check();
+  }
+
   close(): Promise<void> {
     return this.options.store.close();
   }

@@ -45,6 +45,8 @@ export interface LedgerStore {
   /** A cache hit or a joined call: free, and `saved` credits not spent. */
   recordHit(account: string, window: string, tool: string, saved: number): Promise<void>;
   figures(account: string, window: string): Promise<WindowFigures>;
+  /** Fails, saying why, when the ledger cannot be written (a readiness check). */
+  check(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -20,7 +20,7 @@ export async function runStdio(config: Config): Promise<void> {
       'SVC_API_KEY is required on stdio when SVC_BASE_URL is set: a key is needed to call the service (leave both unset to use the built-in sandbox).',
     );
   }
-  const services = createServices(config);
+  const services = await createServices(config);
   const server = createServer(services);
   const transport = new StdioServerTransport();
   let closing = false;

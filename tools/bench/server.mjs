@@ -10,13 +10,11 @@
  *
  * BENCH_NODE_ARGS adds Node options to the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
  */
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Agent, request } from 'undici';
+import { CLI as cli, percentile, ROOT, rssMb, startSandboxProcess } from './processes.mjs';
 
 const { values } = parseArgs({
   options: { calls: { type: 'string', default: '1000' }, starts: { type: 'string', default: '15' } },
@@ -33,37 +31,13 @@ for (const [name, value] of [
   }
 }
 const WARMUP = 100;
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const KEY = 'sandbox-enterprise';
 const PATH = '/v3/fear-and-greed/latest';
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
-function percentile(samples, p) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
 function ms(value) {
   return `${value.toFixed(3)} ms`;
 }
-
-/** Starts `svc-mcp sandbox` in its own process and resolves with its base URL. */
-function startSandboxProcess() {
-  const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--no-rate-limit'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = out.match(/http:\/\/127\.0\.0\.1:\d+/);
-      if (match) resolve({ url: match[0], child });
-    });
-    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
-  });
-}
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The floor: an SDK server with one constant tool and an output schema, no HTTP behind it. */
 const CONSTANT_SERVER = `
@@ -137,12 +111,6 @@ async function beside(call, direct) {
     }
   }
   return samples;
-}
-
-/** Resident memory now (VmRSS), or the most it has been (VmHWM), in MB. */
-function rssMb(pid, field = 'VmRSS') {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))[1]) / 1024;
 }
 
 const { url, child: sandbox } = await startSandboxProcess();

@@ -1,0 +1,89 @@
+/**
+ * Structured logs: JSON lines on stderr (stdout carries only protocol on stdio), written with pino.
+ * One `info` line per tool call and one `debug` line per upstream request, with tool names,
+ * outcomes, credits, times and the account's hash: never the key, never an argument value.
+ */
+import { createRequire } from 'node:module';
+import type { CallObserver } from '../call/events.js';
+import type { LogLevel } from '../config.js';
+
+/** Fields first, then the message (pino's order). */
+type LogMethod = (fields: Record<string, unknown>, message: string) => void;
+
+export interface Log {
+  debug: LogMethod;
+  info: LogMethod;
+  warn: LogMethod;
+  error: LogMethod;
+}
+
+const nothing: LogMethod = () => {};
+export const SILENT_LOG: Log = { debug: nothing, info: nothing, warn: nothing, error: nothing };
+
+const SEVERITY = { debug: 20, info: 30, warn: 40, error: 50 } as const;
+
+/**
+ * A log at `level`. pino loads with the first line written at that level or above, so a process
+ * that never logs (stdio at `warn` with nothing wrong) never loads it.
+ */
+export function openLog(level: LogLevel): Log {
+  if (level === 'silent') return SILENT_LOG;
+  let logger: ReturnType<typeof createLogger> | undefined;
+  const method = (name: keyof typeof SEVERITY): LogMethod =>
+    SEVERITY[name] < SEVERITY[level]
+      ? nothing
+      : (fields, message) => {
+          logger ??= createLogger(level);
+          logger[name](fields, message);
+        };
+  return { debug: method('debug'), info: method('info'), warn: method('warn'), error: method('error') };
+}
+
+function createLogger(level: Exclude<LogLevel, 'silent'>) {
+  const { pino } = createRequire(import.meta.url)('pino') as typeof import('pino');
+  // Synchronous writes: a line is out before the process exits, and each is one small write.
+  return pino(
+    {
+      level,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    pino.destination({ fd: 2, sync: true }),
+  );
+}
+
+/** A line per tool call (info) and per upstream request (debug). */
+export function logCalls(log: Log): CallObserver {
+  return {
+    call(event) {
+      log.info(
+        {
+          tool: event.tool,
+          outcome: event.outcome,
+          reason: event.reason,
+          credits: event.credits,
+          cache: event.via,
+          duration_ms: round(event.durationMs),
+          account: event.account,
+        },
+        'tool call',
+      );
+    },
+    upstream(event) {
+      log.debug(
+        {
+          tool: event.tool,
+          path: event.path,
+          ok: event.ok,
+          status: event.status,
+          duration_ms: round(event.durationMs),
+        },
+        'upstream request',
+      );
+    },
+  };
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}

@@ -1,0 +1,131 @@
+/**
+ * Prometheus metrics (prom-client, a registry of our own): tool calls by tool and outcome,
+ * refusals by reason, cache hits, joins and misses, credits spent, the budget window's figures from
+ * the shared ledger, upstream latency, calls in flight, and Node's process metrics. Every label
+ * comes from a bounded set: catalog tool names, outcomes, refusal reasons, and the hashes of at
+ * most MAX_ACCOUNTS recently seen accounts.
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { CallObserver } from '../call/events.js';
+import type { CreditGuard } from '../guard/guard.js';
+
+/** Accounts whose window figures are reported (the most recently seen). */
+const MAX_ACCOUNTS = 100;
+
+export interface Metrics {
+  /** The Content-Type of `render()`'s text. */
+  contentType: string;
+  /** Every metric in the Prometheus text format. */
+  render(): Promise<string>;
+  /** Counts what the pipeline reports. */
+  observer: CallObserver;
+}
+
+export function createMetrics(guard: CreditGuard): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  const calls = new Counter({
+    name: 'svc_mcp_tool_calls_total',
+    help: 'Tool calls answered, by tool and outcome (ok, invalid, refused, error, cancelled)',
+    labelNames: ['tool', 'outcome'] as const,
+    registers,
+  });
+  const refusals = new Counter({
+    name: 'svc_mcp_refusals_total',
+    help: 'Calls refused before anything was sent, by reason (per_call_limit, budget, ledger, no_key, busy)',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  const hits = new Counter({
+    name: 'svc_mcp_cache_hits_total',
+    help: 'Calls answered from the cache',
+    labelNames: ['tool'] as const,
+    registers,
+  });
+  const joins = new Counter({
+    name: 'svc_mcp_cache_joins_total',
+    help: 'Calls answered by an identical call in flight (here or on another replica)',
+    labelNames: ['tool'] as const,
+    registers,
+  });
+  const misses = new Counter({
+    name: 'svc_mcp_cache_misses_total',
+    help: 'Calls answered by a request to the service',
+    labelNames: ['tool'] as const,
+    registers,
+  });
+  const spent = new Counter({
+    name: 'svc_mcp_credits_spent_total',
+    help: 'Credits this process spent, by tool',
+    labelNames: ['tool'] as const,
+    registers,
+  });
+  const inFlight = new Gauge({
+    name: 'svc_mcp_tool_calls_in_flight',
+    help: 'Tool calls being answered now',
+    registers,
+  });
+  const upstream = new Histogram({
+    name: 'svc_mcp_upstream_request_duration_seconds',
+    help: 'Requests to the service, retries included, by tool and outcome (ok, error)',
+    labelNames: ['tool', 'outcome'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers,
+  });
+
+  const accounts = new Set<string>();
+  const seen = (account: string) => {
+    accounts.delete(account);
+    accounts.add(account);
+    if (accounts.size > MAX_ACCOUNTS) accounts.delete(accounts.values().next().value as string);
+  };
+  const windowFigures = async () => {
+    const figures = [];
+    for (const account of accounts) {
+      const usage = await guard.usage(account);
+      if (usage.problem === undefined) figures.push({ account, ...usage });
+    }
+    return figures;
+  };
+  new Gauge({
+    name: 'svc_mcp_window_credits_spent',
+    help: 'Credits spent in the budget window by every replica, from the shared ledger, by account (a hash of its key)',
+    labelNames: ['account'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      for (const f of await windowFigures()) this.set({ account: f.account }, f.spent);
+    },
+  });
+  new Gauge({
+    name: 'svc_mcp_window_credits_left',
+    help: 'Credits left in the budget window (budget less spent and held), by account; only with a budget',
+    labelNames: ['account'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      for (const f of await windowFigures()) if (f.left !== null) this.set({ account: f.account }, f.left);
+    },
+  });
+
+  const observer: CallObserver = {
+    start() {
+      inFlight.inc();
+    },
+    call(event) {
+      inFlight.dec();
+      calls.inc({ tool: event.tool, outcome: event.outcome });
+      if (event.outcome === 'refused') refusals.inc({ reason: event.reason ?? 'unknown' });
+      if (event.account !== undefined) seen(event.account);
+      if (event.via === 'cache') hits.inc({ tool: event.tool });
+      else if (event.via === 'joined') joins.inc({ tool: event.tool });
+      else if (event.via === 'upstream') misses.inc({ tool: event.tool });
+      if (event.credits > 0) spent.inc({ tool: event.tool }, event.credits);
+    },
+    upstream(event) {
+      upstream.observe({ tool: event.tool, outcome: event.ok ? 'ok' : 'error' }, event.durationMs / 1000);
+    },
+  };
+  return { contentType: registry.contentType, render: () => registry.metrics(), observer };
+}

@@ -1,0 +1,96 @@
+/**
+ * A real redis-server of the tests' own, on a free loopback port, with its data in a temporary
+ * directory (append-only file on, so a restart keeps what was written, as a deployment's would).
+ * A machine without redis-server skips the tests that need it and says why; under CI (CI=true)
+ * a missing redis-server fails the run instead.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { record } from './recorder.js';
+
+const SERVER = 'redis-server';
+
+/** Why the Redis tests cannot run here (printed), or undefined when they can. Throws under CI. */
+export function redisMissing(): string | undefined {
+  const probe = spawnSync(SERVER, ['--version'], { encoding: 'utf8' });
+  if (!probe.error && probe.status === 0) return undefined;
+  const missing = `${SERVER} is not installed (apt-get install redis-server)`;
+  if (process.env.CI === 'true') throw new Error(`${missing}, and CI (CI=true) requires it`);
+  const reason = `${missing}: the Redis tests are skipped`;
+  console.warn(reason);
+  return reason;
+}
+
+export interface TestRedis {
+  /** redis://127.0.0.1:PORT */
+  url: string;
+  /** Stop the server (its data stays on disk). */
+  stop(): Promise<void>;
+  /** Start it again on the same port, with the data it had. */
+  start(): Promise<void>;
+  /** Stop it and remove its data. */
+  close(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startRedis(): Promise<TestRedis> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'svc-mcp-redis-'));
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''];
+    const started = spawn(SERVER, [...args, '--appendonly', 'yes', '--appendfsync', 'always'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = started;
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
+      const read = (chunk: Buffer) => {
+        output += chunk.toString('utf8');
+        if (output.includes('Ready to accept connections')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      started.stdout?.on('data', read);
+      started.stderr?.on('data', read);
+      started.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server exited with ${code}:\n${output}`));
+      });
+    });
+    record('redis-server', `started on port ${port}`);
+  };
+  const stop = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    await exited;
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop,
+    start,
+    async close() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

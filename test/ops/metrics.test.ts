@@ -1,0 +1,111 @@
+/**
+ * Prometheus metrics after a known sequence of real calls: the services and the pipeline in this
+ * process, against the real sandbox on loopback, and the text `metrics.render()` gives (what the
+ * HTTP transport serves at /metrics).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool } from '../../src/call/pipeline.js';
+import { createServices, type Services } from '../../src/call/services.js';
+import { loadConfig } from '../../src/config.js';
+import { accountOf } from '../../src/guard/guard.js';
+import { exposedTools } from '../../src/mcp/tools.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+
+/** The value of one sample: `name` with exactly these labels; undefined when absent. */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const found = Object.fromEntries(
+      [...(match[2] ?? '').matchAll(/([a-z_]+)="([^"]*)"/g)].map(([, k, v]) => [k, v]),
+    );
+    const wanted = Object.entries(labels);
+    if (Object.keys(found).length === wanted.length && wanted.every(([k, v]) => found[k] === v)) {
+      return Number(match[3]);
+    }
+  }
+  return undefined;
+}
+
+describe('metrics', () => {
+  let sandbox: Sandbox;
+  let services: Services;
+  const stateDir = mkdtempSync(join(tmpdir(), 'svc-mcp-metrics-'));
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({ rateLimit: false });
+    const env = sandboxEnv(sandbox, 'sandbox-enterprise', {
+      SVC_CREDIT_BUDGET: '2',
+      SVC_STATE_DIR: stateDir,
+    });
+    services = await createServices(loadConfig(env), { metrics: true });
+  });
+  afterAll(async () => {
+    await services?.close();
+    await sandbox?.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  it('count calls, refusals, cache hits and misses, credits, upstream latency and calls in flight', async () => {
+    const { tools } = exposedTools(services.config);
+    const call = (name: string, args: Record<string, unknown> = {}) =>
+      callTool(services, tools.get(name) ?? (undefined as never), args);
+    const metrics = services.metrics;
+    if (!metrics) throw new Error('services.metrics missing');
+
+    expect((await call('get_fear_and_greed_latest')).isError).toBeFalsy();
+    expect((await call('get_fear_and_greed_latest'))._meta?.cached).toBe(true);
+    expect((await call('get_fear_and_greed_latest', { limit: 'zz-argument-7' })).isError).toBe(true);
+    sandbox.faults.add({ path: '/v3/index/svc100-latest', kind: 'delay', ms: 300 });
+    const slow = call('get_svc100_index_latest');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const during = await metrics.render();
+    expect((await slow).isError).toBeFalsy();
+    expect((await call('get_altcoin_season_index_latest')).isError).toBe(true); // the budget of 2 is spent
+    expect((await call('get_credit_usage')).isError).toBeFalsy();
+
+    expect(sample(during, 'svc_mcp_tool_calls_in_flight')).toBe(1);
+    const text = await metrics.render();
+    expect(metrics.contentType).toMatch(/^text\/plain; version=0\.0\.4/);
+    const fng = { tool: 'get_fear_and_greed_latest' };
+    const svc100 = { tool: 'get_svc100_index_latest' };
+    expect(sample(text, 'svc_mcp_tool_calls_total', { ...fng, outcome: 'ok' })).toBe(2);
+    expect(sample(text, 'svc_mcp_tool_calls_total', { ...fng, outcome: 'invalid' })).toBe(1);
+    expect(sample(text, 'svc_mcp_tool_calls_total', { ...svc100, outcome: 'ok' })).toBe(1);
+    expect(
+      sample(text, 'svc_mcp_tool_calls_total', {
+        tool: 'get_altcoin_season_index_latest',
+        outcome: 'refused',
+      }),
+    ).toBe(1);
+    expect(sample(text, 'svc_mcp_tool_calls_total', { tool: 'get_credit_usage', outcome: 'ok' })).toBe(1);
+    expect(sample(text, 'svc_mcp_refusals_total', { reason: 'budget' })).toBe(1);
+    expect(sample(text, 'svc_mcp_cache_hits_total', fng)).toBe(1);
+    expect(sample(text, 'svc_mcp_cache_misses_total', fng)).toBe(1);
+    expect(sample(text, 'svc_mcp_cache_misses_total', svc100)).toBe(1);
+    expect(sample(text, 'svc_mcp_credits_spent_total', fng)).toBe(1);
+    expect(sample(text, 'svc_mcp_credits_spent_total', svc100)).toBe(1);
+    const account = { account: accountOf('sandbox-enterprise') };
+    expect(sample(text, 'svc_mcp_window_credits_spent', account)).toBe(2);
+    expect(sample(text, 'svc_mcp_window_credits_left', account)).toBe(0);
+    const latency = { ...svc100, outcome: 'ok' };
+    expect(sample(text, 'svc_mcp_upstream_request_duration_seconds_count', latency)).toBe(1);
+    expect(sample(text, 'svc_mcp_upstream_request_duration_seconds_bucket', { ...latency, le: '0.25' })).toBe(
+      0,
+    );
+    expect(sample(text, 'svc_mcp_upstream_request_duration_seconds_bucket', { ...latency, le: '0.5' })).toBe(
+      1,
+    );
+    expect(sample(text, 'svc_mcp_upstream_request_duration_seconds_count', { ...fng, outcome: 'ok' })).toBe(
+      1,
+    );
+    expect(sample(text, 'svc_mcp_tool_calls_in_flight')).toBe(0);
+    expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    // Never the key, never an argument value.
+    expect(text).not.toContain('sandbox-enterprise');
+    expect(text).not.toContain('zz-argument-7');
+  });
+});

@@ -1,0 +1,27 @@
+/** The services' readiness without Redis: the file ledger can be written, or why not. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createServices } from '../../src/call/services.js';
+import { loadConfig } from '../../src/config.js';
+
+describe('readiness', () => {
+  const stateDir = mkdtempSync(join(tmpdir(), 'svc-mcp-ready-'));
+  afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
+
+  it('services.ready() checks that the file ledger can be written', async () => {
+    const services = await createServices(loadConfig({ SVC_STATE_DIR: stateDir }));
+    const blocked = join(stateDir, 'a-file');
+    writeFileSync(blocked, '');
+    const unwritable = await createServices(loadConfig({ SVC_STATE_DIR: join(blocked, 'state') }));
+    try {
+      expect(await services.ready()).toEqual({ ok: true, checks: { ledger: 'ok' } });
+      const notReady = await unwritable.ready();
+      expect(notReady.ok).toBe(false);
+      expect(notReady.checks.ledger).toMatch(/ENOTDIR/);
+    } finally {
+      await Promise.all([services.close(), unwritable.close()]);
+    }
+  });
+});

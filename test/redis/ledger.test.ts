@@ -1,0 +1,137 @@
+/**
+ * The Redis ledger's rules against a real redis-server, in-process: the same rules as the file
+ * ledger (reserve only within the budget, settle, release, hits, reservations of a process gone
+ * counted as spent), scripts sent again after Redis forgets them, and the services' readiness.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServices } from '../../src/call/services.js';
+import { loadConfig } from '../../src/config.js';
+import { RedisLedger } from '../../src/guard/redis-ledger.js';
+import { SILENT_LOG } from '../../src/ops/logs.js';
+import { RedisConnection } from '../../src/redis.js';
+import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
+
+const missing = redisMissing();
+
+describe.skipIf(missing)('the ledger on Redis', () => {
+  let redis: TestRedis;
+  const connections: RedisConnection[] = [];
+  const stateDir = mkdtempSync(join(tmpdir(), 'svc-mcp-ledger-'));
+
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await Promise.all(connections.map((c) => c.close()));
+    await redis?.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  function connect(prefix: string): RedisConnection {
+    const connection = new RedisConnection(redis.url, prefix, SILENT_LOG);
+    connections.push(connection);
+    return connection;
+  }
+
+  const call = { account: 'key:0123456789abcdef', window: 'day:2026-11-22', tool: 'get_svc100_index_latest' };
+
+  it('reserves only while spent + reserved + amount stays within the budget; settles and releases', async () => {
+    const ledger = new RedisLedger(connect('rules'));
+    const first = await ledger.reserve({ ...call, amount: 5, budget: 10 });
+    const second = await ledger.reserve({ ...call, amount: 5, budget: 10 });
+    expect(first.ok && second.ok).toBe(true);
+    expect(await ledger.reserve({ ...call, amount: 1, budget: 10 })).toEqual({
+      ok: false,
+      spent: 0,
+      reserved: 10,
+    });
+    expect(await ledger.figures(call.account, call.window)).toMatchObject({ spent: 0, reserved: 10 });
+
+    if (!first.ok || !second.ok) return;
+    await ledger.settle(first.id, 3);
+    await ledger.release(second.id);
+    expect(await ledger.figures(call.account, call.window)).toEqual({
+      spent: 3,
+      reserved: 0,
+      by_tool: { [call.tool]: { calls: 1, credits: 3, cache_hits: 0 } },
+      cache_hits: 0,
+      credits_saved: 0,
+    });
+    expect((await ledger.reserve({ ...call, amount: 7, budget: 10 })).ok).toBe(true);
+    expect((await ledger.reserve({ ...call, amount: 1, budget: 10 })).ok).toBe(false);
+    // Without a budget every reservation fits.
+    expect((await ledger.reserve({ ...call, amount: 1000 })).ok).toBe(true);
+
+    await ledger.recordHit(call.account, call.window, call.tool, 3);
+    expect(await ledger.figures(call.account, call.window)).toMatchObject({
+      cache_hits: 1,
+      credits_saved: 3,
+      by_tool: { [call.tool]: { calls: 1, credits: 3, cache_hits: 1 } },
+    });
+    await ledger.close();
+  });
+
+  it('counts a reservation as spent once the process that held it is gone', async () => {
+    const gone = new RedisLedger(connect('reaped'), 300);
+    const other = new RedisLedger(connect('reaped'));
+    const held = await gone.reserve({ ...call, amount: 4, budget: 10 });
+    expect(held.ok).toBe(true);
+    // Closing stops the lease's renewal without settling: as if the process had died.
+    await gone.close();
+    expect(await other.figures(call.account, call.window)).toMatchObject({ spent: 0, reserved: 4 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await other.figures(call.account, call.window)).toMatchObject({
+      spent: 4,
+      reserved: 0,
+      by_tool: { [call.tool]: { calls: 1, credits: 4 } },
+    });
+    // Settling it late changes nothing: it was counted in full.
+    if (held.ok) await gone.settle(held.id, 1);
+    expect((await other.figures(call.account, call.window)).spent).toBe(4);
+  });
+
+  it('sends its scripts again when Redis has forgotten them; keeps day windows a week, totals for ever', async () => {
+    const connection = connect('scripts');
+    const ledger = new RedisLedger(connection);
+    await ledger.recordHit(call.account, call.window, call.tool, 1);
+    await connection.use((client) => client.script('FLUSH'));
+    await ledger.recordHit(call.account, call.window, call.tool, 1);
+    await ledger.recordHit(call.account, 'total', call.tool, 1);
+    expect((await ledger.figures(call.account, call.window)).cache_hits).toBe(2);
+    const ttl = (window: string) =>
+      connection.use((client) => client.pttl(connection.key('ledger', call.account, window)));
+    expect(await ttl(call.window)).toBeGreaterThan(7 * 86_400_000);
+    expect(await ttl('total')).toBe(-1);
+  });
+
+  it('services.ready() says whether Redis and the ledger can be used, and recovers with Redis', async () => {
+    const services = await createServices(
+      loadConfig({
+        SVC_REDIS_URL: redis.url,
+        SVC_REDIS_PREFIX: 'ready',
+        SVC_STATE_DIR: stateDir,
+        SVC_LOG_LEVEL: 'silent',
+      }),
+    );
+    try {
+      expect(await services.ready()).toEqual({ ok: true, checks: { redis: 'ok', ledger: 'ok' } });
+      await redis.stop();
+      const down = await services.ready();
+      expect(down.ok).toBe(false);
+      expect(down.checks.redis).toMatch(/^Redis is unreachable: /);
+      expect(down.checks.ledger).toMatch(/^Redis is unreachable: /);
+      await redis.start();
+      let again = down;
+      for (const deadline = Date.now() + 15_000; !again.ok && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        again = await services.ready();
+      }
+      expect(again).toEqual({ ok: true, checks: { redis: 'ok', ledger: 'ok' } });
+    } finally {
+      await services.close();
+    }
+  });
+});

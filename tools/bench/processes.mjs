@@ -1,0 +1,86 @@
+/**
+ * What the benchmarks share: the sandbox and a redis-server in processes of their own on loopback,
+ * percentiles, and a process's resident memory.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export function percentile(samples, p) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Resident memory now (VmRSS), or the most it has been (VmHWM), in MB. */
+export function rssMb(pid, field = 'VmRSS') {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))[1]) / 1024;
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once `child`'s output shows `pattern`, with the match; rejects if it exits first. */
+function waitForOutput(child, pattern, what) {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${what} did not start within 10 s:\n${out}`)), 10_000);
+    const read = (chunk) => {
+      out += chunk;
+      const match = out.match(pattern);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match);
+      }
+    };
+    child.stdout.on('data', read);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code}:\n${out}`));
+    });
+  });
+}
+
+/** `svc-mcp sandbox` in its own process, rate limit off; resolves with its base URL. */
+export async function startSandboxProcess() {
+  const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--no-rate-limit'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [url] = await waitForOutput(child, /http:\/\/127\.0\.0\.1:\d+/, 'the sandbox');
+  return { url, child };
+}
+
+/** A redis-server of the benchmark's own on a free loopback port, data in a temporary directory. */
+export async function startRedisServer() {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'svc-mcp-bench-redis-'));
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', ''],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  await waitForOutput(child, /Ready to accept connections/, 'redis-server');
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop() {
+      child.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
