@@ -2,6 +2,8 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -11,6 +13,29 @@ describe('generated docs', () => {
   it('README tool and settings tables and manifest.json match the catalog', async () => {
     const { stdout } = await run(process.execPath, ['tools/gen-docs.mjs', '--check'], { cwd: root });
     expect(stdout).toContain('match the catalog');
+  });
+
+  it('server.json validates against the MCP Registry schema (a copy in schemas/) and lists every setting', () => {
+    const schema = JSON.parse(readFileSync(`${root}schemas/server.schema.json`, 'utf8'));
+    const server = JSON.parse(readFileSync(`${root}server.json`, 'utf8'));
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const validate = ajv.compile(schema);
+    expect(validate(server), JSON.stringify(validate.errors)).toBe(true);
+    const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
+    expect(server.version).toBe(pkg.version);
+    expect(server.packages[0]).toMatchObject({
+      registryType: 'npm',
+      identifier: pkg.name,
+      version: pkg.version,
+    });
+    const variables = server.packages[0].environmentVariables;
+    expect(variables.map((v: { name: string }) => v.name)).toContain('SVC_API_KEY');
+    expect(variables.find((v: { name: string }) => v.name === 'SVC_API_KEY')).toMatchObject({
+      isSecret: true,
+    });
+    // A broken entry fails: the schema copy is not a pass-everything stub.
+    expect(validate({ ...server, name: 'no-slash' })).toBe(false);
   });
 
   it('manifest.json passes mcpb validate and lists every tool with the key as a sensitive setting', async () => {

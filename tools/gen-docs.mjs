@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /**
- * Writes what is generated from the catalog: the README's tool and settings tables and the bundle
- * manifest's tools and user_config. `--check` changes nothing and exits 1 when either is stale.
- * Reads the build (dist/), so run `npm run build` first.
+ * Writes what is generated from the catalog and the settings table: the README's tool and settings
+ * tables, the bundle manifest's tools and user_config, and server.json for the MCP Registry.
+ * `--check` changes nothing and exits 1 when any is stale. Reads the build (dist/), so run
+ * `npm run build` first.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -87,6 +88,33 @@ function manifest(current) {
   };
 }
 
+/** The MCP Registry's entry: the npm package run with npx over stdio, every setting an environment variable. */
+function serverJson() {
+  return {
+    $schema: 'https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json',
+    name: 'io.github.svc-mcp/svc-mcp',
+    description: 'Crypto market data as MCP tools, with a credit budget, a cache and an offline sandbox.',
+    version: pkg.version,
+    packages: [
+      {
+        registryType: 'npm',
+        registryBaseUrl: 'https://registry.npmjs.org',
+        identifier: pkg.name,
+        version: pkg.version,
+        runtimeHint: 'npx',
+        transport: { type: 'stdio' },
+        environmentVariables: SETTINGS_DOC.map((s) => ({
+          name: s.env,
+          description: `${s.meaning} (default: ${s.shown}).`,
+          isRequired: false,
+          ...(s.sensitive ? { isSecret: true } : {}),
+          ...(s.default !== undefined ? { default: String(s.default) } : {}),
+        })),
+      },
+    ],
+  };
+}
+
 const check = process.argv.includes('--check');
 const readmePath = `${root}README.md`;
 const manifestPath = `${root}manifest.json`;
@@ -98,18 +126,24 @@ const nextReadme = ['tools', 'toolsets', 'settings'].reduce(
 );
 const manifestText = readFileSync(manifestPath, 'utf8');
 const nextManifest = `${JSON.stringify(manifest(JSON.parse(manifestText)), null, 2)}\n`;
+const serverPath = `${root}server.json`;
+const serverText = existsSync(serverPath) ? readFileSync(serverPath, 'utf8') : '';
+const nextServer = `${JSON.stringify(serverJson(), null, 2)}\n`;
 
-const stale = [readme !== nextReadme && 'README.md', manifestText !== nextManifest && 'manifest.json'].filter(
-  Boolean,
-);
+const stale = [
+  readme !== nextReadme && 'README.md',
+  manifestText !== nextManifest && 'manifest.json',
+  serverText !== nextServer && 'server.json',
+].filter(Boolean);
 if (check) {
   if (stale.length > 0) {
     console.error(`Stale: ${stale.join(', ')}. Run \`npm run docs\` and commit the result.`);
     process.exit(1);
   }
-  console.log('README.md and manifest.json match the catalog.');
+  console.log('README.md, manifest.json and server.json match the catalog.');
 } else {
   writeFileSync(readmePath, nextReadme);
   writeFileSync(manifestPath, nextManifest);
+  writeFileSync(serverPath, nextServer);
   console.log(stale.length > 0 ? `Updated ${stale.join(', ')}.` : 'Nothing to update.');
 }
