@@ -2,8 +2,8 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import Ajv from 'ajv';
-import addFormats from 'ajv-formats';
+import { Ajv } from 'ajv';
+import formats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -19,7 +19,8 @@ describe('generated docs', () => {
     const schema = JSON.parse(readFileSync(`${root}schemas/server.schema.json`, 'utf8'));
     const server = JSON.parse(readFileSync(`${root}server.json`, 'utf8'));
     const ajv = new Ajv({ strict: false, allErrors: true });
-    addFormats(ajv);
+    // ajv-formats is CommonJS: its default export arrives as the module object under NodeNext.
+    (formats as unknown as { default: (a: Ajv) => void }).default(ajv);
     const validate = ajv.compile(schema);
     expect(validate(server), JSON.stringify(validate.errors)).toBe(true);
     const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
