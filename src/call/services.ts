@@ -21,7 +21,24 @@ export interface Services {
   observers: CallObserver[];
   /** Milliseconds since the epoch: real time, or SVC_NOW's frozen instant. */
   now(): number;
+  /** Whether calls can be answered now: each check says `ok` or what is wrong. */
+  ready(): Promise<Readiness>;
   close(): Promise<void>;
+}
+
+export interface Readiness {
+  ready: boolean;
+  checks: { upstream: string; ledger: string };
+}
+
+/** `ok`, or why the check failed. */
+async function check(probe: () => Promise<unknown>): Promise<string> {
+  try {
+    await probe();
+    return 'ok';
+  } catch (error) {
+    return (error as Error)?.message ?? String(error);
+  }
 }
 
 export function createServices(config: Config): Services {
@@ -36,16 +53,24 @@ export function createServices(config: Config): Services {
     maxPerCall: config.maxCreditsPerCall,
     now,
   });
+  const source = () => {
+    opening ??= openDataSource(config);
+    return opening;
+  };
   return {
     config,
-    source() {
-      opening ??= openDataSource(config);
-      return opening;
-    },
+    source,
     answers: new SharedAnswers(cacheStore, config.cache),
     guard,
     observers: [],
     now,
+    async ready() {
+      const [upstream, ledger] = await Promise.all([
+        check(async () => (await source()).client.reachable()),
+        check(() => guard.writable()),
+      ]);
+      return { ready: upstream === 'ok' && ledger === 'ok', checks: { upstream, ledger } };
+    },
     async close() {
       await guard.close().catch(() => {});
       await cacheStore.close();

@@ -7,7 +7,8 @@
  * a damaged or hand-edited ledger is reported, never silently reset.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import {
@@ -89,6 +90,13 @@ export class FileLedger implements LedgerStore {
   async figures(account: string, window: string): Promise<WindowFigures> {
     await this.flush();
     return readFigures(await this.read(), account, window);
+  }
+
+  /** The directory can be written and the ledger in it read (a damaged ledger stops budgeted calls). */
+  async writable(): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await access(this.dir, constants.W_OK);
+    await this.read();
   }
 
   async close(): Promise<void> {

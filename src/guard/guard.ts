@@ -131,6 +131,11 @@ export class CreditGuard {
     this.options.store.recordHit(account, this.window().id, tool, saved).catch(() => {});
   }
 
+  /** Resolves when the ledger can record charges; rejects saying why not. */
+  writable(): Promise<void> {
+    return this.options.store.writable();
+  }
+
   async usage(account: string): Promise<CreditUsage> {
     const window = this.window();
     const { budget } = this.options;

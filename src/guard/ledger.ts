@@ -45,6 +45,8 @@ export interface LedgerStore {
   /** A cache hit or a joined call: free, and `saved` credits not spent. */
   recordHit(account: string, window: string, tool: string, saved: number): Promise<void>;
   figures(account: string, window: string): Promise<WindowFigures>;
+  /** Resolves when changes can be recorded; rejects saying why not (for readiness checks). */
+  writable(): Promise<void>;
   close(): Promise<void>;
 }
 

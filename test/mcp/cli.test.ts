@@ -118,7 +118,9 @@ describe('svc-mcp demo', () => {
     const run = await runCli(['demo']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
-      new RegExp(`^Connected to svc-mcp ${VERSION.replaceAll('.', '\\.')}: ${DEFAULT_TOOLS.length} tools`),
+      new RegExp(
+        `^Connected to svc-mcp ${VERSION.replaceAll('.', '\\.')} \\(protocol 2026-07-28\\): ${DEFAULT_TOOLS.length} tools`,
+      ),
     );
     const calls = run.stdout.match(/^> \w+ /gm) ?? [];
     expect(calls.length).toBeGreaterThanOrEqual(4);
