@@ -12,6 +12,8 @@ export type Reply =
       /** An object is sent as JSON; a string is sent as it is (for malformed bodies). */
       body: unknown;
       headers?: Record<string, string>;
+      /** Answer only after this long (a slow service). */
+      delayMs?: number;
     }
   /** Never answer: the request stays open until the client gives up on it. */
   | { hang: true };
@@ -49,8 +51,13 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     };
     if ('hang' in reply) return;
     const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-    res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-    res.end(text);
+    const send = () => {
+      if (res.destroyed) return;
+      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+      res.end(text);
+    };
+    if (reply.delayMs) setTimeout(send, reply.delayMs);
+    else send();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
