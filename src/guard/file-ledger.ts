@@ -114,13 +114,19 @@ export class FileLedger implements LedgerStore {
     return new Promise((resolve, reject) => {
       this.queue.push({ change, resolve, reject });
       if (delayMs === 0) void this.drain();
-      else this.hitTimer ??= setTimeout(() => void this.drain(), delayMs).unref();
+      else
+        this.hitTimer ??= setTimeout(() => {
+          this.hitTimer = undefined;
+          void this.drain();
+        }, delayMs).unref();
     });
   }
 
   private drain(): Promise<void> {
     this.draining ??= this.drainAll().finally(() => {
       this.draining = undefined;
+      // A change queued after the loop last looked found it finishing: start again rather than strand it.
+      if (this.queue.length > 0) void this.drain();
     });
     return this.draining;
   }

@@ -95,7 +95,7 @@ describe('stopping', () => {
         SVC_CREDIT_BUDGET: '100',
         SVC_STATE_DIR: dir,
       };
-      upstream.reply(FNG, { ...ANSWER, delayMs: 1_500 });
+      upstream.reply(FNG, { ...ANSWER, delayMs: 3_000 });
       const server = await startHttpServer(env);
       const session = await connectHttp(server, 'v2');
       const before = upstream.requests.length;
@@ -107,7 +107,7 @@ describe('stopping', () => {
       void call.finally(() => {
         finished = true;
       });
-      expect(await refusedWithin(`${server.origin}/healthz`, 1_000)).toBe(true);
+      expect(await refusedWithin(`${server.origin}/healthz`, 2_500)).toBe(true);
       expect(finished).toBe(false);
       const result = await call;
       expect(result.isError, textOf(result)).toBeFalsy();
