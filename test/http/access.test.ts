@@ -82,6 +82,15 @@ describe('on loopback with no token', () => {
     expect((await postMcp(server.url, INITIALIZE)).status).toBe(200);
   });
 
+  it('a second server on the same port stops at start-up saying the port is in use (exit 2)', async () => {
+    const port = new URL(server.url).port;
+    const run = await runCli(['http', '--port', port]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      new RegExp(`Cannot listen on 127\\.0\\.0\\.1:${port}: port ${port} is in use`),
+    );
+  });
+
   it('/healthz and /readyz answer with no token and any Host (load balancers probe by address)', async () => {
     const health = await rawRequest(`${server.origin}/healthz`, {
       method: 'GET',
@@ -148,6 +157,15 @@ describe('beyond loopback', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/Refusing to listen on 0\.0\.0\.0 without SVC_HTTP_TOKEN/);
     expect(run.stderr).toMatch(/listen on 127\.0\.0\.1/);
+  });
+
+  it('a bad --host or --port is a usage error (exit 2)', async () => {
+    const host = await runCli(['http', '--host', 'two words']);
+    expect(host.code).toBe(2);
+    expect(host.stderr).toMatch(/--host must be a host name or an IP address/);
+    const port = await runCli(['http', '--port', '70000']);
+    expect(port.code).toBe(2);
+    expect(port.stderr).toMatch(/--port must be 0 to 65535/);
   });
 
   it('a short token is refused at start-up without being printed', async () => {

@@ -142,7 +142,7 @@ describe('help, version, unknown command', () => {
   it('--help lists the commands', async () => {
     const run = await runCli(['--help']);
     expect(run.code).toBe(0);
-    for (const command of ['[stdio]', 'sandbox', 'call', 'tools', 'demo'])
+    for (const command of ['[stdio]', 'http', 'sandbox', 'call', 'tools', 'demo'])
       expect(run.stdout).toContain(`svc-mcp ${command}`);
   });
 
