@@ -18,7 +18,7 @@ const CREDITS_URI = 'svc://credits';
 /** How often a call that is still running tells a client that asked for progress how long it has waited. */
 export const PROGRESS_INTERVAL_MS = 1_000;
 
-/** Who is calling, as the transport knows it. */
+/** What the transport knows of the caller. */
 export interface Caller {
   /** The protocol family the server will speak: 2025 revisions (`legacy`) or 2026-07-28 (`modern`). */
   era?: 'legacy' | 'modern';
