@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** The one entry point: stdio | sandbox | call | tools | demo. Each command loads only what it uses. */
+/** The one entry point: stdio | http | sandbox | call | tools | demo. Each command loads only what it uses. */
 import './heap.js';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -10,6 +10,9 @@ const USAGE = `svc-mcp ${VERSION}: MCP server for the Market Data Service
 
 Usage:
   svc-mcp [stdio]                      MCP server on stdio (the default)
+  svc-mcp http [--host 127.0.0.1] [--port 3000]
+                                       MCP server over Streamable HTTP at /mcp, with /healthz,
+                                       /readyz and /metrics; beyond loopback it needs SVC_HTTP_TOKEN
   svc-mcp sandbox [--port 8787] [--now ISO] [--no-rate-limit] [--fault SPEC]...
                                        the sandbox Market Data Service alone, on loopback
   svc-mcp call TOOL [JSON-ARGS] [--json]
@@ -27,6 +30,18 @@ const commands: Record<string, Command> = {
     const { runStdio } = await import('./mcp/stdio.js');
     await runStdio(loadConfig());
     return -1; // keeps running until stdin closes
+  },
+  http: async (args) => {
+    const { values } = parseArgs({
+      args,
+      options: {
+        host: { type: 'string', default: '127.0.0.1' },
+        port: { type: 'string', default: '3000' },
+      },
+    });
+    const { runHttp } = await import('./mcp/http.js');
+    await runHttp(loadConfig(), { host: parseHost(values.host), port: parsePort(values.port) });
+    return -1; // keeps running until SIGTERM or SIGINT
   },
   tools: async (args) => {
     const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
@@ -78,9 +93,7 @@ const commands: Record<string, Command> = {
         fault: { type: 'string', multiple: true },
       },
     });
-    const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535)
-      throw new UsageError('--port must be 0 to 65535');
+    const port = parsePort(values.port);
     const { startSandbox, parseFaultSpec, SANDBOX_KEYS } = await import('./sandbox/server.js');
     const sandbox = await startSandbox({
       port,
@@ -112,6 +125,21 @@ function asUsage<T>(parse: () => T): T {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+/** A host name or address to listen on; an IPv6 address may come in brackets. */
+function parseHost(text: string): string {
+  const host = text.replace(/^\[(.*)\]$/, '$1');
+  if (!/^[A-Za-z0-9.:-]{1,253}$/.test(host)) {
+    throw new UsageError('--host must be a host name or an IP address, e.g. 127.0.0.1 or 0.0.0.0');
+  }
+  return host;
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) throw new UsageError('--port must be 0 to 65535');
+  return port;
 }
 
 function parseJsonArgs(text: string | undefined): Record<string, unknown> {

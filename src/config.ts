@@ -24,6 +24,8 @@ export interface Setting<S extends z.ZodType = z.ZodType> {
   default?: string | number;
   /** Never repeated in an error message (and marked sensitive in the manifest). */
   sensitive?: boolean;
+  /** Read by the HTTP transport only, so the desktop bundle's manifest leaves it out. */
+  httpOnly?: boolean;
   /** Parses the value, `undefined` when unset. */
   schema: S;
 }
@@ -51,6 +53,22 @@ function wholeNumber(min: number, max: number, unit: string) {
 /** One of a few words, case-insensitive. */
 function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, { message: `must be one of ${values.join(', ')}` });
+}
+
+/** A comma list, each item trimmed and checked by `item`; empty items are dropped. */
+function commaList(item: z.ZodType<string>) {
+  return z.preprocess(
+    (value) => {
+      const text = unsetIfBlank(value);
+      return typeof text === 'string'
+        ? text
+            .split(',')
+            .map((part) => part.trim())
+            .filter(Boolean)
+        : [];
+    },
+    z.array(item).max(100, 'must list at most 100 entries'),
+  );
 }
 
 function lowerCase(value: unknown): unknown {
@@ -213,6 +231,83 @@ export const SETTINGS = {
       'JSON log lines on stderr at this level or above: debug (also each upstream request), info (one line per tool call), warn, error or silent',
     shown: 'unset: info for http, warn otherwise (stdio hosts show stderr to people)',
     schema: z.preprocess(lowerCase, oneOf(LOG_LEVELS).optional()),
+  }),
+  httpToken: setting({
+    env: 'SVC_HTTP_TOKEN',
+    key: 'http_token',
+    title: 'HTTP bearer token',
+    meaning:
+      'bearer token every HTTP request to /mcp and /metrics must carry (checked in constant time); required to listen beyond loopback',
+    shown: 'unset: none (loopback only)',
+    sensitive: true,
+    httpOnly: true,
+    schema: optionalText(
+      z.string().regex(/^[\x21-\x7e]{16,512}$/, {
+        message:
+          'must be 16 to 512 printable ASCII characters with no spaces (for example the output of `openssl rand -hex 32`)',
+      }),
+    ),
+  }),
+  httpAllowedOrigins: setting({
+    env: 'SVC_HTTP_ALLOWED_ORIGINS',
+    key: 'http_allowed_origins',
+    title: 'Allowed browser origins',
+    meaning:
+      'origins (comma list, like https://app.example.com) whose browser pages may call the HTTP transport, beyond loopback ones',
+    shown: 'unset: loopback origins only',
+    httpOnly: true,
+    schema: commaList(
+      z
+        .url({ protocol: /^https?$/, message: 'must list origins like https://app.example.com' })
+        .refine(
+          (text) => {
+            const url = new URL(text);
+            return url.pathname === '/' && !url.search && !url.hash && !url.username;
+          },
+          {
+            message: 'must list bare origins (scheme, host and port only, like https://app.example.com)',
+          },
+        )
+        .transform((url) => new URL(url).origin),
+    ),
+  }),
+  httpAllowedHosts: setting({
+    env: 'SVC_HTTP_ALLOWED_HOSTS',
+    key: 'http_allowed_hosts',
+    title: 'Allowed Host names',
+    meaning:
+      'names (comma list, like mcp.example.com) clients may reach the HTTP transport by, beyond loopback ones and the --host address',
+    shown: 'unset: loopback names and the --host address',
+    httpOnly: true,
+    schema: commaList(
+      z
+        .string()
+        .regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/i, {
+          message: 'must list host names or addresses without scheme or port, like mcp.example.com',
+        })
+        .transform((host) => host.toLowerCase()),
+    ),
+  }),
+  httpMaxRequests: setting({
+    env: 'SVC_HTTP_MAX_REQUESTS',
+    key: 'http_max_requests',
+    title: 'Most HTTP requests at once',
+    meaning: 'MCP requests the HTTP transport serves at once; past it a request gets 503 with Retry-After',
+    shown: '64',
+    default: 64,
+    httpOnly: true,
+    schema: z.preprocess(unsetIfBlank, wholeNumber(1, 10_000, 'requests').default(64)),
+  }),
+  httpRequestTimeoutMs: setting({
+    env: 'SVC_HTTP_REQUEST_TIMEOUT_MS',
+    key: 'http_request_timeout_ms',
+    title: 'HTTP request timeout (ms)',
+    meaning:
+      'longest an HTTP request may take, from its first byte to the end of the answer, in milliseconds (1000 to 600000); past it the call is cancelled and the request answered 504',
+    shown: '60000',
+    default: 60000,
+    httpOnly: true,
+    schema: z.preprocess(unsetIfBlank, wholeNumber(1000, 600_000, 'milliseconds').default(60_000)),
   }),
   now: setting({
     env: 'SVC_NOW',

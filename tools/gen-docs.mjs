@@ -56,9 +56,11 @@ function replaceBetween(text, name, body) {
 }
 
 function manifest(current) {
-  const env = Object.fromEntries(SETTINGS_DOC.map((s) => [s.env, `\${user_config.${s.key}}`]));
+  // A desktop host runs the server on stdio: the HTTP transport's settings have no place there.
+  const desktop = SETTINGS_DOC.filter((s) => !s.httpOnly);
+  const env = Object.fromEntries(desktop.map((s) => [s.env, `\${user_config.${s.key}}`]));
   const userConfig = Object.fromEntries(
-    SETTINGS_DOC.map((s) => [
+    desktop.map((s) => [
       s.key,
       {
         type: typeof s.default === 'number' ? 'number' : 'string',

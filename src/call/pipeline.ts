@@ -6,7 +6,7 @@
  *
  * It never throws: every failure is a result with `isError` and a message that says what to do.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Fetched } from '../cache/answers.js';
 import { cacheKey } from '../cache/key.js';
 import type { CachedAnswer } from '../cache/store.js';

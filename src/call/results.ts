@@ -1,5 +1,5 @@
 /** How a tool call's answers and failures look to the client: text, structured data and `_meta`. */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 
 const SANDBOX_NOTE = '[sandbox data]';
 

@@ -55,7 +55,8 @@ export interface Services {
   metrics?: Metrics;
   /** Milliseconds since the epoch: real time, or SVC_NOW's frozen instant. */
   now(): number;
-  /** The ledger writable and, with SVC_REDIS_URL, Redis reachable (for /readyz). */
+  /** Whether calls can be answered now: the upstream reachable, the ledger writable and, with
+   * SVC_REDIS_URL, Redis reachable (for /readyz). */
   ready(): Promise<Readiness>;
   close(): Promise<void>;
 }
@@ -83,12 +84,13 @@ export async function createServices(config: Config, options: ServiceOptions = {
     observers.push(metrics.observer);
   }
   let opening: Promise<DataSource> | undefined;
+  const source = () => {
+    opening ??= openDataSource(config);
+    return opening;
+  };
   return {
     config,
-    source() {
-      opening ??= openDataSource(config);
-      return opening;
-    },
+    source,
     answers: new SharedAnswers(cacheStore, config.cache),
     guard,
     limiter: new CallLimiter(),
@@ -97,9 +99,11 @@ export async function createServices(config: Config, options: ServiceOptions = {
     metrics,
     now,
     async ready() {
-      const checks: Record<string, string> = {};
+      const checks: Record<string, string> = {
+        upstream: await outcome(source().then((s) => s.client.reachable())),
+        ledger: await outcome(guard.check()),
+      };
       if (redis) checks.redis = await outcome(redis.ping());
-      checks.ledger = await outcome(guard.check());
       return { ok: Object.values(checks).every((c) => c === 'ok'), checks };
     },
     async close() {

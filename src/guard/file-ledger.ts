@@ -96,7 +96,10 @@ export class FileLedger implements LedgerStore {
       return;
     }
     this.hits.set(key, { account, window, tool, count: 1, saved });
-    this.hitTimer ??= setTimeout(() => void this.drain(), HIT_DELAY_MS).unref();
+    this.hitTimer ??= setTimeout(() => {
+      this.hitTimer = undefined;
+      void this.drain();
+    }, HIT_DELAY_MS).unref();
   }
 
   /** Read under the lock like a change, so that reservations of ended processes show as spent. */
@@ -141,6 +144,8 @@ export class FileLedger implements LedgerStore {
   private drain(): Promise<void> {
     this.draining ??= this.drainAll().finally(() => {
       this.draining = undefined;
+      // A change queued after the loop last looked found it finishing: start again rather than strand it.
+      if (this.queue.length > 0 || this.hits.size > 0) void this.drain();
     });
     return this.draining;
   }

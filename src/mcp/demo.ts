@@ -1,6 +1,9 @@
-/** `svc-mcp demo`: a real MCP client session against this server over stdio, printing a few answers. */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+/**
+ * `svc-mcp demo`: a real MCP client session against this server over stdio, on the current protocol
+ * revision (2026-07-28), printing a few answers.
+ */
+import { Client } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { VERSION } from '../version.js';
 
 const CALLS: [string, Record<string, unknown>][] = [
@@ -23,12 +26,15 @@ export async function runDemo(cliPath: string): Promise<void> {
     env,
     stderr: 'ignore',
   });
-  const client = new Client({ name: 'svc-mcp-demo', version: VERSION });
+  const client = new Client(
+    { name: 'svc-mcp-demo', version: VERSION },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   await client.connect(transport);
   try {
     const { tools } = await client.listTools();
     console.log(
-      `Connected to ${client.getServerVersion()?.name} ${client.getServerVersion()?.version}: ${tools.length} tools\n`,
+      `Connected to ${client.getServerVersion()?.name} ${client.getServerVersion()?.version} (protocol ${client.getNegotiatedProtocolVersion()}): ${tools.length} tools\n`,
     );
     for (const [name, args] of CALLS) {
       if (!tools.some((t) => t.name === name)) continue;

@@ -1,24 +1,56 @@
 /**
- * Requests a transport has received and not yet answered, so that a server can finish them before
- * it exits (a host that closes stdin right after its last request still gets every answer).
+ * Requests under way, so that a server can finish them before it exits: a stdio host that closes
+ * stdin right after its last request still gets every answer, and an HTTP server told to stop
+ * answers the calls it has accepted.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/server';
+
+/** How long requests in flight may take to finish once the server has been told to stop. */
+export const DRAIN_TIMEOUT_MS = 30_000;
+
+/** A set of requests under way, and a wait for it to empty. */
+export class InFlight<T> {
+  private readonly pending = new Set<T>();
+  private readonly waiters = new Set<() => void>();
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  add(request: T): void {
+    this.pending.add(request);
+  }
+
+  /** The request is answered (or gone). */
+  delete(request: T): void {
+    if (this.pending.delete(request) && this.pending.size === 0) {
+      for (const wake of this.waiters) wake();
+    }
+  }
+
+  /** Resolves once every request added so far is answered, or after `timeoutMs`. */
+  drained(timeoutMs: number): Promise<void> {
+    if (this.pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.waiters.add(done);
+    });
+  }
+}
 
 type Id = string | number;
 
-export interface InFlight {
-  readonly size: number;
-  /** Resolves once every request received so far is answered, or after `timeoutMs`. */
-  drained(timeoutMs: number): Promise<void>;
-}
-
 /** Wrap a connected transport's `onmessage` and `send` to count the requests in flight. */
-export function trackInFlight(transport: Transport): InFlight {
-  const pending = new Set<Id>();
-  const waiters = new Set<() => void>();
+export function trackInFlight(transport: Transport): InFlight<Id> {
+  const inFlight = new InFlight<Id>();
   const receive = transport.onmessage;
   transport.onmessage = (message, extra) => {
-    if ('method' in message && 'id' in message) pending.add(message.id);
+    if ('method' in message && 'id' in message) inFlight.add(message.id);
     receive?.(message, extra);
   };
   const send = transport.send.bind(transport);
@@ -26,32 +58,8 @@ export function trackInFlight(transport: Transport): InFlight {
     try {
       await send(message, options);
     } finally {
-      if (
-        !('method' in message) &&
-        'id' in message &&
-        message.id !== undefined &&
-        pending.delete(message.id) &&
-        pending.size === 0
-      ) {
-        for (const wake of waiters) wake();
-      }
+      if (!('method' in message) && 'id' in message && message.id !== undefined) inFlight.delete(message.id);
     }
   };
-  return {
-    get size() {
-      return pending.size;
-    },
-    drained(timeoutMs) {
-      if (pending.size === 0) return Promise.resolve();
-      return new Promise((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          waiters.delete(done);
-          resolve();
-        };
-        const timer = setTimeout(done, timeoutMs);
-        waiters.add(done);
-      });
-    },
-  };
+  return inFlight;
 }

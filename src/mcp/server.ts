@@ -1,15 +1,10 @@
 /**
  * Builds an MCP server over the shared services: the configuration's tools (tools/list, tools/call,
- * every call through the one pipeline) and the svc://credits resource. Any transport connects it.
+ * every call through the one pipeline) and the svc://credits resource. Both transports call it:
+ * stdio once per connection, HTTP once per request (the services are built once per process and
+ * shared; the server object itself holds nothing between requests).
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { Services } from '../call/services.js';
 import { VERSION } from '../version.js';
 
@@ -20,75 +15,132 @@ const INSTRUCTIONS =
 
 const CREDITS_URI = 'svc://credits';
 
+/** How often a call that is still running tells a client that asked for progress how long it has waited. */
+export const PROGRESS_INTERVAL_MS = 1_000;
+
+/** What the transport knows of the caller. */
+export interface Caller {
+  /** The protocol family the server will speak: 2025 revisions (`legacy`) or 2026-07-28 (`modern`). */
+  era?: 'legacy' | 'modern';
+  /** The key the client sent for the service (HTTP), used instead of the server's own. */
+  apiKey?: string;
+}
+
+type ToolPath = Awaited<ReturnType<typeof loadToolPath>>;
+
+/** The tool path for a process's configuration: loaded once, shared by every server built over it. */
+const toolPaths = new WeakMap<Services, Promise<ToolPath>>();
+
+async function loadToolPath(services: Services) {
+  const [tools, pipeline, results] = await Promise.all([
+    import('./tools.js'),
+    import('../call/pipeline.js'),
+    import('../call/results.js'),
+  ]);
+  const exposed = tools.exposedTools(services.config);
+  return { exposed, ...pipeline, ...results, listHint: tools.listCacheHint([...exposed.tools.values()]) };
+}
+
+function toolPath(services: Services): Promise<ToolPath> {
+  let loading = toolPaths.get(services);
+  if (!loading) {
+    loading = loadToolPath(services);
+    toolPaths.set(services, loading);
+  }
+  return loading;
+}
+
 /** What a tools/call with `__proto__` among its arguments is answered with (see proto-key.ts). */
 export async function protoKeyRefusal(services: Services, name: string): Promise<CallToolResult> {
-  const [{ exposedTools }, { errorResult }, { unknownParameter }] = await Promise.all([
-    import('./tools.js'),
-    import('../call/results.js'),
+  const [{ exposed, errorResult }, { unknownParameter }] = await Promise.all([
+    toolPath(services),
     import('../catalog/params.js'),
   ]);
-  const tool = exposedTools(services.config).tools.get(name);
+  const tool = exposed.tools.get(name);
   return errorResult(
     tool ? unknownParameter(tool.toolInput, '__proto__') : `Unknown tool "${name.slice(0, 100)}".`,
   );
 }
 
 /**
- * The server answers `initialize` at once: the tool path loads meanwhile (the client lists tools
- * only after initializing), and tool calls wait for the data source, which may still be starting
- * (the embedded sandbox) when the client connects.
+ * A server for one connection (stdio) or one request (HTTP). On the 2025 revisions it answers
+ * `initialize` at once: the tool path loads meanwhile (a client lists tools only afterwards). On
+ * 2026-07-28 it first loads the tool path, whose catalog gives the lists' cache hints. Tool calls
+ * wait for the data source, which may still be starting (the embedded sandbox).
  */
-export function createServer(services: Services): Server {
-  const loading = Promise.all([
-    import('./tools.js'),
-    import('../call/pipeline.js'),
-    import('../call/results.js'),
-  ]).then(([tools, pipeline, results]) => ({
-    exposed: tools.exposedTools(services.config),
-    ...pipeline,
-    ...results,
-  }));
-  const server = new Server(
+export async function createServer(services: Services, caller: Caller = {}): Promise<McpServer> {
+  const loading = toolPath(services);
+  // The lists change only with the settings; a credit figure changes with every call.
+  const listHint = caller.era === 'modern' ? (await loading).listHint : undefined;
+  const mcp = new McpServer(
     { name: SERVER_NAME, version: VERSION, title: 'Market Data Service' },
     {
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
       instructions: INSTRUCTIONS,
+      cacheHints: {
+        'server/discover': listHint,
+        'tools/list': listHint,
+        'resources/list': listHint,
+        'resources/read': { ttlMs: 0, cacheScope: 'private' },
+      },
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: (await loading).exposed.definitions,
-  }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  mcp.server.setRequestHandler('tools/list', async () => ({ tools: (await loading).exposed.definitions }));
+  mcp.server.setRequestHandler('tools/call', async (request, ctx) => {
     const { exposed, callTool, errorResult } = await loading;
-    const tool = exposed.tools.get(request.params.name);
+    const { name, arguments: args } = request.params;
+    const tool = exposed.tools.get(name);
     if (!tool) {
       return errorResult(
-        `Unknown tool "${request.params.name.slice(0, 100)}". Available: ${[...exposed.tools.keys()].join(', ')}.`,
+        `Unknown tool "${name.slice(0, 100)}". Available: ${[...exposed.tools.keys()].join(', ')}.`,
       );
     }
-    return callTool(services, tool, request.params.arguments, { signal: extra.signal });
+    const result = await whileReportingProgress(ctx, () =>
+      callTool(services, tool, args, { signal: ctx.mcpReq.signal, apiKey: caller.apiKey }),
+    );
+    return mcp.server.projectCallToolResult(result, exposed.definition(name)?.outputSchema);
   });
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: [
-      {
-        uri: CREDITS_URI,
-        name: 'credits',
-        title: 'Credit usage',
-        description: "The credit guard's figures for the key: budget, spent, left, by tool, cache savings.",
-        mimeType: 'application/json',
-      },
-    ],
-  }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    if (request.params.uri !== CREDITS_URI) {
-      throw new Error(
-        `Unknown resource "${request.params.uri.slice(0, 100)}"; this server has ${CREDITS_URI}.`,
-      );
-    }
-    const { accountOf } = await import('../guard/guard.js');
-    const source = await services.source();
-    const usage = await services.guard.usage(accountOf(source.apiKey ?? ''));
-    return { contents: [{ uri: CREDITS_URI, mimeType: 'application/json', text: JSON.stringify(usage) }] };
-  });
-  return server;
+  mcp.registerResource(
+    'credits',
+    CREDITS_URI,
+    {
+      title: 'Credit usage',
+      description: "The credit guard's figures for the key: budget, spent, left, by tool, cache savings.",
+      mimeType: 'application/json',
+    },
+    async () => {
+      const { accountOf } = await import('../guard/guard.js');
+      const source = await services.source();
+      const usage = await services.guard.usage(accountOf(caller.apiKey ?? source.apiKey ?? ''));
+      return {
+        contents: [{ uri: CREDITS_URI, mimeType: 'application/json', text: JSON.stringify(usage) }],
+      };
+    },
+  );
+  return mcp;
+}
+
+/**
+ * Run a call; when the client asked for progress and the call outlasts PROGRESS_INTERVAL_MS (a long
+ * historical range, a slow service), send a progress notification each interval saying how long it
+ * has waited, which also keeps a client's own request timeout from firing while the answer comes.
+ */
+async function whileReportingProgress<T>(ctx: ServerContext, call: () => Promise<T>): Promise<T> {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  if (progressToken === undefined) return call();
+  let seconds = 0;
+  const timer = setInterval(() => {
+    seconds += PROGRESS_INTERVAL_MS / 1000;
+    ctx.mcpReq
+      .notify({
+        method: 'notifications/progress',
+        params: { progressToken, progress: seconds, message: `Waiting for the service: ${seconds} s` },
+      })
+      .catch(() => {}); // the client left: the call's signal stops it
+  }, PROGRESS_INTERVAL_MS);
+  try {
+    return await call();
+  } finally {
+    clearInterval(timer);
+  }
 }

@@ -1,18 +1,17 @@
 /**
- * The MCP server on stdio: a one-line banner on stderr, protocol only on stdout. When stdin ends it
- * finishes the requests still in flight (bounded), flushes stdout and exits 0; when the transport
- * closes for any other reason it exits too, never lingering alive and deaf.
+ * The MCP server on stdio: a one-line banner on stderr, protocol only on stdout. It speaks both the
+ * 2025 revisions (`initialize`) and 2026-07-28 (the SDK's serveStdio settles which per connection).
+ * When stdin ends it finishes the requests still in flight (bounded), flushes stdout and exits 0;
+ * when the transport closes for any other reason it exits too, never lingering alive and deaf.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { PassThrough } from 'node:stream';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createServices } from '../call/services.js';
 import { type Config, ConfigError } from '../config.js';
 import { VERSION } from '../version.js';
-import { trackInFlight } from './in-flight.js';
+import { DRAIN_TIMEOUT_MS, trackInFlight } from './in-flight.js';
 import { refuseProtoKeys } from './proto-key.js';
 import { createServer, protoKeyRefusal } from './server.js';
-
-/** How long requests in flight may take to finish once stdin has ended. */
-export const DRAIN_TIMEOUT_MS = 30_000;
 
 export async function runStdio(config: Config): Promise<void> {
   if (config.baseUrl !== undefined && config.apiKey === undefined) {
@@ -21,22 +20,29 @@ export async function runStdio(config: Config): Promise<void> {
     );
   }
   const services = await createServices(config);
-  const server = createServer(services);
-  const transport = new StdioServerTransport();
+  // The SDK's transport aborts the requests in flight when its input ends. It reads a copy of
+  // stdin instead, which ends only once those requests are answered.
+  const input = new PassThrough();
+  process.stdin.pipe(input, { end: false });
+  const transport = new StdioServerTransport(input, process.stdout);
+  const handle = serveStdio(({ era }) => createServer(services, { era }), { transport });
+  const inFlight = trackInFlight(transport);
+  refuseProtoKeys(transport, (name) => protoKeyRefusal(services, name));
   let closing = false;
   const shutdown = async (drain: boolean) => {
     if (closing) return;
     closing = true;
     if (drain) await inFlight.drained(DRAIN_TIMEOUT_MS);
     await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
-    await server.close().catch(() => {});
+    await handle.close().catch(() => {});
     await services.close();
     process.exit(0);
   };
-  await server.connect(transport);
-  const inFlight = trackInFlight(transport);
-  refuseProtoKeys(transport, (name) => protoKeyRefusal(services, name));
-  server.onclose = () => void shutdown(false);
+  const closed = transport.onclose;
+  transport.onclose = () => {
+    closed?.();
+    void shutdown(false);
+  };
   process.stdin.once('end', () => void shutdown(true));
   process.once('SIGINT', () => void shutdown(true));
   process.once('SIGTERM', () => void shutdown(true));

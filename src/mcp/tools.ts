@@ -1,5 +1,5 @@
-/** The tools a configuration exposes, and their definitions as MCP lists them. */
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+/** The tools a configuration exposes, their definitions as MCP lists them, and how long a list keeps. */
+import type { CacheHint, Tool as McpTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { LOCAL_TOOLS } from '../call/local-tools.js';
 import type { Tool } from '../call/pipeline.js';
@@ -22,13 +22,28 @@ export function selectTools(config: Pick<Config, 'plan' | 'toolsets'>): Tool[] {
 export function exposedTools(config: Pick<Config, 'plan' | 'toolsets'>) {
   const selected = selectTools(config);
   let definitions: McpTool[] | undefined;
+  let byName: Map<string, McpTool> | undefined;
   return {
     tools: new Map(selected.map((tool) => [tool.name, tool])),
     get definitions(): McpTool[] {
       definitions ??= selected.map(toolDefinition);
       return definitions;
     },
+    definition(name: string): McpTool | undefined {
+      byName ??= new Map(this.definitions.map((d) => [d.name, d]));
+      return byName.get(name);
+    },
   };
+}
+
+/**
+ * The cache hint of the lists (2026-07-28 clients keep a list for `ttlMs`): a list changes only when
+ * the server restarts with other settings, so a client may keep it as long as the slowest data its
+ * tools serve, the longest refresh frequency among them; it is the same for every caller (public).
+ */
+export function listCacheHint(tools: readonly Tool[]): Required<CacheHint> {
+  const longest = Math.max(0, ...tools.map((tool) => ('refreshSeconds' in tool ? tool.refreshSeconds : 0)));
+  return { ttlMs: longest * 1000, cacheScope: 'public' };
 }
 
 /** JSON Schema without the `$schema` line: it costs every conversation context and says nothing. */

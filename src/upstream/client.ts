@@ -51,6 +51,9 @@ const BACKOFF_CAP_MS = 4_000;
  */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
+/** A readiness check waits at most this long for the service. */
+const REACHABLE_TIMEOUT_MS = 2_000;
+
 export class UpstreamClient {
   private dispatcher: Agent | undefined;
   private readonly budgetMs: number;
@@ -96,15 +99,38 @@ export class UpstreamClient {
     await this.dispatcher?.close();
   }
 
-  private async once(path: string, apiKey: string, deadline: number, signal?: AbortSignal) {
+  /**
+   * Resolves when the service answers HTTP at all (any status): a GET of the base address sent
+   * without the key, which the service refuses for free. Rejects saying why it did not answer.
+   */
+  async reachable(): Promise<void> {
+    try {
+      await send(await this.agent(), {
+        origin: this.origin,
+        path: this.basePath || '/',
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        timeoutMs: Math.min(this.options.timeoutMs, REACHABLE_TIMEOUT_MS),
+      });
+    } catch (caught) {
+      throw new Error(asUpstreamError(caught, this.origin).message);
+    }
+  }
+
+  private async agent(): Promise<Agent> {
     const AgentClass = await loadAgent();
     this.dispatcher ??= new AgentClass({
       keepAliveTimeout: 30_000,
       keepAliveMaxTimeout: 120_000,
       connections: 32,
     });
+    return this.dispatcher;
+  }
+
+  private async once(path: string, apiKey: string, deadline: number, signal?: AbortSignal) {
+    const dispatcher = await this.agent();
     const timeoutMs = Math.max(1, Math.min(this.options.timeoutMs, deadline - Date.now()));
-    const response = await send(this.dispatcher, {
+    const response = await send(dispatcher, {
       origin: this.origin,
       path,
       method: 'GET',

@@ -21,7 +21,8 @@ export type Env = Record<string, string>;
 /** Each test worker's own state directory (the credit ledger), unless a test names one. */
 export const WORKER_STATE_DIR = join(tmpdir(), `svc-mcp-test-state-${process.pid}`);
 
-function childEnv(env: Env): Env {
+/** The environment a child gets: only what a test passes, PATH, and this worker's state directory. */
+export function childEnv(env: Env): Env {
   return { PATH: process.env.PATH ?? '', SVC_STATE_DIR: WORKER_STATE_DIR, ...env };
 }
 

@@ -1,148 +1,155 @@
 /**
- * The cryptocurrency tools through the SDK Client on the embedded sandbox: listings paging, sorting
- * and filters, quotes by id, slug and symbol, and long answers cut to size.
+ * The cryptocurrency tools through each client over each transport on the embedded sandbox:
+ * listings paging, sorting and filters, quotes by id, slug and symbol, and long answers cut to size.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { data, expectAnswer } from '../helpers/answers.js';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { textOf } from '../helpers/cli.js';
+import { kindLabel, openSession, SESSION_KINDS, type Session } from '../helpers/session.js';
 
-let mcp: McpSession;
+describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s', (_, kind) => {
+  let mcp: Session;
 
-beforeAll(async () => {
-  mcp = await startMcp();
-});
-afterAll(() => mcp?.close());
-
-describe('cryptocurrency listings', () => {
-  type Listing = {
-    start: number;
-    items: {
-      id: number;
-      rank?: number;
-      symbol: string;
-      quote: { currency: string; price?: number; market_cap?: number }[];
-    }[];
-  };
-
-  it('limit=5: the top five by market cap, ranks 1..5, bitcoin first', async () => {
-    const result = await mcp.call('get_cryptocurrency_listings_latest', { limit: 5 });
-    const text = expectAnswer(result, 'limit 5');
-    const listing = data<Listing>(result);
-    expect(listing.items).toHaveLength(5);
-    expect(listing.items.map((a) => a.rank)).toEqual([1, 2, 3, 4, 5]);
-    expect(listing.items[0].id).toBe(1);
-    const caps = listing.items.map((a) => a.quote[0].market_cap ?? 0);
-    expect([...caps].sort((a, b) => b - a)).toEqual(caps);
-    expect(text).toMatch(/^Cryptocurrencies 1–5 /);
+  beforeAll(async () => {
+    mcp = await openSession(kind);
   });
+  afterAll(() => mcp?.close());
 
-  it('start=11, limit=10, convert=EUR', async () => {
-    const result = await mcp.call('get_cryptocurrency_listings_latest', {
-      start: 11,
-      limit: 10,
-      convert: 'EUR',
+  describe('cryptocurrency listings', () => {
+    type Listing = {
+      start: number;
+      items: {
+        id: number;
+        rank?: number;
+        symbol: string;
+        quote: { currency: string; price?: number; market_cap?: number }[];
+      }[];
+    };
+
+    it('limit=5: the top five by market cap, ranks 1..5, bitcoin first', async () => {
+      const result = await mcp.call('get_cryptocurrency_listings_latest', { limit: 5 });
+      const text = expectAnswer(result, 'limit 5');
+      const listing = data<Listing>(result);
+      expect(listing.items).toHaveLength(5);
+      expect(listing.items.map((a) => a.rank)).toEqual([1, 2, 3, 4, 5]);
+      expect(listing.items[0].id).toBe(1);
+      const caps = listing.items.map((a) => a.quote[0].market_cap ?? 0);
+      expect([...caps].sort((a, b) => b - a)).toEqual(caps);
+      expect(text).toMatch(/^Cryptocurrencies 1–5 /);
     });
-    expectAnswer(result, 'page 2');
-    const listing = data<Listing>(result);
-    expect(listing.start).toBe(11);
-    expect(listing.items.map((a) => a.rank)).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
-    for (const a of listing.items) expect(a.quote.map((q) => q.currency)).toEqual(['EUR']);
-  });
 
-  it('sort=price, sort_dir=asc, with a price range', async () => {
-    const result = await mcp.call('get_cryptocurrency_listings_latest', {
-      sort: 'price',
-      sort_dir: 'asc',
-      price_min: 1,
-      price_max: 100,
-      limit: 10,
+    it('start=11, limit=10, convert=EUR', async () => {
+      const result = await mcp.call('get_cryptocurrency_listings_latest', {
+        start: 11,
+        limit: 10,
+        convert: 'EUR',
+      });
+      expectAnswer(result, 'page 2');
+      const listing = data<Listing>(result);
+      expect(listing.start).toBe(11);
+      expect(listing.items.map((a) => a.rank)).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+      for (const a of listing.items) expect(a.quote.map((q) => q.currency)).toEqual(['EUR']);
     });
-    expectAnswer(result, 'price sort');
-    const prices = data<Listing>(result).items.map((a) => a.quote[0].price ?? -1);
-    expect(prices.length).toBeGreaterThan(0);
-    expect([...prices].sort((a, b) => a - b)).toEqual(prices);
-    for (const p of prices) {
-      expect(p).toBeGreaterThanOrEqual(1);
-      expect(p).toBeLessThanOrEqual(100);
-    }
-  });
 
-  it('cryptocurrency_type=tokens', async () => {
-    const result = await mcp.call('get_cryptocurrency_listings_latest', {
-      cryptocurrency_type: 'tokens',
-      limit: 10,
+    it('sort=price, sort_dir=asc, with a price range', async () => {
+      const result = await mcp.call('get_cryptocurrency_listings_latest', {
+        sort: 'price',
+        sort_dir: 'asc',
+        price_min: 1,
+        price_max: 100,
+        limit: 10,
+      });
+      expectAnswer(result, 'price sort');
+      const prices = data<Listing>(result).items.map((a) => a.quote[0].price ?? -1);
+      expect(prices.length).toBeGreaterThan(0);
+      expect([...prices].sort((a, b) => a - b)).toEqual(prices);
+      for (const p of prices) {
+        expect(p).toBeGreaterThanOrEqual(1);
+        expect(p).toBeLessThanOrEqual(100);
+      }
     });
-    expectAnswer(result, 'tokens');
-    expect(data<Listing>(result).items.map((a) => a.symbol)).not.toContain('BTC');
-  });
 
-  it('limit=5000: every asset in structuredContent, the text cut with how to page on', async () => {
-    const result = await mcp.call('get_cryptocurrency_listings_latest', { limit: 5000 });
-    const text = expectAnswer(result, 'limit 5000');
-    const count = data<Listing>(result).items.length;
-    expect(count).toBeGreaterThan(100);
-    expect(text).toMatch(/more rows? not shown/);
-    expect(text).toMatch(new RegExp(`start=${count + 1}`));
-  });
-});
-
-describe('cryptocurrency quotes', () => {
-  type Quotes = {
-    items: { id: number; slug: string; symbol: string; quote: { currency: string; price?: number }[] }[];
-  };
-
-  it('by id, slug and symbol: the same two assets', async () => {
-    const byId = data<Quotes>(await mcp.call('get_cryptocurrency_quotes_latest', { id: '1,1027' }));
-    const bySlug = data<Quotes>(
-      await mcp.call('get_cryptocurrency_quotes_latest', { slug: 'bitcoin,ethereum' }),
-    );
-    const bySymbol = data<Quotes>(await mcp.call('get_cryptocurrency_quotes_latest', { symbol: 'BTC,ETH' }));
-    for (const answer of [byId, bySlug, bySymbol]) {
-      expect(answer.items.map((a) => a.id).sort((a, b) => a - b)).toEqual([1, 1027]);
-    }
-    expect(byId.items.find((a) => a.id === 1)?.quote).toEqual(bySymbol.items.find((a) => a.id === 1)?.quote);
-  });
-
-  it('the text leads with the asset and tabulates several', async () => {
-    const result = await mcp.call('get_cryptocurrency_quotes_latest', { id: '1,1027,825' });
-    const text = expectAnswer(result, 'three assets');
-    expect(text).toMatch(/\(BTC\)|\(ETH\)|\(USDT\)/);
-    expect(text.split('\n').length).toBeGreaterThan(3);
-  });
-
-  it('convert=USD,EUR and convert_id=2790', async () => {
-    const two = data<Quotes>(
-      await mcp.call('get_cryptocurrency_quotes_latest', { symbol: 'BTC', convert: 'USD,EUR' }),
-    );
-    expect(two.items[0].quote.map((q) => q.currency)).toEqual(['USD', 'EUR']);
-    const byId = await mcp.call('get_cryptocurrency_quotes_latest', { id: '1', convert_id: '2790' });
-    expectAnswer(byId, 'convert_id');
-    expect(data<Quotes>(byId).items[0].quote).toHaveLength(1);
-  });
-
-  it('100 assets in 2 currencies: every one in structuredContent, the text cut to fit with a line saying so', async () => {
-    const top = await mcp.call('get_cryptocurrency_listings_latest', { limit: 100 });
-    const ids = data<{ items: { id: number }[] }>(top).items.map((a) => a.id);
-    expect(ids).toHaveLength(100);
-    const result = await mcp.call('get_cryptocurrency_quotes_latest', {
-      id: ids.join(','),
-      convert: 'USD,EUR',
+    it('cryptocurrency_type=tokens', async () => {
+      const result = await mcp.call('get_cryptocurrency_listings_latest', {
+        cryptocurrency_type: 'tokens',
+        limit: 10,
+      });
+      expectAnswer(result, 'tokens');
+      expect(data<Listing>(result).items.map((a) => a.symbol)).not.toContain('BTC');
     });
-    expect(data<Quotes>(result).items).toHaveLength(100);
-    const text = expectAnswer(result, '100 assets');
-    expect(text).toMatch(/more rows? not shown/);
+
+    it('limit=5000: every asset in structuredContent, the text cut with how to page on', async () => {
+      const result = await mcp.call('get_cryptocurrency_listings_latest', { limit: 5000 });
+      const text = expectAnswer(result, 'limit 5000');
+      const count = data<Listing>(result).items.length;
+      expect(count).toBeGreaterThan(100);
+      expect(text).toMatch(/more rows? not shown/);
+      expect(text).toMatch(new RegExp(`start=${count + 1}`));
+    });
   });
 
-  it('skip_invalid=true skips an unknown id; without it the service refuses it by name', async () => {
-    const skipped = await mcp.call('get_cryptocurrency_quotes_latest', {
-      id: '1,99999999',
-      skip_invalid: true,
+  describe('cryptocurrency quotes', () => {
+    type Quotes = {
+      items: { id: number; slug: string; symbol: string; quote: { currency: string; price?: number }[] }[];
+    };
+
+    it('by id, slug and symbol: the same two assets', async () => {
+      const byId = data<Quotes>(await mcp.call('get_cryptocurrency_quotes_latest', { id: '1,1027' }));
+      const bySlug = data<Quotes>(
+        await mcp.call('get_cryptocurrency_quotes_latest', { slug: 'bitcoin,ethereum' }),
+      );
+      const bySymbol = data<Quotes>(
+        await mcp.call('get_cryptocurrency_quotes_latest', { symbol: 'BTC,ETH' }),
+      );
+      for (const answer of [byId, bySlug, bySymbol]) {
+        expect(answer.items.map((a) => a.id).sort((a, b) => a - b)).toEqual([1, 1027]);
+      }
+      expect(byId.items.find((a) => a.id === 1)?.quote).toEqual(
+        bySymbol.items.find((a) => a.id === 1)?.quote,
+      );
     });
-    expectAnswer(skipped, 'skip_invalid');
-    expect(data<Quotes>(skipped).items.map((a) => a.id)).toEqual([1]);
-    const refused = await mcp.call('get_cryptocurrency_quotes_latest', { id: '1,99999999' });
-    expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toContain('99999999');
-    expect(textOf(refused)).toMatch(/400/);
+
+    it('the text leads with the asset and tabulates several', async () => {
+      const result = await mcp.call('get_cryptocurrency_quotes_latest', { id: '1,1027,825' });
+      const text = expectAnswer(result, 'three assets');
+      expect(text).toMatch(/\(BTC\)|\(ETH\)|\(USDT\)/);
+      expect(text.split('\n').length).toBeGreaterThan(3);
+    });
+
+    it('convert=USD,EUR and convert_id=2790', async () => {
+      const two = data<Quotes>(
+        await mcp.call('get_cryptocurrency_quotes_latest', { symbol: 'BTC', convert: 'USD,EUR' }),
+      );
+      expect(two.items[0].quote.map((q) => q.currency)).toEqual(['USD', 'EUR']);
+      const byId = await mcp.call('get_cryptocurrency_quotes_latest', { id: '1', convert_id: '2790' });
+      expectAnswer(byId, 'convert_id');
+      expect(data<Quotes>(byId).items[0].quote).toHaveLength(1);
+    });
+
+    it('100 assets in 2 currencies: every one in structuredContent, the text cut to fit with a line saying so', async () => {
+      const top = await mcp.call('get_cryptocurrency_listings_latest', { limit: 100 });
+      const ids = data<{ items: { id: number }[] }>(top).items.map((a) => a.id);
+      expect(ids).toHaveLength(100);
+      const result = await mcp.call('get_cryptocurrency_quotes_latest', {
+        id: ids.join(','),
+        convert: 'USD,EUR',
+      });
+      expect(data<Quotes>(result).items).toHaveLength(100);
+      const text = expectAnswer(result, '100 assets');
+      expect(text).toMatch(/more rows? not shown/);
+    });
+
+    it('skip_invalid=true skips an unknown id; without it the service refuses it by name', async () => {
+      const skipped = await mcp.call('get_cryptocurrency_quotes_latest', {
+        id: '1,99999999',
+        skip_invalid: true,
+      });
+      expectAnswer(skipped, 'skip_invalid');
+      expect(data<Quotes>(skipped).items.map((a) => a.id)).toEqual([1]);
+      const refused = await mcp.call('get_cryptocurrency_quotes_latest', { id: '1,99999999' });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain('99999999');
+      expect(textOf(refused)).toMatch(/400/);
+    });
   });
 });

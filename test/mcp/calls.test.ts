@@ -1,303 +1,309 @@
 /**
- * Every tool, called through the SDK Client (which checks structuredContent against the tool's
- * outputSchema) on the embedded sandbox: default arguments, representative arguments, format=json.
+ * Every tool, called through each client over each transport (both clients check structuredContent
+ * against the tool's outputSchema) on the embedded sandbox: default arguments, representative
+ * arguments, format=json.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { data, expectAnswer, SANDBOX_NOTE } from '../helpers/answers.js';
-import { firstText, type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { firstText, textOf } from '../helpers/cli.js';
+import { kindLabel, openSession, SESSION_KINDS, type Session } from '../helpers/session.js';
 import { DEFAULT_TOOLS } from '../helpers/tool-names.js';
 
 const FEAR_AND_GREED_LINE = /^Fear & Greed (\d{1,3}) – (Extreme Fear|Fear|Neutral|Greed|Extreme Greed)$/;
 
-let mcp: McpSession;
-let platformName: string;
+describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s', (_, kind) => {
+  let mcp: Session;
+  let platformName: string;
 
-beforeAll(async () => {
-  mcp = await startMcp();
-  const platforms = await mcp.call('list_dex_platforms');
-  const items = (platforms.structuredContent as { items: { name: string }[] }).items;
-  platformName = items[0].name;
-});
-afterAll(() => mcp?.close());
-
-/** The smallest arguments each tool needs: none, except a platform name and one asset. */
-function defaultArgs(tool: string): Record<string, unknown> {
-  if (tool === 'get_dex_platform') return { platformName };
-  if (tool === 'get_cryptocurrency_quotes_latest') return { id: '1' };
-  return {};
-}
-
-describe('every tool with default arguments', () => {
-  it('lists every default tool', () => {
-    expect(mcp.tools.map((t) => t.name)).toEqual(DEFAULT_TOOLS);
+  beforeAll(async () => {
+    mcp = await openSession(kind);
+    const platforms = await mcp.call('list_dex_platforms');
+    const items = (platforms.structuredContent as { items: { name: string }[] }).items;
+    platformName = items[0].name;
   });
+  afterAll(() => mcp?.close());
 
-  it('each answers: not an error, text ≤ 4000 chars ending with the sandbox note, structuredContent', async () => {
-    for (const tool of mcp.tools) {
-      const result = await mcp.call(tool.name, defaultArgs(tool.name));
-      const text = expectAnswer(result, tool.name);
-      expect(text.split('\n')[0].length, tool.name).toBeGreaterThan(10);
-    }
-  });
+  /** The smallest arguments each tool needs: none, except a platform name and one asset. */
+  function defaultArgs(tool: string): Record<string, unknown> {
+    if (tool === 'get_dex_platform') return { platformName };
+    if (tool === 'get_cryptocurrency_quotes_latest') return { id: '1' };
+    return {};
+  }
 
-  it('format=json: the first text block parses to exactly structuredContent, then the sandbox note', async () => {
-    for (const tool of mcp.tools) {
-      const result = await mcp.call(tool.name, { ...defaultArgs(tool.name), format: 'json' });
-      expect(result.isError, `${tool.name}: ${textOf(result)}`).toBeFalsy();
-      const first = firstText(result);
-      expect(first, tool.name).not.toContain('\n'); // compact JSON
-      expect(JSON.parse(first), tool.name).toStrictEqual(result.structuredContent);
-      expect(result.content.at(-1), tool.name).toEqual({ type: 'text', text: SANDBOX_NOTE });
-    }
-  });
-
-  it('format=text gives the same structuredContent as format=json', async () => {
-    for (const name of [
-      'get_global_metrics_latest',
-      'get_svc20_index_latest',
-      'get_fear_and_greed_historical',
-    ]) {
-      const text = await mcp.call(name, { format: 'text' });
-      const json = await mcp.call(name, { format: 'json' });
-      expect(text.structuredContent, name).toStrictEqual(json.structuredContent);
-    }
-  });
-});
-
-describe('fear and greed', () => {
-  it('first line reads "Fear & Greed <value> – <label>" and the label is the value’s band', async () => {
-    const result = await mcp.call('get_fear_and_greed_latest');
-    const text = expectAnswer(result, 'fear and greed');
-    const match = FEAR_AND_GREED_LINE.exec(text.split('\n')[0]);
-    expect(match, text).not.toBeNull();
-    const value = Number(match?.[1]);
-    const { value: structuredValue, value_classification } = data<{
-      value: number;
-      value_classification: string;
-    }>(result);
-    expect(structuredValue).toBe(value);
-    expect(value_classification).toBe(match?.[2]);
-    expect(match?.[2]).toBe(band(value));
-  });
-
-  it('historical: limit, start, newest first, and every label matches its band', async () => {
-    const ten = data<{
-      start: number;
-      items: { timestamp: string; value: number; value_classification: string }[];
-    }>(await mcp.call('get_fear_and_greed_historical', { limit: 10 }));
-    expect(ten.start).toBe(1);
-    expect(ten.items).toHaveLength(10);
-    const times = ten.items.map((i) => Date.parse(i.timestamp));
-    expect([...times].sort((a, b) => b - a)).toEqual(times);
-    for (const item of ten.items) {
-      expect(new Date(item.timestamp).toISOString().slice(11)).toBe('00:00:00.000Z');
-      expect(item.value_classification, String(item.value)).toBe(band(item.value));
-    }
-    const paged = await mcp.call('get_fear_and_greed_historical', { start: 4, limit: 3 });
-    expectAnswer(paged, 'paged');
-    expect(data<{ items: unknown[] }>(paged).items).toEqual(ten.items.slice(3, 6));
-  });
-
-  it('historical with limit=500 stays short and says how to page on', async () => {
-    const result = await mcp.call('get_fear_and_greed_historical', { limit: 500 });
-    const text = expectAnswer(result, 'limit 500');
-    expect(data<{ items: unknown[] }>(result).items).toHaveLength(500);
-    expect(text).toMatch(/more rows? not shown/);
-    expect(text).toMatch(/start=501/);
-  });
-});
-
-function band(value: number): string {
-  if (value < 20) return 'Extreme Fear';
-  if (value < 40) return 'Fear';
-  if (value < 60) return 'Neutral';
-  if (value < 80) return 'Greed';
-  return 'Extreme Greed';
-}
-
-describe('global metrics', () => {
-  type Latest = { btc_dominance: number; quotes: { currency: string; total_market_cap: number }[] };
-
-  it('convert=EUR quotes in euros', async () => {
-    const result = await mcp.call('get_global_metrics_latest', { convert: 'EUR' });
-    const text = expectAnswer(result, 'EUR');
-    expect(data<Latest>(result).quotes.map((q) => q.currency)).toEqual(['EUR']);
-    expect(text).toMatch(/€|EUR/);
-  });
-
-  it('convert=USD,EUR,BTC gives three quotes and a table of the others', async () => {
-    const result = await mcp.call('get_global_metrics_latest', { convert: 'USD,EUR,BTC' });
-    const text = expectAnswer(result, 'three');
-    const latest = data<Latest>(result);
-    expect(latest.quotes.map((q) => q.currency)).toEqual(['USD', 'EUR', 'BTC']);
-    expect(latest.btc_dominance).toBeGreaterThan(0);
-    expect(latest.btc_dominance).toBeLessThan(100);
-    expect(text).toMatch(/EUR/);
-    expect(text).toMatch(/BTC/);
-  });
-
-  it('convert_id=2790 answers, keyed by the id, and the text shows euros', async () => {
-    const result = await mcp.call('get_global_metrics_latest', { convert_id: '2790' });
-    const text = expectAnswer(result, 'convert_id');
-    expect(data<Latest>(result).quotes.map((q) => q.currency)).toEqual(['2790']);
-    expect(text).toMatch(/market cap €[\d.]+T/);
-    expect(text).not.toContain('2790');
-  });
-
-  type History = { interval: string; quotes: { timestamp: string; quote: { currency: string }[] }[] };
-
-  it('historical: interval and count', async () => {
-    const result = await mcp.call('get_global_metrics_historical', { interval: '1h', count: 24 });
-    expectAnswer(result, '1h');
-    const history = data<History>(result);
-    expect(history.interval).toBe('1h');
-    expect(history.quotes.length).toBeGreaterThan(0);
-    expect(history.quotes.length).toBeLessThanOrEqual(24);
-  });
-
-  it('historical: a time range with a calendar interval, in EUR', async () => {
-    const result = await mcp.call('get_global_metrics_historical', {
-      time_start: '2026-11-01T00:00:00Z',
-      time_end: '2026-11-08T00:00:00Z',
-      interval: 'daily',
-      convert: 'EUR',
+  describe('every tool with default arguments', () => {
+    it('lists every default tool', () => {
+      expect(mcp.tools.map((t) => t.name)).toEqual(DEFAULT_TOOLS);
     });
-    expectAnswer(result, 'range');
-    const history = data<History>(result);
-    expect(history.quotes.length).toBeGreaterThan(0);
-    expect(history.quotes.length).toBeLessThanOrEqual(8);
-    for (const q of history.quotes) {
-      const t = Date.parse(q.timestamp);
-      expect(t).toBeGreaterThanOrEqual(Date.parse('2026-11-01T00:00:00Z'));
-      expect(t).toBeLessThanOrEqual(Date.parse('2026-11-08T00:00:00Z'));
-      expect(q.quote.map((c) => c.currency)).toEqual(['EUR']);
-    }
-  });
 
-  it('historical: Unix-second bounds, aux, and a long 5m series cut in the text', async () => {
-    const aux = await mcp.call('get_global_metrics_historical', {
-      time_end: 1_795_000_000,
-      count: 3,
-      aux: 'btc_dominance,total_volume_24h',
+    it('each answers: not an error, text ≤ 4000 chars ending with the sandbox note, structuredContent', async () => {
+      for (const tool of mcp.tools) {
+        const result = await mcp.call(tool.name, defaultArgs(tool.name));
+        const text = expectAnswer(result, tool.name);
+        expect(text.split('\n')[0].length, tool.name).toBeGreaterThan(10);
+      }
     });
-    expectAnswer(aux, 'aux');
-    const long = await mcp.call('get_global_metrics_historical', { interval: '5m', count: 1000 });
-    const text = expectAnswer(long, '5m x 1000');
-    expect(data<History>(long).quotes.length).toBeGreaterThan(100);
-    expect(text).toMatch(/shown/);
-  });
 
-  it('historical: monthly over a year', async () => {
-    const result = await mcp.call('get_global_metrics_historical', { interval: 'monthly', count: 12 });
-    expectAnswer(result, 'monthly');
-    for (const q of data<History>(result).quotes) expect(q.timestamp).toMatch(/^\d{4}-\d{2}-01T00:00:00/);
-  });
-});
-
-describe('altcoin season', () => {
-  it('latest reads the season from the index', async () => {
-    const result = await mcp.call('get_altcoin_season_index_latest');
-    const text = expectAnswer(result, 'altcoin');
-    const { altcoin_index, season } = data<{ altcoin_index: number; season: string }>(result);
-    expect(altcoin_index).toBeGreaterThanOrEqual(0);
-    expect(altcoin_index).toBeLessThanOrEqual(100);
-    expect(season).toBe(
-      altcoin_index > 75 ? 'altcoin season' : altcoin_index < 25 ? 'bitcoin season' : 'neither season',
-    );
-    expect(text).toContain(season);
-  });
-
-  it.each(['7d', '30d', '90d'])('historical timeframe=%s', async (timeframe) => {
-    const result = await mcp.call('get_altcoin_season_index_historical', { timeframe });
-    expectAnswer(result, timeframe);
-    const series = data<{ timeframe: string; points: { timestamp: string }[] }>(result);
-    expect(series.timeframe).toBe(timeframe);
-    expect(series.points.length).toBeGreaterThan(1);
-    const times = series.points.map((p) => Date.parse(p.timestamp));
-    expect([...times].sort((a, b) => a - b)).toEqual(times);
-    const span = (times.at(-1) ?? 0) - times[0];
-    expect(span).toBeLessThanOrEqual(Number.parseInt(timeframe, 10) * 86_400_000);
-  });
-});
-
-describe('indices', () => {
-  type Latest = { index: string; value: number; constituents: { weight: number; priceUsd?: number }[] };
-  type History = { index: string; interval: string; items: { update_time: string; value: number }[] };
-
-  it.each([
-    ['svc100', 100],
-    ['svc20', 20],
-  ])('%s latest: %i constituents whose weights sum to 100', async (index, size) => {
-    const result = await mcp.call(`get_${index}_index_latest`);
-    const text = expectAnswer(result, index);
-    const latest = data<Latest>(result);
-    expect(latest.index).toBe(index);
-    expect(latest.constituents).toHaveLength(size);
-    expect(latest.constituents.reduce((sum, c) => sum + c.weight, 0)).toBeCloseTo(100, 1);
-    if (index === 'svc20') for (const c of latest.constituents) expect(c.priceUsd).toBeGreaterThan(0);
-    expect(text).toMatch(new RegExp(`^${index.toUpperCase()} `));
-  });
-
-  it.each(['svc100', 'svc20'])('%s historical: 5m × 12, and a bounded range at 15m', async (index) => {
-    const five = await mcp.call(`get_${index}_index_historical`, { interval: '5m', count: 12 });
-    expectAnswer(five, `${index} 5m`);
-    const history = data<History>(five);
-    expect(history.interval).toBe('5m');
-    expect(history.items.length).toBeGreaterThan(0);
-    expect(history.items.length).toBeLessThanOrEqual(12);
-    const times = history.items.map((i) => Date.parse(i.update_time));
-    expect([...times].sort((a, b) => a - b)).toEqual(times);
-
-    const range = await mcp.call(`get_${index}_index_historical`, {
-      time_start: '2026-11-22T09:00:00Z',
-      time_end: '2026-11-22T11:00:00Z',
-      interval: '15m',
-      count: 10,
+    it('format=json: the first text block parses to exactly structuredContent, then the sandbox note', async () => {
+      for (const tool of mcp.tools) {
+        const result = await mcp.call(tool.name, { ...defaultArgs(tool.name), format: 'json' });
+        expect(result.isError, `${tool.name}: ${textOf(result)}`).toBeFalsy();
+        const first = firstText(result);
+        expect(first, tool.name).not.toContain('\n'); // compact JSON
+        expect(JSON.parse(first), tool.name).toStrictEqual(result.structuredContent);
+        expect(result.content.at(-1), tool.name).toEqual({ type: 'text', text: SANDBOX_NOTE });
+      }
     });
-    expectAnswer(range, `${index} range`);
-    for (const item of data<History>(range).items) {
-      expect(Date.parse(item.update_time)).toBeGreaterThanOrEqual(Date.parse('2026-11-22T09:00:00Z'));
-      expect(Date.parse(item.update_time)).toBeLessThanOrEqual(Date.parse('2026-11-22T11:00:00Z'));
-    }
-  });
-});
 
-describe('community', () => {
-  it('trending tokens with limit=3', async () => {
-    const result = await mcp.call('get_trending_community_tokens', { limit: 3 });
-    expectAnswer(result, 'tokens');
-    const items = data<{ items: { rank: number }[] }>(result).items;
-    expect(items.map((t) => t.rank)).toEqual([1, 2, 3]);
+    it('format=text gives the same structuredContent as format=json', async () => {
+      for (const name of [
+        'get_global_metrics_latest',
+        'get_svc20_index_latest',
+        'get_fear_and_greed_historical',
+      ]) {
+        const text = await mcp.call(name, { format: 'text' });
+        const json = await mcp.call(name, { format: 'json' });
+        expect(text.structuredContent, name).toStrictEqual(json.structuredContent);
+      }
+    });
   });
 
-  it('trending topics with limit=1 and limit=5', async () => {
-    const one = await mcp.call('get_trending_community_topics', { limit: 1 });
-    expectAnswer(one, 'topic 1');
-    expect(data<{ items: unknown[] }>(one).items).toHaveLength(1);
-    const five = await mcp.call('get_trending_community_topics', { limit: 5 });
-    expectAnswer(five, 'topic 5');
-    expect(data<{ items: unknown[] }>(five).items.length).toBeGreaterThan(1);
-  });
-});
+  describe('fear and greed', () => {
+    it('first line reads "Fear & Greed <value> – <label>" and the label is the value’s band', async () => {
+      const result = await mcp.call('get_fear_and_greed_latest');
+      const text = expectAnswer(result, 'fear and greed');
+      const match = FEAR_AND_GREED_LINE.exec(text.split('\n')[0]);
+      expect(match, text).not.toBeNull();
+      const value = Number(match?.[1]);
+      const { value: structuredValue, value_classification } = data<{
+        value: number;
+        value_classification: string;
+      }>(result);
+      expect(structuredValue).toBe(value);
+      expect(value_classification).toBe(match?.[2]);
+      expect(match?.[2]).toBe(band(value));
+    });
 
-describe('DEX platforms', () => {
-  it('every listed platform answers its own detail', async () => {
-    const list = data<{ items: { id: number; name: string }[] }>(await mcp.call('list_dex_platforms')).items;
-    expect(list.length).toBeGreaterThan(1);
-    for (const platform of list.slice(0, 5)) {
-      const result = await mcp.call('get_dex_platform', { platformName: platform.name });
-      const text = expectAnswer(result, platform.name);
-      expect(data<{ id: number; name: string }>(result)).toMatchObject({
-        id: platform.id,
-        name: platform.name,
+    it('historical: limit, start, newest first, and every label matches its band', async () => {
+      const ten = data<{
+        start: number;
+        items: { timestamp: string; value: number; value_classification: string }[];
+      }>(await mcp.call('get_fear_and_greed_historical', { limit: 10 }));
+      expect(ten.start).toBe(1);
+      expect(ten.items).toHaveLength(10);
+      const times = ten.items.map((i) => Date.parse(i.timestamp));
+      expect([...times].sort((a, b) => b - a)).toEqual(times);
+      for (const item of ten.items) {
+        expect(new Date(item.timestamp).toISOString().slice(11)).toBe('00:00:00.000Z');
+        expect(item.value_classification, String(item.value)).toBe(band(item.value));
+      }
+      const paged = await mcp.call('get_fear_and_greed_historical', { start: 4, limit: 3 });
+      expectAnswer(paged, 'paged');
+      expect(data<{ items: unknown[] }>(paged).items).toEqual(ten.items.slice(3, 6));
+    });
+
+    it('historical with limit=500 stays short and says how to page on', async () => {
+      const result = await mcp.call('get_fear_and_greed_historical', { limit: 500 });
+      const text = expectAnswer(result, 'limit 500');
+      expect(data<{ items: unknown[] }>(result).items).toHaveLength(500);
+      expect(text).toMatch(/more rows? not shown/);
+      expect(text).toMatch(/start=501/);
+    });
+  });
+
+  function band(value: number): string {
+    if (value < 20) return 'Extreme Fear';
+    if (value < 40) return 'Fear';
+    if (value < 60) return 'Neutral';
+    if (value < 80) return 'Greed';
+    return 'Extreme Greed';
+  }
+
+  describe('global metrics', () => {
+    type Latest = { btc_dominance: number; quotes: { currency: string; total_market_cap: number }[] };
+
+    it('convert=EUR quotes in euros', async () => {
+      const result = await mcp.call('get_global_metrics_latest', { convert: 'EUR' });
+      const text = expectAnswer(result, 'EUR');
+      expect(data<Latest>(result).quotes.map((q) => q.currency)).toEqual(['EUR']);
+      expect(text).toMatch(/€|EUR/);
+    });
+
+    it('convert=USD,EUR,BTC gives three quotes and a table of the others', async () => {
+      const result = await mcp.call('get_global_metrics_latest', { convert: 'USD,EUR,BTC' });
+      const text = expectAnswer(result, 'three');
+      const latest = data<Latest>(result);
+      expect(latest.quotes.map((q) => q.currency)).toEqual(['USD', 'EUR', 'BTC']);
+      expect(latest.btc_dominance).toBeGreaterThan(0);
+      expect(latest.btc_dominance).toBeLessThan(100);
+      expect(text).toMatch(/EUR/);
+      expect(text).toMatch(/BTC/);
+    });
+
+    it('convert_id=2790 answers, keyed by the id, and the text shows euros', async () => {
+      const result = await mcp.call('get_global_metrics_latest', { convert_id: '2790' });
+      const text = expectAnswer(result, 'convert_id');
+      expect(data<Latest>(result).quotes.map((q) => q.currency)).toEqual(['2790']);
+      expect(text).toMatch(/market cap €[\d.]+T/);
+      expect(text).not.toContain('2790');
+    });
+
+    type History = { interval: string; quotes: { timestamp: string; quote: { currency: string }[] }[] };
+
+    it('historical: interval and count', async () => {
+      const result = await mcp.call('get_global_metrics_historical', { interval: '1h', count: 24 });
+      expectAnswer(result, '1h');
+      const history = data<History>(result);
+      expect(history.interval).toBe('1h');
+      expect(history.quotes.length).toBeGreaterThan(0);
+      expect(history.quotes.length).toBeLessThanOrEqual(24);
+    });
+
+    it('historical: a time range with a calendar interval, in EUR', async () => {
+      const result = await mcp.call('get_global_metrics_historical', {
+        time_start: '2026-11-01T00:00:00Z',
+        time_end: '2026-11-08T00:00:00Z',
+        interval: 'daily',
+        convert: 'EUR',
       });
-      expect(text.startsWith(platform.name)).toBe(true);
-    }
+      expectAnswer(result, 'range');
+      const history = data<History>(result);
+      expect(history.quotes.length).toBeGreaterThan(0);
+      expect(history.quotes.length).toBeLessThanOrEqual(8);
+      for (const q of history.quotes) {
+        const t = Date.parse(q.timestamp);
+        expect(t).toBeGreaterThanOrEqual(Date.parse('2026-11-01T00:00:00Z'));
+        expect(t).toBeLessThanOrEqual(Date.parse('2026-11-08T00:00:00Z'));
+        expect(q.quote.map((c) => c.currency)).toEqual(['EUR']);
+      }
+    });
+
+    it('historical: Unix-second bounds, aux, and a long 5m series cut in the text', async () => {
+      const aux = await mcp.call('get_global_metrics_historical', {
+        time_end: 1_795_000_000,
+        count: 3,
+        aux: 'btc_dominance,total_volume_24h',
+      });
+      expectAnswer(aux, 'aux');
+      const long = await mcp.call('get_global_metrics_historical', { interval: '5m', count: 1000 });
+      const text = expectAnswer(long, '5m x 1000');
+      expect(data<History>(long).quotes.length).toBeGreaterThan(100);
+      expect(text).toMatch(/shown/);
+    });
+
+    it('historical: monthly over a year', async () => {
+      const result = await mcp.call('get_global_metrics_historical', { interval: 'monthly', count: 12 });
+      expectAnswer(result, 'monthly');
+      for (const q of data<History>(result).quotes) expect(q.timestamp).toMatch(/^\d{4}-\d{2}-01T00:00:00/);
+    });
   });
 
-  it('an unknown platform name is an error result from the service, not a crash', async () => {
-    const result = await mcp.call('get_dex_platform', { platformName: 'Not A Chain' });
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/platformName|Not A Chain/);
+  describe('altcoin season', () => {
+    it('latest reads the season from the index', async () => {
+      const result = await mcp.call('get_altcoin_season_index_latest');
+      const text = expectAnswer(result, 'altcoin');
+      const { altcoin_index, season } = data<{ altcoin_index: number; season: string }>(result);
+      expect(altcoin_index).toBeGreaterThanOrEqual(0);
+      expect(altcoin_index).toBeLessThanOrEqual(100);
+      expect(season).toBe(
+        altcoin_index > 75 ? 'altcoin season' : altcoin_index < 25 ? 'bitcoin season' : 'neither season',
+      );
+      expect(text).toContain(season);
+    });
+
+    it.each(['7d', '30d', '90d'])('historical timeframe=%s', async (timeframe) => {
+      const result = await mcp.call('get_altcoin_season_index_historical', { timeframe });
+      expectAnswer(result, timeframe);
+      const series = data<{ timeframe: string; points: { timestamp: string }[] }>(result);
+      expect(series.timeframe).toBe(timeframe);
+      expect(series.points.length).toBeGreaterThan(1);
+      const times = series.points.map((p) => Date.parse(p.timestamp));
+      expect([...times].sort((a, b) => a - b)).toEqual(times);
+      const span = (times.at(-1) ?? 0) - times[0];
+      expect(span).toBeLessThanOrEqual(Number.parseInt(timeframe, 10) * 86_400_000);
+    });
+  });
+
+  describe('indices', () => {
+    type Latest = { index: string; value: number; constituents: { weight: number; priceUsd?: number }[] };
+    type History = { index: string; interval: string; items: { update_time: string; value: number }[] };
+
+    it.each([
+      ['svc100', 100],
+      ['svc20', 20],
+    ])('%s latest: %i constituents whose weights sum to 100', async (index, size) => {
+      const result = await mcp.call(`get_${index}_index_latest`);
+      const text = expectAnswer(result, index);
+      const latest = data<Latest>(result);
+      expect(latest.index).toBe(index);
+      expect(latest.constituents).toHaveLength(size);
+      expect(latest.constituents.reduce((sum, c) => sum + c.weight, 0)).toBeCloseTo(100, 1);
+      if (index === 'svc20') for (const c of latest.constituents) expect(c.priceUsd).toBeGreaterThan(0);
+      expect(text).toMatch(new RegExp(`^${index.toUpperCase()} `));
+    });
+
+    it.each(['svc100', 'svc20'])('%s historical: 5m × 12, and a bounded range at 15m', async (index) => {
+      const five = await mcp.call(`get_${index}_index_historical`, { interval: '5m', count: 12 });
+      expectAnswer(five, `${index} 5m`);
+      const history = data<History>(five);
+      expect(history.interval).toBe('5m');
+      expect(history.items.length).toBeGreaterThan(0);
+      expect(history.items.length).toBeLessThanOrEqual(12);
+      const times = history.items.map((i) => Date.parse(i.update_time));
+      expect([...times].sort((a, b) => a - b)).toEqual(times);
+
+      const range = await mcp.call(`get_${index}_index_historical`, {
+        time_start: '2026-11-22T09:00:00Z',
+        time_end: '2026-11-22T11:00:00Z',
+        interval: '15m',
+        count: 10,
+      });
+      expectAnswer(range, `${index} range`);
+      for (const item of data<History>(range).items) {
+        expect(Date.parse(item.update_time)).toBeGreaterThanOrEqual(Date.parse('2026-11-22T09:00:00Z'));
+        expect(Date.parse(item.update_time)).toBeLessThanOrEqual(Date.parse('2026-11-22T11:00:00Z'));
+      }
+    });
+  });
+
+  describe('community', () => {
+    it('trending tokens with limit=3', async () => {
+      const result = await mcp.call('get_trending_community_tokens', { limit: 3 });
+      expectAnswer(result, 'tokens');
+      const items = data<{ items: { rank: number }[] }>(result).items;
+      expect(items.map((t) => t.rank)).toEqual([1, 2, 3]);
+    });
+
+    it('trending topics with limit=1 and limit=5', async () => {
+      const one = await mcp.call('get_trending_community_topics', { limit: 1 });
+      expectAnswer(one, 'topic 1');
+      expect(data<{ items: unknown[] }>(one).items).toHaveLength(1);
+      const five = await mcp.call('get_trending_community_topics', { limit: 5 });
+      expectAnswer(five, 'topic 5');
+      expect(data<{ items: unknown[] }>(five).items.length).toBeGreaterThan(1);
+    });
+  });
+
+  describe('DEX platforms', () => {
+    it('every listed platform answers its own detail', async () => {
+      const list = data<{ items: { id: number; name: string }[] }>(
+        await mcp.call('list_dex_platforms'),
+      ).items;
+      expect(list.length).toBeGreaterThan(1);
+      for (const platform of list.slice(0, 5)) {
+        const result = await mcp.call('get_dex_platform', { platformName: platform.name });
+        const text = expectAnswer(result, platform.name);
+        expect(data<{ id: number; name: string }>(result)).toMatchObject({
+          id: platform.id,
+          name: platform.name,
+        });
+        expect(text.startsWith(platform.name)).toBe(true);
+      }
+    });
+
+    it('an unknown platform name is an error result from the service, not a crash', async () => {
+      const result = await mcp.call('get_dex_platform', { platformName: 'Not A Chain' });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/platformName|Not A Chain/);
+    });
   });
 });

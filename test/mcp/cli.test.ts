@@ -2,6 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli, spawnCli } from '../helpers/cli.js';
+import { startFakeUpstream } from '../helpers/fake-upstream.js';
+import { SECRET_KEY } from '../helpers/secret.js';
 import { DEFAULT_TOOLS } from '../helpers/tool-names.js';
 
 const VERSION = JSON.parse(readFileSync(`${REPO_ROOT}/package.json`, 'utf8')).version as string;
@@ -118,7 +120,9 @@ describe('svc-mcp demo', () => {
     const run = await runCli(['demo']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
-      new RegExp(`^Connected to svc-mcp ${VERSION.replaceAll('.', '\\.')}: ${DEFAULT_TOOLS.length} tools`),
+      new RegExp(
+        `^Connected to svc-mcp ${VERSION.replaceAll('.', '\\.')} \\(protocol 2026-07-28\\): ${DEFAULT_TOOLS.length} tools`,
+      ),
     );
     const calls = run.stdout.match(/^> \w+ /gm) ?? [];
     expect(calls.length).toBeGreaterThanOrEqual(4);
@@ -138,7 +142,7 @@ describe('help, version, unknown command', () => {
   it('--help lists the commands', async () => {
     const run = await runCli(['--help']);
     expect(run.code).toBe(0);
-    for (const command of ['[stdio]', 'sandbox', 'call', 'tools', 'demo'])
+    for (const command of ['[stdio]', 'http', 'sandbox', 'call', 'tools', 'demo'])
       expect(run.stdout).toContain(`svc-mcp ${command}`);
   });
 
@@ -206,5 +210,50 @@ describe('svc-mcp stdio', () => {
     expect(exit).toEqual({ code: 0, signal: null });
     expect(performance.now() - started).toBeLessThan(3_000);
     expect(proc.stdout()).toBe('');
+  });
+
+  it('answers a call still in flight when stdin ends, then exits 0', async () => {
+    const upstream = await startFakeUpstream();
+    upstream.reply('/v3/fear-and-greed/latest', {
+      delayMs: 800,
+      body: {
+        status: { error_code: 0, error_message: null, credit_count: 1 },
+        data: { value: 51, value_classification: 'Neutral', update_time: '2026-11-22T12:00:00.000Z' },
+      },
+    });
+    try {
+      const proc = spawnCli(['stdio'], { SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: upstream.url }, 'pipe');
+      const messages = [
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-11-25',
+            capabilities: {},
+            clientInfo: { name: 't', version: '0' },
+          },
+        },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'get_fear_and_greed_latest', arguments: {} },
+        },
+      ];
+      proc.child.stdin?.end(messages.map((m) => `${JSON.stringify(m)}\n`).join(''));
+      expect(await proc.exited).toEqual({ code: 0, signal: null });
+      const answers = proc
+        .stdout()
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      const call = answers.find((m) => m.id === 2);
+      expect(call?.result?.content?.[0]?.text).toMatch(/^Fear & Greed 51 – Neutral/);
+      expect(upstream.requests).toHaveLength(1);
+    } finally {
+      await upstream.close();
+    }
   });
 });

@@ -13,6 +13,7 @@ import { RedisLedger } from '../../src/guard/redis-ledger.js';
 import { SILENT_LOG } from '../../src/ops/logs.js';
 import { RedisConnection } from '../../src/redis.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
+import { sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 const missing = redisMissing();
 
@@ -108,8 +109,11 @@ describe.skipIf(missing)('the ledger on Redis', () => {
   });
 
   it('services.ready() says whether Redis and the ledger can be used, and recovers with Redis', async () => {
+    // A real sandbox to be the upstream the readiness check reaches.
+    const sandbox = await startTestSandbox();
     const services = await createServices(
       loadConfig({
+        ...sandboxEnv(sandbox),
         SVC_REDIS_URL: redis.url,
         SVC_REDIS_PREFIX: 'ready',
         SVC_STATE_DIR: stateDir,
@@ -117,7 +121,10 @@ describe.skipIf(missing)('the ledger on Redis', () => {
       }),
     );
     try {
-      expect(await services.ready()).toEqual({ ok: true, checks: { redis: 'ok', ledger: 'ok' } });
+      expect(await services.ready()).toEqual({
+        ok: true,
+        checks: { upstream: 'ok', ledger: 'ok', redis: 'ok' },
+      });
       await redis.stop();
       const down = await services.ready();
       expect(down.ok).toBe(false);
@@ -129,9 +136,10 @@ describe.skipIf(missing)('the ledger on Redis', () => {
         await new Promise((resolve) => setTimeout(resolve, 100));
         again = await services.ready();
       }
-      expect(again).toEqual({ ok: true, checks: { redis: 'ok', ledger: 'ok' } });
+      expect(again).toEqual({ ok: true, checks: { upstream: 'ok', ledger: 'ok', redis: 'ok' } });
     } finally {
       await services.close();
+      await sandbox.close();
     }
   });
 });

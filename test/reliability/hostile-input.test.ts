@@ -4,7 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { postMcp } from '../helpers/http.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { startHttpServer } from '../helpers/session.js';
 
 let sandbox: Sandbox;
 let mcp: McpSession;
@@ -85,5 +87,34 @@ describe('names', () => {
       JSON.parse('{"__proto__": {"limit": 1}, "limit": 5}'),
     );
     expect(text).toBe('Unknown parameter "__proto__"; this endpoint takes: start, limit, format.');
+  });
+});
+
+describe('over HTTP', () => {
+  it('__proto__ among the arguments is refused there too, and nothing is sent', async () => {
+    const server = await startHttpServer(sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_CACHE: 'off' }));
+    try {
+      const before = sandbox.stats.requests;
+      const body =
+        '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_fear_and_greed_historical","arguments":{"__proto__":{"limit":900},"limit":5}}}';
+      const response = await postMcp(server.url, body, { 'mcp-protocol-version': '2025-06-18' });
+      expect(response.status).toBe(200);
+      expect(JSON.parse(response.text)).toEqual({
+        jsonrpc: '2.0',
+        id: 7,
+        result: {
+          content: [
+            {
+              type: 'text',
+              text: 'Unknown parameter "__proto__"; this endpoint takes: start, limit, format.',
+            },
+          ],
+          isError: true,
+        },
+      });
+      expect(sandbox.stats.requests).toBe(before);
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -3,8 +3,9 @@
  * Benchmarks of the MCP server over stdio against the sandbox running as a separate process (rate
  * limit off): start-up to the `initialize` answer, per-call latency of get_fear_and_greed_latest
  * beside a direct keep-alive HTTP GET of the same endpoint, resident memory, and tools/list size; for
- * reference, the same figures for two bare SDK servers (one constant tool; one tool forwarding the
- * same GET with undici). Bounded in count; prints numbers. Run `npm run build` first.
+ * reference, the same figures for two bare servers on the same SDK (v2; one constant tool; one tool
+ * forwarding the same GET with undici). The client is the SDK 1.x Client over the 2025 handshake,
+ * what most hosts speak. Bounded in count; prints numbers. Run `npm run build` first.
  *
  *   node tools/bench/server.mjs [--calls 1000] [--starts 15]
  *
@@ -41,11 +42,11 @@ function ms(value) {
 
 /** The floor: an SDK server with one constant tool and an output schema, no HTTP behind it. */
 const CONSTANT_SERVER = `
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 const server = new McpServer({ name: 'constant', version: '1' });
-server.registerTool('constant', { outputSchema: { value: z.number() } }, () => ({
+server.registerTool('constant', { outputSchema: z.object({ value: z.number() }) }, () => ({
   content: [{ type: 'text', text: 'Fear & Greed 62 – Greed' }],
   structuredContent: { value: 62 },
 }));
@@ -54,8 +55,8 @@ await server.connect(new StdioServerTransport());
 
 /** The least any server can do here: an SDK server whose one tool makes the same GET with undici. */
 const FORWARDING_SERVER = `
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { Agent, request } from 'undici';
 const agent = new Agent({ keepAliveTimeout: 30_000 });
 const server = new McpServer({ name: 'forwarding', version: '1' });

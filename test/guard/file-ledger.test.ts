@@ -1,0 +1,38 @@
+/**
+ * The file ledger under a stream of cache hits: hits wait a moment to share one write, and every
+ * one of them reaches the file, however the waits and the writes interleave.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FileLedger } from '../../src/guard/file-ledger.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-ledger-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** What the file holds: a second ledger over the same directory reads it, with nothing of its own queued. */
+function onDisk(account: string) {
+  return new FileLedger(dir).figures(account, 'day-2026-11-22');
+}
+
+describe('cache hits', () => {
+  it('a hit after a long run of hits is written too, without any other change to carry it', async () => {
+    const ledger = new FileLedger(dir);
+    const hit = () => void ledger.recordHit('acct', 'day-2026-11-22', 'get_fear_and_greed_latest', 1);
+    // Hits arriving faster than the file is written keep one write loop busy past the hits' wait.
+    const until = Date.now() + 1_200;
+    let sent = 0;
+    while (Date.now() < until) {
+      hit();
+      sent++;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await onDisk('acct')).cache_hits).toBe(sent);
+    // Then a lone hit, once everything is quiet.
+    hit();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await onDisk('acct')).cache_hits).toBe(sent + 1);
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * Raw HTTP requests to `svc-mcp http`, with full control of every header (Host and Origin included),
+ * for what an MCP client never sends: rebinding attempts, missing tokens, oversized bodies.
+ */
+import { type IncomingHttpHeaders, request } from 'node:http';
+import { record } from './recorder.js';
+
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+export interface RawOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Send the body in chunks with no Content-Length (as a streaming client would). */
+  chunked?: boolean;
+}
+
+/** The headers every MCP POST carries. */
+export const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
+
+/** A 2025 `initialize` request body. */
+export const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+});
+
+export function rawRequest(url: string, options: RawOptions = {}): Promise<RawResponse> {
+  const { method = 'POST', headers = {}, body, chunked = false } = options;
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        record('raw http response', `${res.statusCode} ${text}`);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (body !== undefined && chunked) {
+      const bytes = Buffer.from(body);
+      for (let at = 0; at < bytes.length; at += 16_384) req.write(bytes.subarray(at, at + 16_384));
+      req.end();
+    } else {
+      req.end(body);
+    }
+  });
+}
+
+/** POST an MCP message to the endpoint with the usual headers plus `headers`. */
+export function postMcp(url: string, body: string, headers: Record<string, string> = {}) {
+  return rawRequest(url, { headers: { ...MCP_HEADERS, ...headers }, body });
+}
+
+/** The JSON-RPC error message of a refusal. */
+export function errorMessage(response: RawResponse): string {
+  return (JSON.parse(response.text) as { error: { message: string } }).error.message;
+}

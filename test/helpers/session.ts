@@ -1,0 +1,197 @@
+/**
+ * An MCP session with either client over either transport: the SDK 1.x Client (the 2025
+ * `initialize` handshake, what most hosts speak today) or the v2 Client pinned to 2026-07-28, over
+ * stdio (the built CLI as a child) or Streamable HTTP (`svc-mcp http` as a child on a free loopback
+ * port). Every session starts its own server process, so answers never depend on another session's
+ * cache. Tool results, server output and transport errors go through the recorder.
+ */
+import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
+import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/stdio';
+import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as Sdk1Stdio } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport as Sdk1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CLI_PATH, type CliProcess, childEnv, type Env, isAlive, REPO_ROOT, spawnCli } from './cli.js';
+import { record } from './recorder.js';
+
+export type ClientKind = 'sdk1' | 'v2';
+export type TransportKind = 'stdio' | 'http';
+
+export interface SessionKind {
+  client: ClientKind;
+  transport: TransportKind;
+}
+
+/** Both clients over both transports: what every parity test runs. */
+export const SESSION_KINDS: readonly SessionKind[] = [
+  { client: 'sdk1', transport: 'stdio' },
+  { client: 'v2', transport: 'stdio' },
+  { client: 'sdk1', transport: 'http' },
+  { client: 'v2', transport: 'http' },
+];
+
+export function kindLabel({ client, transport }: SessionKind): string {
+  return `${client === 'sdk1' ? 'SDK 1.x client (2025 handshake)' : 'v2 client (2026-07-28)'} over ${transport}`;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  onprogress?: (progress: { progress: number; message?: string }) => void;
+}
+
+export interface Session {
+  kind: SessionKind;
+  /** tools/list as the server answered it when the session started. */
+  tools: Tool[];
+  /** The protocol revision the session speaks. */
+  protocolVersion: string | undefined;
+  /** tools/call through the client's callTool, which checks structuredContent against outputSchema. */
+  call(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
+  readResource(uri: string): Promise<{ contents: { uri: string; text?: string }[] }>;
+  close(): Promise<void>;
+}
+
+/** Both clients behind one shape (each client's own types differ in ways that do not matter here). */
+interface AnyClient {
+  connect(transport: unknown): Promise<void>;
+  listTools(): Promise<{ tools: unknown[] }>;
+  callTool(
+    params: { name: string; arguments: Record<string, unknown> },
+    ...rest: unknown[]
+  ): Promise<unknown>;
+  readResource(params: { uri: string }): Promise<unknown>;
+  getNegotiatedProtocolVersion?(): string | undefined;
+  close(): Promise<void>;
+}
+
+function newClient(kind: ClientKind): AnyClient {
+  const info = { name: 'svc-mcp-tests', version: '0.0.0' };
+  if (kind === 'sdk1') return new Sdk1Client(info) as unknown as AnyClient;
+  return new V2Client(info, { versionNegotiation: { mode: { pin: '2026-07-28' } } }) as unknown as AnyClient;
+}
+
+/** Connect a client over a transport and list the tools (which also makes it cache the output validators). */
+async function connectClient(kind: SessionKind, transport: object): Promise<Session> {
+  // The 1.x client tells its transport the version `initialize` settled on, when the transport asks.
+  let settled: string | undefined;
+  const told = transport as { setProtocolVersion?: (version: string) => void };
+  const previous = told.setProtocolVersion?.bind(transport);
+  told.setProtocolVersion = (version) => {
+    settled = version;
+    previous?.(version);
+  };
+  const client = newClient(kind.client);
+  await client.connect(transport);
+  const { tools } = await client.listTools();
+  return {
+    kind,
+    tools: tools as Tool[],
+    protocolVersion: client.getNegotiatedProtocolVersion?.() ?? settled,
+    async call(name, args = {}, options = {}) {
+      const callOptions = { signal: options.signal, onprogress: options.onprogress };
+      const result = (
+        kind.client === 'sdk1'
+          ? await client.callTool({ name, arguments: args }, undefined, callOptions)
+          : await client.callTool({ name, arguments: args }, callOptions)
+      ) as CallToolResult;
+      record(`${kind.client} ${kind.transport} result`, JSON.stringify(result));
+      return result;
+    },
+    async readResource(uri) {
+      const result = (await client.readResource({ uri })) as Awaited<ReturnType<Session['readResource']>>;
+      record(`${kind.client} ${kind.transport} resource`, JSON.stringify(result));
+      return result;
+    },
+    close: () => client.close(),
+  };
+}
+
+/** `svc-mcp http` as a child process on a free loopback port, ready when its banner is out. */
+export interface HttpServer {
+  /** The MCP endpoint, http://127.0.0.1:PORT/mcp. */
+  url: string;
+  /** http://127.0.0.1:PORT, for the other routes. */
+  origin: string;
+  proc: CliProcess;
+  pid: number;
+  stderr(): string;
+  alive(): boolean;
+  /** Send a signal and wait for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export async function startHttpServer(env: Env = {}, args: string[] = []): Promise<HttpServer> {
+  const proc = spawnCli(['http', '--port', '0', ...args], env);
+  const banner = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no banner within 15 s; stderr: ${proc.stderr()}`)),
+      15_000,
+    );
+    const check = () => {
+      const match = /on (http:\/\/\S+\/mcp) /.exec(proc.stderr());
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    proc.child.stderr?.on('data', check);
+    proc.exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`svc-mcp http exited before listening; stderr: ${proc.stderr()}`));
+    });
+  });
+  const pid = proc.child.pid ?? -1;
+  return {
+    url: banner,
+    origin: new URL(banner).origin,
+    proc,
+    pid,
+    stderr: proc.stderr,
+    alive: () => isAlive(pid),
+    async stop(signal = 'SIGTERM') {
+      if (isAlive(pid)) proc.child.kill(signal);
+      return proc.exited;
+    },
+  };
+}
+
+/** A client session on a running HTTP server, sending `headers` with every request. */
+export function connectHttp(
+  server: HttpServer,
+  client: ClientKind,
+  headers: Record<string, string> = {},
+): Promise<Session> {
+  const url = new URL(server.url);
+  const transport =
+    client === 'sdk1'
+      ? new Sdk1Http(url, { requestInit: { headers } })
+      : new V2Http(url, { requestInit: { headers } });
+  return connectClient({ client, transport: 'http' }, transport);
+}
+
+/** A session on a server of its own: spawned over stdio, or `svc-mcp http` then a client. */
+export async function openSession(kind: SessionKind, env: Env = {}): Promise<Session> {
+  if (kind.transport === 'http') {
+    const server = await startHttpServer(env);
+    const session = await connectHttp(server, kind.client);
+    return {
+      ...session,
+      async close() {
+        await session.close();
+        await server.stop();
+      },
+    };
+  }
+  const parameters = {
+    command: process.execPath,
+    args: [CLI_PATH, 'stdio'],
+    env: childEnv(env),
+    stderr: 'pipe' as const,
+    cwd: REPO_ROOT,
+  };
+  const transport = kind.client === 'sdk1' ? new Sdk1Stdio(parameters) : new V2Stdio(parameters);
+  transport.stderr?.on('data', (chunk: Buffer) =>
+    record(`${kind.client} stdio stderr`, chunk.toString('utf8')),
+  );
+  return connectClient(kind, transport);
+}

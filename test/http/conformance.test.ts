@@ -1,0 +1,128 @@
+/**
+ * The MCP conformance suite against `svc-mcp http`: version 0.1.13 (a devDependency, the last
+ * release that runs on Node 20) for the 2025 server scenarios that apply to us, and a later release
+ * on Node 22 (both fetched from the npm registry by `npm exec`, leaving the machine's Node alone)
+ * for the 2026-07-28 scenarios. A check that fails must be one this server has nothing to test it
+ * with; each is listed below with the reason.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/cli.js';
+import { record } from '../helpers/recorder.js';
+import { type HttpServer, startHttpServer } from '../helpers/session.js';
+
+const CONFORMANCE_0_1 = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+/** The later release, and the Node it needs, both pinned. */
+const LATER = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
+const NODE_22 = 'node@22.23.3';
+
+/** Checks that cannot pass here, by id, and why. */
+const NOT_APPLICABLE: Record<string, string> = {
+  'sep-2575-server-rejects-undeclared-capability':
+    'calls the suite’s own test_missing_capability tool; no tool of ours needs a client capability',
+  'sep-2575-missing-capability-http-400': 'the same check’s HTTP status',
+  'sep-2549-prompts-list-caching-hints': 'asks prompts/list; this server has no prompts',
+};
+
+interface Check {
+  id: string;
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO';
+  errorMessage?: string;
+}
+
+/** Run a command; resolves with its exit code and output. */
+function run(command: string, args: string[], cwd: string, timeoutMs: number) {
+  return new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      record('conformance', output);
+      resolve({ code, output });
+    });
+  });
+}
+
+/** Every check the runs saved under `dir`. */
+function savedChecks(dir: string): Check[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('checks.json'))
+    .flatMap((path) => JSON.parse(readFileSync(join(dir, path), 'utf8')) as Check[]);
+}
+
+function failures(checks: Check[]): string[] {
+  return checks.filter((check) => check.status === 'FAILURE').map((c) => `${c.id}: ${c.errorMessage ?? ''}`);
+}
+
+let server: HttpServer;
+let workDir: string;
+beforeAll(async () => {
+  server = await startHttpServer();
+  workDir = mkdtempSync(join(tmpdir(), 'svc-conformance-'));
+});
+afterAll(async () => {
+  await server?.stop();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('conformance 0.1.13 (2025 revisions)', () => {
+  for (const scenario of ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']) {
+    it(`${scenario} passes`, async () => {
+      const out = join(workDir, scenario);
+      const { code, output } = await run(
+        process.execPath,
+        [CONFORMANCE_0_1, 'server', '--url', server.url, '--scenario', scenario, '-o', out],
+        workDir,
+        60_000,
+      );
+      const checks = savedChecks(out);
+      expect(checks.length, output).toBeGreaterThan(0);
+      expect(failures(checks), output).toEqual([]);
+      expect(code, output).toBe(0);
+    });
+  }
+});
+
+describe(`${LATER} on ${NODE_22} (2026-07-28)`, () => {
+  it('server-stateless, caching and http-header-validation pass every check that applies', async () => {
+    const out = join(workDir, 'later');
+    const scenarios = ['server-stateless', 'caching', 'http-header-validation'];
+    const commands = scenarios.map(
+      (scenario) => `conformance server --url ${server.url} --scenario ${scenario} -o ${out}/${scenario}`,
+    );
+    const { output } = await run(
+      'npm',
+      [
+        'exec',
+        '--yes',
+        `--package=${NODE_22}`,
+        `--package=${LATER}`,
+        `--call=${['node --version', ...commands].join(' ; ')}`,
+      ],
+      workDir,
+      240_000,
+    );
+    expect(output, 'the later release ran on Node 22').toMatch(/^v22\./m);
+    const checks = savedChecks(out);
+    for (const scenario of scenarios) {
+      expect(
+        readdirSync(join(out, scenario)).length,
+        `${scenario} saved no results:\n${output}`,
+      ).toBeGreaterThan(0);
+    }
+    expect(checks.filter((check) => check.status === 'SUCCESS').length, output).toBeGreaterThan(40);
+    const unexpected = failures(checks).filter((failure) => !(failure.split(':')[0] in NOT_APPLICABLE));
+    expect(unexpected, output).toEqual([]);
+  }, 300_000);
+});

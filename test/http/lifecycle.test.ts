@@ -1,0 +1,125 @@
+/**
+ * The life of `svc-mcp http`: readiness that says what is wrong, and a graceful stop on SIGTERM or
+ * SIGINT that answers the calls in flight, records what they cost and exits 0.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, textOf } from '../helpers/cli.js';
+import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
+import { rawRequest } from '../helpers/http.js';
+import { SECRET_KEY } from '../helpers/secret.js';
+import { connectHttp, startHttpServer } from '../helpers/session.js';
+
+const FNG = '/v3/fear-and-greed/latest';
+const ANSWER = {
+  body: {
+    status: { error_code: 0, error_message: null, credit_count: 2 },
+    data: { value: 51, value_classification: 'Neutral', update_time: '2026-11-22T12:00:00.000Z' },
+  },
+};
+
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Whether a request to `url` is refused (no longer accepted) within `timeoutMs`. */
+async function refusedWithin(url: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await rawRequest(url, { method: 'GET' });
+    } catch (error) {
+      if (/ECONNREFUSED/.test(String(error))) return true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+}
+
+let upstream: FakeUpstream;
+let stateDir: string;
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  stateDir = mkdtempSync(join(tmpdir(), 'svc-http-life-'));
+});
+afterAll(async () => {
+  await upstream?.close();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+describe('readiness', () => {
+  it('/readyz is 503 naming the check that failed: a service that does not answer', async () => {
+    const server = await startHttpServer({ SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: 'http://127.0.0.1:9' });
+    try {
+      const ready = await rawRequest(`${server.origin}/readyz`, { method: 'GET' });
+      expect(ready.status).toBe(503);
+      expect(JSON.parse(ready.text)).toEqual({
+        status: 'not ready',
+        checks: {
+          upstream: 'The connection to the service at 127.0.0.1:9 failed (ECONNREFUSED)',
+          ledger: 'ok',
+        },
+      });
+      expect((await rawRequest(`${server.origin}/healthz`, { method: 'GET' })).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('/readyz is 503 when the ledger cannot be written', async () => {
+    const notADirectory = join(stateDir, 'a-file');
+    writeFileSync(notADirectory, '');
+    const server = await startHttpServer({ SVC_STATE_DIR: notADirectory });
+    try {
+      const ready = await rawRequest(`${server.origin}/readyz`, { method: 'GET' });
+      expect(ready.status).toBe(503);
+      const { checks } = JSON.parse(ready.text);
+      expect(checks.upstream).toBe('ok');
+      expect(checks.ledger).toMatch(/EEXIST|ENOTDIR/);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('stopping', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal} with a call in flight: the call is answered, its credits recorded, exit 0`, async () => {
+      const dir = mkdtempSync(join(stateDir, `${signal}-`));
+      const env = {
+        SVC_API_KEY: SECRET_KEY,
+        SVC_BASE_URL: upstream.url,
+        SVC_CREDIT_BUDGET: '100',
+        SVC_STATE_DIR: dir,
+      };
+      upstream.reply(FNG, { ...ANSWER, delayMs: 3_000 });
+      const server = await startHttpServer(env);
+      const session = await connectHttp(server, 'v2');
+      const before = upstream.requests.length;
+      const call = session.call('get_fear_and_greed_latest');
+      await until(() => upstream.requests.length > before);
+      server.proc.child.kill(signal);
+      // It stops accepting at once: a new connection is refused while the call is still running.
+      let finished = false;
+      void call.finally(() => {
+        finished = true;
+      });
+      expect(await refusedWithin(`${server.origin}/healthz`, 2_500)).toBe(true);
+      expect(finished).toBe(false);
+      const result = await call;
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(textOf(result).split('\n')[0]).toBe('Fear & Greed 51 – Neutral');
+      expect(await server.proc.exited).toEqual({ code: 0, signal: null });
+      await expect(rawRequest(`${server.origin}/healthz`, { method: 'GET' })).rejects.toThrow(/ECONNREFUSED/);
+      const usage = await runCli(['call', 'get_credit_usage', '--json'], env);
+      expect(JSON.parse(usage.stdout)).toMatchObject({ spent: 2, reserved: 0 });
+      await session.close();
+    });
+  }
+});

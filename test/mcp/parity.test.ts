@@ -1,0 +1,69 @@
+/**
+ * Transport and protocol parity: the SDK 1.x client over the 2025 handshake and the v2 client over
+ * 2026-07-28, each over stdio and over HTTP, list the same tools and get the same answers, byte for
+ * byte, from servers on the same frozen clock (the embedded sandbox is deterministic at an instant).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kindLabel, openSession, SESSION_KINDS, type Session } from '../helpers/session.js';
+
+const NOW = '2026-11-22T12:00:00Z';
+/** A state directory each, so every session's credit figures start from nothing. */
+const stateDirs = SESSION_KINDS.map(() => mkdtempSync(join(tmpdir(), 'svc-parity-')));
+
+/** What a client shows a model: the content, the structured data and whether it failed. */
+function answer(result: CallToolResult) {
+  return { content: result.content, structuredContent: result.structuredContent, isError: result.isError };
+}
+
+/** Each tool once with its smallest arguments and once as JSON, then the credit figures. */
+async function everything(session: Session) {
+  const answers: Record<string, unknown> = {};
+  for (const tool of session.tools) {
+    const args = tool.name === 'get_dex_platform' ? { platformName: 'Uniswap v3' } : {};
+    if (tool.name === 'get_cryptocurrency_quotes_latest') Object.assign(args, { id: '1' });
+    answers[tool.name] = answer(await session.call(tool.name, args));
+    answers[`${tool.name} json`] = answer(await session.call(tool.name, { ...args, format: 'json' }));
+  }
+  const credits = await session.readResource('svc://credits');
+  answers['svc://credits'] = JSON.parse(credits.contents[0].text ?? 'null');
+  // The figures name the ledger's path, the one thing that differs by design.
+  return JSON.parse(JSON.stringify(answers).replaceAll(stateDirs[sessions.indexOf(session)], '<state>'));
+}
+
+const sessions: Session[] = [];
+beforeAll(async () => {
+  for (const [i, kind] of SESSION_KINDS.entries()) {
+    // No cache: a cached answer says how old it is, in real seconds, which a slow moment changes.
+    sessions.push(await openSession(kind, { SVC_NOW: NOW, SVC_STATE_DIR: stateDirs[i], SVC_CACHE: 'off' }));
+  }
+});
+afterAll(async () => {
+  await Promise.all(sessions.map((session) => session.close()));
+  for (const dir of stateDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('both clients, both transports', () => {
+  it('each speaks its revision: 2025 through the 1.x client, 2026-07-28 through v2', () => {
+    for (const session of sessions) {
+      const expected = session.kind.client === 'v2' ? '2026-07-28' : /^2025-/;
+      expect(session.protocolVersion, kindLabel(session.kind)).toMatch(expected);
+    }
+  });
+
+  it('list the same tools with the same definitions', () => {
+    const [first, ...others] = sessions;
+    for (const session of others) expect(session.tools, kindLabel(session.kind)).toEqual(first.tools);
+  });
+
+  it('get the same answers to every tool, and the same credit figures', async () => {
+    const [first, ...others] = await Promise.all(sessions.map(everything));
+    expect(Object.keys(first).length).toBeGreaterThan(30);
+    for (const [i, answers] of others.entries()) {
+      expect(answers, kindLabel(sessions[i + 1].kind)).toEqual(first);
+    }
+  });
+});
