@@ -58,6 +58,18 @@ const CONCURRENCY = 32;
 const WARMUP = 200;
 const TOOL = { name: 'get_fear_and_greed_latest', arguments: {} };
 
+/** Resolves once the process is gone (its last ledger write done), within 10 s. */
+async function exited(pid) {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** A server process and an SDK client connected to it. */
 async function startServer(env) {
   const client = new Client({ name: 'bench', version: '1' });
@@ -70,7 +82,15 @@ async function startServer(env) {
       stderr: 'ignore',
     });
     await client.connect(transport);
-    return { client, pid: transport.pid, stop: () => client.close() };
+    const pid = transport.pid;
+    return {
+      client,
+      pid,
+      async stop() {
+        await client.close();
+        await exited(pid);
+      },
+    };
   }
   const port = await freePort();
   const child = spawn(process.execPath, [CLI, 'http', '--port', String(port)], {
@@ -95,6 +115,7 @@ async function startServer(env) {
     async stop() {
       await client.close();
       child.kill();
+      await exited(child.pid);
     },
   };
 }
