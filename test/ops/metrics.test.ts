@@ -1,18 +1,15 @@
 /**
- * Prometheus metrics after a known sequence of real calls: the services and the pipeline in this
- * process, against the real sandbox on loopback, and the text `metrics.render()` gives (what the
- * HTTP transport serves at /metrics).
+ * Prometheus metrics after a known sequence of real calls, end to end: `svc-mcp http` against the
+ * real sandbox on loopback, called by an MCP client, and the text it serves at /metrics.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callTool } from '../../src/call/pipeline.js';
-import { createServices, type Services } from '../../src/call/services.js';
-import { loadConfig } from '../../src/config.js';
 import { accountOf } from '../../src/guard/guard.js';
-import { exposedTools } from '../../src/mcp/tools.js';
+import { rawRequest } from '../helpers/http.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { connectHttp, type HttpServer, type Session, startHttpServer } from '../helpers/session.js';
 
 /** The value of one sample: `name` with exactly these labels; undefined when absent. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -32,7 +29,8 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 
 describe('metrics', () => {
   let sandbox: Sandbox;
-  let services: Services;
+  let server: HttpServer;
+  let session: Session;
   const stateDir = mkdtempSync(join(tmpdir(), 'svc-mcp-metrics-'));
 
   beforeAll(async () => {
@@ -41,20 +39,27 @@ describe('metrics', () => {
       SVC_CREDIT_BUDGET: '2',
       SVC_STATE_DIR: stateDir,
     });
-    services = await createServices(loadConfig(env), { metrics: true });
+    server = await startHttpServer(env);
+    session = await connectHttp(server, 'v2');
   });
   afterAll(async () => {
-    await services?.close();
+    await session?.close();
+    await server?.stop();
     await sandbox?.close();
     rmSync(stateDir, { recursive: true, force: true });
   });
 
   it('count calls, refusals, cache hits and misses, credits, upstream latency and calls in flight', async () => {
-    const { tools } = exposedTools(services.config);
-    const call = (name: string, args: Record<string, unknown> = {}) =>
-      callTool(services, tools.get(name) ?? (undefined as never), args);
-    const metrics = services.metrics;
-    if (!metrics) throw new Error('services.metrics missing');
+    const call = (name: string, args: Record<string, unknown> = {}) => session.call(name, args);
+    const metrics = {
+      contentType: '',
+      async render() {
+        const response = await rawRequest(`${server.origin}/metrics`, { method: 'GET' });
+        expect(response.status).toBe(200);
+        this.contentType = String(response.headers['content-type']);
+        return response.text;
+      },
+    };
 
     expect((await call('get_fear_and_greed_latest')).isError).toBeFalsy();
     expect((await call('get_fear_and_greed_latest'))._meta?.cached).toBe(true);
