@@ -1,120 +1,177 @@
 #!/usr/bin/env node
-/** The one entry point: stdio | http | sandbox | call | tools | demo. Each command loads only what it uses. */
+/**
+ * The one entry point: stdio | http | sandbox | call | tools | demo. Each command loads only what it
+ * uses. Exit codes: 0 done, 1 a tool answered with an error (`call`), 2 a mistake in how the command
+ * was run (a usage or settings error: one line saying what was wrong and what is allowed).
+ */
 import './heap.js';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
 import { VERSION } from './version.js';
 
+type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+interface Command {
+  /** The command's own usage lines (`svc-mcp COMMAND --help` prints them). */
+  usage: string;
+  options: Options;
+  positionals?: boolean;
+  /** Resolves with the exit code, or -1 to keep running (servers). */
+  run(values: Values, positionals: string[]): Promise<number>;
+}
+
+const commands: Record<string, Command> = {
+  stdio: {
+    usage: 'svc-mcp [stdio]          the MCP server on stdio (the default)',
+    options: {},
+    async run() {
+      const { runStdio } = await import('./mcp/stdio.js');
+      await runStdio(loadConfig());
+      return -1; // keeps running until stdin closes
+    },
+  },
+  http: {
+    usage: `svc-mcp http [--host 127.0.0.1] [--port 3000]
+      the MCP server over Streamable HTTP at /mcp, with /healthz, /readyz and /metrics;
+      beyond loopback it needs SVC_HTTP_TOKEN`,
+    options: {
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string', default: '3000' },
+    },
+    async run(values) {
+      const { runHttp } = await import('./mcp/http.js');
+      await runHttp(loadConfig(), {
+        host: parseHost(values.host as string),
+        port: parsePort(values.port as string),
+      });
+      return -1; // keeps running until SIGTERM or SIGINT
+    },
+  },
+  sandbox: {
+    usage: `svc-mcp sandbox [--port 8787] [--now ISO] [--no-rate-limit] [--fault SPEC]...
+      the sandbox Market Data Service alone, on loopback; --now freezes its clock, --fault makes
+      it misbehave (e.g. path=/v3/fear-and-greed/latest,kind=500,count=2)`,
+    options: {
+      port: { type: 'string', default: '8787' },
+      now: { type: 'string' },
+      'no-rate-limit': { type: 'boolean' },
+      fault: { type: 'string', multiple: true },
+    },
+    async run(values) {
+      const port = parsePort(values.port as string);
+      const now = values.now as string | undefined;
+      if (now !== undefined && Number.isNaN(Date.parse(now))) {
+        throw new UsageError(
+          `--now must be an ISO 8601 instant such as 2026-11-22T12:00:00Z (got "${clip(now)}")`,
+        );
+      }
+      const { startSandbox, parseFaultSpec, SANDBOX_KEYS } = await import('./sandbox/server.js');
+      const faults = ((values.fault as string[] | undefined) ?? []).map((spec) =>
+        asUsage(() => parseFaultSpec(spec)),
+      );
+      const sandbox = await startSandbox({
+        port,
+        now,
+        rateLimit: !values['no-rate-limit'],
+        keyHeader: loadConfig().keyHeader,
+        faults,
+      }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'EADDRINUSE') {
+          throw new UsageError(`port ${port} is in use; choose another with --port (0 picks a free one)`);
+        }
+        if (error.code === 'EACCES')
+          throw new UsageError(`port ${port} needs more privileges; choose one above 1023`);
+        throw error;
+      });
+      console.log(`Sandbox Market Data Service at ${sandbox.url}`);
+      console.log(`Keys: ${SANDBOX_KEYS.join(', ')}`);
+      const stop = () => void sandbox.close().then(() => process.exit(0));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      return -1;
+    },
+  },
+  call: {
+    usage: `svc-mcp call TOOL [JSON-ARGS] [--json]
+      one tool call; prints the text answer (or, with --json, the structured data);
+      exit 1 when the tool answers with an error. Example:
+        svc-mcp call get_cryptocurrency_quotes_latest '{"symbol":"BTC,ETH"}'`,
+    options: { json: { type: 'boolean' } },
+    positionals: true,
+    async run(values, positionals) {
+      const [name, json, ...extra] = positionals;
+      if (name === undefined) {
+        throw new UsageError(
+          'call needs a tool name: svc-mcp call TOOL [JSON-ARGS]; `svc-mcp tools` lists them',
+        );
+      }
+      if (extra.length > 0) {
+        throw new UsageError(
+          `call takes one JSON-ARGS object; quote it as one argument, e.g. '{"limit": 5}'`,
+        );
+      }
+      const config = loadConfig();
+      const { exposedTools } = await import('./mcp/tools.js');
+      const tool = exposedTools(config).tools.get(name);
+      if (!tool) throw new UsageError(`unknown tool "${clip(name)}"; \`svc-mcp tools\` lists the tools`);
+      const toolArgs = parseJsonArgs(json);
+      const { callTool } = await import('./call/pipeline.js');
+      const { createServices } = await import('./call/services.js');
+      const services = await createServices(config);
+      try {
+        const result = await callTool(services, tool, toolArgs);
+        const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+        if (result.isError) {
+          console.error(text);
+          return 1;
+        }
+        console.log(values.json ? JSON.stringify(result.structuredContent, null, 2) : text);
+        return 0;
+      } finally {
+        await services.close();
+      }
+    },
+  },
+  tools: {
+    usage: 'svc-mcp tools [--json]    the tools with one-line descriptions (or their full definitions)',
+    options: { json: { type: 'boolean' } },
+    async run(values) {
+      const { exposedTools } = await import('./mcp/tools.js');
+      const { definitions } = exposedTools(loadConfig());
+      if (values.json) {
+        console.log(JSON.stringify(definitions, null, 2));
+      } else {
+        const width = Math.max(...definitions.map((d) => d.name.length));
+        for (const d of definitions) console.log(`${d.name.padEnd(width)}  ${d.description?.split('\n')[0]}`);
+      }
+      return 0;
+    },
+  },
+  demo: {
+    usage: 'svc-mcp demo              a real MCP client session against this server, printing a few answers',
+    options: {},
+    async run() {
+      const { runDemo } = await import('./mcp/demo.js');
+      await runDemo(fileURLToPath(import.meta.url));
+      return 0;
+    },
+  },
+};
+
 const USAGE = `svc-mcp ${VERSION}: MCP server for the Market Data Service
 
 Usage:
-  svc-mcp [stdio]                      MCP server on stdio (the default)
-  svc-mcp http [--host 127.0.0.1] [--port 3000]
-                                       MCP server over Streamable HTTP at /mcp, with /healthz,
-                                       /readyz and /metrics; beyond loopback it needs SVC_HTTP_TOKEN
-  svc-mcp sandbox [--port 8787] [--now ISO] [--no-rate-limit] [--fault SPEC]...
-                                       the sandbox Market Data Service alone, on loopback
-  svc-mcp call TOOL [JSON-ARGS] [--json]
-                                       one tool call; prints the text answer (or the structured JSON)
-  svc-mcp tools [--json]               the tools with one-line descriptions (or full definitions)
-  svc-mcp demo                         an MCP client session against this server
+${Object.values(commands)
+  .map((c) => `  ${c.usage}`)
+  .join('\n')}
+  svc-mcp COMMAND --help    one command's usage
+  svc-mcp --version
 
 Settings come from SVC_* environment variables; see the README. With no SVC_API_KEY the server
-uses the sandbox, started in-process.`;
-
-type Command = (args: string[]) => Promise<number>;
-
-const commands: Record<string, Command> = {
-  stdio: async () => {
-    const { runStdio } = await import('./mcp/stdio.js');
-    await runStdio(loadConfig());
-    return -1; // keeps running until stdin closes
-  },
-  http: async (args) => {
-    const { values } = parseArgs({
-      args,
-      options: {
-        host: { type: 'string', default: '127.0.0.1' },
-        port: { type: 'string', default: '3000' },
-      },
-    });
-    const { runHttp } = await import('./mcp/http.js');
-    await runHttp(loadConfig(), { host: parseHost(values.host), port: parsePort(values.port) });
-    return -1; // keeps running until SIGTERM or SIGINT
-  },
-  tools: async (args) => {
-    const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
-    const { exposedTools } = await import('./mcp/tools.js');
-    const { definitions } = exposedTools(loadConfig());
-    if (values.json) {
-      console.log(JSON.stringify(definitions, null, 2));
-    } else {
-      const width = Math.max(...definitions.map((d) => d.name.length));
-      for (const d of definitions) console.log(`${d.name.padEnd(width)}  ${d.description?.split('\n')[0]}`);
-    }
-    return 0;
-  },
-  call: async (args) => {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: { json: { type: 'boolean' } },
-    });
-    const [name, json] = positionals;
-    const config = loadConfig();
-    const { exposedTools } = await import('./mcp/tools.js');
-    const { callTool } = await import('./call/pipeline.js');
-    const { createServices } = await import('./call/services.js');
-    const tool = exposedTools(config).tools.get(name ?? '');
-    if (!tool) throw new UsageError(`unknown tool "${name ?? ''}"; run \`svc-mcp tools\` for the list`);
-    const toolArgs = parseJsonArgs(json);
-    const services = await createServices(config);
-    try {
-      const result = await callTool(services, tool, toolArgs);
-      const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-      if (result.isError) {
-        console.error(text);
-        return 1;
-      }
-      console.log(values.json ? JSON.stringify(result.structuredContent, null, 2) : text);
-      return 0;
-    } finally {
-      await services.close();
-    }
-  },
-  sandbox: async (args) => {
-    const { values } = parseArgs({
-      args,
-      options: {
-        port: { type: 'string', default: '8787' },
-        now: { type: 'string' },
-        'no-rate-limit': { type: 'boolean' },
-        fault: { type: 'string', multiple: true },
-      },
-    });
-    const port = parsePort(values.port);
-    const { startSandbox, parseFaultSpec, SANDBOX_KEYS } = await import('./sandbox/server.js');
-    const sandbox = await startSandbox({
-      port,
-      now: values.now,
-      rateLimit: !values['no-rate-limit'],
-      keyHeader: loadConfig().keyHeader,
-      faults: (values.fault ?? []).map((spec) => asUsage(() => parseFaultSpec(spec))),
-    });
-    console.log(`Sandbox Market Data Service at ${sandbox.url}`);
-    console.log(`Keys: ${SANDBOX_KEYS.join(', ')}`);
-    const stop = () => void sandbox.close().then(() => process.exit(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    return -1;
-  },
-  demo: async () => {
-    const { runDemo } = await import('./mcp/demo.js');
-    await runDemo(fileURLToPath(import.meta.url));
-    return 0;
-  },
-};
+uses the sandbox, started in-process. Exit codes: 0 done, 1 a tool error (call), 2 a usage or
+settings error.`;
 
 class UsageError extends Error {}
 
@@ -125,6 +182,10 @@ function asUsage<T>(parse: () => T): T {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
 /** A host name or address to listen on; an IPv6 address may come in brackets. */
@@ -138,7 +199,8 @@ function parseHost(text: string): string {
 
 function parsePort(text: string): number {
   const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) throw new UsageError('--port must be 0 to 65535');
+  if (!/^\d+$/.test(text) || port > 65535)
+    throw new UsageError(`--port must be 0 to 65535 (got "${clip(text)}")`);
   return port;
 }
 
@@ -150,7 +212,32 @@ function parseJsonArgs(text: string | undefined): Record<string, unknown> {
   } catch {
     // reported below
   }
-  throw new UsageError(`JSON-ARGS must be a JSON object, e.g. '{"limit": 5}'`);
+  throw new UsageError(`JSON-ARGS must be a JSON object, e.g. '{"limit": 5}' (got ${clip(text)})`);
+}
+
+/** The command's flags and arguments; what parseArgs refuses becomes a sentence naming what is allowed. */
+function parseCommand(name: string, command: Command, args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      options: command.options,
+      allowPositionals: command.positionals ?? false,
+      strict: true,
+    });
+  } catch (error) {
+    const flags = Object.keys(command.options ?? {}).map((f) => `--${f}`);
+    const takes = flags.length > 0 ? `it takes ${flags.join(', ')}` : 'it takes no options';
+    const code = (error as { code?: string }).code;
+    const option = /'(--?[\w-]+)/.exec((error as Error).message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+      throw new UsageError(`${name} has no option ${option}; ${takes}`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE')
+      throw new UsageError(`${option ?? 'an option'} needs a value`);
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+      throw new UsageError(`${name} takes no arguments; ${takes}`);
+    }
+    throw new UsageError((error as Error).message);
+  }
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -159,24 +246,38 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (first === '--version') {
+  if (first === '--version' || first === '-v') {
     console.log(VERSION);
     return 0;
   }
-  const command = commands[first ?? 'stdio'];
-  if (!command) throw new UsageError(`unknown command "${first}"\n\n${USAGE}`);
-  return command(rest);
+  const name = first === undefined || first.startsWith('-') ? 'stdio' : first;
+  const command = commands[name];
+  if (!command) {
+    throw new UsageError(
+      `unknown command "${clip(name)}"; commands: ${Object.keys(commands).join(', ')} (svc-mcp --help)`,
+    );
+  }
+  const args = first === undefined || first.startsWith('-') ? argv : rest;
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(`Usage:\n  ${command.usage}`);
+    return 0;
+  }
+  const { values, positionals } = parseCommand(name, command, args);
+  return command.run(values, positionals);
 }
+
+// A reader that goes away (`svc-mcp demo | head`) is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
 
 main(process.argv.slice(2)).then(
   (code) => {
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
-    const known =
-      error instanceof ConfigError ||
-      error instanceof UsageError ||
-      (error as { code?: string })?.code?.startsWith?.('ERR_PARSE_ARGS');
+    const known = error instanceof ConfigError || error instanceof UsageError;
     console.error(
       `svc-mcp: ${known ? (error as Error).message : ((error as Error)?.stack ?? String(error))}`,
     );

@@ -1,0 +1,86 @@
+/**
+ * Mistakes a person makes at the command line: each is one line on stderr that names what was wrong
+ * and what is allowed, with exit code 2 and no stack trace.
+ */
+import { createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { runCli, spawnCli } from '../helpers/cli.js';
+
+async function mistake(args: string[], message: string | RegExp, env: Record<string, string> = {}) {
+  const run = await runCli(args, env);
+  expect(run.code, run.stderr).toBe(2);
+  expect(run.stdout).toBe('');
+  const lines = run.stderr.trimEnd().split('\n');
+  expect(lines, run.stderr).toHaveLength(1);
+  if (typeof message === 'string') expect(lines[0]).toBe(message);
+  else expect(lines[0]).toMatch(message);
+  expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+}
+
+describe('one-line errors, exit 2', () => {
+  it('call with no tool, an unknown tool, an unknown option, bad JSON', async () => {
+    await mistake(
+      ['call'],
+      'svc-mcp: call needs a tool name: svc-mcp call TOOL [JSON-ARGS]; `svc-mcp tools` lists them',
+    );
+    await mistake(
+      ['call', 'get_nothing'],
+      'svc-mcp: unknown tool "get_nothing"; `svc-mcp tools` lists the tools',
+    );
+    await mistake(['call', '--bogus'], 'svc-mcp: call has no option --bogus; it takes --json');
+    await mistake(
+      ['call', 'get_fear_and_greed_latest', '{limit: 5}'],
+      /^svc-mcp: JSON-ARGS must be a JSON object/,
+    );
+    await mistake(['tools', 'extra'], 'svc-mcp: tools takes no arguments; it takes --json');
+  });
+
+  it('sandbox --now not a date, a bad --port, and a port in use', async () => {
+    await mistake(
+      ['sandbox', '--now', 'notadate'],
+      'svc-mcp: --now must be an ISO 8601 instant such as 2026-11-22T12:00:00Z (got "notadate")',
+    );
+    await mistake(['sandbox', '--port', '99999'], 'svc-mcp: --port must be 0 to 65535 (got "99999")');
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      await mistake(
+        ['sandbox', '--port', String(port)],
+        `svc-mcp: port ${port} is in use; choose another with --port (0 picks a free one)`,
+      );
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('a setting out of range repeats the value and says what is allowed', async () => {
+    await mistake(
+      ['tools'],
+      'svc-mcp: SVC_TIMEOUT_MS must be a whole number of milliseconds from 100 to 120000 (got "soon").',
+      { SVC_TIMEOUT_MS: 'soon' },
+    );
+  });
+});
+
+describe('help', () => {
+  it('every command has its own usage with --help, exit 0', async () => {
+    for (const command of ['stdio', 'http', 'sandbox', 'call', 'tools', 'demo']) {
+      const run = await runCli([command, '--help']);
+      expect(run.code, command).toBe(0);
+      expect(run.stdout, command).toMatch(new RegExp(`^Usage:\\n  svc-mcp (\\[)?${command}`));
+    }
+  });
+});
+
+describe('a reader that goes away', () => {
+  it('demo | head: exit 0 and no EPIPE trace', async () => {
+    const proc = spawnCli(['demo']);
+    // Read the first line, then stop reading, as `head -1` would.
+    await new Promise<void>((resolve) => proc.child.stdout?.once('data', () => resolve()));
+    proc.child.stdout?.destroy();
+    const { code } = await proc.exited;
+    expect(code).toBe(0);
+    expect(proc.stderr()).not.toMatch(/EPIPE|\n\s+at /);
+  });
+});
