@@ -24,8 +24,6 @@ export interface Setting<S extends z.ZodType = z.ZodType> {
   default?: string | number;
   /** Never repeated in an error message (and marked sensitive in the manifest). */
   sensitive?: boolean;
-  /** Read by the HTTP transport only, so the desktop bundle's manifest leaves it out. */
-  httpOnly?: boolean;
   /** Parses the value, `undefined` when unset. */
   schema: S;
 }
@@ -240,7 +238,6 @@ export const SETTINGS = {
       'bearer token every HTTP request to /mcp and /metrics must carry (checked in constant time); required to listen beyond loopback',
     shown: 'unset: none (loopback only)',
     sensitive: true,
-    httpOnly: true,
     schema: optionalText(
       z.string().regex(/^[\x21-\x7e]{16,512}$/, {
         message:
@@ -255,7 +252,6 @@ export const SETTINGS = {
     meaning:
       'origins (comma list, like https://app.example.com) whose browser pages may call the HTTP transport, beyond loopback ones',
     shown: 'unset: loopback origins only',
-    httpOnly: true,
     schema: commaList(
       z
         .url({ protocol: /^https?$/, message: 'must list origins like https://app.example.com' })
@@ -278,7 +274,6 @@ export const SETTINGS = {
     meaning:
       'names (comma list, like mcp.example.com) clients may reach the HTTP transport by, beyond loopback ones and the --host address',
     shown: 'unset: loopback names and the --host address',
-    httpOnly: true,
     schema: commaList(
       z
         .string()
@@ -295,7 +290,6 @@ export const SETTINGS = {
     meaning: 'MCP requests the HTTP transport serves at once; past it a request gets 503 with Retry-After',
     shown: '64',
     default: 64,
-    httpOnly: true,
     schema: z.preprocess(unsetIfBlank, wholeNumber(1, 10_000, 'requests').default(64)),
   }),
   httpRequestTimeoutMs: setting({
@@ -306,7 +300,6 @@ export const SETTINGS = {
       'longest an HTTP request may take, from its first byte to the end of the answer, in milliseconds (1000 to 600000); past it the call is cancelled and the request answered 504',
     shown: '60000',
     default: 60000,
-    httpOnly: true,
     schema: z.preprocess(unsetIfBlank, wholeNumber(1000, 600_000, 'milliseconds').default(60_000)),
   }),
   now: setting({

@@ -56,11 +56,10 @@ function replaceBetween(text, name, body) {
 }
 
 function manifest(current) {
-  // A desktop host runs the server on stdio: the HTTP transport's settings have no place there.
-  const desktop = SETTINGS_DOC.filter((s) => !s.httpOnly);
-  const env = Object.fromEntries(desktop.map((s) => [s.env, `\${user_config.${s.key}}`]));
+  // Every setting, so that the bundle can be configured fully (the HTTP ones matter to `svc-mcp http`).
+  const env = Object.fromEntries(SETTINGS_DOC.map((s) => [s.env, `\${user_config.${s.key}}`]));
   const userConfig = Object.fromEntries(
-    desktop.map((s) => [
+    SETTINGS_DOC.map((s) => [
       s.key,
       {
         type: typeof s.default === 'number' ? 'number' : 'string',
