@@ -2,8 +2,9 @@
 import { z } from 'zod';
 import { currencyLabel, formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { type Asset, asset, assetTable, upstreamAsset } from './assets.js';
 import { perItems } from './credits.js';
-import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
+import { ALL_PLANS, dataOf, defineEndpoint } from './define.js';
 import {
   convertExclusive,
   convertIdParam,
@@ -17,106 +18,11 @@ import {
   splitList,
   symbolListParam,
 } from './params.js';
-import { pickNumbers, quoteEntries } from './quotes.js';
+import { recordsOf } from './shapes.js';
 
-const QUOTE_FIGURES = [
-  'price',
-  'volume_24h',
-  'percent_change_1h',
-  'percent_change_24h',
-  'percent_change_7d',
-  'market_cap',
-] as const;
-
-const assetQuote = z.object({
-  currency: z.string(),
-  price: z.number().optional(),
-  volume_24h: z.number().optional(),
-  percent_change_1h: z.number().optional(),
-  percent_change_24h: z.number().optional(),
-  percent_change_7d: z.number().optional(),
-  market_cap: z.number().optional(),
-});
-
-const asset = z.object({
-  id: z.number(),
-  name: z.string(),
-  symbol: z.string(),
-  slug: z.string(),
-  rank: z.number().optional().describe('Rank by market cap'),
-  circulating_supply: z.number().optional(),
-  max_supply: z.number().nullable().optional(),
-  last_updated: z.string().optional(),
-  quote: z.array(assetQuote).describe('One entry per requested currency'),
-});
-type Asset = z.infer<typeof asset>;
-
-const upstreamAsset = z.looseObject({
-  id: looseNumber,
-  name: z.string(),
-  symbol: z.string(),
-  slug: z.string(),
-  circulating_supply: looseNumber.nullable().optional(),
-  max_supply: looseNumber.nullable().optional(),
-  last_updated: z.string().optional(),
-  quote: z.unknown(),
-});
-
-/** The rank is `<brand>_rank` upstream (the spec writes svc_rank). */
-function rankOf(record: Record<string, unknown>): number | undefined {
-  const key = Object.keys(record).find((k) => k.endsWith('_rank'));
-  const value = key === undefined ? undefined : record[key];
-  return typeof value === 'number' ? value : undefined;
-}
-
-function toAsset(record: z.output<typeof upstreamAsset>): Asset {
-  return {
-    id: record.id,
-    name: record.name,
-    symbol: record.symbol,
-    slug: record.slug,
-    rank: rankOf(record),
-    circulating_supply: record.circulating_supply ?? undefined,
-    max_supply: record.max_supply,
-    last_updated: record.last_updated,
-    quote: quoteEntries(record.quote).map((q) => ({
-      currency: q.currency,
-      ...pickNumbers(q, QUOTE_FIGURES),
-    })),
-  };
-}
-
-/**
- * `data` as the spec writes it (an array), or in the v2 form: an object keyed by id, or by symbol
- * with an array of assets per symbol.
- */
+/** `data` as the spec writes it (an array), or in the v2 form: keyed by id, or by symbol with arrays. */
 function assetsOf(body: unknown): Asset[] {
-  const data = parseBody(
-    z.union([z.array(upstreamAsset), z.record(z.string(), z.union([upstreamAsset, z.array(upstreamAsset)]))]),
-    dataOf(body),
-  );
-  const records = Array.isArray(data) ? data : Object.values(data).flat();
-  return records.map(toAsset);
-}
-
-function assetTable(items: readonly Asset[], max: number, advice: string): string {
-  const { shown, omitted } = cutRows(items, max);
-  return lines(
-    table(
-      ['#', 'Asset', 'Price', '24h', 'Market cap'],
-      shown.map((a) => {
-        const q = a.quote[0];
-        return [
-          String(a.rank ?? '-'),
-          `${a.name} (${a.symbol})`,
-          formatPrice(q?.price, q?.currency),
-          formatPercent(q?.percent_change_24h),
-          formatMoney(q?.market_cap, q?.currency),
-        ];
-      }),
-    ),
-    omittedLine(omitted, advice),
-  );
+  return recordsOf(upstreamAsset, dataOf(body));
 }
 
 // ---------------------------------------------------------------- listings

@@ -2,25 +2,9 @@
 import { z } from 'zod';
 import { cutRows, lines, omittedLine, table } from '../format/text.js';
 import { perCall } from './credits.js';
-import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
+import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
+import { lenient } from './lenient.js';
 import { paramsObject } from './params.js';
-
-/** The service's short field names (n, pltA, dn, …) as documented in the spec. */
-const upstreamPlatform = z.looseObject({
-  id: looseNumber,
-  n: z.string(),
-  i: z.string().optional(),
-  uf: z.string().optional(),
-  dn: looseNumber.optional(),
-  txuf: z.string().optional(),
-  v: z.boolean().optional(),
-  p: z.boolean().optional(),
-  addrUrl: z.string().optional(),
-  chId: looseNumber.optional(),
-  puf: z.string().optional(),
-  wcId: looseNumber.optional(),
-  pltA: z.string().optional(),
-});
 
 const platform = z.object({
   id: z.number(),
@@ -37,25 +21,21 @@ const platform = z.object({
   address_url_format: z.string().optional(),
   pool_url_format: z.string().optional(),
 });
-type Platform = z.infer<typeof platform>;
-
-function toPlatform(p: z.output<typeof upstreamPlatform>): Platform {
-  return {
-    id: p.id,
-    name: p.n,
-    acronym: p.pltA,
-    dex_count: p.dn,
-    chain_id: p.chId,
-    wrapped_token_id: p.wcId,
-    visible: p.v,
-    pinned: p.p,
-    icon_url: p.i,
-    token_url_format: p.uf,
-    transaction_url_format: p.txuf,
-    address_url_format: p.addrUrl,
-    pool_url_format: p.puf,
-  };
-}
+/** The service's short field names (n, pltA, dn, …) as documented in the spec. */
+const upstreamPlatform = lenient(platform, {
+  name: 'n',
+  acronym: 'pltA',
+  dex_count: 'dn',
+  chain_id: 'chId',
+  wrapped_token_id: 'wcId',
+  visible: 'v',
+  pinned: 'p',
+  icon_url: 'i',
+  token_url_format: 'uf',
+  transaction_url_format: 'txuf',
+  address_url_format: 'addrUrl',
+  pool_url_format: 'puf',
+});
 
 const PLATFORM_CREDITS = perCall(1, { text: 'not documented; counted as 1' });
 
@@ -73,7 +53,7 @@ export const dexPlatforms = defineEndpoint({
   plans: ALL_PLANS,
   normalise(body) {
     // Documented as a bare array, observed wrapped in {data, status}: dataOf takes both.
-    return { items: parseBody(z.array(upstreamPlatform), dataOf(body)).map(toPlatform) };
+    return { items: parseBody(z.array(upstreamPlatform), dataOf(body)) };
   },
   summarise(data) {
     const byDexes = [...data.items].sort((a, b) => (b.dex_count ?? 0) - (a.dex_count ?? 0));
@@ -108,7 +88,7 @@ export const dexPlatform = defineEndpoint({
   refreshSeconds: 3600,
   plans: ALL_PLANS,
   normalise(body) {
-    return toPlatform(parseBody(upstreamPlatform, dataOf(body)));
+    return parseBody(upstreamPlatform, dataOf(body));
   },
   summarise(p) {
     return lines(

@@ -5,6 +5,7 @@ import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
 import { perCall, perItems } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
+import { lenient } from './lenient.js';
 import {
   convertExclusive,
   convertIdParam,
@@ -17,48 +18,16 @@ import {
   timeOrder,
   timeParam,
 } from './params.js';
-import { pickNumbers, type QuoteEntry, quoteEntries } from './quotes.js';
+import { quoteEntry, quoteOf } from './quotes.js';
 
-const MARKET_FIGURES = [
+const currencyFigures = quoteEntry([
   'total_market_cap',
   'total_volume_24h',
   'total_volume_24h_reported',
   'altcoin_market_cap',
   'altcoin_volume_24h',
   'altcoin_volume_24h_reported',
-] as const;
-
-const currencyFigures = z.object({
-  currency: z.string().describe('Currency symbol, or id when asked by convert_id'),
-  total_market_cap: z.number().optional(),
-  total_volume_24h: z.number().optional(),
-  total_volume_24h_reported: z.number().optional(),
-  altcoin_market_cap: z.number().optional(),
-  altcoin_volume_24h: z.number().optional(),
-  altcoin_volume_24h_reported: z.number().optional(),
-});
-type CurrencyFigures = z.infer<typeof currencyFigures>;
-
-function toCurrencyFigures(entry: QuoteEntry): CurrencyFigures {
-  return { currency: entry.currency, ...pickNumbers(entry, MARKET_FIGURES) };
-}
-
-const MARKET_COUNTS = [
-  'btc_dominance',
-  'eth_dominance',
-  'active_cryptocurrencies',
-  'total_cryptocurrencies',
-  'active_market_pairs',
-  'active_exchanges',
-  'total_exchanges',
-] as const;
-
-const upstreamRecord = z.looseObject({
-  quote: z.unknown(),
-  last_updated: z.string().optional(),
-  timestamp: z.string().optional(),
-  search_interval: z.unknown().optional(),
-});
+]);
 
 // ---------------------------------------------------------------- latest
 
@@ -74,6 +43,9 @@ const latestOutput = z.object({
   quotes: z.array(currencyFigures).describe('Market totals, one entry per requested currency'),
 });
 
+/** Upstream, the quotes are `quote`, keyed by currency or listed. */
+const upstreamLatest = lenient(latestOutput, { quotes: ['quote', quoteOf(currencyFigures)] });
+
 export const globalMetricsLatest = defineEndpoint({
   name: 'get_global_metrics_latest',
   title: 'Global market metrics (latest)',
@@ -87,12 +59,7 @@ export const globalMetricsLatest = defineEndpoint({
   refreshSeconds: 300,
   plans: ALL_PLANS,
   normalise(body) {
-    const record = parseBody(upstreamRecord, dataOf(body));
-    return {
-      last_updated: record.last_updated,
-      ...pickNumbers(record, MARKET_COUNTS),
-      quotes: quoteEntries(record.quote).map(toCurrencyFigures),
-    };
+    return parseBody(upstreamLatest, dataOf(body));
   },
   summarise(data) {
     const [main, ...others] = data.quotes;
@@ -171,21 +138,25 @@ const historicalInput = paramsObject(
   timeOrder,
 );
 
+const historicalQuote = z.object({
+  timestamp: z.string(),
+  btc_dominance: z.number().optional(),
+  eth_dominance: z.number().optional(),
+  active_cryptocurrencies: z.number().optional(),
+  active_exchanges: z.number().optional(),
+  active_market_pairs: z.number().optional(),
+  quote: z.array(currencyFigures),
+});
+
 const historicalOutput = z.object({
   interval: z.string(),
   quotes: z
-    .array(
-      z.object({
-        timestamp: z.string(),
-        btc_dominance: z.number().optional(),
-        eth_dominance: z.number().optional(),
-        active_cryptocurrencies: z.number().optional(),
-        active_exchanges: z.number().optional(),
-        active_market_pairs: z.number().optional(),
-        quote: z.array(currencyFigures),
-      }),
-    )
+    .array(historicalQuote)
     .describe('One quote per interval period, oldest first; periods without data are skipped'),
+});
+
+const upstreamHistorical = z.looseObject({
+  quotes: z.array(lenient(historicalQuote, { quote: quoteOf(currencyFigures) })),
 });
 
 /** Periods a call returns at most: `count`, fewer when a time range holds fewer intervals. */
@@ -212,15 +183,8 @@ export const globalMetricsHistorical = defineEndpoint({
   refreshSeconds: 300,
   plans: ALL_PLANS,
   normalise(body, params) {
-    const data = parseBody(z.looseObject({ quotes: z.array(upstreamRecord) }), dataOf(body));
-    return {
-      interval: params.interval,
-      quotes: data.quotes.map((record) => ({
-        timestamp: record.timestamp ?? '',
-        ...pickNumbers(record, MARKET_COUNTS),
-        quote: quoteEntries(record.quote).map(toCurrencyFigures),
-      })),
-    };
+    const data = parseBody(upstreamHistorical, dataOf(body));
+    return { interval: params.interval, quotes: data.quotes };
   },
   summarise(data) {
     const cur = currencyLabel(data.quotes[0]?.quote[0]?.currency ?? 'USD');

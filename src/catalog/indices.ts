@@ -4,18 +4,9 @@ import { formatNumber, formatPercent, formatPrice } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
 import { perCall } from './credits.js';
-import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
+import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
+import { lenient } from './lenient.js';
 import { enumParam, intParam, paramsObject, timeOrder, timeParam } from './params.js';
-
-const upstreamConstituent = z.looseObject({
-  id: looseNumber,
-  name: z.string(),
-  symbol: z.string(),
-  url: z.string().optional(),
-  weight: looseNumber,
-  priceUsd: looseNumber.optional(),
-  units: looseNumber.optional(),
-});
 
 const constituent = z.object({
   id: z.number(),
@@ -27,17 +18,28 @@ const constituent = z.object({
   units: z.number().optional().describe('svc20 only'),
 });
 
-function toConstituent(c: z.output<typeof upstreamConstituent>): z.infer<typeof constituent> {
-  return {
-    id: c.id,
-    name: c.name,
-    symbol: c.symbol,
-    url: c.url,
-    weight: c.weight,
-    priceUsd: c.priceUsd,
-    units: c.units,
-  };
-}
+const latestOutput = z.object({
+  index: z.string(),
+  value: z.number(),
+  value_24h_percentage_change: z.number().optional(),
+  last_update: z.string().optional(),
+  next_update: z.string().optional(),
+  constituents: z.array(constituent),
+});
+const upstreamLatest = lenient(latestOutput.omit({ index: true }));
+
+const historicalValue = z.object({
+  update_time: z.string(),
+  value: z.number(),
+  constituents: z.array(constituent),
+});
+/** Historical values may come without constituents. */
+const upstreamHistoricalValue = lenient(historicalValue, {
+  constituents: z
+    .array(lenient(constituent))
+    .nullish()
+    .transform((list) => list ?? []),
+});
 
 /** The constituent rows a text answer shows, heaviest first. */
 function constituentTable(list: readonly z.infer<typeof constituent>[], max: number): string {
@@ -63,36 +65,12 @@ function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
     path: `/v3/index/${index}-latest`,
     summary: `The latest value of the ${label} index (the top ${size} cryptocurrencies by market cap), its 24h change and its constituents with weights${index === 'svc20' ? ', prices and units' : ''}. Use it for "how is the top-${size} crypto index doing".`,
     input: paramsObject({}),
-    output: z.object({
-      index: z.string(),
-      value: z.number(),
-      value_24h_percentage_change: z.number().optional(),
-      last_update: z.string().optional(),
-      next_update: z.string().optional(),
-      constituents: z.array(constituent),
-    }),
+    output: latestOutput,
     credits: perCall(1),
     refreshSeconds: 300,
     plans: ALL_PLANS,
     normalise(body) {
-      const v = parseBody(
-        z.looseObject({
-          value: looseNumber,
-          value_24h_percentage_change: looseNumber.optional(),
-          last_update: z.string().optional(),
-          next_update: z.string().optional(),
-          constituents: z.array(upstreamConstituent),
-        }),
-        dataOf(body),
-      );
-      return {
-        index,
-        value: v.value,
-        value_24h_percentage_change: v.value_24h_percentage_change,
-        last_update: v.last_update,
-        next_update: v.next_update,
-        constituents: v.constituents.map(toConstituent),
-      };
+      return { index, ...parseBody(upstreamLatest, dataOf(body)) };
     },
     summarise(data) {
       return lines(
@@ -130,34 +108,17 @@ function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
     output: z.object({
       index: z.string(),
       interval: z.string(),
-      items: z
-        .array(z.object({ update_time: z.string(), value: z.number(), constituents: z.array(constituent) }))
-        .describe('Index values, oldest first'),
+      items: z.array(historicalValue).describe('Index values, oldest first'),
     }),
     credits: perCall(1, { text: '1 per call, whatever the size' }),
     refreshSeconds: 300,
     plans: ALL_PLANS,
     normalise(body, params) {
-      const items = parseBody(
-        z.array(
-          z.looseObject({
-            update_time: z.string(),
-            value: looseNumber,
-            constituents: z.array(upstreamConstituent).optional(),
-          }),
-        ),
-        dataOf(body),
-      );
+      const items = parseBody(z.array(upstreamHistoricalValue), dataOf(body));
       return {
         index,
         interval: params.interval,
-        items: items
-          .map((item) => ({
-            update_time: item.update_time,
-            value: item.value,
-            constituents: (item.constituents ?? []).map(toConstituent),
-          }))
-          .sort((a, b) => Date.parse(a.update_time) - Date.parse(b.update_time)),
+        items: items.sort((a, b) => Date.parse(a.update_time) - Date.parse(b.update_time)),
       };
     },
     summarise(data) {

@@ -4,7 +4,8 @@ import { formatMoney, formatNumber } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
 import { perCall } from './credits.js';
-import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
+import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
+import { lenient } from './lenient.js';
 import { enumParam, intParam, paramsObject } from './params.js';
 
 /** The service's bands (upstream notes): used when an answer arrives without its label. */
@@ -29,18 +30,25 @@ function isoTime(value: string | number): string {
   return /^\d+$/.test(text) ? new Date(Number(text) * 1000).toISOString() : text;
 }
 
-const upstreamFearAndGreed = z.looseObject({
-  value: looseNumber,
-  value_classification: z.string().optional(),
-  update_time: z.string().optional(),
-  timestamp: z.union([z.string(), z.number()]).optional(),
-});
-
 const fearAndGreedValue = z.object({
   value: z.number().describe('Index value, 0 (extreme fear) to 100 (extreme greed)'),
   value_classification: z
     .string()
     .describe('Extreme Fear <20, Fear 20–39, Neutral 40–59, Greed 60–79, Extreme Greed 80–100'),
+});
+const fearAndGreedLatestOutput = fearAndGreedValue.extend({ update_time: z.string().optional() });
+const fearAndGreedDay = fearAndGreedValue.extend({ timestamp: z.string().describe('ISO 8601, 00:00 UTC') });
+
+/** An answer without its label gets the band's (the service's bands). */
+const labelled = {
+  value_classification: (v: Record<string, unknown>) =>
+    v.value_classification ?? fearAndGreedLabel(Number(v.value)),
+};
+const upstreamFearAndGreed = lenient(fearAndGreedLatestOutput, labelled);
+/** Days come with Unix seconds as strings. */
+const upstreamFearAndGreedDay = lenient(fearAndGreedDay, {
+  ...labelled,
+  timestamp: (v) => isoTime((v.timestamp ?? '') as string | number),
 });
 
 export const fearAndGreedLatest = defineEndpoint({
@@ -51,17 +59,12 @@ export const fearAndGreedLatest = defineEndpoint({
   summary:
     'The current crypto Fear and Greed index, 0 to 100, with its label (Extreme Fear, Fear, Neutral, Greed, Extreme Greed). Use it for "what is the market mood" or "is the market fearful".',
   input: paramsObject({}),
-  output: fearAndGreedValue.extend({ update_time: z.string().optional() }),
+  output: fearAndGreedLatestOutput,
   credits: perCall(1),
   refreshSeconds: 900,
   plans: ALL_PLANS,
   normalise(body) {
-    const v = parseBody(upstreamFearAndGreed, dataOf(body));
-    return {
-      value: v.value,
-      value_classification: v.value_classification ?? fearAndGreedLabel(v.value),
-      update_time: v.update_time,
-    };
+    return parseBody(upstreamFearAndGreed, dataOf(body));
   },
   summarise(data) {
     return lines(
@@ -88,21 +91,13 @@ export const fearAndGreedHistorical = defineEndpoint({
   input: historicalInput,
   output: z.object({
     start: z.number(),
-    items: z.array(fearAndGreedValue.extend({ timestamp: z.string().describe('ISO 8601, 00:00 UTC') })),
+    items: z.array(fearAndGreedDay),
   }),
   credits: perCall(1, { text: '1 per call, whatever the size' }),
   refreshSeconds: 15,
   plans: ALL_PLANS,
   normalise(body, params) {
-    const values = parseBody(z.array(upstreamFearAndGreed), dataOf(body));
-    return {
-      start: params.start,
-      items: values.map((v) => ({
-        timestamp: isoTime(v.timestamp ?? ''),
-        value: v.value,
-        value_classification: v.value_classification ?? fearAndGreedLabel(v.value),
-      })),
-    };
+    return { start: params.start, items: parseBody(z.array(upstreamFearAndGreedDay), dataOf(body)) };
   },
   summarise(data, params) {
     if (data.items.length === 0) return `No fear and greed values from start=${params.start}.`;
@@ -133,6 +128,8 @@ const altcoinLatestOutput = z.object({
   yearly_low_date: z.string().optional(),
 });
 
+const upstreamAltcoinLatest = lenient(altcoinLatestOutput.omit({ season: true }));
+
 export const altcoinSeasonLatest = defineEndpoint({
   name: 'get_altcoin_season_index_latest',
   title: 'Altcoin season index (latest)',
@@ -146,28 +143,8 @@ export const altcoinSeasonLatest = defineEndpoint({
   refreshSeconds: 900,
   plans: ALL_PLANS,
   normalise(body) {
-    const v = parseBody(
-      z.looseObject({
-        altcoin_index: looseNumber,
-        altcoin_marketcap: looseNumber.optional(),
-        snapshot_time: z.string().optional(),
-        yearly_high: looseNumber.optional(),
-        yearly_high_date: z.string().optional(),
-        yearly_low: looseNumber.optional(),
-        yearly_low_date: z.string().optional(),
-      }),
-      dataOf(body),
-    );
-    return {
-      altcoin_index: v.altcoin_index,
-      season: altcoinSeason(v.altcoin_index),
-      altcoin_marketcap: v.altcoin_marketcap,
-      snapshot_time: v.snapshot_time,
-      yearly_high: v.yearly_high,
-      yearly_high_date: v.yearly_high_date,
-      yearly_low: v.yearly_low,
-      yearly_low_date: v.yearly_low_date,
-    };
+    const v = parseBody(upstreamAltcoinLatest, dataOf(body));
+    return { ...v, season: altcoinSeason(v.altcoin_index) };
   },
   summarise(data) {
     return lines(
@@ -177,6 +154,20 @@ export const altcoinSeasonLatest = defineEndpoint({
         `Yearly high ${formatNumber(data.yearly_high, 0)} (${formatTime(data.yearly_high_date, true)}), low ${formatNumber(data.yearly_low, 0)} (${formatTime(data.yearly_low_date, true)})`,
     );
   },
+});
+
+const altcoinPoint = z.object({
+  timestamp: z.string(),
+  altcoin_index: z.number(),
+  altcoin_marketcap: z.number().optional(),
+});
+const upstreamAltcoinHistory = z.looseObject({
+  timeframe: z.string().optional(),
+  points: z.array(
+    lenient(altcoinPoint, {
+      timestamp: (p) => (p.timestamp === undefined ? undefined : isoTime(p.timestamp as string | number)),
+    }),
+  ),
 });
 
 export const altcoinSeasonHistorical = defineEndpoint({
@@ -189,41 +180,13 @@ export const altcoinSeasonHistorical = defineEndpoint({
   input: paramsObject({
     timeframe: enumParam(['7d', '30d', '90d'], 'How far back the series reaches; default 7d.').default('7d'),
   }),
-  output: z.object({
-    timeframe: z.string(),
-    points: z.array(
-      z.object({
-        timestamp: z.string(),
-        altcoin_index: z.number(),
-        altcoin_marketcap: z.number().optional(),
-      }),
-    ),
-  }),
+  output: z.object({ timeframe: z.string(), points: z.array(altcoinPoint) }),
   credits: perCall(1),
   refreshSeconds: 900,
   plans: ALL_PLANS,
   normalise(body, params) {
-    const data = parseBody(
-      z.looseObject({
-        timeframe: z.string().optional(),
-        points: z.array(
-          z.looseObject({
-            timestamp: z.union([z.string(), z.number()]),
-            altcoin_index: looseNumber,
-            altcoin_marketcap: looseNumber.optional(),
-          }),
-        ),
-      }),
-      dataOf(body),
-    );
-    return {
-      timeframe: data.timeframe ?? params.timeframe,
-      points: data.points.map((p) => ({
-        timestamp: isoTime(p.timestamp),
-        altcoin_index: p.altcoin_index,
-        altcoin_marketcap: p.altcoin_marketcap,
-      })),
-    };
+    const data = parseBody(upstreamAltcoinHistory, dataOf(body));
+    return { timeframe: data.timeframe ?? params.timeframe, points: data.points };
   },
   summarise(data) {
     if (data.points.length === 0) return `No altcoin season points for ${data.timeframe}.`;
