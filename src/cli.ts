@@ -14,7 +14,7 @@ Usage:
                                        the sandbox Market Data Service alone, on loopback
   svc-mcp call TOOL [JSON-ARGS] [--json]
                                        one tool call; prints the text answer (or the structured JSON)
-  svc-mcp tools [--json]               the tools with one-line descriptions (or full definitions)
+  svc-mcp tools [--json]               the tools with their toolsets and one-line descriptions (or full definitions)
   svc-mcp demo                         an MCP client session against this server
 
 Settings come from SVC_* environment variables; see the README. With no SVC_API_KEY the server
@@ -31,12 +31,16 @@ const commands: Record<string, Command> = {
   tools: async (args) => {
     const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
     const { exposedTools } = await import('./mcp/tools.js');
-    const { definitions } = exposedTools(loadConfig());
+    const { tools, definitions } = exposedTools(loadConfig());
     if (values.json) {
       console.log(JSON.stringify(definitions, null, 2));
     } else {
       const width = Math.max(...definitions.map((d) => d.name.length));
-      for (const d of definitions) console.log(`${d.name.padEnd(width)}  ${d.description?.split('\n')[0]}`);
+      const setWidth = Math.max(...[...tools.values()].map((t) => t.toolset.length));
+      for (const d of definitions) {
+        const toolset = tools.get(d.name)?.toolset ?? '';
+        console.log(`${d.name.padEnd(width)}  ${toolset.padEnd(setWidth)}  ${d.description?.split('\n')[0]}`);
+      }
     }
     return 0;
   },

@@ -24,6 +24,7 @@ export interface LocalTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodO
   name: string;
   title: string;
   toolset: Toolset;
+  inDefault?: boolean;
   description: string;
   input: I;
   toolInput: z.ZodObject;
@@ -49,6 +50,7 @@ export const creditUsage = defineLocalTool({
   name: 'get_credit_usage',
   title: 'Credit usage',
   toolset: 'account',
+  inDefault: true,
   summary:
     "This server's credit budget for the key: the window (day, month or total), budget, credits spent and held by calls in flight, what is left and when the window rolls, spend by tool, and cache hits with the credits they saved. Use it before expensive calls.",
   input: paramsObject({}),

@@ -52,6 +52,7 @@ export const keyInfo = defineEndpoint({
   name: 'get_key_info',
   title: 'API key info',
   toolset: 'account',
+  inDefault: true,
   path: '/v1/key/info',
   summary:
     'The API key\'s plan, rate limit and credit usage as the service reports them (this minute, today, this month, and when the monthly allowance resets), next to this server\'s own credit budget. Use it for "how many credits do I have left".',

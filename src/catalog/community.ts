@@ -28,6 +28,7 @@ export const trendingTokens = defineEndpoint({
   name: 'get_trending_community_tokens',
   title: 'Community trending tokens',
   toolset: 'community',
+  inDefault: true,
   path: '/v1/community/trending/token',
   summary:
     'The tokens the crypto community is talking about most right now, up to 5, with their trending position and overall market-cap rank. Use it for "what coins are trending".',
@@ -59,6 +60,7 @@ export const trendingTopics = defineEndpoint({
   name: 'get_trending_community_topics',
   title: 'Community trending topics',
   toolset: 'community',
+  inDefault: true,
   path: '/v1/community/trending/topic',
   summary:
     'The topics the crypto community is discussing most right now, up to 5, in trending order. Use it for "what is the crypto community talking about".',

@@ -134,6 +134,7 @@ export const listingsLatest = defineEndpoint({
   name: 'get_cryptocurrency_listings_latest',
   title: 'Cryptocurrency listings (latest)',
   toolset: 'cryptocurrency',
+  inDefault: true,
   path: '/v3/cryptocurrency/listings/latest',
   summary:
     'Active cryptocurrencies ranked by market cap (or another sort), with price, 24h change, volume and market cap, paged with start and limit and filterable by price, market cap, volume, supply and 24h change. Use it for "top 10 coins", "cheapest tokens over $1B market cap" and the like.',
@@ -167,6 +168,7 @@ export const quotesLatest = defineEndpoint({
   name: 'get_cryptocurrency_quotes_latest',
   title: 'Cryptocurrency quotes (latest)',
   toolset: 'cryptocurrency',
+  inDefault: true,
   path: '/v3/cryptocurrency/quotes/latest',
   summary:
     'Latest price, 1h/24h/7d change, volume and market cap of named assets, by id (recommended), slug or symbol. Use it for "what is the price of bitcoin" or to compare a few coins.',

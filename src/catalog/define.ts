@@ -26,6 +26,8 @@ export interface EndpointSpec<I extends z.ZodObject, O extends z.ZodObject, N ex
   name: N;
   title: string;
   toolset: Toolset;
+  /** Whether the tool is in the `default` selection (SVC_TOOLSETS unset or `default`). */
+  inDefault?: boolean;
   /** Path under the base URL, with its version prefix. */
   path: string;
   /** What the tool answers and when to use it; credits, refresh and plans are appended. */

@@ -43,6 +43,7 @@ export const dexPlatforms = defineEndpoint({
   name: 'list_dex_platforms',
   title: 'DEX platforms',
   toolset: 'dex',
+  inDefault: true,
   path: '/v1/dex/platform/list',
   summary:
     'Every blockchain platform with decentralised-exchange data, with its id, acronym and number of DEXs. Use it to find a platform name for get_dex_platform or to answer "which chains have DEX data".',
@@ -73,6 +74,7 @@ export const dexPlatform = defineEndpoint({
   name: 'get_dex_platform',
   title: 'DEX platform detail',
   toolset: 'dex',
+  inDefault: true,
   path: '/v1/dex/platform/detail',
   summary:
     'One blockchain platform with DEX data: its id, acronym, number of DEXs and block-explorer URL formats. Use it for "tell me about the Solana DEX platform"; list_dex_platforms gives the names.',

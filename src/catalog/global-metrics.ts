@@ -50,6 +50,7 @@ export const globalMetricsLatest = defineEndpoint({
   name: 'get_global_metrics_latest',
   title: 'Global market metrics (latest)',
   toolset: 'global_metrics',
+  inDefault: true,
   path: '/v1/global-metrics/quotes/latest',
   summary:
     'The whole crypto market right now: total market cap, 24h volume, Bitcoin and Ethereum dominance, altcoin market cap, and counts of active cryptocurrencies, exchanges and market pairs. Use it for "how big is the crypto market" or "what is BTC dominance".',
@@ -174,6 +175,7 @@ export const globalMetricsHistorical = defineEndpoint({
   name: 'get_global_metrics_historical',
   title: 'Global market metrics (historical)',
   toolset: 'global_metrics',
+  inDefault: true,
   path: '/v1/global-metrics/quotes/historical',
   summary:
     'Total market cap, volume and dominance over time, one quote per interval (5m to 365d, or calendar hourly/daily/weekly/monthly/yearly). Use it for trends such as "how did the total market cap change this month". History depth depends on the plan: Hobbyist and Startup 1 month, Standard 3 months, Professional 12 months, Enterprise 6 years.',

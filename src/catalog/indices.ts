@@ -62,6 +62,7 @@ function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
     name: `get_${index}_index_latest`,
     title: `${label} index (latest)`,
     toolset: 'indices',
+    inDefault: true,
     path: `/v3/index/${index}-latest`,
     summary: `The latest value of the ${label} index (the top ${size} cryptocurrencies by market cap), its 24h change and its constituents with weights${index === 'svc20' ? ', prices and units' : ''}. Use it for "how is the top-${size} crypto index doing".`,
     input: paramsObject({}),
@@ -85,6 +86,7 @@ function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
     name: `get_${index}_index_historical`,
     title: `${label} index (historical)`,
     toolset: 'indices',
+    inDefault: true,
     path: `/v3/index/${index}-historical`,
     summary: `Past values of the ${label} index (top ${size} by market cap) at 5m, 15m or daily steps, each with its constituents. Use it for "how has the top-${size} index moved".`,
     input: paramsObject(

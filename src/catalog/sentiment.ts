@@ -55,6 +55,7 @@ export const fearAndGreedLatest = defineEndpoint({
   name: 'get_fear_and_greed_latest',
   title: 'Fear and greed index (latest)',
   toolset: 'sentiment',
+  inDefault: true,
   path: '/v3/fear-and-greed/latest',
   summary:
     'The current crypto Fear and Greed index, 0 to 100, with its label (Extreme Fear, Fear, Neutral, Greed, Extreme Greed). Use it for "what is the market mood" or "is the market fearful".',
@@ -85,6 +86,7 @@ export const fearAndGreedHistorical = defineEndpoint({
   name: 'get_fear_and_greed_historical',
   title: 'Fear and greed index (historical)',
   toolset: 'sentiment',
+  inDefault: true,
   path: '/v3/fear-and-greed/historical',
   summary:
     'Daily Fear and Greed values (taken at 00:00 UTC), newest first, paged with start and limit. Use it for "how has sentiment moved over the last weeks".',
@@ -134,6 +136,7 @@ export const altcoinSeasonLatest = defineEndpoint({
   name: 'get_altcoin_season_index_latest',
   title: 'Altcoin season index (latest)',
   toolset: 'sentiment',
+  inDefault: true,
   path: '/v1/altcoin-season-index/latest',
   summary:
     'The current Altcoin Season index, 0 to 100: how many of the top 100 coins (stablecoins and wrapped assets aside) beat Bitcoin over the period. Above 75 is altcoin season, below 25 bitcoin season. Includes the yearly high and low. Use it for "is it altcoin season".',
@@ -174,6 +177,7 @@ export const altcoinSeasonHistorical = defineEndpoint({
   name: 'get_altcoin_season_index_historical',
   title: 'Altcoin season index (historical)',
   toolset: 'sentiment',
+  inDefault: true,
   path: '/v1/altcoin-season-index/historical',
   summary:
     'The Altcoin Season index over the last 7, 30 or 90 days, oldest first, with the altcoin market cap. Use it for "has altcoin season been building".',

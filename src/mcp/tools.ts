@@ -3,17 +3,17 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { LOCAL_TOOLS } from '../call/local-tools.js';
 import type { Tool } from '../call/pipeline.js';
-import { endpoints } from '../catalog/index.js';
+import { endpoints, isSelected } from '../catalog/index.js';
 import type { Config } from '../config.js';
 
 /** Every tool the server has: the catalog's endpoints, then the tools it answers itself. */
 export const ALL_TOOLS: readonly Tool[] = [...endpoints, ...LOCAL_TOOLS];
 
-/** The chosen toolsets, minus the endpoints the plan lacks. */
+/** The chosen toolsets and default tools, minus the endpoints the plan lacks. */
 export function selectTools(config: Pick<Config, 'plan' | 'toolsets'>): Tool[] {
   return ALL_TOOLS.filter(
     (tool) =>
-      config.toolsets.includes(tool.toolset) &&
+      isSelected(tool, config.toolsets) &&
       (config.plan === undefined || !('plans' in tool) || tool.plans.includes(config.plan)),
   );
 }
