@@ -33,13 +33,17 @@ export interface LocalTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodO
   summarise(data: z.output<O>, params: z.output<I>): string;
 }
 
-function defineLocalTool<I extends z.ZodObject, O extends z.ZodObject>(
-  spec: Omit<LocalTool<I, O>, 'description' | 'toolInput'> & { summary: string },
+export function defineLocalTool<I extends z.ZodObject, O extends z.ZodObject>(
+  spec: Omit<LocalTool<I, O>, 'description' | 'toolInput'> & {
+    summary: string;
+    /** What the tool costs, when it reads endpoints' data; default: free, no call to the service. */
+    credits?: string;
+  },
 ): LocalTool<I, O> {
-  const { summary, ...rest } = spec;
+  const { summary, credits, ...rest } = spec;
   return {
     ...rest,
-    description: `${summary}\nCredits: free (0 credits; no call to the service). Plans: all plans.`,
+    description: `${summary}\nCredits: ${credits ?? 'free (0 credits; no call to the service)'}. Plans: all plans.`,
     toolInput: withFormat(spec.input),
   };
 }
@@ -84,5 +88,3 @@ export const creditUsage = defineLocalTool({
     );
   },
 });
-
-export const LOCAL_TOOLS: readonly LocalTool[] = [creditUsage as unknown as LocalTool];

@@ -32,11 +32,16 @@ export const asset = z.object({
 });
 export type Asset = z.infer<typeof asset>;
 
-/** The upstream record: rank under `<brand>_rank`, quote keyed or listed. */
-export const upstreamAsset = lenient(asset, { rank: rankOf, quote: quoteOf(assetQuote) });
-
 /** A page of assets, as the listing tools answer it. */
 export const assetPage = z.object({ start: z.number(), items: z.array(asset) });
+
+/** The upstream reading of a record built on `asset` (extended, or with another quote entry). */
+export function upstreamOf<S extends z.ZodObject>(record: S, quote: z.ZodObject) {
+  return lenient(record, { rank: rankOf, quote: quoteOf(quote) });
+}
+
+/** The upstream record: rank under `<brand>_rank`, quote keyed or listed. */
+export const upstreamAsset = upstreamOf(asset, assetQuote);
 
 /** Rows a listing's text shows before it says how many more there are. */
 export const LISTED_ROWS = 20;
@@ -46,7 +51,7 @@ export function assetTable(
   items: readonly Asset[],
   max: number,
   advice: string,
-  change: { label: string; key: keyof z.infer<typeof assetQuote> } = {
+  change: { label: string; key: string } = {
     label: '24h',
     key: 'percent_change_24h',
   },
@@ -61,7 +66,7 @@ export function assetTable(
           String(a.rank ?? '-'),
           `${a.name} (${a.symbol})`,
           formatPrice(q?.price, q?.currency),
-          formatPercent(q?.[change.key] as number | undefined),
+          formatPercent((q as Record<string, unknown> | undefined)?.[change.key] as number | undefined),
           formatMoney(q?.market_cap, q?.currency),
         ];
       }),

@@ -58,6 +58,8 @@ export interface PerItemsOptions<P> {
   /** Credits added to every call (the categories endpoints: 1 per request plus per records). */
   base?: number;
   convert?: boolean;
+  /** The rule in words, where the generated wording would claim more than is documented. */
+  text?: string;
 }
 
 /** 1 credit per `per` records, rounded up, at least 1 (an empty page still costs one). */
@@ -68,7 +70,7 @@ export function perItems<P extends object>(options: PerItemsOptions<P>): CreditR
       ? `${base} per call + 1 per ${options.per} ${options.what}`
       : `1 per ${options.per} ${options.what}`;
   return {
-    text: `${lead}, rounded up${options.convert ? `,${CONVERT_TEXT}` : ''}`,
+    text: options.text ?? `${lead}, rounded up${options.convert ? `,${CONVERT_TEXT}` : ''}`,
     charge: (params, items) =>
       Math.max(1, base + Math.ceil(items / options.per)) +
       (options.convert ? currencyCount(params as ConvertParams) - 1 : 0),

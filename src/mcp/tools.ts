@@ -1,13 +1,17 @@
 /** The tools a configuration exposes, and their definitions as MCP lists them. */
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { LOCAL_TOOLS } from '../call/local-tools.js';
+import { creditUsage, type LocalTool } from '../call/local-tools.js';
 import type { Tool } from '../call/pipeline.js';
+import { searchCryptocurrencies } from '../call/search.js';
 import { endpoints, isSelected } from '../catalog/index.js';
 import type { Config } from '../config.js';
 
 /** Every tool the server has: the catalog's endpoints, then the tools it answers itself. */
-export const ALL_TOOLS: readonly Tool[] = [...endpoints, ...LOCAL_TOOLS];
+export const ALL_TOOLS: readonly Tool[] = [
+  ...endpoints,
+  ...([searchCryptocurrencies, creditUsage] as unknown as LocalTool[]),
+];
 
 /** The chosen toolsets and default tools, minus the endpoints the plan lacks. */
 export function selectTools(config: Pick<Config, 'plan' | 'toolsets'>): Tool[] {

@@ -1,4 +1,4 @@
-/** DESIGN.md's tool names, in the catalog's order: what `default` exposes on the embedded sandbox. */
+/** DESIGN.md's tool names, in the catalog's order: what `default` and `all` expose on the embedded sandbox. */
 export const SPEC_TOOLS = [
   'get_global_metrics_latest',
   'get_global_metrics_historical',
@@ -17,5 +17,48 @@ export const SPEC_TOOLS = [
   'get_cryptocurrency_listings_latest',
   'get_cryptocurrency_quotes_latest',
 ];
-export const ACCOUNT_TOOLS = ['get_key_info', 'get_credit_usage'];
-export const DEFAULT_TOOLS = [...SPEC_TOOLS, ...ACCOUNT_TOOLS];
+/** The listed endpoints' tools in the default list. */
+const LISTED_DEFAULT = [
+  'get_cryptocurrency_map',
+  'get_cryptocurrency_info',
+  'get_cryptocurrency_quotes_historical',
+  'get_ohlcv_historical',
+  'get_gainers_losers',
+  'convert_price',
+];
+/** The listed endpoints' tools outside the default list. */
+const LISTED_OTHERS = [
+  'get_new_cryptocurrencies',
+  'get_trending_cryptocurrencies',
+  'get_most_visited_cryptocurrencies',
+  'get_cryptocurrency_listings_historical',
+  'get_ohlcv_latest',
+  'get_price_performance',
+  'get_market_pairs',
+  'list_categories',
+  'get_category',
+  'get_latest_content',
+  'get_latest_posts',
+  'get_top_posts',
+  'get_post_comments',
+  'get_kline_candles',
+  'get_kline_points',
+  'get_fiat_map',
+  'get_cryptocurrency_listings_latest_v1',
+  'get_cryptocurrency_quotes_latest_v2',
+];
+export const DEFAULT_TOOLS = [
+  ...SPEC_TOOLS,
+  ...LISTED_DEFAULT,
+  'get_key_info',
+  'search_cryptocurrencies',
+  'get_credit_usage',
+];
+export const ALL_TOOLS = [
+  ...SPEC_TOOLS,
+  ...LISTED_DEFAULT,
+  ...LISTED_OTHERS,
+  'get_key_info',
+  'search_cryptocurrencies',
+  'get_credit_usage',
+];

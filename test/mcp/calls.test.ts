@@ -9,6 +9,13 @@ import { DEFAULT_TOOLS } from '../helpers/tool-names.js';
 
 const FEAR_AND_GREED_LINE = /^Fear & Greed (\d{1,3}) – (Extreme Fear|Fear|Neutral|Greed|Extreme Greed)$/;
 
+const REQUIRED_ASSET = [
+  'get_cryptocurrency_quotes_latest',
+  'get_cryptocurrency_info',
+  'get_cryptocurrency_quotes_historical',
+  'get_ohlcv_historical',
+];
+
 let mcp: McpSession;
 let platformName: string;
 
@@ -20,10 +27,12 @@ beforeAll(async () => {
 });
 afterAll(() => mcp?.close());
 
-/** The smallest arguments each tool needs: none, except a platform name and one asset. */
+/** The smallest arguments each tool needs: none, except a platform name, one asset, an amount, a query. */
 function defaultArgs(tool: string): Record<string, unknown> {
   if (tool === 'get_dex_platform') return { platformName };
-  if (tool === 'get_cryptocurrency_quotes_latest') return { id: '1' };
+  if (tool === 'convert_price') return { amount: 1, id: '1' };
+  if (tool === 'search_cryptocurrencies') return { query: 'bitcoin' };
+  if (REQUIRED_ASSET.includes(tool)) return { id: '1' };
   return {};
 }
 

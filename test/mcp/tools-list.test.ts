@@ -11,6 +11,13 @@ import { DEFAULT_TOOLS } from '../helpers/tool-names.js';
 const VERSION = JSON.parse(readFileSync(`${REPO_ROOT}/package.json`, 'utf8')).version as string;
 
 const COMMUNITY = ['get_trending_community_tokens', 'get_trending_community_topics'];
+/** Default tools a Basic key lacks: community (Standard+), quotes history (Hobbyist+), OHLCV history and gainers-losers (Startup+). */
+const NOT_BASIC = [
+  ...COMMUNITY,
+  'get_cryptocurrency_quotes_historical',
+  'get_ohlcv_historical',
+  'get_gainers_losers',
+];
 
 const names = (tools: Tool[]) => tools.map((t) => t.name);
 
@@ -38,7 +45,7 @@ describe('tools/list on the embedded sandbox', () => {
       expect(tool.description, tool.name).toMatch(/Credits: /);
       expect(tool.description, tool.name).toMatch(/Plans: /);
       expect(tool.description, tool.name).toMatch(
-        /refreshes every|Live data, never cached|no call to the service/,
+        /refreshes every|Live data, never cached|no call to the service|reads the cryptocurrency map/,
       );
     }
   });
@@ -131,11 +138,13 @@ describe('stdout carries only protocol', () => {
 });
 
 describe('SVC_PLAN and SVC_TOOLSETS', () => {
-  it('SVC_PLAN=basic hides the community tools (Standard and above)', async () => {
+  it('SVC_PLAN=basic hides the tools its plan lacks (community, history, gainers-losers)', async () => {
     const mcp = await startMcp({ SVC_PLAN: 'basic' });
     try {
-      expect(names(mcp.tools)).toEqual(DEFAULT_TOOLS.filter((n) => !COMMUNITY.includes(n)));
-      expect(await mcp.waitForStderr(new RegExp(`\\b${DEFAULT_TOOLS.length - 2} tools\n`))).toBeTruthy();
+      expect(names(mcp.tools)).toEqual(DEFAULT_TOOLS.filter((n) => !NOT_BASIC.includes(n)));
+      expect(
+        await mcp.waitForStderr(new RegExp(`\\b${DEFAULT_TOOLS.length - NOT_BASIC.length} tools\n`)),
+      ).toBeTruthy();
       const result = await mcp.call('get_trending_community_tokens');
       expect(result.isError).toBe(true);
       expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/Unknown tool/) });

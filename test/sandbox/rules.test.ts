@@ -182,8 +182,12 @@ describe('the listed endpoints', () => {
   it('price conversion needs amount in range and one of id or symbol', async () => {
     await expect400('/v2/tools/price-conversion?id=1', '"amount"');
     await expect400('/v2/tools/price-conversion?amount=0&id=1', '"amount"');
-    await expect400('/v2/tools/price-conversion?amount=1', 'exactly one of id or symbol');
-    await expect400('/v2/tools/price-conversion?amount=1&id=1&symbol=BTC', 'exactly one of id or symbol');
+    await expect400('/v2/tools/price-conversion?amount=1', '"id"', 'one of id or symbol is required');
+    await expect400(
+      '/v2/tools/price-conversion?amount=1&id=1&symbol=BTC',
+      '"symbol"',
+      'send only one of id or symbol',
+    );
     await expect400('/v2/tools/price-conversion?amount=1&id=987654', '"987654" is not a known');
     await expect400('/v2/tools/price-conversion?amount=1&id=1&time=2099-01-01', '"time"', 'future');
   });
