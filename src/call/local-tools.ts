@@ -43,7 +43,7 @@ export function defineLocalTool<I extends z.ZodObject, O extends z.ZodObject>(
   const { summary, credits, ...rest } = spec;
   return {
     ...rest,
-    description: `${summary}\nCredits: ${credits ?? 'free (0 credits; no call to the service)'}. Plans: all plans.`,
+    description: `${summary}\nCredits: ${credits ?? 'free; no call to the service'}. Plans: all.`,
     toolInput: withFormat(spec.input),
   };
 }
@@ -55,17 +55,16 @@ export const creditUsage = defineLocalTool({
   title: 'Credit usage',
   toolset: 'account',
   inDefault: true,
-  summary:
-    "This server's credit budget for the key: the window (day, month or total), budget, credits spent and held by calls in flight, what is left and when the window rolls, spend by tool, and cache hits with the credits they saved. Use it before expensive calls.",
+  summary: "This server's credit budget for the key: spent, left, window, spend by tool, cache savings.",
   input: paramsObject({}),
   output: guardFigures.extend({
     reserved: z.number().describe('Credits held by calls in flight'),
     max_credits_per_call: z.number(),
     by_tool: z.record(z.string(), toolFigures),
     cache_hits: z.number(),
-    credits_saved: z.number().describe('Credits cache hits and joined calls did not spend'),
+    credits_saved: z.number().describe('Credits the cache saved'),
     ledger: z.string().describe('Where the ledger is kept'),
-    problem: z.string().optional().describe('Why the ledger cannot be used, when it cannot'),
+    problem: z.string().optional().describe('Why the ledger is unusable, if it is'),
   }),
   answer: (_params, { services, account }) => services.guard.usage(account),
   summarise(u) {

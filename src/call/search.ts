@@ -64,20 +64,14 @@ function matchOf(a: MapEntry, q: string): { tier: number; kind: MatchKind } | un
 
 export const searchCryptocurrencies = defineLocalTool({
   name: 'search_cryptocurrencies',
-  title: 'Search cryptocurrencies',
+  title: 'Search assets',
   toolset: 'cryptocurrency',
   inDefault: true,
-  summary:
-    'Finds assets by name, symbol or slug fragment ("solana", "sol", "usd coin") and gives their ids for the other tools. Exact matches first, then by market cap; a symbol several assets share lists them all.',
-  credits: 'free (reads the cryptocurrency map, 0 credits, cached)',
+  summary: 'Finds assets by name, symbol or slug (or part), with ids; exact matches first, then by rank.',
+  credits: 'free (reads the cached map)',
   input: paramsObject({
-    query: z
-      .string()
-      .trim()
-      .min(1)
-      .max(100)
-      .describe('Name, symbol or slug, or a fragment of one; 1 to 100 characters.'),
-    limit: intParam(1, 50, 'Matches to return, 1 to 50; default 10.').default(10),
+    query: z.string().trim().min(1).max(100).describe('Name, symbol or slug, or part of one.'),
+    limit: intParam(1, 50, 'Matches.').default(10),
   }),
   output: z.object({
     query: z.string(),

@@ -12,7 +12,7 @@ const credits = z.object({ used: z.number().optional(), left: z.number().optiona
 /** The guard's figures for this key, next to the service's (see get_credit_usage). */
 export const guardFigures = z.object({
   window: z.string(),
-  budget: z.number().nullable().describe('Credits allowed per window; null when no budget is set'),
+  budget: z.number().nullable().describe('Credits per window; null: no budget'),
   spent: z.number(),
   left: z.number().nullable(),
   resets_at: z.string().nullable(),
@@ -54,11 +54,10 @@ export const keyInfo = defineEndpoint({
   toolset: 'account',
   inDefault: true,
   path: '/v1/key/info',
-  summary:
-    'The API key\'s plan, rate limit and credit usage as the service reports them (this minute, today, this month, and when the monthly allowance resets), next to this server\'s own credit budget. Use it for "how many credits do I have left".',
+  summary: "The key's plan, rate limit and credits used and left, with this server's budget.",
   input: paramsObject({}),
   output: keyInfoOutput,
-  credits: perCall(0, { text: 'free (0 credits; counts toward the per-minute request limit)' }),
+  credits: perCall(0, { text: 'free (counts toward the rate limit)' }),
   refreshSeconds: 0,
   plans: ALL_PLANS,
   withGuardFigures: true,

@@ -12,6 +12,7 @@ import {
   slugListParam,
   splitList,
   symbolListParam,
+  timeParam,
 } from './params.js';
 
 type Issue = { path: string; message: string };
@@ -43,29 +44,27 @@ export function notTogether(a: string, b: string): Rule {
   };
 }
 
-export const ids = idListParam.optional().describe('Asset ids, comma-separated, e.g. "1,1027"; recommended.');
-export const slugs = slugListParam.optional().describe('Slugs, comma-separated, e.g. "bitcoin,ethereum".');
-export const symbols = symbolListParam
-  .optional()
-  .describe('Symbols, comma-separated, e.g. "BTC,ETH"; a shared symbol answers every asset that has it.');
+export const ids = idListParam.optional().describe('Asset ids, e.g. 1,1027 (best).');
+export const slugs = slugListParam.optional().describe('Slugs, e.g. bitcoin,ethereum.');
+export const symbols = symbolListParam.optional().describe('Symbols, e.g. BTC,ETH.');
 
 export const oneId = z
   .string()
   .regex(/^\d+$/, { message: 'must be one numeric id, e.g. "1"' })
   .optional()
-  .describe('One asset id, e.g. "1".');
+  .describe('One asset id, e.g. 1.');
 export const oneSlug = z
   .string()
   .regex(/^[0-9a-z-]+$/, { message: 'must be one lowercase slug, e.g. "bitcoin"' })
   .max(100)
   .optional()
-  .describe('One slug, e.g. "bitcoin".');
+  .describe('One slug, e.g. bitcoin.');
 export const oneSymbol = z
   .string()
   .regex(/^[0-9A-Za-z$@-]+$/, { message: 'must be one symbol, e.g. "BTC"' })
   .max(40)
   .optional()
-  .describe('One symbol, e.g. "BTC".');
+  .describe('One symbol, e.g. BTC.');
 
 /** How many assets an id, slug or symbol list names (the credit estimate's count). */
 export function namedCount(p: { id?: string; slug?: string; symbol?: string }): number {
@@ -74,33 +73,44 @@ export function namedCount(p: { id?: string; slug?: string; symbol?: string }): 
 }
 
 export function skipInvalid(byDefault: boolean) {
-  return z
-    .boolean()
-    .optional()
-    .describe(`Leave out unknown ids, slugs or symbols instead of failing; default ${byDefault}.`);
+  return z.boolean().optional().describe(`Skip unknown assets; default ${byDefault}.`);
 }
 
 /** `start` and `limit`; where the service's default page is large, the tool's is smaller (said here). */
-export function page(maxLimit: number, defaultLimit: number, what = 'Items', serviceDefault?: number) {
-  const note = serviceDefault === undefined ? '' : ` (the service's is ${serviceDefault})`;
+export function page(maxLimit: number, defaultLimit: number, serviceDefault?: number) {
+  const note = serviceDefault === undefined ? '' : ` (service default ${serviceDefault})`;
   return {
-    start: intParam(1, undefined, '1-based offset; default 1.').default(1),
-    limit: intParam(
-      1,
-      maxLimit,
-      `${what} per page, 1 to ${maxLimit}; default ${defaultLimit}${note}.`,
-    ).default(defaultLimit),
+    start: intParam(1, undefined, 'Offset.').default(1),
+    limit: intParam(1, maxLimit, `Page size${note}.`).default(defaultLimit),
   };
 }
 
+/**
+ * The service's own page size, for serviceParams where the tool's default page is smaller: the
+ * sandbox answers a request without limit as the service does (its default, or all).
+ */
+export function servicePage(maxLimit: number, serviceDefault?: number) {
+  const limit = intParam(1, maxLimit, 'Page size.');
+  return { limit: serviceDefault === undefined ? limit.optional() : limit.default(serviceDefault) };
+}
+
 /** `convert` and `convert_id`, up to `max` currencies; pair with the convertExclusive rule. */
-export function currencies(max = 120) {
+export function currencies(max = 120, note = '') {
   return {
-    convert: convertParam(max).describe(
-      `Quote currencies, comma-separated symbols, e.g. "USD,EUR,BTC"; up to ${max}; default USD; +1 credit each beyond the first.`,
-    ),
-    convert_id: convertIdParam(max).describe(
-      `Quote currencies by id (USD 2781, EUR 2790, BTC 1); up to ${max}; not with convert.`,
-    ),
+    convert: convertParam(max, note).describe(`Quote currencies, e.g. EUR,BTC (default USD); up to ${max}.`),
+    convert_id: convertIdParam(max).describe(`Or by id, e.g. 2790; up to ${max}.`),
   };
+}
+
+/** A time bound (Unix seconds or ISO 8601), described in few words. */
+export function time(description: string) {
+  return timeParam(description).describe(`${description} (Unix s or ISO 8601).`);
+}
+
+/** The end of a series (the start's description says the format). */
+export const timeEnd = timeParam('End').describe('End, inclusive; default now.');
+
+/** A time the call cannot do without. */
+export function requiredTime(description: string) {
+  return timeParam(description).unwrap().describe(`${description} (Unix s or ISO 8601).`);
 }

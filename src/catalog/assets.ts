@@ -28,7 +28,7 @@ export const asset = z.object({
   circulating_supply: z.number().optional(),
   max_supply: z.number().nullable().optional(),
   last_updated: z.string().optional(),
-  quote: z.array(assetQuote).describe('One entry per requested currency'),
+  quote: z.array(assetQuote).describe('One entry per currency'),
 });
 export type Asset = z.infer<typeof asset>;
 

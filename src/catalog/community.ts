@@ -10,7 +10,7 @@ import { rankOf, recordsOf } from './shapes.js';
 
 const PLANS = plansFrom('standard');
 const limitInput = paramsObject({
-  limit: intParam(1, 5, 'How many trending entries, 1 to 5; default 5.').default(5),
+  limit: intParam(1, 5, 'Entries.').default(5),
 });
 
 const trendingToken = z.object({
@@ -30,8 +30,7 @@ export const trendingTokens = defineEndpoint({
   toolset: 'community',
   inDefault: true,
   path: '/v1/community/trending/token',
-  summary:
-    'The tokens the crypto community is talking about most right now, up to 5, with their trending position and overall market-cap rank. Use it for "what coins are trending".',
+  summary: 'Tokens the crypto community talks about most now, with market-cap rank.',
   input: limitInput,
   output: z.object({ items: z.array(trendingToken) }),
   credits: perCall(0),
@@ -62,8 +61,7 @@ export const trendingTopics = defineEndpoint({
   toolset: 'community',
   inDefault: true,
   path: '/v1/community/trending/topic',
-  summary:
-    'The topics the crypto community is discussing most right now, up to 5, in trending order. Use it for "what is the crypto community talking about".',
+  summary: 'Topics the crypto community discusses most now.',
   input: limitInput,
   output: z.object({ items: z.array(topic) }),
   credits: perCall(0),

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { formatNumber } from '../format/numbers.js';
 import { cutRows, formatTime, lines, omittedLine } from '../format/text.js';
-import { ids, oneId, oneSlug, oneSymbol, page, slugs, symbols } from './asset-params.js';
+import { ids, oneId, oneSlug, oneSymbol, page, servicePage, slugs, symbols } from './asset-params.js';
 import { perCall } from './credits.js';
 import { dataOf, defineEndpoint, parseBody, plansFrom } from './define.js';
 import { lenient } from './lenient.js';
@@ -54,10 +54,9 @@ export const latestContent = defineEndpoint({
   title: 'Latest news and articles',
   toolset: 'content',
   path: '/v1/content/latest',
-  summary:
-    'The latest crypto news, articles, audio and video, newest first; filter by the assets they mention, kind, category or language.',
+  summary: 'The latest crypto news, articles and videos, optionally about given assets.',
   input: paramsObject({
-    ...page(200, 10, 'Items', 100),
+    ...page(200, 10, 100),
     id: ids.describe('Only content about these asset ids, comma-separated.'),
     slug: slugs.describe('Only content about these slugs.'),
     symbol: symbols.describe('Only content about these symbols.'),
@@ -68,9 +67,10 @@ export const latestContent = defineEndpoint({
       .regex(/^[\w .&-]+(,[\w .&-]+)*$/, { message: 'must be category names separated by commas' })
       .max(500)
       .optional()
-      .describe('Category names, comma-separated, e.g. "GameFi,NFT".'),
+      .describe('Category names, e.g. GameFi,NFT.'),
     language: enumParam(LANGUAGES, 'Default en.').optional(),
   }),
+  serviceParams: { ...servicePage(200, 100) },
   output: z.object({ start: z.number(), items: z.array(article) }),
   credits: FREE,
   refreshSeconds: 300,
@@ -178,8 +178,7 @@ export const latestPosts = postsEndpoint({
   name: 'get_latest_posts',
   title: 'Latest community posts',
   path: '/v1/content/posts/latest',
-  summary:
-    'The newest community posts, overall or about one asset, with likes and comment counts; page on with last_score.',
+  summary: 'The newest community posts, overall or about one asset.',
   cursor: 'a time',
 });
 
@@ -187,7 +186,7 @@ export const topPosts = postsEndpoint({
   name: 'get_top_posts',
   title: 'Top community posts',
   path: '/v1/content/posts/top',
-  summary: 'The most popular community posts, overall or about one asset; page on with last_score.',
+  summary: 'The most popular community posts, overall or about one asset.',
   cursor: 'a score',
 });
 
@@ -196,13 +195,13 @@ export const postComments = defineEndpoint({
   title: 'Comments on a post',
   toolset: 'content',
   path: '/v1/content/posts/comments',
-  summary: 'The comments on one community post (post_id from get_latest_posts or get_top_posts).',
+  summary: 'The comments on one community post.',
   input: paramsObject({
     post_id: z
       .string()
       .regex(/^\d+$/, { message: 'must be a numeric post id, e.g. "317807035"' })
       .max(30)
-      .describe('The post, e.g. "317807035".'),
+      .describe('The post id.'),
   }),
   output: z.object({ post_id: z.string(), items: z.array(comment) }),
   credits: FREE,

@@ -3,25 +3,27 @@ import { z } from 'zod';
 import { currencyLabel, formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { formatTime, lines, table } from '../format/text.js';
-import { currencies, exactlyOne, ids, namedCount, skipInvalid, slugs, symbols } from './asset-params.js';
+import {
+  currencies,
+  exactlyOne,
+  ids,
+  namedCount,
+  skipInvalid,
+  slugs,
+  symbols,
+  time,
+  timeEnd,
+} from './asset-params.js';
 import { perItems } from './credits.js';
 import { dataOf, defineEndpoint, plansFrom } from './define.js';
 import { CALENDAR_INTERVALS, expectedPoints } from './global-metrics.js';
 import { lenient } from './lenient.js';
-import {
-  convertExclusive,
-  enumParam,
-  intParam,
-  namesListParam,
-  paramsObject,
-  timeOrder,
-  timeParam,
-} from './params.js';
+import { convertExclusive, enumParam, intParam, namesListParam, paramsObject, timeOrder } from './params.js';
 import { quoteEntry, quoteOf } from './quotes.js';
 import { recordsOf } from './shapes.js';
 
-const DEPTH =
-  'History: Hobbyist and Startup 1 month, Standard 3 months, Professional 12 months, Enterprise 6 years.';
+/** History depth by plan, from the first plan that has the endpoint. */
+const depth = (first: string) => `History by plan: 1 month (${first}) to 6 years (Enterprise).`;
 
 const STEP_INTERVALS = [
   '1h',
@@ -45,17 +47,17 @@ const STEP_INTERVALS = [
 /** Series parameters: the time range, how many points, and how far apart. */
 function seriesParams(intervals: readonly [string, ...string[]], defaultInterval: string) {
   return {
-    time_start: timeParam('Start; without it the series counts back from time_end'),
-    time_end: timeParam('End, inclusive; default now'),
-    count: intParam(1, 10_000, 'Points per asset, 1 to 10000; default 10.').default(10),
-    interval: enumParam(intervals, `Spacing; default ${defaultInterval}.`).default(defaultInterval),
+    time_start: time('Start'),
+    time_end: timeEnd,
+    count: intParam(1, 10_000, 'Points per asset.').default(10),
+    interval: enumParam(intervals, 'Spacing.').default(defaultInterval),
   };
 }
 
 /** Data points a series call returns at most: periods per asset times assets. */
 const seriesCredits = perItems({
   per: 100,
-  what: 'data points returned',
+  what: 'points',
   items: (p: Parameters<typeof expectedPoints>[0] & { id?: string; slug?: string; symbol?: string }, now) =>
     expectedPoints(p, now) * namedCount(p),
   scales: 'count',
@@ -99,7 +101,7 @@ export const ohlcvHistorical = defineEndpoint({
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v2/cryptocurrency/ohlcv/historical',
-  summary: `Open, high, low, close, volume and market cap candles of assets, daily or hourly, sampled at an interval. time_start is exclusive. ${DEPTH.replace('Hobbyist and Startup', 'Startup')}`,
+  summary: `Daily or hourly OHLCV candles of assets (time_start exclusive). ${depth('Startup')}`,
   input: paramsObject(
     {
       id: ids,
@@ -176,15 +178,14 @@ export const ohlcvLatest = defineEndpoint({
   title: 'OHLCV candle (today so far)',
   toolset: 'cryptocurrency',
   path: '/v2/cryptocurrency/ohlcv/latest',
-  summary:
-    "Today's (UTC) open, high, low and latest price of assets, with rolling 24h volume; the candle is still open.",
+  summary: "Today's (UTC) open, high, low and latest price of assets, with 24h volume.",
   input: paramsObject(
     { id: ids, symbol: symbols, ...currencies(), skip_invalid: skipInvalid(true) },
     convertExclusive,
     exactlyOne('id', 'symbol'),
   ),
   output: z.object({ items: z.array(latestCandle) }),
-  credits: perItems({ per: 100, what: 'assets returned', items: namedCount, convert: true }),
+  credits: perItems({ per: 100, what: 'assets', items: namedCount, convert: true }),
   refreshSeconds: 600,
   plans: plansFrom('startup'),
   normalise(body) {
@@ -247,7 +248,7 @@ export const pricePerformance = defineEndpoint({
   toolset: 'cryptocurrency',
   path: '/v2/cryptocurrency/price-performance-stats/latest',
   summary:
-    'How assets performed over periods (all time, yesterday, 24h, 7d, 30d, 90d, 365d): open, high and low with their times, close, and change. Use it for "all-time high of ETH".',
+    'Open, high, low (with times), close and change of assets over periods from 24h to all time: all-time highs and the like.',
   input: paramsObject(
     {
       id: ids,
@@ -261,7 +262,7 @@ export const pricePerformance = defineEndpoint({
     exactlyOne('id', 'slug', 'symbol'),
   ),
   output: z.object({ items: z.array(performance) }),
-  credits: perItems({ per: 100, what: 'assets returned', items: namedCount, convert: true }),
+  credits: perItems({ per: 100, what: 'assets', items: namedCount, convert: true }),
   refreshSeconds: 60,
   plans: plansFrom('startup'),
   normalise(body) {
@@ -330,7 +331,7 @@ const quoteSeries = z.object({
   symbol: z.string(),
   is_active: z.number().optional(),
   is_fiat: z.number().optional(),
-  quotes: z.array(pastQuotes).describe('One per interval period, oldest first; periods without data skipped'),
+  quotes: z.array(pastQuotes).describe('Oldest first; periods without data skipped'),
 });
 const upstreamQuoteSeries = lenient(quoteSeries, {
   quotes: z.array(lenient(pastQuotes, { quote: quoteOf(pastQuote) })),
@@ -338,24 +339,24 @@ const upstreamQuoteSeries = lenient(quoteSeries, {
 
 export const quotesHistorical = defineEndpoint({
   name: 'get_cryptocurrency_quotes_historical',
-  title: 'Cryptocurrency quotes (historical)',
+  title: 'Crypto quotes (historical)',
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v3/cryptocurrency/quotes/historical',
-  summary: `Past price, 24h volume and market cap of assets, one quote per interval (5m to 365d, or calendar hourly … yearly). ${DEPTH}`,
+  summary: `Past price, volume and market cap of assets at intervals. ${depth('Hobbyist')}`,
   input: paramsObject(
     {
       id: ids,
       symbol: symbols,
       ...seriesParams(QUOTE_HISTORY_INTERVALS, '5m'),
       ...currencies(3),
-      aux: namesListParam(QUOTE_HISTORY_AUX, 'Fields; default all but search_interval.'),
       skip_invalid: skipInvalid(true),
     },
     convertExclusive,
     timeOrder,
     exactlyOne('id', 'symbol'),
   ),
+  serviceParams: { aux: namesListParam(QUOTE_HISTORY_AUX, 'Fields.') },
   output: z.object({ interval: z.string(), items: z.array(quoteSeries) }),
   credits: seriesCredits,
   refreshSeconds: 300,

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
-import { currencies, page } from './asset-params.js';
+import { currencies, page, requiredTime, servicePage } from './asset-params.js';
 import {
   asset,
   assetPage,
@@ -14,13 +14,13 @@ import {
 } from './assets.js';
 import { perItems } from './credits.js';
 import { dataOf, defineEndpoint, plansFrom } from './define.js';
-import { convertExclusive, enumParam, namesListParam, paramsObject, timeParam } from './params.js';
+import { convertExclusive, enumParam, namesListParam, paramsObject } from './params.js';
 import { recordsOf } from './shapes.js';
 
 const pageCredits = (per: number) =>
   perItems({
     per,
-    what: 'assets returned',
+    what: 'assets',
     items: (p: { limit: number }) => p.limit,
     scales: 'limit',
     convert: true,
@@ -39,15 +39,16 @@ export const newCryptocurrencies = defineEndpoint({
   title: 'Newly listed cryptocurrencies',
   toolset: 'cryptocurrency',
   path: '/v1/cryptocurrency/listings/new',
-  summary: 'The most recently listed cryptocurrencies, newest first, with price, change and market cap.',
+  summary: 'The newest listed cryptocurrencies with price, change and market cap.',
   input: paramsObject(
     {
-      ...page(5000, LISTED_ROWS, 'Assets', 100),
+      ...page(5000, LISTED_ROWS, 100),
       ...currencies(),
       sort_dir: enumParam(['asc', 'desc'], 'By date added; default desc (newest first).').optional(),
     },
     convertExclusive,
   ),
+  serviceParams: { ...servicePage(5000, 100) },
   output: z.object({ start: z.number(), items: z.array(newAsset) }),
   credits: pageCredits(200),
   refreshSeconds: 60,
@@ -114,13 +115,14 @@ function trendingEndpoint<const N extends string>(spec: TrendingSpec<N>) {
     summary: spec.summary,
     input: paramsObject(
       {
-        ...page(1000, LISTED_ROWS, 'Assets', 100),
-        time_period: enumParam(spec.periods, 'Period; default 24h.').default('24h'),
+        ...page(1000, LISTED_ROWS, 100),
+        time_period: enumParam(spec.periods, 'Period.').default('24h'),
         ...currencies(),
         ...spec.extra,
       },
       convertExclusive,
     ),
+    serviceParams: servicePage(1000, 100),
     output: z.object({ start: z.number(), time_period: z.string(), items: z.array(mover) }),
     credits: pageCredits(200),
     refreshSeconds: spec.refreshSeconds,
@@ -147,13 +149,11 @@ export const gainersLosers = trendingEndpoint({
   name: 'get_gainers_losers',
   title: 'Top gainers and losers',
   path: '/v1/cryptocurrency/trending/gainers-losers',
-  summary:
-    'Cryptocurrencies ranked by price change over 1h, 24h, 7d or 30d: biggest gainers first, or losers first with sort_dir=asc.',
+  summary: 'Biggest gainers over 1h, 24h, 7d or 30d (losers with sort_dir=asc).',
   periods: ['1h', '24h', '7d', '30d'],
   refreshSeconds: 600,
   inDefault: true,
   extra: {
-    sort: enumParam(['percent_change_24h'], 'Sort key; default percent_change_24h.').optional(),
     sort_dir: enumParam(['asc', 'desc'], 'desc: gainers first (default); asc: losers first.').optional(),
   },
   heading: (period, p) => `Top ${p.sort_dir === 'asc' ? 'losers' : 'gainers'} over ${period}:`,
@@ -163,8 +163,7 @@ export const trendingLatest = trendingEndpoint({
   name: 'get_trending_cryptocurrencies',
   title: 'Trending cryptocurrencies',
   path: '/v1/cryptocurrency/trending/latest',
-  summary:
-    'The cryptocurrencies people search for most on the service over 24h, 7d or 30d, most searched first.',
+  summary: 'The most searched cryptocurrencies over 24h, 7d or 30d.',
   periods: ['24h', '7d', '30d'],
   refreshSeconds: 600,
   heading: (period) => `Trending by searches over ${period}:`,
@@ -174,7 +173,7 @@ export const mostVisited = trendingEndpoint({
   name: 'get_most_visited_cryptocurrencies',
   title: 'Most visited cryptocurrencies',
   path: '/v1/cryptocurrency/trending/most-visited',
-  summary: 'The cryptocurrencies whose pages get the most visits over 24h, 7d or 30d, most visited first.',
+  summary: 'The most visited cryptocurrencies over 24h, 7d or 30d.',
   periods: ['24h', '7d', '30d'],
   refreshSeconds: 86_400,
   heading: (period) => `Most visited over ${period}:`,
@@ -214,21 +213,19 @@ export const listingsHistorical = defineEndpoint({
   toolset: 'cryptocurrency',
   path: '/v1/cryptocurrency/listings/historical',
   summary:
-    'The ranking as it stood at the end of a past UTC day (from 2013-04-28), with price, change and market cap. History: Hobbyist and Startup 1 month, Standard 3 months, Professional 12 months, Enterprise 6 years.',
+    'The ranking at the end of a past UTC day. History by plan: 1 month (Hobbyist) to 6 years (Enterprise).',
   input: paramsObject(
     {
-      date: timeParam('The day')
-        .unwrap()
-        .describe('The day: Unix seconds or ISO 8601; only the date is used, e.g. 2026-10-10.'),
-      ...page(5000, LISTED_ROWS, 'Assets', 100),
+      date: requiredTime('The day, e.g. 2026-10-10'),
+      ...page(5000, LISTED_ROWS, 100),
       ...currencies(),
       sort: enumParam(HISTORICAL_SORTS, 'Sort key; default svc_rank.').optional(),
       sort_dir: enumParam(['asc', 'desc'], 'Sort direction.').optional(),
       cryptocurrency_type: enumParam(['all', 'coins', 'tokens'], 'Default all.').optional(),
-      aux: namesListParam(HISTORICAL_AUX, 'Fields to include; default all.'),
     },
     convertExclusive,
   ),
+  serviceParams: { ...servicePage(5000, 100), aux: namesListParam(HISTORICAL_AUX, 'Supplemental fields.') },
   output: assetPage.extend({ date: z.string() }),
   credits: pageCredits(100),
   // A completed day does not change.

@@ -8,6 +8,7 @@ import {
   ids,
   namedCount,
   page,
+  servicePage,
   skipInvalid,
   slugs,
   symbols,
@@ -39,7 +40,7 @@ const mapEntry = z.object({
   status: z.string().optional(),
   first_historical_data: z.string().optional(),
   last_historical_data: z.string().optional(),
-  platform: platform.nullable().optional().describe('The chain a token lives on; null for a coin'),
+  platform: platform.nullable().optional().describe("A token's chain; null for a coin"),
 });
 export type MapEntry = z.infer<typeof mapEntry>;
 const upstreamMapEntry = lenient(mapEntry, { rank: (r) => r.rank ?? rankOf(r) });
@@ -48,23 +49,20 @@ const MAP_AUX = ['platform', 'first_historical_data', 'last_historical_data', 'i
 
 export const cryptocurrencyMap = defineEndpoint({
   name: 'get_cryptocurrency_map',
-  title: 'Cryptocurrency id map',
+  title: 'Crypto id map',
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v1/cryptocurrency/map',
-  summary:
-    'Every cryptocurrency with its id, symbol, slug and rank; for tokens, the chain and contract address. To find one asset by name, search_cryptocurrencies is quicker.',
+  summary: 'All assets with id, symbol, slug, rank and contract; search_cryptocurrencies finds one.',
   input: paramsObject({
-    listing_status: namesListParam(['active', 'inactive', 'untracked'], 'Listing states; default active.'),
-    ...page(5000, 50, 'Entries', undefined),
-    sort: enumParam(['id', 'svc_rank'], 'Order; default id.').default('id'),
-    symbol: symbolListParam
-      .optional()
-      .describe('Only these symbols, comma-separated; other options then ignored.'),
-    aux: namesListParam(MAP_AUX, 'Extra fields; default all but status.'),
+    listing_status: namesListParam(['active', 'inactive', 'untracked'], 'Default active.'),
+    ...page(5000, 50),
+    sort: enumParam(['id', 'svc_rank'], 'Order.').default('id'),
+    symbol: symbolListParam.optional().describe('Only these symbols (other options ignored).'),
   }),
+  serviceParams: { ...servicePage(5000), aux: namesListParam(MAP_AUX, 'Supplemental fields.') },
   output: z.object({ start: z.number(), items: z.array(mapEntry) }),
-  credits: perCall(0, { text: 'free (0 credits; older documentation said 1 per call)' }),
+  credits: perCall(0, { text: 'free (older documentation: 1 per call)' }),
   refreshSeconds: 30,
   plans: ALL_PLANS,
   normalise(body, params) {
@@ -110,7 +108,7 @@ const info = z.object({
   urls: z
     .record(z.string(), z.array(z.string()))
     .optional()
-    .describe('Links by kind (website, explorer, twitter, reddit, technical_doc, source_code, …)'),
+    .describe('Links by kind: website, explorer, twitter, reddit, …'),
 });
 type Info = z.infer<typeof info>;
 
@@ -154,12 +152,11 @@ function describeInfo(a: Info, full: boolean): string {
 
 export const cryptocurrencyInfo = defineEndpoint({
   name: 'get_cryptocurrency_info',
-  title: 'Cryptocurrency info',
+  title: 'Crypto info',
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v2/cryptocurrency/info',
-  summary:
-    "Static facts about assets: description, website and social links, explorers, tags, launch date, logo, and a token's chain and contract. Name assets by id, slug, symbol or contract address.",
+  summary: 'Asset facts: description, website, social and explorer links, tags, launch date, contract.',
   input: paramsObject(
     {
       id: ids,
@@ -173,12 +170,12 @@ export const cryptocurrencyInfo = defineEndpoint({
         .optional()
         .describe('A token contract address.'),
       skip_invalid: skipInvalid(false),
-      aux: namesListParam(INFO_AUX, 'Fields to include; default all but status.'),
     },
     exactlyOne('id', 'slug', 'symbol', 'address'),
   ),
+  serviceParams: { aux: namesListParam(INFO_AUX, 'Fields.') },
   output: z.object({ items: z.array(info) }),
-  credits: perItems({ per: 100, what: 'assets returned', items: namedCount }),
+  credits: perItems({ per: 100, what: 'assets', items: namedCount }),
   refreshSeconds: 30,
   plans: ALL_PLANS,
   normalise(body) {
@@ -230,15 +227,16 @@ export const categories = defineEndpoint({
   toolset: 'cryptocurrency',
   path: '/v1/cryptocurrency/categories',
   summary:
-    "Categories (sectors such as DeFi, Layer 1, Memes) with their coin count, market cap, volume and 24h changes; filter to those holding given coins. get_category lists one category's coins.",
+    'Categories (DeFi, Layer 1, ...) with coin count, market cap, volume and 24h changes; get_category lists the coins.',
   input: paramsObject({
-    ...page(5000, LISTED_ROWS, 'Categories', undefined),
+    ...page(5000, LISTED_ROWS),
     id: ids.describe('Only categories holding these asset ids, comma-separated.'),
     slug: slugs.describe('Only categories holding these slugs.'),
     symbol: symbols.describe('Only categories holding these symbols.'),
   }),
+  serviceParams: { ...servicePage(5000) },
   output: z.object({ start: z.number(), items: z.array(category) }),
-  credits: categoryCredits('categories returned', false),
+  credits: categoryCredits('categories', false),
   refreshSeconds: 30,
   plans: ALL_PLANS,
   normalise(body, params) {
@@ -278,21 +276,21 @@ export const categoryCoins = defineEndpoint({
   title: 'Cryptocurrency category',
   toolset: 'cryptocurrency',
   path: '/v1/cryptocurrency/category',
-  summary:
-    "One category's figures and its coins with price, change and market cap, paged. Ids come from list_categories.",
+  summary: 'One category (id from list_categories): its figures and coins, paged.',
   input: paramsObject(
     {
       id: z
         .string()
         .regex(/^[0-9a-f]{24}$/i, { message: 'must be a category id from list_categories (24 hex digits)' })
         .describe('Category id from list_categories (24 hex digits).'),
-      ...page(1000, LISTED_ROWS, 'Coins', 100),
+      ...page(1000, LISTED_ROWS, 100),
       ...currencies(),
     },
     convertExclusive,
   ),
+  serviceParams: { ...servicePage(1000, 100) },
   output: categoryDetail,
-  credits: categoryCredits('coins returned', true),
+  credits: categoryCredits('coins', true),
   refreshSeconds: 30,
   plans: ALL_PLANS,
   normalise(body, params) {

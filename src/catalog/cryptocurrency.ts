@@ -2,11 +2,21 @@
 import { z } from 'zod';
 import { currencyLabel, formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
-import { currencies, exactlyOne, ids, namedCount, skipInvalid, slugs, symbols } from './asset-params.js';
-import { type Asset, asset, assetPage, assetTable, upstreamAsset } from './assets.js';
+import {
+  currencies,
+  exactlyOne,
+  ids,
+  namedCount,
+  page,
+  servicePage,
+  skipInvalid,
+  slugs,
+  symbols,
+} from './asset-params.js';
+import { type Asset, asset, assetPage, assetTable, LISTED_ROWS, upstreamAsset } from './assets.js';
 import { perItems } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint } from './define.js';
-import { convertExclusive, enumParam, intParam, namesListParam, paramsObject } from './params.js';
+import { convertExclusive, enumParam, namesListParam, paramsObject } from './params.js';
 import { recordsOf } from './shapes.js';
 
 /** `data` as the spec writes it (an array), or in the v2 form: keyed by id, or by symbol with arrays. */
@@ -53,15 +63,14 @@ const AUX_FIELDS = [
   'volume_30d_reported',
 ] as const;
 
-export function auxParam(extra: readonly string[]) {
-  return namesListParam(
-    [...AUX_FIELDS, ...extra],
-    'Supplemental fields the service should include (this tool answers with the documented fields only, so this mainly trims the upstream answer).',
-  );
+/** The service's `aux` of the listings and quotes: served, not offered (see serviceParams). */
+export function auxParams(extra: readonly string[]) {
+  return { aux: namesListParam([...AUX_FIELDS, ...extra], 'Supplemental fields.') };
 }
 
 const RANGE_FILTERS = ['price', 'market_cap', 'volume_24h', 'circulating_supply'] as const;
 
+/** `<figure>_min` and `_max` for each range filter: the names say what; the unit is described. */
 function rangeShape() {
   const shape: Record<string, z.ZodOptional<z.ZodNumber>> = {};
   for (const name of RANGE_FILTERS) {
@@ -70,41 +79,28 @@ function rangeShape() {
         .number()
         .min(0)
         .optional()
-        .describe(
-          `Keep assets whose ${name.replaceAll('_', ' ')} (USD where monetary) is ${end === 'min' ? 'at least' : 'at most'} this; ≥ 0.`,
-        );
+        .describe(name === 'circulating_supply' ? 'Coins.' : 'USD.');
     }
   }
   for (const end of ['min', 'max'] as const) {
-    shape[`percent_change_24h_${end}`] = z
-      .number()
-      .min(-100)
-      .optional()
-      .describe(
-        `Keep assets whose 24h change in percent is ${end === 'min' ? 'at least' : 'at most'} this; ≥ -100.`,
-      );
+    shape[`percent_change_24h_${end}`] = z.number().min(-100).optional().describe('Percent.');
   }
   return shape;
 }
 
 /**
  * The listings parameters (v3, and v1 with its own `tag`): page, range filters, currencies, sort,
- * type, aux; min must not exceed max.
+ * type; min must not exceed max.
  */
 export function listingsInput(tag: z.ZodType) {
   return paramsObject(
     {
-      start: intParam(1, undefined, '1-based offset into the ranking, minimum 1; default 1.').default(1),
-      limit: intParam(1, 5000, 'Number of assets, 1 to 5000; default 100.').default(100),
+      ...page(5000, LISTED_ROWS, 100),
       ...rangeShape(),
       ...currencies(),
-      sort: enumParam(LISTING_SORTS, 'Field to sort by; default market_cap.').optional(),
-      sort_dir: enumParam(['asc', 'desc'], 'Sort direction; default desc.').optional(),
-      cryptocurrency_type: enumParam(
-        ['all', 'coins', 'tokens'],
-        'Coins, tokens or both; default all.',
-      ).optional(),
-      aux: auxParam(['is_market_cap_included_in_calc']),
+      sort: enumParam(LISTING_SORTS, 'Default market_cap.').optional(),
+      sort_dir: enumParam(['asc', 'desc'], 'Default desc.').optional(),
+      cryptocurrency_type: enumParam(['all', 'coins', 'tokens'], 'Default all.').optional(),
       tag,
     },
     convertExclusive,
@@ -136,7 +132,7 @@ export function summariseListings(
 /** The listings credit rule (v1 and v3): 1 per 200 assets, rounded up, plus converts. */
 export const LISTINGS_CREDITS = perItems({
   per: 200,
-  what: 'assets returned',
+  what: 'assets',
   items: (p: { limit: number }) => p.limit,
   scales: 'limit',
   convert: true,
@@ -144,19 +140,19 @@ export const LISTINGS_CREDITS = perItems({
 
 export const listingsLatest = defineEndpoint({
   name: 'get_cryptocurrency_listings_latest',
-  title: 'Cryptocurrency listings (latest)',
+  title: 'Crypto listings (latest)',
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v3/cryptocurrency/listings/latest',
-  summary:
-    'Active cryptocurrencies ranked by market cap (or another sort), with price, 24h change, volume and market cap, paged with start and limit and filterable by price, market cap, volume, supply and 24h change. Use it for "top 10 coins", "cheapest tokens over $1B market cap" and the like.',
+  summary: 'Assets by market cap (or another sort) with price, change and volume; paged and filterable.',
   input: listingsInput(
     z
       .string()
       .regex(/^[a-z0-9-]+$/, { message: 'must be a lowercase tag slug' })
       .optional()
-      .describe('Only assets with this tag slug, e.g. "defi"; default all.'),
+      .describe('Only this tag, e.g. defi.'),
   ),
+  serviceParams: { ...auxParams(['is_market_cap_included_in_calc']), ...servicePage(5000, 100) },
   output: assetPage,
   credits: LISTINGS_CREDITS,
   refreshSeconds: 60,
@@ -171,26 +167,25 @@ export const listingsLatest = defineEndpoint({
 
 export const quotesLatest = defineEndpoint({
   name: 'get_cryptocurrency_quotes_latest',
-  title: 'Cryptocurrency quotes (latest)',
+  title: 'Crypto quotes (latest)',
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v3/cryptocurrency/quotes/latest',
-  summary:
-    'Latest price, 1h/24h/7d change, volume and market cap of named assets, by id (recommended), slug or symbol. Use it for "what is the price of bitcoin" or to compare a few coins.',
+  summary: 'Latest price, change, volume and market cap of assets by id, slug or symbol.',
   input: paramsObject(
     {
       id: ids,
       slug: slugs,
       symbol: symbols,
       ...currencies(),
-      aux: auxParam(['is_active', 'is_fiat']),
       skip_invalid: skipInvalid(false),
     },
     convertExclusive,
     exactlyOne('id', 'slug', 'symbol'),
   ),
+  serviceParams: auxParams(['is_active', 'is_fiat']),
   output: z.object({ items: z.array(asset) }),
-  credits: perItems({ per: 100, what: 'assets returned', items: namedCount, convert: true }),
+  credits: perItems({ per: 100, what: 'assets', items: namedCount, convert: true }),
   refreshSeconds: 60,
   plans: ALL_PLANS,
   normalise(body) {

@@ -10,13 +10,13 @@ const platform = z.object({
   id: z.number(),
   name: z.string(),
   acronym: z.string().optional(),
-  dex_count: z.number().optional().describe('Number of DEXs supported on the platform'),
+  dex_count: z.number().optional().describe('DEXs on the platform'),
   chain_id: z.number().optional(),
   wrapped_token_id: z.number().optional(),
   visible: z.boolean().optional(),
   pinned: z.boolean().optional(),
   icon_url: z.string().optional(),
-  token_url_format: z.string().optional().describe('Explorer URL for a token; {placeholders} in braces'),
+  token_url_format: z.string().optional().describe('Explorer URL, {placeholders} in braces'),
   transaction_url_format: z.string().optional(),
   address_url_format: z.string().optional(),
   pool_url_format: z.string().optional(),
@@ -37,7 +37,7 @@ const upstreamPlatform = lenient(platform, {
   pool_url_format: 'puf',
 });
 
-const PLATFORM_CREDITS = perCall(1, { text: 'not documented; counted as 1' });
+const PLATFORM_CREDITS = perCall(1, { text: '1 per call (not documented)' });
 
 export const dexPlatforms = defineEndpoint({
   name: 'list_dex_platforms',
@@ -45,8 +45,7 @@ export const dexPlatforms = defineEndpoint({
   toolset: 'dex',
   inDefault: true,
   path: '/v1/dex/platform/list',
-  summary:
-    'Every blockchain platform with decentralised-exchange data, with its id, acronym and number of DEXs. Use it to find a platform name for get_dex_platform or to answer "which chains have DEX data".',
+  summary: 'Chains with DEX data: id, acronym, DEX count.',
   input: paramsObject({}),
   output: z.object({ items: z.array(platform) }),
   credits: PLATFORM_CREDITS,
@@ -76,14 +75,9 @@ export const dexPlatform = defineEndpoint({
   toolset: 'dex',
   inDefault: true,
   path: '/v1/dex/platform/detail',
-  summary:
-    'One blockchain platform with DEX data: its id, acronym, number of DEXs and block-explorer URL formats. Use it for "tell me about the Solana DEX platform"; list_dex_platforms gives the names.',
+  summary: 'One DEX chain: id, acronym, DEX count, explorer URL formats.',
   input: paramsObject({
-    platformName: z
-      .string()
-      .min(1)
-      .max(100)
-      .describe('Platform name as list_dex_platforms gives it, e.g. "Ethereum", "Solana" or "BSC".'),
+    platformName: z.string().min(1).max(100).describe('Name from list_dex_platforms, e.g. Solana.'),
   }),
   output: platform,
   credits: PLATFORM_CREDITS,

@@ -3,20 +3,18 @@ import { z } from 'zod';
 import { currencyLabel, formatMoney, formatNumber, formatShare } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { currencies, time, timeEnd } from './asset-params.js';
 import { perCall, perItems } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
 import {
   convertExclusive,
-  convertIdParam,
-  convertParam,
   enumParam,
   intParam,
   namesListParam,
   paramsObject,
   parseTime,
   timeOrder,
-  timeParam,
 } from './params.js';
 import { quoteEntry, quoteOf } from './quotes.js';
 
@@ -33,14 +31,14 @@ const currencyFigures = quoteEntry([
 
 const latestOutput = z.object({
   last_updated: z.string().optional(),
-  btc_dominance: z.number().optional().describe('Bitcoin share of the total market cap, percent'),
-  eth_dominance: z.number().optional().describe('Ethereum share of the total market cap, percent'),
+  btc_dominance: z.number().optional().describe('Percent of the total cap'),
+  eth_dominance: z.number().optional().describe('Percent of the total cap'),
   active_cryptocurrencies: z.number().optional(),
   total_cryptocurrencies: z.number().optional(),
   active_market_pairs: z.number().optional(),
   active_exchanges: z.number().optional(),
   total_exchanges: z.number().optional(),
-  quotes: z.array(currencyFigures).describe('Market totals, one entry per requested currency'),
+  quotes: z.array(currencyFigures).describe('One entry per currency'),
 });
 
 /** Upstream, the quotes are `quote`, keyed by currency or listed. */
@@ -48,13 +46,12 @@ const upstreamLatest = lenient(latestOutput, { quotes: ['quote', quoteOf(currenc
 
 export const globalMetricsLatest = defineEndpoint({
   name: 'get_global_metrics_latest',
-  title: 'Global market metrics (latest)',
+  title: 'Global metrics (latest)',
   toolset: 'global_metrics',
   inDefault: true,
   path: '/v1/global-metrics/quotes/latest',
-  summary:
-    'The whole crypto market right now: total market cap, 24h volume, Bitcoin and Ethereum dominance, altcoin market cap, and counts of active cryptocurrencies, exchanges and market pairs. Use it for "how big is the crypto market" or "what is BTC dominance".',
-  input: paramsObject({ convert: convertParam(120), convert_id: convertIdParam(120) }, convertExclusive),
+  summary: 'The crypto market now: total cap, volume, BTC/ETH dominance, asset and exchange counts.',
+  input: paramsObject(currencies(), convertExclusive),
   output: latestOutput,
   credits: perCall(1, { convert: true }),
   refreshSeconds: 300,
@@ -124,16 +121,11 @@ export function intervalSeconds(interval: string): number {
 
 const historicalInput = paramsObject(
   {
-    time_start: timeParam('Start of the series; without it the series counts back from time_end'),
-    time_end: timeParam('End of the series, inclusive; default now'),
-    count: intParam(1, 10_000, 'Number of interval periods to return, 1 to 10000; default 10.').default(10),
-    interval: enumParam(GLOBAL_HISTORY_INTERVALS, 'Spacing of the quotes; default 1d.').default('1d'),
-    convert: convertParam(4, ' (the first plus up to 3 others)'),
-    convert_id: convertIdParam(4),
-    aux: namesListParam(
-      GLOBAL_HISTORY_AUX,
-      'Supplemental fields to include; default all except search_interval.',
-    ),
+    time_start: time('Start'),
+    time_end: timeEnd,
+    count: intParam(1, 10_000, 'Quotes.').default(10),
+    interval: enumParam(GLOBAL_HISTORY_INTERVALS, 'Spacing.').default('1d'),
+    ...currencies(4, ' (the first plus up to 3 others)'),
   },
   convertExclusive,
   timeOrder,
@@ -151,9 +143,7 @@ const historicalQuote = z.object({
 
 const historicalOutput = z.object({
   interval: z.string(),
-  quotes: z
-    .array(historicalQuote)
-    .describe('One quote per interval period, oldest first; periods without data are skipped'),
+  quotes: z.array(historicalQuote).describe('Oldest first; periods without data skipped'),
 });
 
 const upstreamHistorical = z.looseObject({
@@ -173,15 +163,16 @@ export function expectedPoints(
 
 export const globalMetricsHistorical = defineEndpoint({
   name: 'get_global_metrics_historical',
-  title: 'Global market metrics (historical)',
+  title: 'Global metrics (historical)',
   toolset: 'global_metrics',
   inDefault: true,
   path: '/v1/global-metrics/quotes/historical',
   summary:
-    'Total market cap, volume and dominance over time, one quote per interval (5m to 365d, or calendar hourly/daily/weekly/monthly/yearly). Use it for trends such as "how did the total market cap change this month". History depth depends on the plan: Hobbyist and Startup 1 month, Standard 3 months, Professional 12 months, Enterprise 6 years.',
+    'Total market cap, volume and dominance over time. History by plan: 1 month (Basic) to 6 years (Enterprise).',
   input: historicalInput,
+  serviceParams: { aux: namesListParam(GLOBAL_HISTORY_AUX, 'Supplemental fields.') },
   output: historicalOutput,
-  credits: perItems({ per: 100, what: 'data points returned', items: expectedPoints, scales: 'count' }),
+  credits: perItems({ per: 100, what: 'points', items: expectedPoints, scales: 'count' }),
   refreshSeconds: 300,
   plans: ALL_PLANS,
   normalise(body, params) {

@@ -28,7 +28,7 @@ const chartInput = paramsObject(
       .min(1)
       .max(50)
       .regex(/^[A-Za-z0-9 ._-]+$/, { message: 'must be a chain name or id, e.g. "solana" or "ethereum"' })
-      .describe('Chain by name or id, e.g. "solana", "ethereum", "bsc".'),
+      .describe('Chain name or id, e.g. solana.'),
     address: z
       .string()
       .regex(/^[0-9A-Za-z]{20,128}$/, {
@@ -42,7 +42,7 @@ const chartInput = paramsObject(
     from: unixSeconds('Start'),
     to: unixSeconds('End'),
     unit: enumParam(['usd', 'native', 'quote'], 'Price unit; default usd.').optional(),
-    limit: intParam(1, 1000, 'Points, 1 to 1000; default 100.').default(100),
+    limit: intParam(1, 1000, 'Points.').default(100),
     pm: enumParam(['p', 'm'], 'p: price (default); m: market cap.').optional(),
   },
   (value, add) => {
@@ -59,7 +59,7 @@ function chartCredits(what: string) {
     what,
     items: (p: { limit: number }) => p.limit,
     scales: 'limit',
-    text: `not documented; estimated at 1 per 100 ${what}, then settled from what the service reports`,
+    text: `not documented; estimated at 1 per started 100 ${what}, settled from the answer`,
   });
 }
 
@@ -96,7 +96,7 @@ export const klineCandles = defineEndpoint({
   toolset: 'kline',
   path: '/v1/k-line/candles',
   summary:
-    'Open, high, low, close, volume and traders candles of a DEX token or pool by chain and contract address, from 1 second to 1 month. Plans and cache time are not documented.',
+    'OHLCV candles (with traders) of a DEX token or pool by chain and contract address. Plans: not documented.',
   input: chartInput,
   output: z.object({ ...chartHeader, candles: z.array(candle).describe('Oldest first') }),
   credits: chartCredits('candles'),
@@ -151,7 +151,7 @@ export const klinePoints = defineEndpoint({
   toolset: 'kline',
   path: '/v1/k-line/points',
   summary:
-    'Price (or with pm=m market cap) and volume points of a DEX token or pool by chain and contract address. Plans and cache time are not documented.',
+    'Price (or market cap) and volume points of a DEX token or pool by chain and contract address. Plans: not documented.',
   input: chartInput,
   output: z.object({
     ...chartHeader,

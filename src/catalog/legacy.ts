@@ -3,11 +3,20 @@
  * v2 quotes. Their v3 successors are in cryptocurrency.ts; the answers have the same shape.
  */
 import { z } from 'zod';
-import { currencies, exactlyOne, ids, namedCount, skipInvalid, slugs, symbols } from './asset-params.js';
+import {
+  currencies,
+  exactlyOne,
+  ids,
+  namedCount,
+  servicePage,
+  skipInvalid,
+  slugs,
+  symbols,
+} from './asset-params.js';
 import { asset, assetPage, upstreamAsset } from './assets.js';
 import { perItems } from './credits.js';
 import {
-  auxParam,
+  auxParams,
   LISTINGS_CREDITS,
   listingsInput,
   summariseListings,
@@ -22,9 +31,9 @@ export const listingsLatestV1 = defineEndpoint({
   title: 'Cryptocurrency listings (v1, deprecated)',
   toolset: 'legacy',
   path: '/v1/cryptocurrency/listings/latest',
-  summary:
-    'Deprecated v1 form of get_cryptocurrency_listings_latest (prefer that): the market-cap ranking with the same filters.',
+  summary: 'Deprecated v1 of get_cryptocurrency_listings_latest; prefer that.',
   input: listingsInput(enumParam(['all', 'defi', 'filesharing'], 'Tag; default all.').optional()),
+  serviceParams: { ...auxParams(['is_market_cap_included_in_calc']), ...servicePage(5000, 100) },
   output: assetPage,
   credits: LISTINGS_CREDITS,
   refreshSeconds: 60,
@@ -40,22 +49,21 @@ export const quotesLatestV2 = defineEndpoint({
   title: 'Cryptocurrency quotes (v2, deprecated)',
   toolset: 'legacy',
   path: '/v2/cryptocurrency/quotes/latest',
-  summary:
-    'Deprecated v2 form of get_cryptocurrency_quotes_latest (prefer that): latest price, change, volume and market cap of named assets.',
+  summary: 'Deprecated v2 of get_cryptocurrency_quotes_latest; prefer that.',
   input: paramsObject(
     {
       id: ids,
       slug: slugs,
       symbol: symbols,
       ...currencies(),
-      aux: auxParam(['is_active', 'is_fiat']),
       skip_invalid: skipInvalid(true),
     },
     convertExclusive,
     exactlyOne('id', 'slug', 'symbol'),
   ),
+  serviceParams: auxParams(['is_active', 'is_fiat']),
   output: z.object({ items: z.array(asset) }),
-  credits: perItems({ per: 100, what: 'assets returned', items: namedCount, convert: true }),
+  credits: perItems({ per: 100, what: 'assets', items: namedCount, convert: true }),
   refreshSeconds: 60,
   plans: ALL_PLANS,
   normalise(body) {

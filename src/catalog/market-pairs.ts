@@ -2,7 +2,16 @@
 import { z } from 'zod';
 import { formatMoney, formatNumber, formatPrice } from '../format/numbers.js';
 import { cutRows, lines, omittedLine, table } from '../format/text.js';
-import { currencies, exactlyOne, notTogether, oneId, oneSlug, oneSymbol, page } from './asset-params.js';
+import {
+  currencies,
+  exactlyOne,
+  notTogether,
+  oneId,
+  oneSlug,
+  oneSymbol,
+  page,
+  servicePage,
+} from './asset-params.js';
 import { perItems } from './credits.js';
 import { dataOf, defineEndpoint, parseBody, plansFrom } from './define.js';
 import { lenient } from './lenient.js';
@@ -24,55 +33,33 @@ const SORTS = [
   'market_score',
   'market_reputation',
 ] as const;
-const AUX = [
-  'num_market_pairs',
-  'category',
-  'fee_type',
-  'market_url',
-  'currency_name',
-  'currency_slug',
-  'price_quote',
-  'notice',
-  'svc_rank',
-  'effective_liquidity',
-  'market_score',
-  'market_reputation',
-] as const;
-
-const side = z.object({
-  currency_id: z.number().optional(),
-  currency_symbol: z.string(),
-  currency_type: z.string().optional().describe('cryptocurrency or fiat'),
-});
 const pairQuote = quoteEntry(['price', 'volume_24h']);
 const pair = z.object({
-  exchange: z.object({ id: z.number().optional(), name: z.string(), slug: z.string().optional() }),
-  market_id: z.number().optional(),
+  exchange: z.string(),
+  exchange_id: z.number().optional(),
   market_pair: z.string(),
   category: z.string().optional(),
   fee_type: z.string().optional(),
-  base: side,
-  quote_currency: side,
-  quote: z.array(pairQuote).describe('Price and 24h volume in each requested currency'),
-  exchange_reported: z
-    .object({
-      price: z.number().optional(),
-      volume_24h_base: z.number().optional(),
-      volume_24h_quote: z.number().optional(),
-    })
-    .optional()
-    .describe('As the exchange reports it, in the quote currency'),
+  base_currency_id: z.number().optional(),
+  quote_currency_id: z.number().optional(),
+  quote: z.array(pairQuote).describe('Price and 24h volume per currency'),
 });
 
-const REPORTED = 'exchange_reported';
-/** The service's quote mixes the exchange's own figures (`exchange_reported`) with the requested currencies. */
+/**
+ * The service nests the exchange and the two sides, and mixes the exchange's own figures
+ * (`exchange_reported`, in the pair's quote currency) into `quote`: the answer keeps the requested
+ * currencies.
+ */
 const upstreamPair = lenient(pair, {
-  base: 'market_pair_base',
-  quote_currency: 'market_pair_quote',
-  exchange_reported: `quote.${REPORTED}`,
+  exchange: 'exchange.name',
+  exchange_id: 'exchange.id',
+  base_currency_id: 'market_pair_base.currency_id',
+  quote_currency_id: 'market_pair_quote.currency_id',
   quote: z
     .record(z.string(), z.unknown())
-    .transform((q): unknown => Object.fromEntries(Object.entries(q).filter(([key]) => key !== REPORTED)))
+    .transform((q): unknown =>
+      Object.fromEntries(Object.entries(q).filter(([key]) => key !== 'exchange_reported')),
+    )
     .pipe(quoteOf(pairQuote)),
 });
 
@@ -89,26 +76,37 @@ const pairsOutput = z.object({
 });
 const upstreamPairs = lenient(pairsOutput.omit({ start: true }), { market_pairs: z.array(upstreamPair) });
 
+const AUX = [
+  'num_market_pairs',
+  'category',
+  'fee_type',
+  'market_url',
+  'currency_name',
+  'currency_slug',
+  'price_quote',
+  'notice',
+  'svc_rank',
+  'effective_liquidity',
+  'market_score',
+  'market_reputation',
+] as const;
+
 export const marketPairs = defineEndpoint({
   name: 'get_market_pairs',
   title: 'Market pairs of an asset',
   toolset: 'cryptocurrency',
   path: '/v2/cryptocurrency/market-pairs/latest',
-  summary:
-    'Where one asset (crypto or fiat) trades: exchanges and pairs with price and 24h volume, largest first; filter by category, fee type or the other side of the pair.',
+  summary: 'Where one asset trades: exchange pairs with price and 24h volume, largest first.',
   input: paramsObject(
     {
       id: oneId,
       slug: oneSlug,
-      symbol: oneSymbol.describe('One crypto symbol, e.g. "BTC" (fiat: use id).'),
-      ...page(5000, 20, 'Pairs', 100),
+      symbol: oneSymbol.describe('One crypto symbol, e.g. BTC (fiat: use id).'),
+      ...page(5000, 20, 100),
       sort: enumParam(SORTS, 'Sort key; default volume_24h_strict.').optional(),
       sort_dir: enumParam(['asc', 'desc'], 'Default desc.').optional(),
-      aux: namesListParam(AUX, 'Extra fields; default num_market_pairs,category,fee_type.'),
-      matched_id: idListParam.optional().describe('Only pairs against these asset ids, e.g. "825" (USDT).'),
-      matched_symbol: symbolListParam
-        .optional()
-        .describe('Only pairs against these symbols, e.g. "USDT,USD".'),
+      matched_id: idListParam.optional().describe('Only pairs against these ids, e.g. 825 (USDT).'),
+      matched_symbol: symbolListParam.optional().describe('Only pairs against these symbols, e.g. USDT,USD.'),
       category: enumParam(['all', 'spot', 'derivatives', 'otc', 'perpetual'], 'Default all.').optional(),
       fee_type: enumParam(
         ['all', 'percentage', 'no-fees', 'transactional-mining', 'unknown'],
@@ -120,10 +118,11 @@ export const marketPairs = defineEndpoint({
     exactlyOne('id', 'slug', 'symbol'),
     notTogether('matched_id', 'matched_symbol'),
   ),
+  serviceParams: { ...servicePage(5000, 100), aux: namesListParam(AUX, 'Supplemental fields.') },
   output: pairsOutput,
   credits: perItems({
     per: 100,
-    what: 'market pairs returned',
+    what: 'market pairs',
     items: (p: { limit: number }) => p.limit,
     scales: 'limit',
     convert: true,
@@ -144,7 +143,7 @@ export const marketPairs = defineEndpoint({
           shown.map((p) => {
             const q = p.quote[0];
             return [
-              p.exchange.name,
+              p.exchange,
               p.market_pair,
               p.category ?? '',
               formatPrice(q?.price, q?.currency),

@@ -11,12 +11,7 @@ const SYMBOL_LIST = /^[0-9A-Za-z$@-]+(?:,[0-9A-Za-z$@-]+)*$/;
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** Every tool's `format`: the compact text summary or the structured data as JSON. */
-export const formatParam = z
-  .enum(['text', 'json'])
-  .default('text')
-  .describe(
-    'Answer as a compact text summary (text, default) or as the structured data in compact JSON (json).',
-  );
+export const formatParam = z.enum(['text', 'json']).default('text').describe('json: data as JSON.');
 
 /** Unix seconds or ISO 8601 as the spec allows; `undefined` when the value is neither. */
 export function parseTime(value: string | number): number | undefined {
@@ -77,8 +72,9 @@ export function intParam(min: number, max: number | undefined, description: stri
   return (max === undefined ? base : base.max(max)).describe(description);
 }
 
+/** One of `values`; the schema's enum lists them, so the description need not. */
 export function enumParam<const T extends readonly [string, ...string[]]>(values: T, description: string) {
-  return z.enum(values).describe(`${description} One of: ${values.join(', ')}.`);
+  return z.enum(values).describe(description);
 }
 
 /** A comma list whose every item must be one of `allowed`. */
@@ -89,7 +85,7 @@ export function namesListParam(allowed: readonly string[], description: string) 
       message: `each name must be one of ${allowed.join(', ')}`,
     })
     .optional()
-    .describe(`${description} Comma-separated; allowed: ${allowed.join(', ')}.`);
+    .describe(`${description} Comma list of: ${allowed.join(', ')}.`);
 }
 
 export const idListParam = z
@@ -154,9 +150,26 @@ function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue): string {
     return `Unknown parameter "${issue.keys[0]}"; this endpoint takes: ${list}.`;
   }
   const name = String(issue.path[0] ?? '');
-  const description = fieldDescription(schema.shape[name] as z.ZodType | undefined);
-  const help = description ? ` Allowed: ${description}` : '';
+  const field = schema.shape[name] as z.ZodType | undefined;
+  const rule = [boundsOf(field), fieldDescription(field)].filter(Boolean).join('. ');
+  const help = rule ? ` Allowed: ${rule}` : '';
   return `Invalid value for "${name}": ${lowerFirst(issue.message)}.${help}`;
+}
+
+/**
+ * What the schema itself allows, said in words (descriptions are kept short for the tool list, so
+ * a refusal spells the bounds out): "one of 5m, 15m, daily", "a whole number from 1 to 500".
+ */
+function boundsOf(field: z.ZodType | undefined): string | undefined {
+  const base = unwrap(field, () => false);
+  if (base instanceof z.ZodEnum) return `one of ${base.options.join(', ')}`;
+  if (!(base instanceof z.ZodNumber)) return undefined;
+  const kind = base.isInt ? 'a whole number' : 'a number';
+  const { minValue: min, maxValue: max } = base;
+  const finite = (v: number | null): v is number => v !== null && Math.abs(v) < Number.MAX_SAFE_INTEGER;
+  if (finite(min) && finite(max)) return `${kind} from ${min} to ${max}`;
+  if (finite(min)) return `${kind} of at least ${min}`;
+  return finite(max) ? `${kind} of at most ${max}` : undefined;
 }
 
 function lowerFirst(text: string): string {

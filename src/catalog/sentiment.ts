@@ -31,10 +31,10 @@ function isoTime(value: string | number): string {
 }
 
 const fearAndGreedValue = z.object({
-  value: z.number().describe('Index value, 0 (extreme fear) to 100 (extreme greed)'),
+  value: z.number().describe('0 (extreme fear) to 100 (extreme greed)'),
   value_classification: z
     .string()
-    .describe('Extreme Fear <20, Fear 20–39, Neutral 40–59, Greed 60–79, Extreme Greed 80–100'),
+    .describe('Extreme Fear <20, Fear <40, Neutral <60, Greed <80, Extreme Greed'),
 });
 const fearAndGreedLatestOutput = fearAndGreedValue.extend({ update_time: z.string().optional() });
 const fearAndGreedDay = fearAndGreedValue.extend({ timestamp: z.string().describe('ISO 8601, 00:00 UTC') });
@@ -53,12 +53,11 @@ const upstreamFearAndGreedDay = lenient(fearAndGreedDay, {
 
 export const fearAndGreedLatest = defineEndpoint({
   name: 'get_fear_and_greed_latest',
-  title: 'Fear and greed index (latest)',
+  title: 'Fear and greed (latest)',
   toolset: 'sentiment',
   inDefault: true,
   path: '/v3/fear-and-greed/latest',
-  summary:
-    'The current crypto Fear and Greed index, 0 to 100, with its label (Extreme Fear, Fear, Neutral, Greed, Extreme Greed). Use it for "what is the market mood" or "is the market fearful".',
+  summary: "The Fear and Greed index (0-100) and its label: the crypto market's mood.",
   input: paramsObject({}),
   output: fearAndGreedLatestOutput,
   credits: perCall(1),
@@ -76,26 +75,23 @@ export const fearAndGreedLatest = defineEndpoint({
 });
 
 const historicalInput = paramsObject({
-  start: intParam(1, undefined, '1-based offset into the list (newest first), minimum 1; default 1.').default(
-    1,
-  ),
-  limit: intParam(1, 500, 'Number of daily values, 1 to 500; default 50.').default(50),
+  start: intParam(1, undefined, '1-based offset (newest first).').default(1),
+  limit: intParam(1, 500, 'Daily values.').default(50),
 });
 
 export const fearAndGreedHistorical = defineEndpoint({
   name: 'get_fear_and_greed_historical',
-  title: 'Fear and greed index (historical)',
+  title: 'Fear and greed (historical)',
   toolset: 'sentiment',
   inDefault: true,
   path: '/v3/fear-and-greed/historical',
-  summary:
-    'Daily Fear and Greed values (taken at 00:00 UTC), newest first, paged with start and limit. Use it for "how has sentiment moved over the last weeks".',
+  summary: 'Daily Fear and Greed values, newest first.',
   input: historicalInput,
   output: z.object({
     start: z.number(),
     items: z.array(fearAndGreedDay),
   }),
-  credits: perCall(1, { text: '1 per call, whatever the size' }),
+  credits: perCall(1),
   refreshSeconds: 15,
   plans: ALL_PLANS,
   normalise(body, params) {
@@ -120,7 +116,7 @@ export const fearAndGreedHistorical = defineEndpoint({
 // ---------------------------------------------------------------- altcoin season
 
 const altcoinLatestOutput = z.object({
-  altcoin_index: z.number().describe('0 to 100: above 75 altcoin season, below 25 bitcoin season'),
+  altcoin_index: z.number().describe('0-100: >75 altcoin season, <25 bitcoin season'),
   season: z.enum(['altcoin season', 'bitcoin season', 'neither season']),
   altcoin_marketcap: z.number().optional(),
   snapshot_time: z.string().optional(),
@@ -134,12 +130,11 @@ const upstreamAltcoinLatest = lenient(altcoinLatestOutput.omit({ season: true })
 
 export const altcoinSeasonLatest = defineEndpoint({
   name: 'get_altcoin_season_index_latest',
-  title: 'Altcoin season index (latest)',
+  title: 'Altcoin season (latest)',
   toolset: 'sentiment',
   inDefault: true,
   path: '/v1/altcoin-season-index/latest',
-  summary:
-    'The current Altcoin Season index, 0 to 100: how many of the top 100 coins (stablecoins and wrapped assets aside) beat Bitcoin over the period. Above 75 is altcoin season, below 25 bitcoin season. Includes the yearly high and low. Use it for "is it altcoin season".',
+  summary: 'The Altcoin Season index (0-100; >75 altcoin season, <25 bitcoin season) with its yearly range.',
   input: paramsObject({}),
   output: altcoinLatestOutput,
   credits: perCall(1),
@@ -175,14 +170,13 @@ const upstreamAltcoinHistory = z.looseObject({
 
 export const altcoinSeasonHistorical = defineEndpoint({
   name: 'get_altcoin_season_index_historical',
-  title: 'Altcoin season index (historical)',
+  title: 'Altcoin season (historical)',
   toolset: 'sentiment',
   inDefault: true,
   path: '/v1/altcoin-season-index/historical',
-  summary:
-    'The Altcoin Season index over the last 7, 30 or 90 days, oldest first, with the altcoin market cap. Use it for "has altcoin season been building".',
+  summary: 'The Altcoin Season index over 7, 30 or 90 days.',
   input: paramsObject({
-    timeframe: enumParam(['7d', '30d', '90d'], 'How far back the series reaches; default 7d.').default('7d'),
+    timeframe: enumParam(['7d', '30d', '90d'], 'How far back.').default('7d'),
   }),
   output: z.object({ timeframe: z.string(), points: z.array(altcoinPoint) }),
   credits: perCall(1),

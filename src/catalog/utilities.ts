@@ -2,11 +2,11 @@
 import { z } from 'zod';
 import { currencyLabel, formatNumber, formatPrice } from '../format/numbers.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
-import { currencies, exactlyOne, oneId, oneSymbol } from './asset-params.js';
+import { currencies, exactlyOne, oneId, oneSymbol, time } from './asset-params.js';
 import { perCall } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint } from './define.js';
 import { lenient } from './lenient.js';
-import { convertExclusive, enumParam, intParam, paramsObject, timeParam } from './params.js';
+import { convertExclusive, enumParam, intParam, paramsObject } from './params.js';
 import { quoteEntry, quoteOf } from './quotes.js';
 import { recordsOf } from './shapes.js';
 
@@ -17,7 +17,7 @@ const conversion = z.object({
   name: z.string(),
   amount: z.number(),
   last_updated: z.string().optional(),
-  quote: z.array(conversionQuote).describe('The amount in each requested currency'),
+  quote: z.array(conversionQuote).describe('One entry per currency'),
 });
 const upstreamConversion = lenient(conversion, { quote: quoteOf(conversionQuote) });
 
@@ -27,14 +27,13 @@ export const priceConversion = defineEndpoint({
   toolset: 'utilities',
   inDefault: true,
   path: '/v2/tools/price-conversion',
-  summary:
-    'Converts an amount of one currency (crypto or fiat, by id or symbol) into others, at the latest rate or at a past `time` (Hobbyist and up: as far back as the plan reaches). Use it for "what is 2 ETH in EUR".',
+  summary: 'Converts an amount between crypto or fiat currencies, now or in the past (Hobbyist+).',
   input: paramsObject(
     {
-      amount: z.number().min(1e-8).max(1e12).describe('Amount to convert, 1e-8 to 1e12.'),
-      id: oneId.describe('Id of the currency to convert from (crypto or fiat), e.g. "1"; or symbol.'),
-      symbol: oneSymbol.describe('Symbol of the currency to convert from, e.g. "BTC"; or id.'),
-      time: timeParam('Rate at this past time (plan permitting); default latest'),
+      amount: z.number().min(1e-8).max(1e12).describe('Amount to convert.'),
+      id: oneId.describe('Currency to convert from (crypto or fiat), by id, e.g. 1.'),
+      symbol: oneSymbol.describe('Or by symbol, e.g. BTC.'),
+      time: time('Rate at this past time (plan permitting); default now'),
       ...currencies(),
     },
     convertExclusive,
@@ -71,16 +70,15 @@ export const fiatMap = defineEndpoint({
   title: 'Fiat currency map',
   toolset: 'utilities',
   path: '/v1/fiat/map',
-  summary:
-    'Fiat currencies (and with include_metals the precious metals) with the ids convert_id takes: USD 2781, EUR 2790 and so on.',
+  summary: 'Fiat currencies (and precious metals) with the ids convert_id takes.',
   input: paramsObject({
-    start: intParam(1, undefined, '1-based offset; default 1.').default(1),
-    limit: intParam(1, 5000, 'Currencies to return, 1 to 5000; default all.').optional(),
-    sort: enumParam(['id', 'name'], 'Order; default id.').optional(),
-    include_metals: z.boolean().optional().describe(`Add the precious metals (${METALS}); default false.`),
+    start: intParam(1, undefined, 'Offset.').default(1),
+    limit: intParam(1, 5000, 'Currencies; default all.').optional(),
+    sort: enumParam(['id', 'name'], 'Default id.').optional(),
+    include_metals: z.boolean().optional().describe(`Add metals (${METALS}); default false.`),
   }),
   output: z.object({ items: z.array(fiat) }),
-  credits: perCall(1, { text: '1 per call, whatever the size' }),
+  credits: perCall(1),
   refreshSeconds: 30,
   plans: ALL_PLANS,
   normalise(body) {

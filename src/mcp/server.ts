@@ -15,7 +15,7 @@ import { VERSION } from '../version.js';
 const SERVER_NAME = 'svc-mcp';
 
 const INSTRUCTIONS =
-  'Cryptocurrency market data from the Market Data Service: global totals, fear and greed, altcoin season, the svc100/svc20 indices, community trends, DEX platforms, listings and quotes. Answers are compact text; pass format=json for the structured data. Each tool description gives its credit cost; get_credit_usage shows the budget.';
+  "Cryptocurrency market data from the Market Data Service: market totals, sentiment, indices, listings, quotes and their history, OHLCV, asset info, categories, market pairs, news and posts, DEX charts, price conversion. search_cryptocurrencies finds an asset's id. Answers are compact text; format=json gives the structured data. A parameter a tool does not list, or a malformed value, is refused before anything is sent. An answer cut to fit 1 MiB says so in `truncated`. Each description gives the credit cost; get_credit_usage shows the budget.";
 
 const CREDITS_URI = 'svc://credits';
 

@@ -1,3 +1,5 @@
+import { assetBySymbol, tokenAddress } from '../../src/sandbox/market/assets.js';
+
 /** DESIGN.md's tool names, in the catalog's order: what `default` and `all` expose on the embedded sandbox. */
 export const SPEC_TOOLS = [
   'get_global_metrics_latest',
@@ -62,3 +64,34 @@ export const ALL_TOOLS = [
   'search_cryptocurrencies',
   'get_credit_usage',
 ];
+
+/** Tools that need an asset named: the default arguments name bitcoin. */
+const NEEDS_ASSET = [
+  'get_cryptocurrency_quotes_latest',
+  'get_cryptocurrency_info',
+  'get_cryptocurrency_quotes_historical',
+  'get_ohlcv_historical',
+  'get_ohlcv_latest',
+  'get_price_performance',
+  'get_market_pairs',
+  'get_cryptocurrency_quotes_latest_v2',
+];
+
+/** A sandbox token's chart: BONK on Solana, by its contract address. */
+export const BONK_CHART = { platform: 'solana', address: tokenAddress(assetBySymbol.get('BONK') as never) };
+
+/** The smallest arguments each tool needs on the sandbox (most need none). */
+export function defaultArgs(tool: string): Record<string, unknown> {
+  if (NEEDS_ASSET.includes(tool)) return { id: '1' };
+  const args: Record<string, Record<string, unknown>> = {
+    get_dex_platform: { platformName: 'Ethereum' },
+    convert_price: { amount: 1, id: '1' },
+    search_cryptocurrencies: { query: 'bitcoin' },
+    get_cryptocurrency_listings_historical: { date: '2026-11-01' },
+    get_category: { id: '7a3fa62a7b3fa7bd783fa304' },
+    get_post_comments: { post_id: '1795345200' },
+    get_kline_candles: BONK_CHART,
+    get_kline_points: BONK_CHART,
+  };
+  return args[tool] ?? {};
+}

@@ -153,12 +153,12 @@ export const constituentsUpstream = [
     units: 0.05,
   },
 ];
+/** The latest value's constituents: the page link is left out. */
 export const constituentsExpected = [
   {
     id: 1,
     name: 'Bitcoin',
     symbol: 'BTC',
-    url: 'https://example.test/btc',
     weight: 60.5,
     priceUsd: 97_000.5,
     units: 0.001,
@@ -167,11 +167,15 @@ export const constituentsExpected = [
     id: 1027,
     name: 'Ethereum',
     symbol: 'ETH',
-    url: 'https://example.test/eth',
     weight: 39.5,
     priceUsd: 3100,
     units: 0.05,
   },
+];
+/** A past value's constituents: which asset and how heavy. */
+export const pastConstituentsExpected = [
+  { symbol: 'BTC', weight: 60.5 },
+  { symbol: 'ETH', weight: 39.5 },
 ];
 
 export const platformUpstream = {

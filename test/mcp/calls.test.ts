@@ -5,36 +5,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { data, expectAnswer, SANDBOX_NOTE } from '../helpers/answers.js';
 import { firstText, type McpSession, startMcp, textOf } from '../helpers/cli.js';
-import { DEFAULT_TOOLS } from '../helpers/tool-names.js';
+import { DEFAULT_TOOLS, defaultArgs } from '../helpers/tool-names.js';
 
 const FEAR_AND_GREED_LINE = /^Fear & Greed (\d{1,3}) – (Extreme Fear|Fear|Neutral|Greed|Extreme Greed)$/;
 
-const REQUIRED_ASSET = [
-  'get_cryptocurrency_quotes_latest',
-  'get_cryptocurrency_info',
-  'get_cryptocurrency_quotes_historical',
-  'get_ohlcv_historical',
-];
-
 let mcp: McpSession;
-let platformName: string;
 
 beforeAll(async () => {
   mcp = await startMcp();
-  const platforms = await mcp.call('list_dex_platforms');
-  const items = (platforms.structuredContent as { items: { name: string }[] }).items;
-  platformName = items[0].name;
 });
 afterAll(() => mcp?.close());
-
-/** The smallest arguments each tool needs: none, except a platform name, one asset, an amount, a query. */
-function defaultArgs(tool: string): Record<string, unknown> {
-  if (tool === 'get_dex_platform') return { platformName };
-  if (tool === 'convert_price') return { amount: 1, id: '1' };
-  if (tool === 'search_cryptocurrencies') return { query: 'bitcoin' };
-  if (REQUIRED_ASSET.includes(tool)) return { id: '1' };
-  return {};
-}
 
 describe('every tool with default arguments', () => {
   it('lists every default tool', () => {
@@ -183,13 +163,9 @@ describe('global metrics', () => {
     }
   });
 
-  it('historical: Unix-second bounds, aux, and a long 5m series cut in the text', async () => {
-    const aux = await mcp.call('get_global_metrics_historical', {
-      time_end: 1_795_000_000,
-      count: 3,
-      aux: 'btc_dominance,total_volume_24h',
-    });
-    expectAnswer(aux, 'aux');
+  it('historical: Unix-second bounds, and a long 5m series cut in the text', async () => {
+    const bounded = await mcp.call('get_global_metrics_historical', { time_end: 1_795_000_000, count: 3 });
+    expectAnswer(bounded, 'Unix-second time_end');
     const long = await mcp.call('get_global_metrics_historical', { interval: '5m', count: 1000 });
     const text = expectAnswer(long, '5m x 1000');
     expect(data<History>(long).quotes.length).toBeGreaterThan(100);

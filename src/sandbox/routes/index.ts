@@ -76,10 +76,10 @@ const HANDLERS: Readonly<Record<EndpointName, Handler>> = {
 function buildRoutes(): Map<string, Route> {
   const routes = new Map<string, Route>();
   for (const endpoint of endpoints) {
-    const { path, input, plans, credits } = endpoint;
+    const { path, serviceInput, plans, credits } = endpoint;
     routes.set(path, {
       path,
-      input,
+      input: serviceInput,
       plans,
       credits: credits as Route['credits'],
       ...HANDLERS[endpoint.name],
