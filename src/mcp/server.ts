@@ -1,16 +1,22 @@
 /**
  * Builds an MCP server over the shared services: the configuration's tools (tools/list, tools/call,
- * every call through the one pipeline) and the svc://credits resource. Any transport connects it.
+ * every call through the one pipeline), the svc://credits and svc://endpoints resources, and the
+ * prompts of prompts.ts. Any transport connects it.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Services } from '../call/services.js';
 import { VERSION } from '../version.js';
+import { listPrompts, PromptError, renderPrompt } from './prompts.js';
 
 const SERVER_NAME = 'svc-mcp';
 
@@ -31,7 +37,11 @@ export function createServer(services: Services): Server {
   const server = new Server(
     { name: SERVER_NAME, version: VERSION, title: 'Market Data Service' },
     {
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+      capabilities: {
+        tools: { listChanged: false },
+        resources: { listChanged: false },
+        prompts: { listChanged: false },
+      },
       instructions: INSTRUCTIONS,
     },
   );
@@ -49,27 +59,50 @@ export function createServer(services: Services): Server {
     }
     return callTool(services, tool, request.params.arguments, { signal: extra.signal });
   });
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: [
-      {
-        uri: CREDITS_URI,
-        name: 'credits',
-        title: 'Credit usage',
-        description: "The credit guard's figures for the key: budget, spent, left, by tool, cache savings.",
-        mimeType: 'application/json',
-      },
-    ],
-  }));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    const { endpointsResource } = await import('./resources.js');
+    return {
+      resources: [
+        {
+          uri: CREDITS_URI,
+          name: 'credits',
+          title: 'Credit usage',
+          description: "The credit guard's figures for the key: budget, spent, left, by tool, cache savings.",
+          mimeType: 'application/json',
+        },
+        endpointsResource,
+      ],
+    };
+  });
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    if (request.params.uri !== CREDITS_URI) {
-      throw new Error(
-        `Unknown resource "${request.params.uri.slice(0, 100)}"; this server has ${CREDITS_URI}.`,
+    const { uri } = request.params;
+    const { ENDPOINTS_URI, endpointsJson } = await import('./resources.js');
+    if (uri === ENDPOINTS_URI) {
+      const { exposed } = await loading;
+      return {
+        contents: [{ uri, mimeType: 'application/json', text: endpointsJson(new Set(exposed.tools.keys())) }],
+      };
+    }
+    if (uri !== CREDITS_URI) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown resource "${uri.slice(0, 100)}"; this server has ${CREDITS_URI} and ${ENDPOINTS_URI}.`,
       );
     }
     const { accountOf } = await import('../guard/guard.js');
     const source = await services.source();
     const usage = await services.guard.usage(accountOf(source.apiKey ?? ''));
     return { contents: [{ uri: CREDITS_URI, mimeType: 'application/json', text: JSON.stringify(usage) }] };
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: listPrompts() }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const { exposed } = await loading;
+    try {
+      return renderPrompt(request.params.name, request.params.arguments ?? {}, new Set(exposed.tools.keys()));
+    } catch (error) {
+      if (error instanceof PromptError) throw new McpError(ErrorCode.InvalidParams, error.message);
+      throw error;
+    }
   });
   return server;
 }
