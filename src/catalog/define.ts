@@ -82,7 +82,7 @@ export function withFormat(input: z.ZodObject): z.ZodObject {
 }
 
 /** "all", or "Startup+" (Startup and up: plans are cumulative). */
-export function plansText(plans: readonly Plan[]): string {
+function plansText(plans: readonly Plan[]): string {
   return plans.length === PLANS.length ? 'all' : `${planTitle(plans[0])}+`;
 }
 

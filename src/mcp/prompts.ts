@@ -38,7 +38,7 @@ export class PromptError extends Error {}
 
 const MAX_ARGUMENT = 100;
 
-export const PROMPTS: readonly PromptSpec[] = [
+const PROMPTS: readonly PromptSpec[] = [
   {
     name: 'market_brief',
     title: 'Crypto market brief',

@@ -6,6 +6,8 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatMoney, formatPrice } from '../../src/format/numbers.js';
+import { table } from '../../src/format/text.js';
 import { firstText, type McpSession, startMcp } from '../helpers/cli.js';
 import { defaultArgs } from '../helpers/tool-names.js';
 
@@ -73,6 +75,33 @@ describe('answers', () => {
     console.log(
       `largest default answer: ${largest.tool}, ${largest.data} bytes of data, ${largest.text} of text`,
     );
+  });
+
+  it('text shows no empty columns, and money with cents from $1 up', async () => {
+    // The svc100 has no constituent prices: no Price column of n/a.
+    const svc100 = firstText(await mcp.call('get_svc100_index_latest'));
+    expect(svc100).toMatch(/^Asset \| Weight$/m);
+    expect(svc100).not.toContain('n/a');
+    const quotes = firstText(await mcp.call('get_cryptocurrency_quotes_latest', { id: '1,1027' }));
+    const prices = [...quotes.matchAll(/\| (\$[\d,.]+) \|/g)].map((m) => m[1]);
+    expect(prices).toHaveLength(2);
+    for (const price of prices) expect(price).toMatch(/^\$[\d,]+\.\d\d$/);
+    expect([formatPrice(3733.5), formatPrice(412), formatPrice(0.07088), formatMoney(1.93e12)]).toEqual([
+      '$3,733.50',
+      '$412.00',
+      '$0.07088',
+      '$1.93T',
+    ]);
+    expect(
+      table(
+        ['A', 'Price'],
+        [
+          ['x', 'n/a'],
+          ['y', 'n/a'],
+        ],
+      ),
+    ).toBe('A\nx\ny');
+    expect(quotes).toMatch(/\$\d{1,3}(,\d{3})+\.\d\d/);
   });
 
   it('an answer that would pass 1 MiB is cut, and says what was left out and how to fetch it', async () => {

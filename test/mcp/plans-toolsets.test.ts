@@ -49,6 +49,22 @@ describe('the sandbox key of each plan', () => {
       }
     },
   );
+
+  it('a call refused for the plan costs nothing', async () => {
+    const sandbox = await startTestSandbox({ rateLimit: false });
+    const mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-basic', { SVC_TOOLSETS: 'all' }));
+    const spent = async () =>
+      ((await mcp.call('get_credit_usage')).structuredContent as { spent: number }).spent;
+    try {
+      const before = await spent();
+      const refused = await mcp.call('get_latest_content');
+      expect(refused.isError).toBe(true);
+      expect(await spent()).toBe(before);
+    } finally {
+      await mcp.close();
+      await sandbox.close();
+    }
+  });
 });
 
 describe('SVC_PLAN', () => {
@@ -82,21 +98,5 @@ describe('SVC_TOOLSETS', () => {
     expect(DEFAULT_TOOLS.length).toBeLessThanOrEqual(30);
     expect(DEFAULT_TOOLS).not.toContain('get_cryptocurrency_listings_latest_v1');
     expect(DEFAULT_TOOLS).not.toContain('get_cryptocurrency_quotes_latest_v2');
-  });
-
-  it('a call refused for the plan costs nothing', async () => {
-    const sandbox = await startTestSandbox({ rateLimit: false });
-    const mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-basic', { SVC_TOOLSETS: 'all' }));
-    const spent = async () =>
-      ((await mcp.call('get_credit_usage')).structuredContent as { spent: number }).spent;
-    try {
-      const before = await spent();
-      const refused = await mcp.call('get_latest_content');
-      expect(refused.isError).toBe(true);
-      expect(await spent()).toBe(before);
-    } finally {
-      await mcp.close();
-      await sandbox.close();
-    }
   });
 });

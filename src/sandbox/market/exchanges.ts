@@ -37,7 +37,7 @@ function feeType(seed: number): Exchange['feeType'] {
 }
 
 /** 400 exchanges: every prefix, middle and suffix. */
-export const EXCHANGES: readonly Exchange[] = PREFIXES.flatMap((p) =>
+const EXCHANGES: readonly Exchange[] = PREFIXES.flatMap((p) =>
   MIDDLES.flatMap((m) => SUFFIXES.map((s) => `${p} ${m} ${s}`)),
 ).map((name, k) => ({
   id: 100 + k,
@@ -49,7 +49,7 @@ export const EXCHANGES: readonly Exchange[] = PREFIXES.flatMap((p) =>
 /** What a pair is quoted in, most traded first. */
 const QUOTE_SYMBOLS = ['USDT', 'USD', 'USDC', 'BTC', 'ETH', 'EUR', 'KRW', 'JPY', 'BNB', 'TRY', 'DAI', 'GBP'];
 const QUOTE_CURRENCIES: readonly Currency[] = QUOTE_SYMBOLS.map((s) => findCurrency('symbol', s) as Currency);
-export const PAIR_CATEGORIES = ['spot', 'perpetual', 'derivatives', 'otc'] as const;
+const PAIR_CATEGORIES = ['spot', 'perpetual', 'derivatives', 'otc'] as const;
 
 export interface Pair {
   k: number;
