@@ -220,3 +220,40 @@ export const solanaExpected = {
   visible: true,
   pinned: false,
 };
+
+/** The listed endpoints' §16 record, as the service writes it, and the asset it becomes. */
+export const T = '2026-11-22T11:59:00.000Z';
+export const btcRecord = {
+  id: 1,
+  name: 'Bitcoin',
+  symbol: 'BTC',
+  slug: 'bitcoin',
+  cmc_rank: 1,
+  num_market_pairs: 9000,
+  circulating_supply: '19800000',
+  max_supply: 21e6,
+  date_added: '2013-04-28T00:00:00.000Z',
+  tags: [{ slug: 'mineable', name: 'Mineable', category: 'OTHERS' }],
+  platform: null,
+  last_updated: T,
+  quote: {
+    USD: {
+      price: '97000.5',
+      percent_change_24h: 1.25,
+      percent_change_30d: 9.5,
+      market_cap: 1.92e12,
+      tvl: null,
+    },
+  },
+};
+export const btcAsset = {
+  id: 1,
+  name: 'Bitcoin',
+  symbol: 'BTC',
+  slug: 'bitcoin',
+  rank: 1,
+  circulating_supply: 19_800_000,
+  max_supply: 21e6,
+  last_updated: T,
+  quote: [{ currency: 'USD', price: 97_000.5, percent_change_24h: 1.25, market_cap: 1.92e12 }],
+};
