@@ -135,16 +135,23 @@ const commands: Record<string, Command> = {
     },
   },
   tools: {
-    usage: 'svc-mcp tools [--json]    the tools with one-line descriptions (or their full definitions)',
+    usage:
+      'svc-mcp tools [--json]    the tools with their toolsets and one-line descriptions (or full definitions)',
     options: { json: { type: 'boolean' } },
     async run(values) {
       const { exposedTools } = await import('./mcp/tools.js');
-      const { definitions } = exposedTools(loadConfig());
+      const { tools, definitions } = exposedTools(loadConfig());
       if (values.json) {
         console.log(JSON.stringify(definitions, null, 2));
       } else {
         const width = Math.max(...definitions.map((d) => d.name.length));
-        for (const d of definitions) console.log(`${d.name.padEnd(width)}  ${d.description?.split('\n')[0]}`);
+        const setWidth = Math.max(...[...tools.values()].map((t) => t.toolset.length));
+        for (const d of definitions) {
+          const toolset = tools.get(d.name)?.toolset ?? '';
+          console.log(
+            `${d.name.padEnd(width)}  ${toolset.padEnd(setWidth)}  ${d.description?.split('\n')[0]}`,
+          );
+        }
       }
       return 0;
     },

@@ -39,7 +39,7 @@ describe('generated docs', () => {
     expect(validate({ ...server, name: 'no-slash' })).toBe(false);
   });
 
-  it('manifest.json passes mcpb validate and lists every tool with the key as a sensitive setting', async () => {
+  it('manifest.json passes mcpb validate and lists every tool (SVC_TOOLSETS=all) with the key as a sensitive setting', async () => {
     const { stdout } = await run(`${root}node_modules/.bin/mcpb`, ['validate', 'manifest.json'], {
       cwd: root,
     });
@@ -49,7 +49,7 @@ describe('generated docs', () => {
     expect(manifest.user_config.api_key).toMatchObject({ sensitive: true, required: false });
     const { stdout: listed } = await run(process.execPath, ['dist/cli.js', 'tools', '--json'], {
       cwd: root,
-      env: { PATH: process.env.PATH },
+      env: { PATH: process.env.PATH, SVC_TOOLSETS: 'all' },
     });
     const names = JSON.parse(listed).map((t: { name: string }) => t.name);
     expect(manifest.tools.map((t: { name: string }) => t.name)).toEqual(names);

@@ -21,9 +21,10 @@ function plansCell(plans) {
 }
 
 function toolRow(t) {
-  if (!t.path) return `| \`${t.name}\` | (answered by the server) | ${t.toolset} | free | live | all |`;
+  const set = `${t.toolset}${t.inDefault ? ' (default)' : ''}`;
+  if (!t.path) return `| \`${t.name}\` | (answered by the server) | ${set} | free | live | all |`;
   const refresh = t.refreshSeconds > 0 ? `every ${formatDuration(t.refreshSeconds)}` : 'live, not cached';
-  return `| \`${t.name}\` | \`GET ${t.path}\` | ${t.toolset} | ${t.credits.text} | ${refresh} | ${plansCell(t.plans)} |`;
+  return `| \`${t.name}\` | \`GET ${t.path}\` | ${set} | ${t.credits.text} | ${refresh} | ${plansCell(t.plans)} |`;
 }
 
 function toolTable() {

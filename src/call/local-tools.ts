@@ -24,6 +24,7 @@ export interface LocalTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodO
   name: string;
   title: string;
   toolset: Toolset;
+  inDefault?: boolean;
   description: string;
   input: I;
   toolInput: z.ZodObject;
@@ -32,13 +33,17 @@ export interface LocalTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodO
   summarise(data: z.output<O>, params: z.output<I>): string;
 }
 
-function defineLocalTool<I extends z.ZodObject, O extends z.ZodObject>(
-  spec: Omit<LocalTool<I, O>, 'description' | 'toolInput'> & { summary: string },
+export function defineLocalTool<I extends z.ZodObject, O extends z.ZodObject>(
+  spec: Omit<LocalTool<I, O>, 'description' | 'toolInput'> & {
+    summary: string;
+    /** What the tool costs, when it reads endpoints' data; default: free, no call to the service. */
+    credits?: string;
+  },
 ): LocalTool<I, O> {
-  const { summary, ...rest } = spec;
+  const { summary, credits, ...rest } = spec;
   return {
     ...rest,
-    description: `${summary}\nCredits: free (0 credits; no call to the service). Plans: all plans.`,
+    description: `${summary}\nCredits: ${credits ?? 'free; no call to the service'}. Plans: all.`,
     toolInput: withFormat(spec.input),
   };
 }
@@ -49,17 +54,17 @@ export const creditUsage = defineLocalTool({
   name: 'get_credit_usage',
   title: 'Credit usage',
   toolset: 'account',
-  summary:
-    "This server's credit budget for the key: the window (day, month or total), budget, credits spent and held by calls in flight, what is left and when the window rolls, spend by tool, and cache hits with the credits they saved. Use it before expensive calls.",
+  inDefault: true,
+  summary: "This server's credit budget for the key: spent, left, window, spend by tool, cache savings.",
   input: paramsObject({}),
   output: guardFigures.extend({
     reserved: z.number().describe('Credits held by calls in flight'),
     max_credits_per_call: z.number(),
     by_tool: z.record(z.string(), toolFigures),
     cache_hits: z.number(),
-    credits_saved: z.number().describe('Credits cache hits and joined calls did not spend'),
+    credits_saved: z.number().describe('Credits the cache saved'),
     ledger: z.string().describe('Where the ledger is kept'),
-    problem: z.string().optional().describe('Why the ledger cannot be used, when it cannot'),
+    problem: z.string().optional().describe('Why the ledger is unusable, if it is'),
   }),
   answer: (_params, { services, account }) => services.guard.usage(account),
   summarise(u) {
@@ -82,5 +87,3 @@ export const creditUsage = defineLocalTool({
     );
   },
 });
-
-export const LOCAL_TOOLS: readonly LocalTool[] = [creditUsage as unknown as LocalTool];

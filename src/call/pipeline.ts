@@ -86,9 +86,8 @@ async function runCall(
       const fetch = (endpoint: Endpoint, query: Record<string, unknown>) =>
         fetchEndpoint(services, endpoint, query, context);
       const data = await tool.answer(params, { services, account, fetch });
-      const text = format === 'json' ? JSON.stringify(data) : tool.summarise(data, params);
       return {
-        result: answerResult({ data, text, format, sandbox: source.sandbox }),
+        result: answerResult({ ...presentation(tool, params, format), data, sandbox: source.sandbox }),
         event: { outcome: 'ok', credits: 0, via: 'local', account },
       };
     }
@@ -203,12 +202,10 @@ async function callEndpoint(
     const { window, budget, spent, left, resets_at } = await services.guard.usage(fetched.account);
     data = { ...data, guard: { window, budget, spent, left, resets_at } };
   }
-  const text = format === 'json' ? JSON.stringify(data) : endpoint.summarise(data, params);
   const credits = fetched.via === 'upstream' ? fetched.credits : 0;
   const result = answerResult({
+    ...presentation(endpoint, params, format),
     data,
-    text,
-    format,
     sandbox: fetched.sandbox,
     meta: {
       credits,
@@ -218,6 +215,16 @@ async function callEndpoint(
     },
   });
   return { result, event: { outcome: 'ok', credits, via: fetched.via, account: fetched.account } };
+}
+
+/** How a tool's data becomes its answer: its summary, the format, what fetches the rest of a cut. */
+function presentation(tool: Tool, params: Record<string, unknown>, format: 'text' | 'json') {
+  return {
+    summarise: (data: Record<string, unknown>) => tool.summarise(data as never, params as never),
+    format,
+    params,
+    takes: Object.keys(tool.toolInput.shape),
+  };
 }
 
 function describeFailure(error: unknown, tool: Tool): string {

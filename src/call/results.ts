@@ -1,5 +1,6 @@
 /** How a tool call's answers and failures look to the client: text, structured data and `_meta`. */
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { cutNote, cutToFit, restAdvice } from './cut.js';
 
 const SANDBOX_NOTE = '[sandbox data]';
 
@@ -21,11 +22,14 @@ export function errorResult(message: string): CallToolResult {
 
 export interface Presented {
   data: Record<string, unknown>;
-  /** The text summary, or the data as compact JSON for format=json. */
-  text: string;
+  /** The text summary of (possibly cut) data, for format=text. */
+  summarise(data: Record<string, unknown>): string;
   format: 'text' | 'json';
   meta?: AnswerMeta;
   sandbox: boolean;
+  /** The call's parameters and the names the tool takes: a cut answer says which fetch the rest. */
+  params: Record<string, unknown>;
+  takes: readonly string[];
 }
 
 /** "3 min", "2 h 5 min": how old a cached answer is. */
@@ -35,7 +39,24 @@ function ageText(seconds: number): string {
   return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-export function answerResult({ data, text, format, meta, sandbox }: Presented): CallToolResult {
+/**
+ * The result: the text (the summary, or the data as JSON for format=json), the structured data,
+ * `_meta`. Data too large for the wire is cut first, and the cut is said in `truncated` and in the text.
+ */
+export function answerResult({
+  data,
+  summarise,
+  format,
+  meta,
+  sandbox,
+  params,
+  takes,
+}: Presented): CallToolResult {
+  const { data: fitted, cuts } = cutToFit(data, format === 'json');
+  const truncated = cuts.length > 0 ? cutNote(cuts, restAdvice(cuts, params, takes)) : undefined;
+  const shown = truncated === undefined ? fitted : { ...fitted, truncated };
+  const text =
+    format === 'json' ? JSON.stringify(shown) : [summarise(fitted), truncated].filter(Boolean).join('\n');
   const notes = [
     meta?.cached && `(cached answer: the data is ${ageText(meta.age_seconds)} old)`,
     sandbox && SANDBOX_NOTE,
@@ -44,5 +65,5 @@ export function answerResult({ data, text, format, meta, sandbox }: Presented): 
     format === 'json'
       ? [{ type: 'text', text }, ...notes.map((n) => ({ type: 'text' as const, text: n }))]
       : [{ type: 'text', text: [text, ...notes].join('\n') }];
-  return { content, structuredContent: data, ...(meta ? { _meta: { ...meta } } : {}) };
+  return { content, structuredContent: shown, ...(meta ? { _meta: { ...meta } } : {}) };
 }

@@ -3,23 +3,15 @@ import { z } from 'zod';
 import { formatNumber } from '../format/numbers.js';
 import { lines, table } from '../format/text.js';
 import { perCall } from './credits.js';
-import { dataOf, defineEndpoint, looseNumber, parseBody, plansFrom } from './define.js';
+import { dataOf, defineEndpoint, parseBody, plansFrom } from './define.js';
+import { lenient } from './lenient.js';
 import { intParam, paramsObject } from './params.js';
+import { rankOf, recordsOf } from './shapes.js';
 
 const PLANS = plansFrom('standard');
 const limitInput = paramsObject({
-  limit: intParam(1, 5, 'How many trending entries, 1 to 5; default 5.').default(5),
+  limit: intParam(1, 5, 'Entries.').default(5),
 });
-
-/** The service names the overall rank `<brand>_rank` (the spec writes svc_rank): take any such key. */
-function overallRank(item: Record<string, unknown>): number | undefined {
-  for (const [key, value] of Object.entries(item)) {
-    if (key.endsWith('_rank') && value !== null && value !== undefined && !Number.isNaN(Number(value))) {
-      return Number(value);
-    }
-  }
-  return undefined;
-}
 
 const trendingToken = z.object({
   rank: z.number().describe('Position in the trending list'),
@@ -30,43 +22,23 @@ const trendingToken = z.object({
   market_cap_rank: z.number().optional().describe('Overall rank by market cap'),
 });
 
+const upstreamToken = lenient(trendingToken, { market_cap_rank: rankOf });
+
 export const trendingTokens = defineEndpoint({
   name: 'get_trending_community_tokens',
   title: 'Community trending tokens',
   toolset: 'community',
+  inDefault: true,
   path: '/v1/community/trending/token',
-  summary:
-    'The tokens the crypto community is talking about most right now, up to 5, with their trending position and overall market-cap rank. Use it for "what coins are trending".',
+  summary: 'Tokens the crypto community talks about most now, with market-cap rank.',
   input: limitInput,
   output: z.object({ items: z.array(trendingToken) }),
   credits: perCall(0),
   refreshSeconds: 60,
   plans: PLANS,
   normalise(body) {
-    const items = parseBody(
-      z.array(
-        z.looseObject({
-          id: looseNumber,
-          name: z.string(),
-          symbol: z.string(),
-          slug: z.string(),
-          rank: looseNumber,
-        }),
-      ),
-      dataOf(body),
-    );
-    return {
-      items: items
-        .map((t) => ({
-          rank: t.rank,
-          id: t.id,
-          name: t.name,
-          symbol: t.symbol,
-          slug: t.slug,
-          market_cap_rank: overallRank(t),
-        }))
-        .sort((a, b) => a.rank - b.rank),
-    };
+    const items = parseBody(z.array(upstreamToken), dataOf(body));
+    return { items: items.sort((a, b) => a.rank - b.rank) };
   },
   summarise(data) {
     if (data.items.length === 0) return 'No trending community tokens right now.';
@@ -80,25 +52,24 @@ export const trendingTokens = defineEndpoint({
   },
 });
 
-const upstreamTopic = z.looseObject({ rank: looseNumber, topic: z.string() });
+const topic = z.object({ rank: z.number(), topic: z.string() });
+const upstreamTopic = lenient(topic);
 
 export const trendingTopics = defineEndpoint({
   name: 'get_trending_community_topics',
   title: 'Community trending topics',
   toolset: 'community',
+  inDefault: true,
   path: '/v1/community/trending/topic',
-  summary:
-    'The topics the crypto community is discussing most right now, up to 5, in trending order. Use it for "what is the crypto community talking about".',
+  summary: 'Topics the crypto community discusses most now.',
   input: limitInput,
-  output: z.object({ items: z.array(z.object({ rank: z.number(), topic: z.string() })) }),
+  output: z.object({ items: z.array(topic) }),
   credits: perCall(0),
   refreshSeconds: 60,
   plans: PLANS,
   normalise(body) {
     // The documented sample answers one object; real answers are lists. Accept both.
-    const topics = parseBody(z.union([z.array(upstreamTopic), upstreamTopic]), dataOf(body));
-    const list = Array.isArray(topics) ? topics : [topics];
-    return { items: list.map((t) => ({ rank: t.rank, topic: t.topic })).sort((a, b) => a.rank - b.rank) };
+    return { items: recordsOf(upstreamTopic, dataOf(body)).sort((a, b) => a.rank - b.rank) };
   },
   summarise(data) {
     if (data.items.length === 0) return 'No trending community topics right now.';

@@ -31,14 +31,14 @@ export function currencyCount(params: ConvertParams): number {
   return list ? list.split(',').length : 1;
 }
 
-const CONVERT_TEXT = ' + 1 per convert currency beyond the first';
+const CONVERT_TEXT = ', +1 per extra currency';
 
 /** The same credits whatever the answer holds (plus converts beyond the first, when they count). */
 export function perCall(
   credits: number,
   options: { convert?: boolean; text?: string } = {},
 ): CreditRule<object> {
-  const base = options.text ?? (credits === 0 ? 'free (0 credits)' : `${credits} per call`);
+  const base = options.text ?? (credits === 0 ? 'free' : `${credits} per call`);
   return {
     text: `${base}${options.convert ? CONVERT_TEXT : ''}`,
     charge: (params) => credits + (options.convert ? currencyCount(params as ConvertParams) - 1 : 0),
@@ -49,7 +49,7 @@ export function perCall(
 export interface PerItemsOptions<P> {
   /** Records per credit. */
   per: number;
-  /** What is counted, e.g. "assets returned". */
+  /** What is counted, e.g. "assets" (those the answer holds). */
   what: string;
   /** The most records these parameters allow. */
   items(params: P, now: number): number;
@@ -58,17 +58,16 @@ export interface PerItemsOptions<P> {
   /** Credits added to every call (the categories endpoints: 1 per request plus per records). */
   base?: number;
   convert?: boolean;
+  /** The rule in words, where the generated wording would claim more than is documented. */
+  text?: string;
 }
 
 /** 1 credit per `per` records, rounded up, at least 1 (an empty page still costs one). */
 export function perItems<P extends object>(options: PerItemsOptions<P>): CreditRule<P> {
   const base = options.base ?? 0;
-  const lead =
-    base > 0
-      ? `${base} per call + 1 per ${options.per} ${options.what}`
-      : `1 per ${options.per} ${options.what}`;
+  const lead = `${base > 0 ? `${base} per call + ` : ''}1 per started ${options.per} ${options.what}`;
   return {
-    text: `${lead}, rounded up${options.convert ? `,${CONVERT_TEXT}` : ''}`,
+    text: options.text ?? `${lead}${options.convert ? CONVERT_TEXT : ''}`,
     charge: (params, items) =>
       Math.max(1, base + Math.ceil(items / options.per)) +
       (options.convert ? currencyCount(params as ConvertParams) - 1 : 0),

@@ -2,121 +2,26 @@
 import { z } from 'zod';
 import { currencyLabel, formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
-import { perItems } from './credits.js';
-import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
 import {
-  convertExclusive,
-  convertIdParam,
-  convertParam,
-  enumParam,
-  idListParam,
-  intParam,
-  namesListParam,
-  paramsObject,
-  slugListParam,
-  splitList,
-  symbolListParam,
-} from './params.js';
-import { pickNumbers, quoteEntries } from './quotes.js';
+  currencies,
+  exactlyOne,
+  ids,
+  namedCount,
+  page,
+  servicePage,
+  skipInvalid,
+  slugs,
+  symbols,
+} from './asset-params.js';
+import { type Asset, asset, assetPage, assetTable, LISTED_ROWS, upstreamAsset } from './assets.js';
+import { perItems } from './credits.js';
+import { ALL_PLANS, dataOf, defineEndpoint } from './define.js';
+import { convertExclusive, enumParam, namesListParam, paramsObject } from './params.js';
+import { recordsOf } from './shapes.js';
 
-const QUOTE_FIGURES = [
-  'price',
-  'volume_24h',
-  'percent_change_1h',
-  'percent_change_24h',
-  'percent_change_7d',
-  'market_cap',
-] as const;
-
-const assetQuote = z.object({
-  currency: z.string(),
-  price: z.number().optional(),
-  volume_24h: z.number().optional(),
-  percent_change_1h: z.number().optional(),
-  percent_change_24h: z.number().optional(),
-  percent_change_7d: z.number().optional(),
-  market_cap: z.number().optional(),
-});
-
-const asset = z.object({
-  id: z.number(),
-  name: z.string(),
-  symbol: z.string(),
-  slug: z.string(),
-  rank: z.number().optional().describe('Rank by market cap'),
-  circulating_supply: z.number().optional(),
-  max_supply: z.number().nullable().optional(),
-  last_updated: z.string().optional(),
-  quote: z.array(assetQuote).describe('One entry per requested currency'),
-});
-type Asset = z.infer<typeof asset>;
-
-const upstreamAsset = z.looseObject({
-  id: looseNumber,
-  name: z.string(),
-  symbol: z.string(),
-  slug: z.string(),
-  circulating_supply: looseNumber.nullable().optional(),
-  max_supply: looseNumber.nullable().optional(),
-  last_updated: z.string().optional(),
-  quote: z.unknown(),
-});
-
-/** The rank is `<brand>_rank` upstream (the spec writes svc_rank). */
-function rankOf(record: Record<string, unknown>): number | undefined {
-  const key = Object.keys(record).find((k) => k.endsWith('_rank'));
-  const value = key === undefined ? undefined : record[key];
-  return typeof value === 'number' ? value : undefined;
-}
-
-function toAsset(record: z.output<typeof upstreamAsset>): Asset {
-  return {
-    id: record.id,
-    name: record.name,
-    symbol: record.symbol,
-    slug: record.slug,
-    rank: rankOf(record),
-    circulating_supply: record.circulating_supply ?? undefined,
-    max_supply: record.max_supply,
-    last_updated: record.last_updated,
-    quote: quoteEntries(record.quote).map((q) => ({
-      currency: q.currency,
-      ...pickNumbers(q, QUOTE_FIGURES),
-    })),
-  };
-}
-
-/**
- * `data` as the spec writes it (an array), or in the v2 form: an object keyed by id, or by symbol
- * with an array of assets per symbol.
- */
+/** `data` as the spec writes it (an array), or in the v2 form: keyed by id, or by symbol with arrays. */
 function assetsOf(body: unknown): Asset[] {
-  const data = parseBody(
-    z.union([z.array(upstreamAsset), z.record(z.string(), z.union([upstreamAsset, z.array(upstreamAsset)]))]),
-    dataOf(body),
-  );
-  const records = Array.isArray(data) ? data : Object.values(data).flat();
-  return records.map(toAsset);
-}
-
-function assetTable(items: readonly Asset[], max: number, advice: string): string {
-  const { shown, omitted } = cutRows(items, max);
-  return lines(
-    table(
-      ['#', 'Asset', 'Price', '24h', 'Market cap'],
-      shown.map((a) => {
-        const q = a.quote[0];
-        return [
-          String(a.rank ?? '-'),
-          `${a.name} (${a.symbol})`,
-          formatPrice(q?.price, q?.currency),
-          formatPercent(q?.percent_change_24h),
-          formatMoney(q?.market_cap, q?.currency),
-        ];
-      }),
-    ),
-    omittedLine(omitted, advice),
-  );
+  return recordsOf(upstreamAsset, dataOf(body));
 }
 
 // ---------------------------------------------------------------- listings
@@ -158,15 +63,14 @@ const AUX_FIELDS = [
   'volume_30d_reported',
 ] as const;
 
-function auxParam(extra: readonly string[]) {
-  return namesListParam(
-    [...AUX_FIELDS, ...extra],
-    'Supplemental fields the service should include (this tool answers with the documented fields only, so this mainly trims the upstream answer).',
-  );
+/** The service's `aux` of the listings and quotes: served, not offered (see serviceParams). */
+export function auxParams(extra: readonly string[]) {
+  return { aux: namesListParam([...AUX_FIELDS, ...extra], 'Supplemental fields.') };
 }
 
 const RANGE_FILTERS = ['price', 'market_cap', 'volume_24h', 'circulating_supply'] as const;
 
+/** `<figure>_min` and `_max` for each range filter: the names say what; the unit is described. */
 function rangeShape() {
   const shape: Record<string, z.ZodOptional<z.ZodNumber>> = {};
   for (const name of RANGE_FILTERS) {
@@ -176,164 +80,144 @@ function rangeShape() {
         .min(0)
         .max(1e17)
         .optional()
-        .describe(
-          `Keep assets whose ${name.replaceAll('_', ' ')} (USD where monetary) is ${end === 'min' ? 'at least' : 'at most'} this; 0 to 1e17.`,
-        );
+        .describe(name === 'circulating_supply' ? 'Coins.' : 'USD.');
     }
   }
   for (const end of ['min', 'max'] as const) {
-    shape[`percent_change_24h_${end}`] = z
-      .number()
-      .min(-100)
-      .max(1e9)
-      .optional()
-      .describe(
-        `Keep assets whose 24h change in percent is ${end === 'min' ? 'at least' : 'at most'} this; -100 to 1e9.`,
-      );
+    shape[`percent_change_24h_${end}`] = z.number().min(-100).max(1e9).optional().describe('Percent.');
   }
   return shape;
 }
 
-const listingsInput = paramsObject(
-  {
-    start: intParam(1, undefined, '1-based offset into the ranking, minimum 1; default 1.').default(1),
-    limit: intParam(1, 5000, 'Number of assets, 1 to 5000; default 100.').default(100),
-    ...rangeShape(),
-    convert: convertParam(120),
-    convert_id: convertIdParam(120),
-    sort: enumParam(LISTING_SORTS, 'Field to sort by; default market_cap.').optional(),
-    sort_dir: enumParam(['asc', 'desc'], 'Sort direction; default desc.').optional(),
-    cryptocurrency_type: enumParam(
-      ['all', 'coins', 'tokens'],
-      'Coins, tokens or both; default all.',
-    ).optional(),
-    aux: auxParam(['is_market_cap_included_in_calc']),
-    tag: z
+/**
+ * The listings parameters (v3, and v1 with its own `tag`): page, range filters, currencies, sort,
+ * type; min must not exceed max.
+ */
+export function listingsInput(tag: z.ZodType) {
+  return paramsObject(
+    {
+      ...page(5000, LISTED_ROWS, 100),
+      ...rangeShape(),
+      ...currencies(),
+      sort: enumParam(LISTING_SORTS, 'Default market_cap.').optional(),
+      sort_dir: enumParam(['asc', 'desc'], 'Default desc.').optional(),
+      cryptocurrency_type: enumParam(['all', 'coins', 'tokens'], 'Default all.').optional(),
+      tag,
+    },
+    convertExclusive,
+    (value, add) => {
+      for (const name of [...RANGE_FILTERS, 'percent_change_24h']) {
+        const min = value[`${name}_min`] as number | undefined;
+        const max = value[`${name}_max`] as number | undefined;
+        if (min !== undefined && max !== undefined && min > max) {
+          add({ path: `${name}_min`, message: `must not be greater than ${name}_max` });
+        }
+      }
+    },
+  );
+}
+
+/** The listings answer: a heading, then the table of the page. */
+export function summariseListings(
+  data: { start: number; items: Asset[] },
+  params: { start: number; sort?: string; sort_dir?: string },
+): string {
+  if (data.items.length === 0) return `No cryptocurrencies match from start=${params.start}.`;
+  const last = data.start + data.items.length - 1;
+  return lines(
+    `Cryptocurrencies ${data.start}–${last} by ${params.sort ?? 'market_cap'} (${params.sort_dir ?? 'desc'}), ${formatTime(data.items[0].last_updated)}`,
+    assetTable(data.items, 20, `format=json has this whole page; next page: start=${last + 1}`),
+  );
+}
+
+/** The listings credit rule (v1 and v3): 1 per 200 assets, rounded up, plus converts. */
+export const LISTINGS_CREDITS = perItems({
+  per: 200,
+  what: 'assets',
+  items: (p: { limit: number }) => p.limit,
+  scales: 'limit',
+  convert: true,
+});
+
+export const listingsLatest = defineEndpoint({
+  name: 'get_cryptocurrency_listings_latest',
+  title: 'Crypto listings (latest)',
+  toolset: 'cryptocurrency',
+  inDefault: true,
+  path: '/v3/cryptocurrency/listings/latest',
+  summary: 'Assets by market cap (or another sort) with price, change and volume; paged and filterable.',
+  input: listingsInput(
+    z
       .string()
       .max(64, 'must be a lowercase tag slug of at most 64 characters')
       .regex(/^[a-z0-9-]+$/, { message: 'must be a lowercase tag slug' })
       .optional()
-      .describe('Only assets with this tag slug, e.g. "defi"; default all.'),
-  },
-  convertExclusive,
-  (value, add) => {
-    for (const name of [...RANGE_FILTERS, 'percent_change_24h']) {
-      const min = value[`${name}_min`] as number | undefined;
-      const max = value[`${name}_max`] as number | undefined;
-      if (min !== undefined && max !== undefined && min > max) {
-        add({ path: `${name}_min`, message: `must not be greater than ${name}_max` });
-      }
-    }
-  },
-);
-
-export const listingsLatest = defineEndpoint({
-  name: 'get_cryptocurrency_listings_latest',
-  title: 'Cryptocurrency listings (latest)',
-  toolset: 'cryptocurrency',
-  path: '/v3/cryptocurrency/listings/latest',
-  summary:
-    'Active cryptocurrencies ranked by market cap (or another sort), with price, 24h change, volume and market cap, paged with start and limit and filterable by price, market cap, volume, supply and 24h change. Use it for "top 10 coins", "cheapest tokens over $1B market cap" and the like.',
-  input: listingsInput,
-  output: z.object({ start: z.number(), items: z.array(asset) }),
-  credits: perItems({
-    per: 200,
-    what: 'assets returned',
-    items: (p: { limit: number }) => p.limit,
-    scales: 'limit',
-    convert: true,
-  }),
+      .describe('Only this tag, e.g. defi.'),
+  ),
+  serviceParams: { ...auxParams(['is_market_cap_included_in_calc']), ...servicePage(5000, 100) },
+  output: assetPage,
+  credits: LISTINGS_CREDITS,
   refreshSeconds: 60,
   plans: ALL_PLANS,
   normalise(body, params) {
     return { start: params.start, items: assetsOf(body) };
   },
-  summarise(data, params) {
-    if (data.items.length === 0) return `No cryptocurrencies match from start=${params.start}.`;
-    const last = data.start + data.items.length - 1;
-    return lines(
-      `Cryptocurrencies ${data.start}–${last} by ${params.sort ?? 'market_cap'} (${params.sort_dir ?? 'desc'}), ${formatTime(data.items[0].last_updated)}`,
-      assetTable(data.items, 20, `format=json has this whole page; next page: start=${last + 1}`),
-    );
-  },
+  summarise: summariseListings,
 });
 
 // ---------------------------------------------------------------- quotes
 
 export const quotesLatest = defineEndpoint({
   name: 'get_cryptocurrency_quotes_latest',
-  title: 'Cryptocurrency quotes (latest)',
+  title: 'Crypto quotes (latest)',
   toolset: 'cryptocurrency',
+  inDefault: true,
   path: '/v3/cryptocurrency/quotes/latest',
-  summary:
-    'Latest price, 1h/24h/7d change, volume and market cap of named assets, by id (recommended), slug or symbol. Use it for "what is the price of bitcoin" or to compare a few coins.',
+  summary: 'Latest price, change, volume and market cap of assets by id, slug or symbol.',
   input: paramsObject(
     {
-      id: idListParam
-        .optional()
-        .describe('Asset ids, comma-separated, e.g. "1,1027" (bitcoin, ethereum); recommended.'),
-      slug: slugListParam.optional().describe('Asset slugs, comma-separated, e.g. "bitcoin,ethereum".'),
-      symbol: symbolListParam
-        .optional()
-        .describe('Asset symbols, comma-separated, e.g. "BTC,ETH" (symbols are not unique).'),
-      convert: convertParam(120),
-      convert_id: convertIdParam(120),
-      aux: auxParam(['is_active', 'is_fiat']),
-      skip_invalid: z
-        .boolean()
-        .optional()
-        .describe('Skip unknown ids, slugs or symbols instead of failing; default false.'),
+      id: ids,
+      slug: slugs,
+      symbol: symbols,
+      ...currencies(),
+      skip_invalid: skipInvalid(false),
     },
     convertExclusive,
-    (value, add) => {
-      const given = ['id', 'slug', 'symbol'].filter((k) => value[k] !== undefined);
-      if (given.length !== 1) {
-        add({
-          path: given[1] ?? 'id',
-          message:
-            given.length === 0
-              ? 'one of id, slug or symbol is required'
-              : `send only one of id, slug or symbol, not ${given.join(' and ')}`,
-        });
-      }
-    },
+    exactlyOne('id', 'slug', 'symbol'),
   ),
+  serviceParams: auxParams(['is_active', 'is_fiat']),
   output: z.object({ items: z.array(asset) }),
-  credits: perItems({
-    per: 100,
-    what: 'assets returned',
-    // One asset per id, slug or symbol asked for.
-    items: (p: { id?: string; slug?: string; symbol?: string }) =>
-      splitList(p.id ?? p.slug ?? p.symbol ?? '').length,
-    convert: true,
-  }),
+  credits: perItems({ per: 100, what: 'assets', items: namedCount, convert: true }),
   refreshSeconds: 60,
   plans: ALL_PLANS,
   normalise(body) {
     return { items: assetsOf(body) };
   },
-  summarise(data) {
-    if (data.items.length === 0) return 'No quotes: none of the assets asked for is known.';
-    const lead = data.items[0];
-    const q = lead.quote[0];
-    const rows = data.items.flatMap((a) => a.quote.map((c) => ({ symbol: a.symbol, ...c })));
-    const { shown, omitted } = cutRows(rows, 20);
-    return lines(
-      `${lead.name} (${lead.symbol}) ${formatPrice(q?.price, q?.currency)}, ${formatPercent(q?.percent_change_24h)} 24h, ${formatPercent(q?.percent_change_7d)} 7d, market cap ${formatMoney(q?.market_cap, q?.currency)} (${formatTime(lead.last_updated)})`,
-      rows.length > 1 &&
-        table(
-          ['Asset', 'Currency', 'Price', '1h', '24h', '7d', 'Volume 24h'],
-          shown.map((c) => [
-            c.symbol,
-            currencyLabel(c.currency),
-            formatPrice(c.price, c.currency),
-            formatPercent(c.percent_change_1h),
-            formatPercent(c.percent_change_24h),
-            formatPercent(c.percent_change_7d),
-            formatMoney(c.volume_24h, c.currency),
-          ]),
-        ),
-      rows.length > 1 && omittedLine(omitted, 'format=json has every quote'),
-    );
-  },
+  summarise: summariseQuotes,
 });
+
+/** The quotes answer: the first asset's headline, then a row per asset and currency. */
+export function summariseQuotes(data: { items: Asset[] }): string {
+  if (data.items.length === 0) return 'No quotes: none of the assets asked for is known.';
+  const lead = data.items[0];
+  const q = lead.quote[0];
+  const rows = data.items.flatMap((a) => a.quote.map((c) => ({ symbol: a.symbol, ...c })));
+  const { shown, omitted } = cutRows(rows, 20);
+  return lines(
+    `${lead.name} (${lead.symbol}) ${formatPrice(q?.price, q?.currency)}, ${formatPercent(q?.percent_change_24h)} 24h, ${formatPercent(q?.percent_change_7d)} 7d, market cap ${formatMoney(q?.market_cap, q?.currency)} (${formatTime(lead.last_updated)})`,
+    rows.length > 1 &&
+      table(
+        ['Asset', 'Currency', 'Price', '1h', '24h', '7d', 'Volume 24h'],
+        shown.map((c) => [
+          c.symbol,
+          currencyLabel(c.currency),
+          formatPrice(c.price, c.currency),
+          formatPercent(c.percent_change_1h),
+          formatPercent(c.percent_change_24h),
+          formatPercent(c.percent_change_7d),
+          formatMoney(c.volume_24h, c.currency),
+        ]),
+      ),
+    rows.length > 1 && omittedLine(omitted, 'format=json has every quote'),
+  );
+}

@@ -26,11 +26,19 @@ export interface EndpointSpec<I extends z.ZodObject, O extends z.ZodObject, N ex
   name: N;
   title: string;
   toolset: Toolset;
+  /** Whether the tool is in the `default` selection (SVC_TOOLSETS unset or `default`). */
+  inDefault?: boolean;
   /** Path under the base URL, with its version prefix. */
   path: string;
   /** What the tool answers and when to use it; credits, refresh and plans are appended. */
   summary: string;
   input: I;
+  /**
+   * Where the service's parameters differ from the tool's, for the sandbox: those the tool does not
+   * offer because they only trim upstream fields the answer does not show (`aux`), and the
+   * service's own defaults where the tool's page is smaller.
+   */
+  serviceParams?: z.ZodRawShape;
   output: O;
   /** How the service charges: the guard's estimate and the sandbox's charge both apply it. */
   credits: CreditRule<z.output<I>>;
@@ -54,25 +62,28 @@ export interface Endpoint<
   description: string;
   /** What the tool takes: the endpoint's parameters and `format`. */
   toolInput: z.ZodObject;
+  /** What the service takes: the tool's parameters and serviceParams. */
+  serviceInput: z.ZodObject;
 }
 
 export function defineEndpoint<I extends z.ZodObject, O extends z.ZodObject, const N extends string>(
   spec: EndpointSpec<I, O, N>,
 ): Endpoint<I, O, N> {
-  const plans = spec.plans.length === PLANS.length ? 'all plans' : spec.plans.map(planTitle).join(', ');
   const refresh =
-    spec.refreshSeconds > 0
-      ? `Data refreshes every ${formatDuration(spec.refreshSeconds)}`
-      : 'Live data, never cached';
-  const description = [spec.summary, `Credits: ${spec.credits.text}. ${refresh}. Plans: ${plans}.`].join(
-    '\n',
-  );
-  return { ...spec, description, toolInput: withFormat(spec.input) };
+    spec.refreshSeconds > 0 ? `Refresh ${formatDuration(spec.refreshSeconds)}` : 'Live, not cached';
+  const description = `${spec.summary}\nCredits: ${spec.credits.text}. ${refresh}. Plans: ${plansText(spec.plans)}.`;
+  const serviceInput = spec.serviceParams ? spec.input.safeExtend(spec.serviceParams) : spec.input;
+  return { ...spec, description, toolInput: withFormat(spec.input), serviceInput };
 }
 
 /** A tool's input: its parameters and `format`, in one zod schema. */
 export function withFormat(input: z.ZodObject): z.ZodObject {
   return input.safeExtend({ format: formatParam });
+}
+
+/** "all", or "Startup+" (Startup and up: plans are cumulative). */
+function plansText(plans: readonly Plan[]): string {
+  return plans.length === PLANS.length ? 'all' : `${planTitle(plans[0])}+`;
 }
 
 export function planTitle(plan: Plan): string {

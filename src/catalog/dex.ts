@@ -2,70 +2,50 @@
 import { z } from 'zod';
 import { cutRows, lines, omittedLine, table } from '../format/text.js';
 import { perCall } from './credits.js';
-import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
+import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
+import { lenient } from './lenient.js';
 import { paramsObject } from './params.js';
-
-/** The service's short field names (n, pltA, dn, …) as documented in the spec. */
-const upstreamPlatform = z.looseObject({
-  id: looseNumber,
-  n: z.string(),
-  i: z.string().optional(),
-  uf: z.string().optional(),
-  dn: looseNumber.optional(),
-  txuf: z.string().optional(),
-  v: z.boolean().optional(),
-  p: z.boolean().optional(),
-  addrUrl: z.string().optional(),
-  chId: looseNumber.optional(),
-  puf: z.string().optional(),
-  wcId: looseNumber.optional(),
-  pltA: z.string().optional(),
-});
 
 const platform = z.object({
   id: z.number(),
   name: z.string(),
   acronym: z.string().optional(),
-  dex_count: z.number().optional().describe('Number of DEXs supported on the platform'),
+  dex_count: z.number().optional().describe('DEXs on the platform'),
   chain_id: z.number().optional(),
   wrapped_token_id: z.number().optional(),
   visible: z.boolean().optional(),
   pinned: z.boolean().optional(),
   icon_url: z.string().optional(),
-  token_url_format: z.string().optional().describe('Explorer URL for a token; {placeholders} in braces'),
+  token_url_format: z.string().optional().describe('Explorer URL, {placeholders} in braces'),
   transaction_url_format: z.string().optional(),
   address_url_format: z.string().optional(),
   pool_url_format: z.string().optional(),
 });
-type Platform = z.infer<typeof platform>;
+/** The service's short field names (n, pltA, dn, …) as documented in the spec. */
+const upstreamPlatform = lenient(platform, {
+  name: 'n',
+  acronym: 'pltA',
+  dex_count: 'dn',
+  chain_id: 'chId',
+  wrapped_token_id: 'wcId',
+  visible: 'v',
+  pinned: 'p',
+  icon_url: 'i',
+  token_url_format: 'uf',
+  transaction_url_format: 'txuf',
+  address_url_format: 'addrUrl',
+  pool_url_format: 'puf',
+});
 
-function toPlatform(p: z.output<typeof upstreamPlatform>): Platform {
-  return {
-    id: p.id,
-    name: p.n,
-    acronym: p.pltA,
-    dex_count: p.dn,
-    chain_id: p.chId,
-    wrapped_token_id: p.wcId,
-    visible: p.v,
-    pinned: p.p,
-    icon_url: p.i,
-    token_url_format: p.uf,
-    transaction_url_format: p.txuf,
-    address_url_format: p.addrUrl,
-    pool_url_format: p.puf,
-  };
-}
-
-const PLATFORM_CREDITS = perCall(1, { text: 'not documented; counted as 1' });
+const PLATFORM_CREDITS = perCall(1, { text: '1 per call (not documented)' });
 
 export const dexPlatforms = defineEndpoint({
   name: 'list_dex_platforms',
   title: 'DEX platforms',
   toolset: 'dex',
+  inDefault: true,
   path: '/v1/dex/platform/list',
-  summary:
-    'Every blockchain platform with decentralised-exchange data, with its id, acronym and number of DEXs. Use it to find a platform name for get_dex_platform or to answer "which chains have DEX data".',
+  summary: 'Chains with DEX data: id, acronym, DEX count.',
   input: paramsObject({}),
   output: z.object({ items: z.array(platform) }),
   credits: PLATFORM_CREDITS,
@@ -73,7 +53,7 @@ export const dexPlatforms = defineEndpoint({
   plans: ALL_PLANS,
   normalise(body) {
     // Documented as a bare array, observed wrapped in {data, status}: dataOf takes both.
-    return { items: parseBody(z.array(upstreamPlatform), dataOf(body)).map(toPlatform) };
+    return { items: parseBody(z.array(upstreamPlatform), dataOf(body)) };
   },
   summarise(data) {
     const byDexes = [...data.items].sort((a, b) => (b.dex_count ?? 0) - (a.dex_count ?? 0));
@@ -93,22 +73,18 @@ export const dexPlatform = defineEndpoint({
   name: 'get_dex_platform',
   title: 'DEX platform detail',
   toolset: 'dex',
+  inDefault: true,
   path: '/v1/dex/platform/detail',
-  summary:
-    'One blockchain platform with DEX data: its id, acronym, number of DEXs and block-explorer URL formats. Use it for "tell me about the Solana DEX platform"; list_dex_platforms gives the names.',
+  summary: 'One DEX chain: id, acronym, DEX count, explorer URL formats.',
   input: paramsObject({
-    platformName: z
-      .string()
-      .min(1)
-      .max(100)
-      .describe('Platform name as list_dex_platforms gives it, e.g. "Ethereum", "Solana" or "BSC".'),
+    platformName: z.string().min(1).max(100).describe('Name from list_dex_platforms, e.g. Solana.'),
   }),
   output: platform,
   credits: PLATFORM_CREDITS,
   refreshSeconds: 3600,
   plans: ALL_PLANS,
   normalise(body) {
-    return toPlatform(parseBody(upstreamPlatform, dataOf(body)));
+    return parseBody(upstreamPlatform, dataOf(body));
   },
   summarise(p) {
     return lines(

@@ -3,96 +3,61 @@ import { z } from 'zod';
 import { currencyLabel, formatMoney, formatNumber, formatShare } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { currencies, time, timeEnd } from './asset-params.js';
 import { perCall, perItems } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
+import { lenient } from './lenient.js';
 import {
   convertExclusive,
-  convertIdParam,
-  convertParam,
   enumParam,
   intParam,
   namesListParam,
   paramsObject,
   parseTime,
   timeOrder,
-  timeParam,
 } from './params.js';
-import { pickNumbers, type QuoteEntry, quoteEntries } from './quotes.js';
+import { quoteEntry, quoteOf } from './quotes.js';
 
-const MARKET_FIGURES = [
+const currencyFigures = quoteEntry([
   'total_market_cap',
   'total_volume_24h',
   'total_volume_24h_reported',
   'altcoin_market_cap',
   'altcoin_volume_24h',
   'altcoin_volume_24h_reported',
-] as const;
-
-const currencyFigures = z.object({
-  currency: z.string().describe('Currency symbol, or id when asked by convert_id'),
-  total_market_cap: z.number().optional(),
-  total_volume_24h: z.number().optional(),
-  total_volume_24h_reported: z.number().optional(),
-  altcoin_market_cap: z.number().optional(),
-  altcoin_volume_24h: z.number().optional(),
-  altcoin_volume_24h_reported: z.number().optional(),
-});
-type CurrencyFigures = z.infer<typeof currencyFigures>;
-
-function toCurrencyFigures(entry: QuoteEntry): CurrencyFigures {
-  return { currency: entry.currency, ...pickNumbers(entry, MARKET_FIGURES) };
-}
-
-const MARKET_COUNTS = [
-  'btc_dominance',
-  'eth_dominance',
-  'active_cryptocurrencies',
-  'total_cryptocurrencies',
-  'active_market_pairs',
-  'active_exchanges',
-  'total_exchanges',
-] as const;
-
-const upstreamRecord = z.looseObject({
-  quote: z.unknown(),
-  last_updated: z.string().optional(),
-  timestamp: z.string().optional(),
-  search_interval: z.unknown().optional(),
-});
+]);
 
 // ---------------------------------------------------------------- latest
 
 const latestOutput = z.object({
   last_updated: z.string().optional(),
-  btc_dominance: z.number().optional().describe('Bitcoin share of the total market cap, percent'),
-  eth_dominance: z.number().optional().describe('Ethereum share of the total market cap, percent'),
+  btc_dominance: z.number().optional().describe('Percent of the total cap'),
+  eth_dominance: z.number().optional().describe('Percent of the total cap'),
   active_cryptocurrencies: z.number().optional(),
   total_cryptocurrencies: z.number().optional(),
   active_market_pairs: z.number().optional(),
   active_exchanges: z.number().optional(),
   total_exchanges: z.number().optional(),
-  quotes: z.array(currencyFigures).describe('Market totals, one entry per requested currency'),
+  quotes: z.array(currencyFigures).describe('One entry per currency'),
 });
+
+/** Upstream, the quotes are `quote`, keyed by currency or listed. */
+const upstreamLatest = lenient(latestOutput, { quotes: ['quote', quoteOf(currencyFigures)] });
 
 export const globalMetricsLatest = defineEndpoint({
   name: 'get_global_metrics_latest',
-  title: 'Global market metrics (latest)',
+  title: 'Global metrics (latest)',
   toolset: 'global_metrics',
+  inDefault: true,
   path: '/v1/global-metrics/quotes/latest',
-  summary:
-    'The whole crypto market right now: total market cap, 24h volume, Bitcoin and Ethereum dominance, altcoin market cap, and counts of active cryptocurrencies, exchanges and market pairs. Use it for "how big is the crypto market" or "what is BTC dominance".',
-  input: paramsObject({ convert: convertParam(120), convert_id: convertIdParam(120) }, convertExclusive),
+  summary: 'The crypto market now: total cap, volume, BTC/ETH dominance, asset and exchange counts.',
+  input: paramsObject(currencies(), convertExclusive),
   output: latestOutput,
   credits: perCall(1, { convert: true }),
   refreshSeconds: 300,
   plans: ALL_PLANS,
   normalise(body) {
-    const record = parseBody(upstreamRecord, dataOf(body));
-    return {
-      last_updated: record.last_updated,
-      ...pickNumbers(record, MARKET_COUNTS),
-      quotes: quoteEntries(record.quote).map(toCurrencyFigures),
-    };
+    return parseBody(upstreamLatest, dataOf(body));
   },
   summarise(data) {
     const [main, ...others] = data.quotes;
@@ -156,36 +121,33 @@ export function intervalSeconds(interval: string): number {
 
 const historicalInput = paramsObject(
   {
-    time_start: timeParam('Start of the series; without it the series counts back from time_end'),
-    time_end: timeParam('End of the series, inclusive; default now'),
-    count: intParam(1, 10_000, 'Number of interval periods to return, 1 to 10000; default 10.').default(10),
-    interval: enumParam(GLOBAL_HISTORY_INTERVALS, 'Spacing of the quotes; default 1d.').default('1d'),
-    convert: convertParam(4, ' (the first plus up to 3 others)'),
-    convert_id: convertIdParam(4),
-    aux: namesListParam(
-      GLOBAL_HISTORY_AUX,
-      'Supplemental fields to include; default all except search_interval.',
-    ),
+    time_start: time('Start'),
+    time_end: timeEnd,
+    count: intParam(1, 10_000, 'Quotes.').default(10),
+    interval: enumParam(GLOBAL_HISTORY_INTERVALS, 'Spacing.').default('1d'),
+    ...currencies(4, ' (the first plus up to 3 others)'),
   },
   convertExclusive,
   timeOrder,
 );
 
+const historicalQuote = z.object({
+  timestamp: z.string(),
+  btc_dominance: z.number().optional(),
+  eth_dominance: z.number().optional(),
+  active_cryptocurrencies: z.number().optional(),
+  active_exchanges: z.number().optional(),
+  active_market_pairs: z.number().optional(),
+  quote: z.array(currencyFigures),
+});
+
 const historicalOutput = z.object({
   interval: z.string(),
-  quotes: z
-    .array(
-      z.object({
-        timestamp: z.string(),
-        btc_dominance: z.number().optional(),
-        eth_dominance: z.number().optional(),
-        active_cryptocurrencies: z.number().optional(),
-        active_exchanges: z.number().optional(),
-        active_market_pairs: z.number().optional(),
-        quote: z.array(currencyFigures),
-      }),
-    )
-    .describe('One quote per interval period, oldest first; periods without data are skipped'),
+  quotes: z.array(historicalQuote).describe('Oldest first; periods without data skipped'),
+});
+
+const upstreamHistorical = z.looseObject({
+  quotes: z.array(lenient(historicalQuote, { quote: quoteOf(currencyFigures) })),
 });
 
 /** Periods a call returns at most: `count`, fewer when a time range holds fewer intervals. */
@@ -201,26 +163,21 @@ export function expectedPoints(
 
 export const globalMetricsHistorical = defineEndpoint({
   name: 'get_global_metrics_historical',
-  title: 'Global market metrics (historical)',
+  title: 'Global metrics (historical)',
   toolset: 'global_metrics',
+  inDefault: true,
   path: '/v1/global-metrics/quotes/historical',
   summary:
-    'Total market cap, volume and dominance over time, one quote per interval (5m to 365d, or calendar hourly/daily/weekly/monthly/yearly). Use it for trends such as "how did the total market cap change this month". History depth depends on the plan: Hobbyist and Startup 1 month, Standard 3 months, Professional 12 months, Enterprise 6 years.',
+    'Total market cap, volume and dominance over time. History by plan: 1 month (Basic) to 6 years (Enterprise).',
   input: historicalInput,
+  serviceParams: { aux: namesListParam(GLOBAL_HISTORY_AUX, 'Supplemental fields.') },
   output: historicalOutput,
-  credits: perItems({ per: 100, what: 'data points returned', items: expectedPoints, scales: 'count' }),
+  credits: perItems({ per: 100, what: 'points', items: expectedPoints, scales: 'count' }),
   refreshSeconds: 300,
   plans: ALL_PLANS,
   normalise(body, params) {
-    const data = parseBody(z.looseObject({ quotes: z.array(upstreamRecord) }), dataOf(body));
-    return {
-      interval: params.interval,
-      quotes: data.quotes.map((record) => ({
-        timestamp: record.timestamp ?? '',
-        ...pickNumbers(record, MARKET_COUNTS),
-        quote: quoteEntries(record.quote).map(toCurrencyFigures),
-      })),
-    };
+    const data = parseBody(upstreamHistorical, dataOf(body));
+    return { interval: params.interval, quotes: data.quotes };
   },
   summarise(data) {
     const cur = currencyLabel(data.quotes[0]?.quote[0]?.currency ?? 'USD');

@@ -2,17 +2,41 @@
 
 import { keyInfo } from './account.js';
 import { trendingTokens, trendingTopics } from './community.js';
+import { latestContent, latestPosts, postComments, topPosts } from './content.js';
 import { listingsLatest, quotesLatest } from './cryptocurrency.js';
+import {
+  ohlcvHistorical,
+  ohlcvLatest,
+  pricePerformance,
+  quotesHistorical,
+} from './cryptocurrency-history.js';
+import {
+  gainersLosers,
+  listingsHistorical,
+  mostVisited,
+  newCryptocurrencies,
+  trendingLatest,
+} from './cryptocurrency-lists.js';
+import {
+  categories,
+  categoryCoins,
+  cryptocurrencyInfo,
+  cryptocurrencyMap,
+} from './cryptocurrency-reference.js';
 import type { Endpoint } from './define.js';
 import { dexPlatform, dexPlatforms } from './dex.js';
 import { globalMetricsHistorical, globalMetricsLatest } from './global-metrics.js';
 import { svc20Historical, svc20Latest, svc100Historical, svc100Latest } from './indices.js';
+import { klineCandles, klinePoints } from './kline.js';
+import { listingsLatestV1, quotesLatestV2 } from './legacy.js';
+import { marketPairs } from './market-pairs.js';
 import {
   altcoinSeasonHistorical,
   altcoinSeasonLatest,
   fearAndGreedHistorical,
   fearAndGreedLatest,
 } from './sentiment.js';
+import { fiatMap, priceConversion } from './utilities.js';
 
 export * from './define.js';
 export * from './toolsets.js';
@@ -34,6 +58,30 @@ export const endpoints = [
   dexPlatform,
   listingsLatest,
   quotesLatest,
+  cryptocurrencyMap,
+  cryptocurrencyInfo,
+  quotesHistorical,
+  ohlcvHistorical,
+  gainersLosers,
+  priceConversion,
+  newCryptocurrencies,
+  trendingLatest,
+  mostVisited,
+  listingsHistorical,
+  ohlcvLatest,
+  pricePerformance,
+  marketPairs,
+  categories,
+  categoryCoins,
+  latestContent,
+  latestPosts,
+  topPosts,
+  postComments,
+  klineCandles,
+  klinePoints,
+  fiatMap,
+  listingsLatestV1,
+  quotesLatestV2,
   keyInfo,
 ] as const satisfies readonly Endpoint[];
 

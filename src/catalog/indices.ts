@@ -3,41 +3,46 @@ import { z } from 'zod';
 import { formatNumber, formatPercent, formatPrice } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { time, timeEnd } from './asset-params.js';
 import { perCall } from './credits.js';
-import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
-import { enumParam, intParam, paramsObject, timeOrder, timeParam } from './params.js';
+import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
+import { lenient } from './lenient.js';
+import { enumParam, intParam, paramsObject, timeOrder } from './params.js';
 
-const upstreamConstituent = z.looseObject({
-  id: looseNumber,
-  name: z.string(),
-  symbol: z.string(),
-  url: z.string().optional(),
-  weight: looseNumber,
-  priceUsd: looseNumber.optional(),
-  units: looseNumber.optional(),
-});
-
+/** A constituent in the latest value (its page link is left out: no one asked for it). */
 const constituent = z.object({
   id: z.number(),
   name: z.string(),
   symbol: z.string(),
-  url: z.string().optional(),
-  weight: z.number().describe('Percent of the index; the weights sum to 100'),
+  weight: z.number().describe('Percent; they sum to 100'),
   priceUsd: z.number().optional().describe('svc20 only'),
   units: z.number().optional().describe('svc20 only'),
 });
+/** A constituent in a past value: which asset and how heavy (the latest value has the rest). */
+const pastConstituent = constituent.pick({ symbol: true, weight: true });
 
-function toConstituent(c: z.output<typeof upstreamConstituent>): z.infer<typeof constituent> {
-  return {
-    id: c.id,
-    name: c.name,
-    symbol: c.symbol,
-    url: c.url,
-    weight: c.weight,
-    priceUsd: c.priceUsd,
-    units: c.units,
-  };
-}
+const latestOutput = z.object({
+  index: z.string(),
+  value: z.number(),
+  value_24h_percentage_change: z.number().optional(),
+  last_update: z.string().optional(),
+  next_update: z.string().optional(),
+  constituents: z.array(constituent),
+});
+const upstreamLatest = lenient(latestOutput.omit({ index: true }));
+
+const historicalValue = z.object({
+  update_time: z.string(),
+  value: z.number(),
+  constituents: z.array(pastConstituent),
+});
+/** Historical values may come without constituents. */
+const upstreamHistoricalValue = lenient(historicalValue, {
+  constituents: z
+    .array(lenient(pastConstituent))
+    .nullish()
+    .transform((list) => list ?? []),
+});
 
 /** The constituent rows a text answer shows, heaviest first. */
 function constituentTable(list: readonly z.infer<typeof constituent>[], max: number): string {
@@ -60,39 +65,16 @@ function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
     name: `get_${index}_index_latest`,
     title: `${label} index (latest)`,
     toolset: 'indices',
+    inDefault: true,
     path: `/v3/index/${index}-latest`,
-    summary: `The latest value of the ${label} index (the top ${size} cryptocurrencies by market cap), its 24h change and its constituents with weights${index === 'svc20' ? ', prices and units' : ''}. Use it for "how is the top-${size} crypto index doing".`,
+    summary: `The ${label} index (top ${size} by market cap) now: value, 24h change, weighted constituents.`,
     input: paramsObject({}),
-    output: z.object({
-      index: z.string(),
-      value: z.number(),
-      value_24h_percentage_change: z.number().optional(),
-      last_update: z.string().optional(),
-      next_update: z.string().optional(),
-      constituents: z.array(constituent),
-    }),
+    output: latestOutput,
     credits: perCall(1),
     refreshSeconds: 300,
     plans: ALL_PLANS,
     normalise(body) {
-      const v = parseBody(
-        z.looseObject({
-          value: looseNumber,
-          value_24h_percentage_change: looseNumber.optional(),
-          last_update: z.string().optional(),
-          next_update: z.string().optional(),
-          constituents: z.array(upstreamConstituent),
-        }),
-        dataOf(body),
-      );
-      return {
-        index,
-        value: v.value,
-        value_24h_percentage_change: v.value_24h_percentage_change,
-        last_update: v.last_update,
-        next_update: v.next_update,
-        constituents: v.constituents.map(toConstituent),
-      };
+      return { index, ...parseBody(upstreamLatest, dataOf(body)) };
     },
     summarise(data) {
       return lines(
@@ -107,18 +89,19 @@ function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
     name: `get_${index}_index_historical`,
     title: `${label} index (historical)`,
     toolset: 'indices',
+    inDefault: true,
     path: `/v3/index/${index}-historical`,
-    summary: `Past values of the ${label} index (top ${size} by market cap) at 5m, 15m or daily steps, each with its constituents. Use it for "how has the top-${size} index moved".`,
+    summary: `Past ${label} index values (5m, 15m or daily) with constituents.`,
     input: paramsObject(
       {
-        time_start: timeParam('Start of the series; without it values count back from time_end'),
-        time_end: timeParam('End of the series, inclusive; default now'),
+        time_start: time('Start'),
+        time_end: timeEnd,
         count: intParam(
           1,
           100,
-          'Number of interval periods, 1 to 100; default 5; at most 10 when both time_start and time_end are given (then counting starts at time_start).',
-        ).default(5),
-        interval: enumParam(['5m', '15m', 'daily'], 'Spacing of the values; default daily.').default('daily'),
+          `Values; at most 10 with time_start and time_end${index === 'svc100' ? ' (service default 5)' : ''}.`,
+        ).default(index === 'svc100' ? 3 : 5),
+        interval: enumParam(['5m', '15m', 'daily'], 'Spacing.').default('daily'),
       },
       timeOrder,
       (value, add) => {
@@ -127,37 +110,22 @@ function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
         }
       },
     ),
+    // svc100 values carry 100 constituents each: three by default keep the answer short.
+    serviceParams: { count: intParam(1, 100, 'Values.').default(5) },
     output: z.object({
       index: z.string(),
       interval: z.string(),
-      items: z
-        .array(z.object({ update_time: z.string(), value: z.number(), constituents: z.array(constituent) }))
-        .describe('Index values, oldest first'),
+      items: z.array(historicalValue).describe('Index values, oldest first'),
     }),
-    credits: perCall(1, { text: '1 per call, whatever the size' }),
+    credits: perCall(1),
     refreshSeconds: 300,
     plans: ALL_PLANS,
     normalise(body, params) {
-      const items = parseBody(
-        z.array(
-          z.looseObject({
-            update_time: z.string(),
-            value: looseNumber,
-            constituents: z.array(upstreamConstituent).optional(),
-          }),
-        ),
-        dataOf(body),
-      );
+      const items = parseBody(z.array(upstreamHistoricalValue), dataOf(body));
       return {
         index,
         interval: params.interval,
-        items: items
-          .map((item) => ({
-            update_time: item.update_time,
-            value: item.value,
-            constituents: (item.constituents ?? []).map(toConstituent),
-          }))
-          .sort((a, b) => Date.parse(a.update_time) - Date.parse(b.update_time)),
+        items: items.sort((a, b) => Date.parse(a.update_time) - Date.parse(b.update_time)),
       };
     },
     summarise(data) {

@@ -40,12 +40,7 @@ function boundedList(pattern: RegExp, items: number, chars: number, what: string
 }
 
 /** Every tool's `format`: the compact text summary or the structured data as JSON. */
-export const formatParam = z
-  .enum(['text', 'json'])
-  .default('text')
-  .describe(
-    'Answer as a compact text summary (text, default) or as the structured data in compact JSON (json).',
-  );
+export const formatParam = z.enum(['text', 'json']).default('text').describe('json: data as JSON.');
 
 export function splitList(value: string): string[] {
   return value.split(',');
@@ -112,8 +107,9 @@ export function intParam(min: number, max: number | undefined, description: stri
     .describe(description);
 }
 
+/** One of `values`; the schema's enum lists them, so the description need not. */
 export function enumParam<const T extends readonly [string, ...string[]]>(values: T, description: string) {
-  return z.enum(values).describe(`${description} One of: ${values.join(', ')}.`);
+  return z.enum(values).describe(description);
 }
 
 /** A comma list whose every item must be one of `allowed`. */
@@ -125,7 +121,7 @@ export function namesListParam(allowed: readonly string[], description: string) 
       message: `each name must be one of ${allowed.join(', ')}`,
     })
     .optional()
-    .describe(`${description} Comma-separated; allowed: ${allowed.join(', ')}.`);
+    .describe(`${description} Comma list of: ${allowed.join(', ')}.`);
 }
 
 export const idListParam = boundedList(ID_LIST, BOUNDS.listItems, BOUNDS.idDigits, 'numeric ids', '1,1027');
@@ -218,15 +214,30 @@ export function unknownParameter(schema: z.ZodObject, name: string): string {
 function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: Record<string, unknown>): string {
   if (issue.code === 'unrecognized_keys') return unknownParameter(schema, issue.keys[0]);
   const name = String(issue.path[0] ?? '');
-  if (issue.code === 'invalid_type' && name !== '' && input?.[name] === undefined) {
-    return `Missing parameter "${name}": it is required.${help(schema, name)}`;
+  const field = schema.shape[name] as z.ZodType | undefined;
+  const rule = [boundsOf(field), fieldDescription(field)].filter(Boolean).join('. ');
+  const help = rule ? ` Allowed: ${rule}` : '';
+  if (name !== '' && input?.[name] === undefined && issue.code !== 'custom') {
+    return `Missing parameter "${name}": it is required.${help}`;
   }
-  return `Invalid value for "${name}": ${lowerFirst(issue.message)}.${help(schema, name)}`;
+  return `Invalid value for "${name}": ${lowerFirst(issue.message)}.${help}`;
 }
 
-function help(schema: z.ZodObject, name: string): string {
-  const description = fieldDescription(schema.shape[name] as z.ZodType | undefined);
-  return description ? ` Allowed: ${description}` : '';
+/**
+ * What the schema itself allows, said in words (descriptions are kept short for the tool list, so
+ * a refusal spells the bounds out): "one of 5m, 15m, daily", "a whole number from 1 to 500".
+ */
+function boundsOf(field: z.ZodType | undefined): string | undefined {
+  const base = unwrap(field, () => false);
+  if (base instanceof z.ZodEnum) return `one of ${base.options.join(', ')}`;
+  if (!(base instanceof z.ZodNumber)) return undefined;
+  const kind = base.isInt ? 'a whole number' : 'a number';
+  const { minValue: min, maxValue: max } = base;
+  // A bound that only keeps absurd values out (MAX_UNBOUNDED_INT and above) is not worth saying.
+  const finite = (v: number | null): v is number => v !== null && Math.abs(v) < MAX_UNBOUNDED_INT;
+  if (finite(min) && finite(max)) return `${kind} from ${min} to ${max}`;
+  if (finite(min)) return `${kind} of at least ${min}`;
+  return finite(max) ? `${kind} of at most ${max}` : undefined;
 }
 
 function lowerFirst(text: string): string {

@@ -4,42 +4,30 @@
  * form). Both become one list of `{currency, ...figures}`.
  */
 import { z } from 'zod';
-import { parseBody } from './define.js';
+import { lenient } from './lenient.js';
 
 const figures = z.record(z.string(), z.unknown());
-const keyedQuote = z.record(z.string(), figures);
-const listedQuote = z.array(
-  z.looseObject({ symbol: z.string().optional(), id: z.union([z.number(), z.string()]).optional() }),
-);
-const anyQuote = z.union([listedQuote, keyedQuote]);
+const listedQuote = z
+  .array(z.looseObject({ symbol: z.string().optional(), id: z.union([z.number(), z.string()]).optional() }))
+  .transform((items): unknown[] =>
+    items.map(({ symbol, id, ...rest }) => ({ currency: symbol ?? String(id ?? '?'), ...rest })),
+  );
+const keyedQuote = z
+  .record(z.string(), figures)
+  .transform((keyed): unknown[] =>
+    Object.entries(keyed).map(([currency, values]) => ({ currency, ...values })),
+  );
 
-export type QuoteEntry = { currency: string } & Record<string, unknown>;
-
-export function quoteEntries(quote: unknown): QuoteEntry[] {
-  const parsed = parseBody(anyQuote, quote);
-  if (Array.isArray(parsed)) {
-    return parsed.map(({ symbol, id, ...rest }) => ({ currency: symbol ?? String(id ?? '?'), ...rest }));
-  }
-  return Object.entries(parsed).map(([currency, values]) => ({ currency, ...values }));
+/** A quote, keyed or listed, read as a list of `entry` (an output object with `currency`). */
+export function quoteOf<E extends z.ZodObject>(entry: E) {
+  return z.union([listedQuote, keyedQuote]).pipe(z.array(lenient(entry)));
 }
 
-/** A number field of a quote entry, or undefined when the service left it out. */
-function numberField(entry: Record<string, unknown>, key: string): number | undefined {
-  const value = entry[key];
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) return Number(value);
-  return undefined;
-}
-
-/** Copy the named number fields that are present. */
-export function pickNumbers<K extends string>(
-  entry: Record<string, unknown>,
-  keys: readonly K[],
-): Partial<Record<K, number>> {
-  const out: Partial<Record<K, number>> = {};
-  for (const key of keys) {
-    const value = numberField(entry, key);
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
+/** The output entry of a quote: its currency (a symbol, or an id when asked by convert_id) and the named figures, each optional. */
+export function quoteEntry<const K extends string>(names: readonly K[]) {
+  const shape = Object.fromEntries(names.map((n) => [n, z.number().optional()])) as Record<
+    K,
+    z.ZodOptional<z.ZodNumber>
+  >;
+  return z.object({ currency: z.string(), ...shape });
 }

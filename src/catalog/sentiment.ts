@@ -4,7 +4,8 @@ import { formatMoney, formatNumber } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
 import { perCall } from './credits.js';
-import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
+import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
+import { lenient } from './lenient.js';
 import { enumParam, intParam, paramsObject } from './params.js';
 import { isoOf } from './time.js';
 
@@ -24,39 +25,41 @@ function altcoinSeason(index: number): 'altcoin season' | 'bitcoin season' | 'ne
   return 'neither season';
 }
 
-const upstreamFearAndGreed = z.looseObject({
-  value: looseNumber,
-  value_classification: z.string().optional(),
-  update_time: z.string().optional(),
-  timestamp: z.union([z.string(), z.number()]).optional(),
-});
-
 const fearAndGreedValue = z.object({
-  value: z.number().min(0).max(100).describe('Index value, 0 (extreme fear) to 100 (extreme greed)'),
+  value: z.number().min(0).max(100).describe('0 (extreme fear) to 100 (extreme greed)'),
   value_classification: z
     .string()
-    .describe('Extreme Fear <20, Fear 20–39, Neutral 40–59, Greed 60–79, Extreme Greed 80–100'),
+    .describe('Extreme Fear <20, Fear <40, Neutral <60, Greed <80, Extreme Greed'),
+});
+const fearAndGreedLatestOutput = fearAndGreedValue.extend({ update_time: z.string().optional() });
+const fearAndGreedDay = fearAndGreedValue.extend({ timestamp: z.string().describe('ISO 8601, 00:00 UTC') });
+
+/** An answer without its label gets the band's (the service's bands). */
+const labelled = {
+  value_classification: (v: Record<string, unknown>) =>
+    v.value_classification ?? fearAndGreedLabel(Number(v.value)),
+};
+const upstreamFearAndGreed = lenient(fearAndGreedLatestOutput, labelled);
+/** Days come with Unix seconds as strings. */
+const upstreamFearAndGreedDay = lenient(fearAndGreedDay, {
+  ...labelled,
+  timestamp: (v) => isoOf((v.timestamp ?? '') as string | number),
 });
 
 export const fearAndGreedLatest = defineEndpoint({
   name: 'get_fear_and_greed_latest',
-  title: 'Fear and greed index (latest)',
+  title: 'Fear and greed (latest)',
   toolset: 'sentiment',
+  inDefault: true,
   path: '/v3/fear-and-greed/latest',
-  summary:
-    'The current crypto Fear and Greed index, 0 to 100, with its label (Extreme Fear, Fear, Neutral, Greed, Extreme Greed). Use it for "what is the market mood" or "is the market fearful".',
+  summary: "The Fear and Greed index (0-100) and its label: the crypto market's mood.",
   input: paramsObject({}),
-  output: fearAndGreedValue.extend({ update_time: z.string().optional() }),
+  output: fearAndGreedLatestOutput,
   credits: perCall(1),
   refreshSeconds: 900,
   plans: ALL_PLANS,
   normalise(body) {
-    const v = parseBody(upstreamFearAndGreed, dataOf(body));
-    return {
-      value: v.value,
-      value_classification: v.value_classification ?? fearAndGreedLabel(v.value),
-      update_time: v.update_time,
-    };
+    return parseBody(upstreamFearAndGreed, dataOf(body));
   },
   summarise(data) {
     return lines(
@@ -67,37 +70,27 @@ export const fearAndGreedLatest = defineEndpoint({
 });
 
 const historicalInput = paramsObject({
-  start: intParam(1, undefined, '1-based offset into the list (newest first), minimum 1; default 1.').default(
-    1,
-  ),
-  limit: intParam(1, 500, 'Number of daily values, 1 to 500; default 50.').default(50),
+  start: intParam(1, undefined, '1-based offset (newest first).').default(1),
+  limit: intParam(1, 500, 'Daily values.').default(50),
 });
 
 export const fearAndGreedHistorical = defineEndpoint({
   name: 'get_fear_and_greed_historical',
-  title: 'Fear and greed index (historical)',
+  title: 'Fear and greed (historical)',
   toolset: 'sentiment',
+  inDefault: true,
   path: '/v3/fear-and-greed/historical',
-  summary:
-    'Daily Fear and Greed values (taken at 00:00 UTC), newest first, paged with start and limit. Use it for "how has sentiment moved over the last weeks".',
+  summary: 'Daily Fear and Greed values, newest first.',
   input: historicalInput,
   output: z.object({
     start: z.number(),
-    items: z.array(fearAndGreedValue.extend({ timestamp: z.string().describe('ISO 8601, 00:00 UTC') })),
+    items: z.array(fearAndGreedDay),
   }),
-  credits: perCall(1, { text: '1 per call, whatever the size' }),
+  credits: perCall(1),
   refreshSeconds: 15,
   plans: ALL_PLANS,
   normalise(body, params) {
-    const values = parseBody(z.array(upstreamFearAndGreed), dataOf(body));
-    return {
-      start: params.start,
-      items: values.map((v) => ({
-        timestamp: isoOf(v.timestamp ?? ''),
-        value: v.value,
-        value_classification: v.value_classification ?? fearAndGreedLabel(v.value),
-      })),
-    };
+    return { start: params.start, items: parseBody(z.array(upstreamFearAndGreedDay), dataOf(body)) };
   },
   summarise(data, params) {
     if (data.items.length === 0) return `No fear and greed values from start=${params.start}.`;
@@ -118,11 +111,7 @@ export const fearAndGreedHistorical = defineEndpoint({
 // ---------------------------------------------------------------- altcoin season
 
 const altcoinLatestOutput = z.object({
-  altcoin_index: z
-    .number()
-    .min(0)
-    .max(100)
-    .describe('0 to 100: above 75 altcoin season, below 25 bitcoin season'),
+  altcoin_index: z.number().min(0).max(100).describe('0-100: >75 altcoin season, <25 bitcoin season'),
   season: z.enum(['altcoin season', 'bitcoin season', 'neither season']),
   altcoin_marketcap: z.number().optional(),
   snapshot_time: z.string().optional(),
@@ -132,41 +121,23 @@ const altcoinLatestOutput = z.object({
   yearly_low_date: z.string().optional(),
 });
 
+const upstreamAltcoinLatest = lenient(altcoinLatestOutput.omit({ season: true }));
+
 export const altcoinSeasonLatest = defineEndpoint({
   name: 'get_altcoin_season_index_latest',
-  title: 'Altcoin season index (latest)',
+  title: 'Altcoin season (latest)',
   toolset: 'sentiment',
+  inDefault: true,
   path: '/v1/altcoin-season-index/latest',
-  summary:
-    'The current Altcoin Season index, 0 to 100: how many of the top 100 coins (stablecoins and wrapped assets aside) beat Bitcoin over the period. Above 75 is altcoin season, below 25 bitcoin season. Includes the yearly high and low. Use it for "is it altcoin season".',
+  summary: 'The Altcoin Season index (0-100; >75 altcoin season, <25 bitcoin season) with its yearly range.',
   input: paramsObject({}),
   output: altcoinLatestOutput,
   credits: perCall(1),
   refreshSeconds: 900,
   plans: ALL_PLANS,
   normalise(body) {
-    const v = parseBody(
-      z.looseObject({
-        altcoin_index: looseNumber,
-        altcoin_marketcap: looseNumber.optional(),
-        snapshot_time: z.string().optional(),
-        yearly_high: looseNumber.optional(),
-        yearly_high_date: z.string().optional(),
-        yearly_low: looseNumber.optional(),
-        yearly_low_date: z.string().optional(),
-      }),
-      dataOf(body),
-    );
-    return {
-      altcoin_index: v.altcoin_index,
-      season: altcoinSeason(v.altcoin_index),
-      altcoin_marketcap: v.altcoin_marketcap,
-      snapshot_time: v.snapshot_time,
-      yearly_high: v.yearly_high,
-      yearly_high_date: v.yearly_high_date,
-      yearly_low: v.yearly_low,
-      yearly_low_date: v.yearly_low_date,
-    };
+    const v = parseBody(upstreamAltcoinLatest, dataOf(body));
+    return { ...v, season: altcoinSeason(v.altcoin_index) };
   },
   summarise(data) {
     return lines(
@@ -178,51 +149,37 @@ export const altcoinSeasonLatest = defineEndpoint({
   },
 });
 
+const altcoinPoint = z.object({
+  timestamp: z.string(),
+  altcoin_index: z.number(),
+  altcoin_marketcap: z.number().optional(),
+});
+const upstreamAltcoinHistory = z.looseObject({
+  timeframe: z.string().optional(),
+  points: z.array(
+    lenient(altcoinPoint, {
+      timestamp: (p) => (p.timestamp === undefined ? undefined : isoOf(p.timestamp as string | number)),
+    }),
+  ),
+});
+
 export const altcoinSeasonHistorical = defineEndpoint({
   name: 'get_altcoin_season_index_historical',
-  title: 'Altcoin season index (historical)',
+  title: 'Altcoin season (historical)',
   toolset: 'sentiment',
+  inDefault: true,
   path: '/v1/altcoin-season-index/historical',
-  summary:
-    'The Altcoin Season index over the last 7, 30 or 90 days, oldest first, with the altcoin market cap. Use it for "has altcoin season been building".',
+  summary: 'The Altcoin Season index over 7, 30 or 90 days.',
   input: paramsObject({
-    timeframe: enumParam(['7d', '30d', '90d'], 'How far back the series reaches; default 7d.').default('7d'),
+    timeframe: enumParam(['7d', '30d', '90d'], 'How far back.').default('7d'),
   }),
-  output: z.object({
-    timeframe: z.string(),
-    points: z.array(
-      z.object({
-        timestamp: z.string(),
-        altcoin_index: z.number().min(0).max(100),
-        altcoin_marketcap: z.number().optional(),
-      }),
-    ),
-  }),
+  output: z.object({ timeframe: z.string(), points: z.array(altcoinPoint) }),
   credits: perCall(1),
   refreshSeconds: 900,
   plans: ALL_PLANS,
   normalise(body, params) {
-    const data = parseBody(
-      z.looseObject({
-        timeframe: z.string().optional(),
-        points: z.array(
-          z.looseObject({
-            timestamp: z.union([z.string(), z.number()]),
-            altcoin_index: looseNumber,
-            altcoin_marketcap: looseNumber.optional(),
-          }),
-        ),
-      }),
-      dataOf(body),
-    );
-    return {
-      timeframe: data.timeframe ?? params.timeframe,
-      points: data.points.map((p) => ({
-        timestamp: isoOf(p.timestamp),
-        altcoin_index: p.altcoin_index,
-        altcoin_marketcap: p.altcoin_marketcap,
-      })),
-    };
+    const data = parseBody(upstreamAltcoinHistory, dataOf(body));
+    return { timeframe: data.timeframe ?? params.timeframe, points: data.points };
   },
   summarise(data) {
     if (data.points.length === 0) return `No altcoin season points for ${data.timeframe}.`;

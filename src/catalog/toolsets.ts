@@ -1,4 +1,8 @@
-/** Toolsets: the groups tools are exposed by, and how SVC_TOOLSETS names them. */
+/**
+ * Toolsets: the groups tools are exposed by, and how SVC_TOOLSETS names them. `default` is not a
+ * group but a choice each tool makes (`inDefault`): the tools most questions need, kept few so the
+ * tool list stays small in a model's context.
+ */
 import type { z } from 'zod';
 
 export const TOOLSETS = {
@@ -7,18 +11,25 @@ export const TOOLSETS = {
   indices: 'The svc100 and svc20 market indices',
   community: 'Community trending tokens and topics',
   dex: 'DEX platforms',
-  cryptocurrency: 'Cryptocurrency listings and quotes',
+  cryptocurrency:
+    'Cryptocurrencies: search, map, info, listings, quotes, history, trends, categories, market pairs',
+  content: 'News, articles and community posts',
+  kline: 'DEX token candles and price points by contract address',
+  utilities: 'Price conversion and the fiat map',
+  legacy: 'Deprecated endpoints kept for old integrations (v1 listings, v2 quotes)',
   account: 'Credit usage and key info',
 } as const;
 export type Toolset = keyof typeof TOOLSETS;
 export const TOOLSET_NAMES = Object.keys(TOOLSETS) as Toolset[];
-export const DEFAULT_TOOLSETS: readonly Toolset[] = TOOLSET_NAMES;
+
+/** What SVC_TOOLSETS selects: toolsets, and `default` (every tool that is in the default list). */
+export type ToolsetChoice = Toolset | 'default';
 
 /** Everything SVC_TOOLSETS accepts: the toolsets, and `all` and `default`. */
 export const TOOLSET_CHOICES: readonly string[] = [...TOOLSET_NAMES, 'all', 'default'];
 
-/** SVC_TOOLSETS (case-insensitive comma list; unset means `default`) → the toolsets it names. */
-export function parseToolsets(value: string | undefined, ctx: z.RefinementCtx): Toolset[] {
+/** SVC_TOOLSETS (case-insensitive comma list; unset means `default`) → what it selects. */
+export function parseToolsets(value: string | undefined, ctx: z.RefinementCtx): ToolsetChoice[] {
   const names = (value ?? 'default').split(',').map((s) => s.trim().toLowerCase());
   const unknown = names.find((n) => !TOOLSET_CHOICES.includes(n));
   if (unknown !== undefined) {
@@ -28,8 +39,14 @@ export function parseToolsets(value: string | undefined, ctx: z.RefinementCtx): 
     });
     return [];
   }
-  const expanded = names.flatMap((n) =>
-    n === 'all' ? TOOLSET_NAMES : n === 'default' ? DEFAULT_TOOLSETS : [n as Toolset],
-  );
+  const expanded = names.flatMap((n) => (n === 'all' ? TOOLSET_NAMES : [n as ToolsetChoice]));
   return [...new Set(expanded)];
+}
+
+/** Whether a tool is selected by these choices. */
+export function isSelected(
+  tool: { toolset: Toolset; inDefault?: boolean },
+  choices: readonly ToolsetChoice[],
+): boolean {
+  return choices.includes(tool.toolset) || (tool.inDefault === true && choices.includes('default'));
 }

@@ -34,14 +34,22 @@ const SUFFIXES: [number, string][] = [
   [1e3, 'K'],
 ];
 
-/** 1_930_000_000_000 → "1.93T"; small values keep enough significant digits. */
+/** 1_930_000_000_000 → "1.93T"; below a thousand, an amount with cents. */
 function formatCompact(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
   const abs = Math.abs(value);
   for (const [size, suffix] of SUFFIXES) {
     if (abs >= size) return `${trim((value / size).toFixed(abs / size >= 100 ? 1 : 2))}${suffix}`;
   }
-  return formatNumber(value);
+  return formatAmount(value);
+}
+
+/** An amount of money: cents from 1 up (3,733.50), four significant digits below (0.07088). */
+function formatAmount(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
+  const abs = Math.abs(value);
+  if (abs > 0 && abs < 1) return String(Number(value.toPrecision(4)));
+  return value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
 /** A plain number with separators; prices under 1 keep four significant digits. */
@@ -54,7 +62,7 @@ export function formatNumber(value: number | null | undefined, maxDecimals = 2):
 
 /** An amount in a currency: "$1.93T", "€2.1B", "0.0312 BTC". */
 export function formatMoney(value: number | null | undefined, currency = 'USD', compact = true): string {
-  const amount = compact ? formatCompact(value) : formatNumber(value);
+  const amount = compact ? formatCompact(value) : formatAmount(value);
   if (amount === 'n/a') return amount;
   const code = currencyLabel(currency);
   const sign = SIGNS[code.toUpperCase()];

@@ -3,20 +3,20 @@ import { isoOf } from '../catalog/time.js';
 
 const UNITS: [number, string][] = [
   [86_400, 'day'],
-  [3_600, 'hour'],
-  [60, 'minute'],
-  [1, 'second'],
+  [3_600, 'h'],
+  [60, 'min'],
+  [1, 's'],
 ];
 
-/** 300 → "5 minutes", 60 → "minute", 15 → "15 seconds". */
+/** 300 → "5 min", 60 → "1 min", 86400 → "1 day", 15 → "15 s". */
 export function formatDuration(seconds: number): string {
   for (const [size, unit] of UNITS) {
     if (seconds >= size && seconds % size === 0) {
       const n = seconds / size;
-      return n === 1 ? unit : `${n} ${unit}s`;
+      return unit === 'day' && n > 1 ? `${n} days` : `${n} ${unit}`;
     }
   }
-  return `${seconds} seconds`;
+  return `${seconds} s`;
 }
 
 /** ISO 8601 or Unix seconds → "2026-11-22 14:05 UTC"; dates at midnight print without the time. */
@@ -29,9 +29,13 @@ export function formatTime(value: string | number | undefined, dateOnly = false)
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
-/** A compact table: a header row, then rows, columns separated by " | ". */
+/** Cells that say nothing: a column of only these is left out. */
+const EMPTY_CELLS: ReadonlySet<string> = new Set(['', '-', 'n/a']);
+
+/** A compact table: a header row, then rows, columns separated by " | "; no column that is all empty. */
 export function table(header: string[], rows: string[][]): string {
-  return [header, ...rows].map((cells) => cells.join(' | ')).join('\n');
+  const kept = header.map((_, c) => rows.length === 0 || rows.some((row) => !EMPTY_CELLS.has(row[c] ?? '')));
+  return [header, ...rows].map((cells) => cells.filter((_, c) => kept[c]).join(' | ')).join('\n');
 }
 
 /** At most `max` rows of a list, and how many were left out (for omittedLine). */

@@ -1,17 +1,27 @@
 /**
  * Builds an MCP server over the shared services: the configuration's tools (tools/list, tools/call,
- * every call through the one pipeline) and the svc://credits resource. Both transports call it:
+ * every call through the one pipeline), the svc://credits and svc://endpoints resources, and the
+ * prompts of prompts.ts. Both transports call it:
  * stdio once per connection, HTTP once per request (the services are built once per process and
  * shared; the server object itself holds nothing between requests).
  */
-import { type CallToolResult, McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  INVALID_PARAMS,
+  McpServer,
+  ProtocolError,
+  ResourceNotFoundError,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { Services } from '../call/services.js';
 import { VERSION } from '../version.js';
+import { listPrompts, PromptError, renderPrompt } from './prompts.js';
+import { ENDPOINTS_URI, endpointsJson, endpointsResource } from './resources.js';
 
 const SERVER_NAME = 'svc-mcp';
 
 const INSTRUCTIONS =
-  'Cryptocurrency market data from the Market Data Service: global totals, fear and greed, altcoin season, the svc100/svc20 indices, community trends, DEX platforms, listings and quotes. Answers are compact text; pass format=json for the structured data. Each tool description gives its credit cost; get_credit_usage shows the budget.';
+  "Cryptocurrency market data from the Market Data Service: market totals, sentiment, indices, listings, quotes and their history, OHLCV, asset info, categories, market pairs, news and posts, DEX charts, price conversion. search_cryptocurrencies finds an asset's id. Answers are compact text; format=json gives the structured data. A parameter a tool does not list, or a malformed value, is refused before anything is sent. An answer cut to fit 1 MiB says so in `truncated`. Each description gives the credit cost; get_credit_usage shows the budget.";
 
 const CREDITS_URI = 'svc://credits';
 
@@ -75,12 +85,17 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
   const mcp = new McpServer(
     { name: SERVER_NAME, version: VERSION, title: 'Market Data Service' },
     {
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+      capabilities: {
+        tools: { listChanged: false },
+        resources: { listChanged: false },
+        prompts: { listChanged: false },
+      },
       instructions: INSTRUCTIONS,
       cacheHints: {
         'server/discover': listHint,
         'tools/list': listHint,
         'resources/list': listHint,
+        'prompts/list': listHint,
         'resources/read': { ttlMs: 0, cacheScope: 'private' },
       },
     },
@@ -100,23 +115,40 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
     );
     return mcp.server.projectCallToolResult(result, exposed.definition(name)?.outputSchema);
   });
-  mcp.registerResource(
-    'credits',
-    CREDITS_URI,
-    {
-      title: 'Credit usage',
-      description: "The credit guard's figures for the key: budget, spent, left, by tool, cache savings.",
-      mimeType: 'application/json',
-    },
-    async () => {
-      const { accountOf } = await import('../guard/guard.js');
-      const source = await services.source();
-      const usage = await services.guard.usage(accountOf(caller.apiKey ?? source.apiKey ?? ''));
-      return {
-        contents: [{ uri: CREDITS_URI, mimeType: 'application/json', text: JSON.stringify(usage) }],
-      };
-    },
-  );
+  const creditsResource = {
+    uri: CREDITS_URI,
+    name: 'credits',
+    title: 'Credit usage',
+    description: "The credit guard's figures for the key: budget, spent, left, by tool, cache savings.",
+    mimeType: 'application/json',
+  };
+  mcp.server.setRequestHandler('resources/list', async () => ({
+    resources: [creditsResource, endpointsResource],
+  }));
+  mcp.server.setRequestHandler('resources/read', async (request) => {
+    const { uri } = request.params;
+    const json = (text: string) => ({ contents: [{ uri, mimeType: 'application/json', text }] });
+    if (uri === ENDPOINTS_URI) return json(endpointsJson(new Set((await loading).exposed.tools.keys())));
+    if (uri !== CREDITS_URI) {
+      throw new ResourceNotFoundError(
+        uri,
+        `Unknown resource "${uri.slice(0, 100)}"; this server has ${CREDITS_URI} and ${ENDPOINTS_URI}.`,
+      );
+    }
+    const { accountOf } = await import('../guard/guard.js');
+    const source = await services.source();
+    return json(JSON.stringify(await services.guard.usage(accountOf(caller.apiKey ?? source.apiKey ?? ''))));
+  });
+  mcp.server.setRequestHandler('prompts/list', async () => ({ prompts: listPrompts() }));
+  mcp.server.setRequestHandler('prompts/get', async (request) => {
+    const { exposed } = await loading;
+    try {
+      return renderPrompt(request.params.name, request.params.arguments ?? {}, new Set(exposed.tools.keys()));
+    } catch (error) {
+      if (error instanceof PromptError) throw new ProtocolError(INVALID_PARAMS, error.message);
+      throw error;
+    }
+  });
   return mcp;
 }
 

@@ -1,19 +1,24 @@
 /** The tools a configuration exposes, their definitions as MCP lists them, and how long a list keeps. */
 import type { CacheHint, Tool as McpTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { LOCAL_TOOLS } from '../call/local-tools.js';
+import { creditUsage, type LocalTool } from '../call/local-tools.js';
 import type { Tool } from '../call/pipeline.js';
-import { endpoints } from '../catalog/index.js';
+import { searchCryptocurrencies } from '../call/search.js';
+import { endpoints, isSelected } from '../catalog/index.js';
+import { MAX_UNBOUNDED_INT } from '../catalog/params.js';
 import type { Config } from '../config.js';
 
 /** Every tool the server has: the catalog's endpoints, then the tools it answers itself. */
-export const ALL_TOOLS: readonly Tool[] = [...endpoints, ...LOCAL_TOOLS];
+export const ALL_TOOLS: readonly Tool[] = [
+  ...endpoints,
+  ...([searchCryptocurrencies, creditUsage] as unknown as LocalTool[]),
+];
 
-/** The chosen toolsets, minus the endpoints the plan lacks. */
+/** The chosen toolsets and default tools, minus the endpoints the plan lacks. */
 export function selectTools(config: Pick<Config, 'plan' | 'toolsets'>): Tool[] {
   return ALL_TOOLS.filter(
     (tool) =>
-      config.toolsets.includes(tool.toolset) &&
+      isSelected(tool, config.toolsets) &&
       (config.plan === undefined || !('plans' in tool) || tool.plans.includes(config.plan)),
   );
 }
@@ -46,14 +51,49 @@ export function listCacheHint(tools: readonly Tool[]): Required<CacheHint> {
   return { ttlMs: longest * 1000, cacheScope: 'public' };
 }
 
-/** JSON Schema without the `$schema` line: it costs every conversation context and says nothing. */
+/**
+ * JSON Schema as the model reads it (every byte is paid for in each conversation), without what
+ * says nothing to it: the `$schema` line, a `type` beside an `enum` (the values say it), the
+ * bounds that only keep absurd values out (see MAX_UNBOUNDED_INT), `propertyNames` of type string, and the rules the server enforces and names
+ * in its refusals anyway: `additionalProperties: false` (an unknown parameter is refused with the
+ * list of those taken) and a string's `pattern` and length bounds (a malformed or oversized value
+ * is refused naming the parameter; descriptions give examples). Nothing is sent for a refused call.
+ */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
     string,
     unknown
   >;
-  return rest;
+  return trim(rest) as Record<string, unknown>;
 }
+
+const STRING_RULES: ReadonlySet<string> = new Set(['pattern', 'minLength', 'maxLength']);
+
+function trim(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(trim);
+  if (node === null || typeof node !== 'object') return node;
+  const schema = node as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'type' && 'enum' in schema) continue;
+    if (key === 'additionalProperties' && value === false) continue;
+    if (STRING_RULES.has(key) && schema.type === 'string') continue;
+    // A maximum that only keeps absurd values out (offsets past a million, money past 1e17) tells a
+    // model nothing; the server still refuses such values, naming the parameter.
+    if (key === 'maximum' && typeof value === 'number' && value >= MAX_UNBOUNDED_INT) continue;
+    // Object keys are strings in JSON: saying so says nothing.
+    if (key === 'propertyNames' && JSON.stringify(value) === '{"type":"string"}') continue;
+    // These hold values, not schemas.
+    out[key] = key === 'enum' || key === 'required' || key === 'default' ? value : trim(value);
+  }
+  return out;
+}
+
+/**
+ * What any answer may carry besides its own fields: set when the data was cut to fit 1 MiB, saying
+ * what was left out and how to fetch it (call/cut.ts). The name says it: no description is paid for.
+ */
+const truncated = z.string().optional();
 
 export function toolDefinition(tool: Tool): McpTool {
   return {
@@ -61,7 +101,7 @@ export function toolDefinition(tool: Tool): McpTool {
     title: tool.title,
     description: tool.description,
     inputSchema: jsonSchema(tool.toolInput, 'input') as McpTool['inputSchema'],
-    outputSchema: jsonSchema(tool.output, 'output') as McpTool['outputSchema'],
-    annotations: { title: tool.title, readOnlyHint: true, openWorldHint: true },
+    outputSchema: jsonSchema(tool.output.safeExtend({ truncated }), 'output') as McpTool['outputSchema'],
+    annotations: { readOnlyHint: true, openWorldHint: true },
   };
 }

@@ -4,6 +4,7 @@
  */
 import { PLANS, type Plan, planTitle } from '../catalog/define.js';
 import { ApiError } from './envelope.js';
+import { iso, monthsBefore } from './market/time.js';
 
 export const SANDBOX_KEYS = PLANS.map((plan) => `sandbox-${plan}`) as readonly string[];
 
@@ -44,6 +45,27 @@ export const HISTORY_MONTHS: Readonly<Record<Plan, number>> = {
 export function describeDepth(months: number): string {
   if (months % 12 === 0) return months === 12 ? '12 months' : `${months / 12} years`;
   return months === 1 ? '1 month' : `${months} months`;
+}
+
+/**
+ * 403 (1006) when a request reaches back to `reach`, further than the plan's history; Enterprise
+ * has all the data there is. `what` names the history, `advice` says how to ask for less.
+ */
+export function checkDepth(
+  plan: Plan,
+  now: number,
+  reach: number,
+  text: { what: string; advice: string },
+): void {
+  if (plan === 'enterprise') return;
+  const months = HISTORY_MONTHS[plan];
+  const limit = monthsBefore(now, months);
+  if (reach >= limit) return;
+  throw new ApiError(
+    403,
+    1006,
+    `Your plan (${planTitle(plan)}) includes ${describeDepth(months)} of ${text.what}, back to ${iso(limit)}; this request reaches back to ${iso(reach)}. ${text.advice}, or a plan with more history: Standard 3 months, Professional 12 months, Enterprise 6 years.`,
+  );
 }
 
 interface Usage {

@@ -15,6 +15,8 @@ export interface QuoteFrame {
   hourAgo: MarketState;
   dayAgo: MarketState;
   weekAgo: MarketState;
+  /** Made on first use: only the 30-day change needs it. */
+  readonly monthAgo: MarketState;
 }
 
 export function quoteFrame(t: number): QuoteFrame {
@@ -24,7 +26,16 @@ export function quoteFrame(t: number): QuoteFrame {
     hourAgo: marketAt(t - HOUR),
     dayAgo: marketAt(t - DAY),
     weekAgo: marketAt(t - 7 * DAY),
+    get monthAgo() {
+      return marketAt(t - 30 * DAY);
+    },
   };
+}
+
+/** The change over a period name (1h, 24h, 7d, 30d) in USD: what the trending lists sort by. */
+export function changeOver(period: string, i: number, f: QuoteFrame): number {
+  const then = { '1h': f.hourAgo, '7d': f.weekAgo, '30d': f.monthAgo }[period] ?? f.dayAgo;
+  return then.listed[i] ? percentChange(i, f.now, then) : Number.NaN;
 }
 
 /** Percent change of asset i's price from `then` to `now`, in currency c (USD when c is omitted). */
@@ -34,7 +45,8 @@ export function percentChange(i: number, now: MarketState, then: MarketState, c?
   return (ratio * fx - 1) * 100;
 }
 
-function platformOf(a: Asset) {
+/** A token's chain and contract address; null for a coin. */
+export function platformOf(a: Asset) {
   if (a.platform === null) return null;
   const chain = assetBySlug.get(a.platform) as Asset;
   return {
@@ -59,6 +71,7 @@ function quoteIn(i: number, f: QuoteFrame, c: Currency, lastUpdated: string) {
     percent_change_1h: percentChange(i, m, f.hourAgo, c),
     percent_change_24h: percentChange(i, m, f.dayAgo, c),
     percent_change_7d: percentChange(i, m, f.weekAgo, c),
+    percent_change_30d: percentChange(i, m, f.monthAgo, c),
     market_cap: m.cap[i] / rate,
     market_cap_dominance: (m.cap[i] / m.totalCap) * 100,
     fully_diluted_market_cap: price * fullSupply,
@@ -67,7 +80,7 @@ function quoteIn(i: number, f: QuoteFrame, c: Currency, lastUpdated: string) {
 }
 
 /** The full record of asset i at the frame's instant. */
-function assetRecord(i: number, f: QuoteFrame, currencies: readonly Currency[]) {
+export function assetRecord(i: number, f: QuoteFrame, currencies: readonly Currency[]) {
   const a = ASSETS[i];
   const m = f.now;
   const lastUpdated = iso(f.t);
@@ -110,4 +123,24 @@ export function assetRecordJson(i: number, f: QuoteFrame, currencies: readonly C
     recordCache.json[i] = json;
   }
   return json;
+}
+
+const TAG_NAMES: Readonly<Record<string, string>> = {
+  defi: 'DeFi',
+  dex: 'DEX',
+  ai: 'AI',
+  nft: 'NFT',
+  rwa: 'RWA',
+  pow: 'PoW',
+  pos: 'PoS',
+  gpu: 'GPU',
+  iot: 'IoT',
+};
+
+/** "layer-1" → "Layer 1", "defi" → "DeFi": how the service names a tag. */
+export function tagName(slug: string): string {
+  return slug
+    .split('-')
+    .map((word) => TAG_NAMES[word] ?? word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
 }

@@ -9,7 +9,8 @@ export interface FakeSession {
   mcp: McpSession;
 }
 
-export function useFakeUpstreamSession(): FakeSession {
+/** `env` adds settings, e.g. SVC_TOOLSETS=all for tools outside the default list. */
+export function useFakeUpstreamSession(env: Record<string, string> = {}): FakeSession {
   const session = {} as FakeSession;
   beforeAll(async () => {
     session.upstream = await startFakeUpstream();
@@ -18,6 +19,7 @@ export function useFakeUpstreamSession(): FakeSession {
       SVC_API_KEY: SECRET_KEY,
       SVC_BASE_URL: session.upstream.url,
       SVC_CACHE: 'off',
+      ...env,
     });
   });
   afterAll(async () => {

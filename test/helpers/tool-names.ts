@@ -1,4 +1,6 @@
-/** DESIGN.md's tool names, in the catalog's order: what `default` exposes on the embedded sandbox. */
+import { assetBySymbol, tokenAddress } from '../../src/sandbox/market/assets.js';
+
+/** DESIGN.md's tool names, in the catalog's order: what `default` and `all` expose on the embedded sandbox. */
 export const SPEC_TOOLS = [
   'get_global_metrics_latest',
   'get_global_metrics_historical',
@@ -17,5 +19,79 @@ export const SPEC_TOOLS = [
   'get_cryptocurrency_listings_latest',
   'get_cryptocurrency_quotes_latest',
 ];
-export const ACCOUNT_TOOLS = ['get_key_info', 'get_credit_usage'];
-export const DEFAULT_TOOLS = [...SPEC_TOOLS, ...ACCOUNT_TOOLS];
+/** The listed endpoints' tools in the default list. */
+const LISTED_DEFAULT = [
+  'get_cryptocurrency_map',
+  'get_cryptocurrency_info',
+  'get_cryptocurrency_quotes_historical',
+  'get_ohlcv_historical',
+  'get_gainers_losers',
+  'convert_price',
+];
+/** The listed endpoints' tools outside the default list. */
+const LISTED_OTHERS = [
+  'get_new_cryptocurrencies',
+  'get_trending_cryptocurrencies',
+  'get_most_visited_cryptocurrencies',
+  'get_cryptocurrency_listings_historical',
+  'get_ohlcv_latest',
+  'get_price_performance',
+  'get_market_pairs',
+  'list_categories',
+  'get_category',
+  'get_latest_content',
+  'get_latest_posts',
+  'get_top_posts',
+  'get_post_comments',
+  'get_kline_candles',
+  'get_kline_points',
+  'get_fiat_map',
+  'get_cryptocurrency_listings_latest_v1',
+  'get_cryptocurrency_quotes_latest_v2',
+];
+export const DEFAULT_TOOLS = [
+  ...SPEC_TOOLS,
+  ...LISTED_DEFAULT,
+  'get_key_info',
+  'search_cryptocurrencies',
+  'get_credit_usage',
+];
+export const ALL_TOOLS = [
+  ...SPEC_TOOLS,
+  ...LISTED_DEFAULT,
+  ...LISTED_OTHERS,
+  'get_key_info',
+  'search_cryptocurrencies',
+  'get_credit_usage',
+];
+
+/** Tools that need an asset named: the default arguments name bitcoin. */
+const NEEDS_ASSET = [
+  'get_cryptocurrency_quotes_latest',
+  'get_cryptocurrency_info',
+  'get_cryptocurrency_quotes_historical',
+  'get_ohlcv_historical',
+  'get_ohlcv_latest',
+  'get_price_performance',
+  'get_market_pairs',
+  'get_cryptocurrency_quotes_latest_v2',
+];
+
+/** A sandbox token's chart: BONK on Solana, by its contract address. */
+export const BONK_CHART = { platform: 'solana', address: tokenAddress(assetBySymbol.get('BONK') as never) };
+
+/** The smallest arguments each tool needs on the sandbox (most need none). */
+export function defaultArgs(tool: string): Record<string, unknown> {
+  if (NEEDS_ASSET.includes(tool)) return { id: '1' };
+  const args: Record<string, Record<string, unknown>> = {
+    get_dex_platform: { platformName: 'Ethereum' },
+    convert_price: { amount: 1, id: '1' },
+    search_cryptocurrencies: { query: 'bitcoin' },
+    get_cryptocurrency_listings_historical: { date: '2026-11-01' },
+    get_category: { id: '7a3fa62a7b3fa7bd783fa304' },
+    get_post_comments: { post_id: '1795345200' },
+    get_kline_candles: BONK_CHART,
+    get_kline_points: BONK_CHART,
+  };
+  return args[tool] ?? {};
+}

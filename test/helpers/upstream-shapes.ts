@@ -153,12 +153,12 @@ export const constituentsUpstream = [
     units: 0.05,
   },
 ];
+/** The latest value's constituents: the page link is left out. */
 export const constituentsExpected = [
   {
     id: 1,
     name: 'Bitcoin',
     symbol: 'BTC',
-    url: 'https://example.test/btc',
     weight: 60.5,
     priceUsd: 97_000.5,
     units: 0.001,
@@ -167,11 +167,15 @@ export const constituentsExpected = [
     id: 1027,
     name: 'Ethereum',
     symbol: 'ETH',
-    url: 'https://example.test/eth',
     weight: 39.5,
     priceUsd: 3100,
     units: 0.05,
   },
+];
+/** A past value's constituents: which asset and how heavy. */
+export const pastConstituentsExpected = [
+  { symbol: 'BTC', weight: 60.5 },
+  { symbol: 'ETH', weight: 39.5 },
 ];
 
 export const platformUpstream = {
@@ -215,4 +219,41 @@ export const solanaExpected = {
   dex_count: 80,
   visible: true,
   pinned: false,
+};
+
+/** The listed endpoints' §16 record, as the service writes it, and the asset it becomes. */
+export const T = '2026-11-22T11:59:00.000Z';
+export const btcRecord = {
+  id: 1,
+  name: 'Bitcoin',
+  symbol: 'BTC',
+  slug: 'bitcoin',
+  cmc_rank: 1,
+  num_market_pairs: 9000,
+  circulating_supply: '19800000',
+  max_supply: 21e6,
+  date_added: '2013-04-28T00:00:00.000Z',
+  tags: [{ slug: 'mineable', name: 'Mineable', category: 'OTHERS' }],
+  platform: null,
+  last_updated: T,
+  quote: {
+    USD: {
+      price: '97000.5',
+      percent_change_24h: 1.25,
+      percent_change_30d: 9.5,
+      market_cap: 1.92e12,
+      tvl: null,
+    },
+  },
+};
+export const btcAsset = {
+  id: 1,
+  name: 'Bitcoin',
+  symbol: 'BTC',
+  slug: 'bitcoin',
+  rank: 1,
+  circulating_supply: 19_800_000,
+  max_supply: 21e6,
+  last_updated: T,
+  quote: [{ currency: 'USD', price: 97_000.5, percent_change_24h: 1.25, market_cap: 1.92e12 }],
 };

@@ -84,13 +84,14 @@ describe('svc-mcp call', () => {
 });
 
 describe('svc-mcp tools', () => {
-  it('lists every tool with its one-line description', async () => {
+  it('lists every tool with its toolset and one-line description', async () => {
     const run = await runCli(['tools']);
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(DEFAULT_TOOLS.length);
-    for (const line of lines) expect(line).toMatch(/^[a-z0-9_]+ +\S.{20,}$/);
-    expect(lines[0]).toMatch(/^get_global_metrics_latest +The whole crypto market right now/);
+    for (const line of lines) expect(line).toMatch(/^[a-z0-9_]+ +[a-z_]+ +\S.{20,}$/);
+    expect(lines[0]).toMatch(/^get_global_metrics_latest +global_metrics +The crypto market now/);
+    expect(lines.find((l) => l.startsWith('get_credit_usage '))).toMatch(/^get_credit_usage +account +/);
   });
 
   it('--json prints the full definitions, the same as tools/list (the committed snapshot)', async () => {

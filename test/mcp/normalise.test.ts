@@ -12,6 +12,7 @@ import {
   constituentsUpstream,
   expectedAssets,
   okStatus,
+  pastConstituentsExpected,
   platformExpected,
   platformUpstream,
   realListingsAssets,
@@ -161,8 +162,8 @@ describe('index endpoints: error_code "0", elapsed as a string, timestamps witho
       index: 'svc100',
       interval: 'daily',
       items: [
-        { update_time: '2026-11-21T00:00:00Z', value: 1100, constituents: constituentsExpected },
-        { update_time: '2026-11-22T00:00:00Z', value: 1200, constituents: constituentsExpected },
+        { update_time: '2026-11-21T00:00:00Z', value: 1100, constituents: pastConstituentsExpected },
+        { update_time: '2026-11-22T00:00:00Z', value: 1200, constituents: pastConstituentsExpected },
       ],
     });
   });

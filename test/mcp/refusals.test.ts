@@ -73,7 +73,12 @@ const REFUSALS: [string, string, Record<string, unknown>, string][] = [
   ['count as a string', 'get_global_metrics_historical', { count: '10' }, 'count'],
   ['interval not allowed', 'get_global_metrics_historical', { interval: '2w' }, 'interval'],
   ['interval 1m not allowed', 'get_global_metrics_historical', { interval: '1m' }, 'interval'],
-  ['aux name not allowed', 'get_global_metrics_historical', { aux: 'btc_dominance,price' }, 'aux'],
+  [
+    'aux (not offered: the answer has fixed fields)',
+    'get_global_metrics_historical',
+    { aux: 'btc_dominance' },
+    'aux',
+  ],
   [
     'time_start after time_end',
     'get_global_metrics_historical',

@@ -113,7 +113,7 @@ describe('global metrics historical', () => {
 
 describe('fear and greed, altcoin season, community', () => {
   it('refuses fear-and-greed start below 1 and limit outside 1–500', async () => {
-    await expect400('/v3/fear-and-greed/historical?start=0', '"start"', 'minimum 1');
+    await expect400('/v3/fear-and-greed/historical?start=0', '"start"', 'at least 1');
     await expect400('/v3/fear-and-greed/historical?limit=0', '"limit"', '1 to 500');
     await expect400('/v3/fear-and-greed/historical?limit=501', '"limit"', '1 to 500');
     expect((await c.get('/v3/fear-and-greed/historical?limit=500')).body.data).toHaveLength(500);
@@ -195,8 +195,12 @@ describe('the listed endpoints', () => {
   it('price conversion needs amount in range and one of id or symbol', async () => {
     await expect400('/v2/tools/price-conversion?id=1', '"amount"');
     await expect400('/v2/tools/price-conversion?amount=0&id=1', '"amount"');
-    await expect400('/v2/tools/price-conversion?amount=1', 'exactly one of id or symbol');
-    await expect400('/v2/tools/price-conversion?amount=1&id=1&symbol=BTC', 'exactly one of id or symbol');
+    await expect400('/v2/tools/price-conversion?amount=1', '"id"', 'one of id or symbol is required');
+    await expect400(
+      '/v2/tools/price-conversion?amount=1&id=1&symbol=BTC',
+      '"symbol"',
+      'send only one of id or symbol',
+    );
     await expect400('/v2/tools/price-conversion?amount=1&id=987654', '"987654" is not a known');
     await expect400('/v2/tools/price-conversion?amount=1&id=1&time=2099-01-01', '"time"', 'to tomorrow');
   });

@@ -8,7 +8,7 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       apiKey: undefined,
       keyHeader: 'X-SVC_PRO_API_KEY',
-      toolsets: expect.arrayContaining(['sentiment', 'account']),
+      toolsets: ['default'],
       creditBudget: undefined,
       creditWindow: 'day',
       maxCreditsPerCall: 25,

@@ -66,12 +66,12 @@ describe('rules', () => {
     expect(rule.charge({ n: 0 }, 0)).toBe(1);
     const categories = perItems<{ n: number }>({ per: 200, what: 'rows', items: (p) => p.n, base: 1 });
     expect(categories.charge({ n: 0 }, 200)).toBe(2);
-    expect(categories.text).toBe('1 per call + 1 per 200 rows, rounded up');
+    expect(categories.text).toBe('1 per call + 1 per started 200 rows');
   });
 
   it('perCall text says so', () => {
-    expect(perCall(0).text).toBe('free (0 credits)');
-    expect(perCall(1, { convert: true }).text).toBe('1 per call + 1 per convert currency beyond the first');
+    expect(perCall(0).text).toBe('free');
+    expect(perCall(1, { convert: true }).text).toBe('1 per call, +1 per extra currency');
   });
 });
 

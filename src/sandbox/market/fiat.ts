@@ -56,7 +56,7 @@ const FIAT_TABLE: readonly [number, string, string, string, number][] = [
   [2813, 'Saudi Riyal', '﷼', 'SAR', 0.2666],
 ];
 
-const FIATS: readonly Fiat[] = FIAT_TABLE.map(([id, name, sign, symbol, baseUsd]) => ({
+export const FIATS: readonly Fiat[] = FIAT_TABLE.map(([id, name, sign, symbol, baseUsd]) => ({
   id,
   name,
   sign,
@@ -64,6 +64,14 @@ const FIATS: readonly Fiat[] = FIAT_TABLE.map(([id, name, sign, symbol, baseUsd]
   baseUsd,
   seed: seedOf(`fiat:${symbol}`),
 }));
+
+/** The precious metals the fiat map adds with include_metals (per troy ounce). */
+export const METALS: readonly Pick<Fiat, 'id' | 'name' | 'sign' | 'symbol'>[] = [
+  { id: 3575, name: 'Gold Troy Ounce', sign: '', symbol: 'XAU' },
+  { id: 3574, name: 'Silver Troy Ounce', sign: '', symbol: 'XAG' },
+  { id: 3577, name: 'Platinum Ounce', sign: '', symbol: 'XPT' },
+  { id: 3576, name: 'Palladium Ounce', sign: '', symbol: 'XPD' },
+];
 
 export const fiatById: ReadonlyMap<number, Fiat> = new Map(FIATS.map((f) => [f.id, f]));
 export const fiatBySymbol: ReadonlyMap<string, Fiat> = new Map(FIATS.map((f) => [f.symbol, f]));

@@ -132,32 +132,45 @@ const PRICE_ORDER: readonly number[] = [
   ...ASSETS.filter((a) => a.wrapped).map((a) => a.index),
 ];
 
+/** Asset i's USD price given the shared factors at t; `priceOf` gives an underlying asset's price. */
+function pegPrice(
+  i: number,
+  t: number,
+  market: number,
+  altcoins: number,
+  priceOf: (j: number) => number,
+): number {
+  const a = ASSETS[i];
+  const peg = a.peg;
+  switch (peg.kind) {
+    case 'free':
+      return freePrice(i, t, market, altcoins);
+    case 'usd':
+      return pegWobble(a.seed, t);
+    case 'gold':
+      return goldUsd(t, a.basePrice) * pegWobble(a.seed, t);
+    case 'wrapped': {
+      const underlying = assetById.get(peg.underlying) as Asset;
+      return priceOf(underlying.index) * peg.ratio * (1 + 0.0004 * valueNoise(a.seed, t, 3_600));
+    }
+  }
+}
+
 /** USD prices of every asset at t, indexed by Asset.index. */
 export function pricesAt(t: number): Float64Array {
   const prices = new Float64Array(ASSETS.length);
   const market = marketFactor(t);
   const altcoins = altcoinFactor(t);
-  for (const i of PRICE_ORDER) {
-    const a = ASSETS[i];
-    const peg = a.peg;
-    switch (peg.kind) {
-      case 'free':
-        prices[i] = freePrice(i, t, market, altcoins);
-        break;
-      case 'usd':
-        prices[i] = pegWobble(a.seed, t);
-        break;
-      case 'gold':
-        prices[i] = goldUsd(t, a.basePrice) * pegWobble(a.seed, t);
-        break;
-      case 'wrapped': {
-        const underlying = assetById.get(peg.underlying) as Asset;
-        prices[i] = prices[underlying.index] * peg.ratio * (1 + 0.0004 * valueNoise(a.seed, t, 3_600));
-        break;
-      }
-    }
-  }
+  for (const i of PRICE_ORDER) prices[i] = pegPrice(i, t, market, altcoins, (j) => prices[j]);
   return prices;
+}
+
+/**
+ * Asset i's USD price at t, computed for that asset alone: the same number pricesAt gives, for
+ * series (candles) that need one asset at many instants.
+ */
+export function priceAt(i: number, t: number): number {
+  return pegPrice(i, t, marketFactor(t), altcoinFactor(t), (j) => priceAt(j, t));
 }
 
 /** Circulating supply at t: grows (or, looking back, shrinks) smoothly, never above max supply. */

@@ -1,20 +1,28 @@
-/** GET /v3/cryptocurrency/listings/latest and /v3/cryptocurrency/quotes/latest. */
+/** Listings (v3, and v1 answered alike), quotes (v3 and v2), new listings. */
 import { resolveConvert } from '../currencies.js';
-import { badRequest } from '../envelope.js';
-import { ASSETS, type Asset, assetById, assetBySlug, assetBySymbol } from '../market/assets.js';
+import { ASSETS, type Asset } from '../market/assets.js';
 import { marketPairs, totalSupply } from '../market/model.js';
 import { floorTo, MINUTE } from '../market/time.js';
-import { assetRecordJson, percentChange, type QuoteFrame, quoteFrame, volumeOverDays } from '../records.js';
+import {
+  assetRecord,
+  assetRecordJson,
+  percentChange,
+  type QuoteFrame,
+  quoteFrame,
+  tagName,
+  volumeOverDays,
+} from '../records.js';
+import { keyedJson, namedAssets } from './named.js';
 import type { Handler } from './types.js';
 
 /** Latest quotes are those of the current minute (the listings refresh every 60 s). */
-function latestFrame(now: number): QuoteFrame {
+export function latestFrame(now: number): QuoteFrame {
   return quoteFrame(floorTo(now, MINUTE));
 }
 
 type SortKey = (i: number) => number | string | null;
 
-function sortKey(sort: string, f: QuoteFrame): SortKey {
+export function sortKey(sort: string, f: QuoteFrame): SortKey {
   const m = f.now;
   switch (sort) {
     case 'name':
@@ -54,7 +62,7 @@ function sortKey(sort: string, f: QuoteFrame): SortKey {
 }
 
 /** Sorted by key, nulls last in either direction; ties keep market-cap rank order. */
-function sortBy(rows: number[], key: SortKey, dir: 'asc' | 'desc', rank: Int32Array): number[] {
+export function sortBy(rows: number[], key: SortKey, dir: 'asc' | 'desc', rank: Int32Array): number[] {
   const keys = new Map(rows.map((i) => [i, key(i)]));
   const sign = dir === 'asc' ? 1 : -1;
   return rows.sort((x, y) => {
@@ -115,38 +123,54 @@ export const listingsLatest: Handler = {
   },
 };
 
-/** Resolves the assets a quotes request names, in its order; unknown ones are a 400 unless skipped. */
-function requestedAssets(params: Record<string, unknown>, listed: Uint8Array): Asset[] {
-  const by = (['id', 'slug', 'symbol'] as const).find((k) => params[k] !== undefined) ?? 'id';
-  const lookup = (item: string) =>
-    by === 'id'
-      ? assetById.get(Number(item))
-      : by === 'slug'
-        ? assetBySlug.get(item)
-        : assetBySymbol.get(item.toUpperCase());
-  const out: Asset[] = [];
-  for (const item of String(params[by]).split(',')) {
-    const asset = lookup(item);
-    if (!asset || !listed[asset.index]) {
-      if (params.skip_invalid === true) continue;
-      throw badRequest(
-        `Invalid value for "${by}": ${by === 'id' ? item : `"${item}"`} is not a known cryptocurrency ${by}. Use /v1/cryptocurrency/map to look ids up, or send skip_invalid=true to leave unknown ones out.`,
-      );
-    }
-    if (!out.includes(asset)) out.push(asset);
-  }
-  return out;
-}
-
 export const quotesLatest: Handler = {
   envelope: 'standard',
   handle({ params, now }) {
     const currencies = resolveConvert(params);
     const f = latestFrame(now);
-    const assets = requestedAssets(params, f.now.listed);
+    const { assets } = namedAssets(params, { skipByDefault: false, listed: f.now.listed });
     return {
       dataJson: `[${assets.map((a) => assetRecordJson(a.index, f, currencies)).join(',')}]`,
       items: assets.length,
+    };
+  },
+};
+
+/** v2: keyed by id (id, slug) or by symbol with lists; tags as objects; unknown ones skipped by default. */
+export const quotesLatestV2: Handler = {
+  envelope: 'standard',
+  handle({ params, now }) {
+    const currencies = resolveConvert(params);
+    const f = latestFrame(now);
+    const { by, assets } = namedAssets(params, { skipByDefault: true, listed: f.now.listed });
+    const record = (a: Asset) => {
+      const r = assetRecord(a.index, f, currencies);
+      return JSON.stringify({
+        ...r,
+        tags: a.tags.map((slug) => ({ slug, name: tagName(slug), category: 'OTHERS' })),
+        is_active: 1,
+        is_fiat: 0,
+      });
+    };
+    return { dataJson: keyedJson(by, assets, record), items: assets.length };
+  },
+};
+
+/** Newest first (or oldest, asc): every listed asset by date added. */
+export const newListings: Handler = {
+  envelope: 'standard',
+  handle({ params, now }) {
+    const p = params as { start: number; limit: number; sort_dir?: 'asc' | 'desc' };
+    const currencies = resolveConvert(params);
+    const f = latestFrame(now);
+    const sign = p.sort_dir === 'asc' ? 1 : -1;
+    const rows = Array.from(f.now.order).sort(
+      (x, y) => sign * (ASSETS[x].dateAdded - ASSETS[y].dateAdded) || f.now.rank[x] - f.now.rank[y],
+    );
+    const page = rows.slice(p.start - 1, p.start - 1 + p.limit);
+    return {
+      dataJson: `[${page.map((i) => assetRecordJson(i, f, currencies)).join(',')}]`,
+      items: page.length,
     };
   },
 };

@@ -1,13 +1,11 @@
 /** GET /v1/global-metrics/quotes/latest and /historical. */
-import { planTitle } from '../../catalog/define.js';
 import { GLOBAL_HISTORY_AUX } from '../../catalog/global-metrics.js';
 import { parseTime } from '../../catalog/params.js';
-import { describeDepth, HISTORY_MONTHS } from '../accounts.js';
+import { checkDepth } from '../accounts.js';
 import { type Currency, resolveConvert } from '../currencies.js';
-import { ApiError } from '../envelope.js';
 import { closestQuote, earliestReach, type Period, periodsFor } from '../history.js';
 import { type GlobalFigures, globalAt } from '../market/metrics.js';
-import { floorTo, historyStart, iso, MINUTE, monthsBefore } from '../market/time.js';
+import { floorTo, historyStart, iso, MINUTE } from '../market/time.js';
 import { type Handler, lastValueMemo } from './types.js';
 
 type Figures = Record<string, number | string>;
@@ -100,20 +98,6 @@ function historicalRecord(period: Period, t: number, currencies: Currency[], aux
   return record;
 }
 
-/** 403 when the request reaches further back than the plan's history (Enterprise: all the data). */
-function checkDepth(plan: keyof typeof HISTORY_MONTHS, now: number, periods: readonly Period[]): void {
-  if (plan === 'enterprise' || periods.length === 0) return;
-  const months = HISTORY_MONTHS[plan];
-  const limit = monthsBefore(now, months);
-  const reach = earliestReach(periods);
-  if (reach >= limit) return;
-  throw new ApiError(
-    403,
-    1006,
-    `Your plan (${planTitle(plan)}) includes ${describeDepth(months)} of global metrics history, back to ${iso(limit)}; this request reaches back to ${iso(reach)}. Use a later time_start or a smaller count, or a plan with more history: Standard 3 months, Professional 12 months, Enterprise 6 years.`,
-  );
-}
-
 export const globalMetricsHistorical: Handler = {
   envelope: 'standard',
   handle({ params, now, plan }) {
@@ -126,7 +110,12 @@ export const globalMetricsHistorical: Handler = {
     const end = p.time_end === undefined ? now : (parseTime(p.time_end) as number);
     const start = p.time_start === undefined ? undefined : parseTime(p.time_start);
     const periods = periodsFor({ start, end, count: p.count, interval: p.interval });
-    checkDepth(plan, now, periods);
+    if (periods.length > 0) {
+      checkDepth(plan, now, earliestReach(periods), {
+        what: 'global metrics history',
+        advice: 'Use a later time_start or a smaller count',
+      });
+    }
     const currencies = resolveConvert(params);
     const aux = new Set(typeof params.aux === 'string' ? params.aux.split(',') : DEFAULT_AUX);
     const first = historyStart(now);

@@ -1,28 +1,32 @@
 /**
  * The route table. Every catalog endpoint has a handler here, keyed by its tool name (a missing one
  * is a type error), and takes its path, parameter schema, plans and credit rule from the catalog:
- * the same definitions the MCP tools check arguments and estimate credits with. The listed
- * endpoints the catalog does not define as tools yet take theirs from ../params.ts.
+ * the same definitions the MCP tools check arguments and estimate credits with.
  */
-import { ALL_PLANS, type EndpointName, endpoints } from '../../catalog/index.js';
-import {
-  cryptocurrencyMapInput,
-  MAP_CREDITS,
-  PRICE_CONVERSION_CREDITS,
-  priceConversionInput,
-} from '../params.js';
+import { type EndpointName, endpoints } from '../../catalog/index.js';
 import { dexPlatformDetail, dexPlatformList, trendingTokens, trendingTopics } from './community.js';
-import { listingsLatest, quotesLatest } from './cryptocurrency.js';
+import { latestContent, latestPosts, postComments, topPosts } from './content.js';
+import { listingsLatest, newListings, quotesLatest, quotesLatestV2 } from './cryptocurrency.js';
+import {
+  ohlcvHistorical,
+  ohlcvLatest,
+  pricePerformance,
+  quotesHistorical,
+} from './cryptocurrency-history.js';
 import { globalMetricsHistorical, globalMetricsLatest } from './global-metrics.js';
 import { svc20Historical, svc20Latest, svc100Historical, svc100Latest } from './indices.js';
+import { klineCandles, klinePoints } from './kline.js';
+import { marketPairsLatest } from './market-pairs.js';
+import { categories, category, cryptocurrencyInfo, cryptocurrencyMap } from './reference.js';
 import {
   altcoinSeasonHistorical,
   altcoinSeasonLatest,
   fearAndGreedHistorical,
   fearAndGreedLatest,
 } from './sentiment.js';
-import { cryptocurrencyMap, keyInfo, priceConversion } from './tools.js';
+import { gainersLosers, listingsHistorical, mostVisited, trendingLatest } from './trending.js';
 import type { Handler, Route } from './types.js';
+import { fiatMap, keyInfo, priceConversion } from './utilities.js';
 
 const HANDLERS: Readonly<Record<EndpointName, Handler>> = {
   get_global_metrics_latest: globalMetricsLatest,
@@ -41,38 +45,46 @@ const HANDLERS: Readonly<Record<EndpointName, Handler>> = {
   get_dex_platform: dexPlatformDetail,
   get_cryptocurrency_listings_latest: listingsLatest,
   get_cryptocurrency_quotes_latest: quotesLatest,
+  get_cryptocurrency_map: cryptocurrencyMap,
+  get_cryptocurrency_info: cryptocurrencyInfo,
+  get_cryptocurrency_quotes_historical: quotesHistorical,
+  get_ohlcv_historical: ohlcvHistorical,
+  get_gainers_losers: gainersLosers,
+  convert_price: priceConversion,
+  get_new_cryptocurrencies: newListings,
+  get_trending_cryptocurrencies: trendingLatest,
+  get_most_visited_cryptocurrencies: mostVisited,
+  get_cryptocurrency_listings_historical: listingsHistorical,
+  get_ohlcv_latest: ohlcvLatest,
+  get_price_performance: pricePerformance,
+  get_market_pairs: marketPairsLatest,
+  list_categories: categories,
+  get_category: category,
+  get_latest_content: latestContent,
+  get_latest_posts: latestPosts,
+  get_top_posts: topPosts,
+  get_post_comments: postComments,
+  get_kline_candles: klineCandles,
+  get_kline_points: klinePoints,
+  get_fiat_map: fiatMap,
+  // The deprecated v1 listings answer as v3 does.
+  get_cryptocurrency_listings_latest_v1: listingsLatest,
+  get_cryptocurrency_quotes_latest_v2: quotesLatestV2,
   get_key_info: keyInfo,
 };
 
 function buildRoutes(): Map<string, Route> {
   const routes = new Map<string, Route>();
   for (const endpoint of endpoints) {
-    const { path, input, plans, credits } = endpoint;
+    const { path, serviceInput, plans, credits } = endpoint;
     routes.set(path, {
       path,
-      input,
+      input: serviceInput,
       plans,
       credits: credits as Route['credits'],
       ...HANDLERS[endpoint.name],
     });
   }
-  const listed: Route[] = [
-    {
-      path: '/v1/cryptocurrency/map',
-      input: cryptocurrencyMapInput,
-      plans: ALL_PLANS,
-      credits: MAP_CREDITS,
-      ...cryptocurrencyMap,
-    },
-    {
-      path: '/v2/tools/price-conversion',
-      input: priceConversionInput,
-      plans: ALL_PLANS,
-      credits: PRICE_CONVERSION_CREDITS,
-      ...priceConversion,
-    },
-  ];
-  for (const route of listed) routes.set(route.path, route);
   return routes;
 }
 

@@ -1,11 +1,10 @@
-/** The listed endpoints the server needs: key info, the cryptocurrency map and price conversion. */
+/** Key info, price conversion and the fiat map. */
 import { planTitle } from '../../catalog/define.js';
 import { parseTime } from '../../catalog/params.js';
 import { describeDepth, HISTORY_MONTHS, REQUESTS_PER_MINUTE } from '../accounts.js';
 import { type Currency, findCurrency, resolveConvert } from '../currencies.js';
 import { ApiError, badRequest } from '../envelope.js';
-import { ASSETS, tokenAddress } from '../market/assets.js';
-import { marketAt } from '../market/snapshot.js';
+import { FIATS, METALS } from '../market/fiat.js';
 import { floorTo, historyStart, iso, MINUTE, monthsBefore } from '../market/time.js';
 import type { Handler } from './types.js';
 
@@ -39,66 +38,6 @@ export const keyInfo: Handler = {
       },
     };
     return { dataJson: JSON.stringify(data), items: 1 };
-  },
-};
-
-/** §15: ids, names, symbols and slugs; `rank` is the current market-cap rank. */
-export const cryptocurrencyMap: Handler = {
-  envelope: 'standard',
-  handle({ params, now }) {
-    const p = params as {
-      listing_status?: string;
-      start: number;
-      limit?: number;
-      sort: string;
-      symbol?: string;
-      aux?: string;
-    };
-    const t = floorTo(now, MINUTE);
-    const m = marketAt(t);
-    const aux = new Set(
-      (p.aux ?? 'platform,first_historical_data,last_historical_data,is_active').split(','),
-    );
-    const first = historyStart(now);
-    let rows = Array.from(m.order);
-    if (p.symbol !== undefined) {
-      // With symbol, the other options are ignored (listed-endpoints.md §15).
-      const wanted = new Set(p.symbol.split(',').map((s) => s.toUpperCase()));
-      rows = rows.filter((i) => wanted.has(ASSETS[i].symbol.toUpperCase()));
-    } else {
-      // Every sandbox asset is active: asking only for inactive or untracked ones finds none.
-      if (!(p.listing_status ?? 'active').split(',').includes('active')) rows = [];
-      if (p.sort === 'id') rows.sort((x, y) => ASSETS[x].id - ASSETS[y].id);
-      rows = rows.slice(p.start - 1, p.limit === undefined ? undefined : p.start - 1 + p.limit);
-    }
-    const data = rows.map((i) => {
-      const a = ASSETS[i];
-      const item: Record<string, unknown> = {
-        id: a.id,
-        rank: m.rank[i],
-        name: a.name,
-        symbol: a.symbol,
-        slug: a.slug,
-      };
-      if (aux.has('is_active')) item.is_active = 1;
-      if (aux.has('status')) item.status = 'active';
-      if (aux.has('first_historical_data')) item.first_historical_data = iso(Math.max(a.dateAdded, first));
-      if (aux.has('last_historical_data')) item.last_historical_data = iso(t);
-      if (aux.has('platform')) {
-        const chain = a.platform === null ? undefined : ASSETS.find((c) => c.slug === a.platform);
-        item.platform = chain
-          ? {
-              id: chain.id,
-              name: chain.name,
-              symbol: chain.symbol,
-              slug: chain.slug,
-              token_address: tokenAddress(a),
-            }
-          : null;
-      }
-      return item;
-    });
-    return { dataJson: JSON.stringify(data), items: data.length };
   },
 };
 
@@ -157,5 +96,22 @@ export const priceConversion: Handler = {
       quote,
     };
     return { dataJson: JSON.stringify(p.symbol !== undefined ? [item] : item), items: 1 };
+  },
+};
+
+/** §7: fiat currencies (and with include_metals the four precious metals), by id or name. */
+export const fiatMap: Handler = {
+  envelope: 'standard',
+  handle({ params }) {
+    const p = params as { start: number; limit?: number; sort?: 'id' | 'name'; include_metals?: boolean };
+    const all = [...FIATS, ...(p.include_metals ? METALS : [])].map(({ id, name, sign, symbol }) => ({
+      id,
+      name,
+      sign,
+      symbol,
+    }));
+    all.sort((a, b) => (p.sort === 'name' ? a.name.localeCompare(b.name) : a.id - b.id));
+    const page = all.slice(p.start - 1, p.limit === undefined ? undefined : p.start - 1 + p.limit);
+    return { dataJson: JSON.stringify(page), items: page.length };
   },
 };

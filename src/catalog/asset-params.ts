@@ -1,0 +1,116 @@
+/**
+ * Parameters the cryptocurrency tools share, built from the spec's rules in params.ts with short
+ * descriptions (each is paid for in every conversation's context): how assets are named, pages,
+ * currencies, and the rules between them.
+ */
+import { z } from 'zod';
+import {
+  convertIdParam,
+  convertParam,
+  idListParam,
+  intParam,
+  slugListParam,
+  splitList,
+  symbolListParam,
+  timeParam,
+} from './params.js';
+
+type Issue = { path: string; message: string };
+/** A rule between parameters, as paramsObject takes it. */
+export type Rule = (value: Record<string, unknown>, add: (issue: Issue) => void) => void;
+
+/** Exactly one of `keys` must be given. */
+export function exactlyOne(...keys: string[]): Rule {
+  return (value, add) => {
+    const given = keys.filter((k) => value[k] !== undefined);
+    if (given.length === 1) return;
+    const names = `${keys.slice(0, -1).join(', ')} or ${keys.at(-1)}`;
+    add({
+      path: given[1] ?? keys[0],
+      message:
+        given.length === 0
+          ? `one of ${names} is required`
+          : `send only one of ${names}, not ${given.join(' and ')}`,
+    });
+  };
+}
+
+/** `a` and `b` must not both be given. */
+export function notTogether(a: string, b: string): Rule {
+  return (value, add) => {
+    if (value[a] !== undefined && value[b] !== undefined) {
+      add({ path: b, message: `must not be combined with ${a}: send one of them` });
+    }
+  };
+}
+
+export const ids = idListParam.optional().describe('Asset ids, e.g. 1,1027 (best).');
+export const slugs = slugListParam.optional().describe('Slugs, e.g. bitcoin,ethereum.');
+export const symbols = symbolListParam.optional().describe('Symbols, e.g. BTC,ETH.');
+
+export const oneId = z
+  .string()
+  .regex(/^\d+$/, { message: 'must be one numeric id, e.g. "1"' })
+  .optional()
+  .describe('One asset id, e.g. 1.');
+export const oneSlug = z
+  .string()
+  .regex(/^[0-9a-z-]+$/, { message: 'must be one lowercase slug, e.g. "bitcoin"' })
+  .max(100)
+  .optional()
+  .describe('One slug, e.g. bitcoin.');
+export const oneSymbol = z
+  .string()
+  .regex(/^[0-9A-Za-z$@-]+$/, { message: 'must be one symbol, e.g. "BTC"' })
+  .max(40)
+  .optional()
+  .describe('One symbol, e.g. BTC.');
+
+/** How many assets an id, slug or symbol list names (the credit estimate's count). */
+export function namedCount(p: { id?: string; slug?: string; symbol?: string }): number {
+  const list = p.id ?? p.slug ?? p.symbol;
+  return list === undefined ? 1 : splitList(list).length;
+}
+
+export function skipInvalid(byDefault: boolean) {
+  return z.boolean().optional().describe(`Skip unknown assets; default ${byDefault}.`);
+}
+
+/** `start` and `limit`; where the service's default page is large, the tool's is smaller (said here). */
+export function page(maxLimit: number, defaultLimit: number, serviceDefault?: number) {
+  const note = serviceDefault === undefined ? '' : ` (service default ${serviceDefault})`;
+  return {
+    start: intParam(1, undefined, 'Offset.').default(1),
+    limit: intParam(1, maxLimit, `Page size${note}.`).default(defaultLimit),
+  };
+}
+
+/**
+ * The service's own page size, for serviceParams where the tool's default page is smaller: the
+ * sandbox answers a request without limit as the service does (its default, or all).
+ */
+export function servicePage(maxLimit: number, serviceDefault?: number) {
+  const limit = intParam(1, maxLimit, 'Page size.');
+  return { limit: serviceDefault === undefined ? limit.optional() : limit.default(serviceDefault) };
+}
+
+/** `convert` and `convert_id`, up to `max` currencies; pair with the convertExclusive rule. */
+export function currencies(max = 120, note = '') {
+  return {
+    convert: convertParam(max, note).describe(`Quote currencies, e.g. EUR,BTC (default USD); up to ${max}.`),
+    convert_id: convertIdParam(max).describe(`Or by id, e.g. 2790; up to ${max}.`),
+  };
+}
+
+/** A time bound (Unix seconds or ISO 8601), described in few words. */
+export function time(description: string) {
+  return timeParam(description).describe(`${description} (Unix s or ISO 8601).`);
+}
+
+/** The end of a series (the start's description says the format). */
+export const timeEnd = timeParam('End').describe('End, inclusive; default now.');
+
+/** A time the call cannot do without. */
+export function requiredTime(description: string) {
+  return timeParam(description).unwrap().describe(`${description} (Unix s or ISO 8601).`);
+}

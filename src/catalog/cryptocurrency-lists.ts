@@ -1,0 +1,248 @@
+/** Lists of cryptocurrencies: new listings, gainers and losers, trending, most visited, a past day's ranking. */
+import { z } from 'zod';
+import { formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
+import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { currencies, page, requiredTime, servicePage } from './asset-params.js';
+import {
+  asset,
+  assetPage,
+  assetQuote,
+  assetTable,
+  LISTED_ROWS,
+  upstreamAsset,
+  upstreamOf,
+} from './assets.js';
+import { perItems } from './credits.js';
+import { dataOf, defineEndpoint, plansFrom } from './define.js';
+import { convertExclusive, enumParam, namesListParam, paramsObject } from './params.js';
+import { recordsOf } from './shapes.js';
+
+const pageCredits = (per: number) =>
+  perItems({
+    per,
+    what: 'assets',
+    items: (p: { limit: number }) => p.limit,
+    scales: 'limit',
+    convert: true,
+  });
+
+const nextPage = (start: number, count: number) =>
+  `format=json has this page; next page: start=${start + count}`;
+
+// ---------------------------------------------------------------- new listings
+
+const newAsset = asset.extend({ date_added: z.string().optional() });
+const upstreamNewAsset = upstreamOf(newAsset, assetQuote);
+
+export const newCryptocurrencies = defineEndpoint({
+  name: 'get_new_cryptocurrencies',
+  title: 'Newly listed cryptocurrencies',
+  toolset: 'cryptocurrency',
+  path: '/v1/cryptocurrency/listings/new',
+  summary: 'The newest listed cryptocurrencies with price, change and market cap.',
+  input: paramsObject(
+    {
+      ...page(5000, LISTED_ROWS, 100),
+      ...currencies(),
+      sort_dir: enumParam(['asc', 'desc'], 'By date added; default desc (newest first).').optional(),
+    },
+    convertExclusive,
+  ),
+  serviceParams: { ...servicePage(5000, 100) },
+  output: z.object({ start: z.number(), items: z.array(newAsset) }),
+  credits: pageCredits(200),
+  refreshSeconds: 60,
+  plans: plansFrom('startup'),
+  normalise(body, params) {
+    return { start: params.start, items: recordsOf(upstreamNewAsset, dataOf(body)) };
+  },
+  summarise(data) {
+    if (data.items.length === 0) return `No new listings from start=${data.start}.`;
+    const { shown, omitted } = cutRows(data.items, LISTED_ROWS);
+    return lines(
+      `${data.items.length} newly listed cryptocurrencies:`,
+      table(
+        ['Added', 'Asset', 'Price', '24h', 'Market cap'],
+        shown.map((a) => {
+          const q = a.quote[0];
+          return [
+            formatTime(a.date_added, true),
+            `${a.name} (${a.symbol})`,
+            formatPrice(q?.price, q?.currency),
+            formatPercent(q?.percent_change_24h),
+            formatMoney(q?.market_cap, q?.currency),
+          ];
+        }),
+      ),
+      omittedLine(omitted, nextPage(data.start, data.items.length)),
+    );
+  },
+});
+
+// ---------------------------------------------------------------- trending
+
+const moverQuote = assetQuote.extend({ percent_change_30d: z.number().optional() });
+const mover = asset.extend({ quote: z.array(moverQuote) });
+const upstreamMover = upstreamOf(mover, moverQuote);
+const CHANGE_KEY = {
+  '1h': 'percent_change_1h',
+  '24h': 'percent_change_24h',
+  '7d': 'percent_change_7d',
+  '30d': 'percent_change_30d',
+} as const;
+type Period = keyof typeof CHANGE_KEY;
+
+interface TrendingSpec<N extends string> {
+  name: N;
+  title: string;
+  path: string;
+  summary: string;
+  periods: readonly [Period, ...Period[]];
+  refreshSeconds: number;
+  inDefault?: boolean;
+  /** Extra parameters (gainers-losers sorts). */
+  extra?: z.ZodRawShape;
+  heading(period: string, params: Record<string, unknown>): string;
+}
+
+function trendingEndpoint<const N extends string>(spec: TrendingSpec<N>) {
+  return defineEndpoint({
+    name: spec.name,
+    title: spec.title,
+    toolset: 'cryptocurrency',
+    inDefault: spec.inDefault,
+    path: spec.path,
+    summary: spec.summary,
+    input: paramsObject(
+      {
+        ...page(1000, LISTED_ROWS, 100),
+        time_period: enumParam(spec.periods, 'Period.').default('24h'),
+        ...currencies(),
+        ...spec.extra,
+      },
+      convertExclusive,
+    ),
+    serviceParams: servicePage(1000, 100),
+    output: z.object({ start: z.number(), time_period: z.string(), items: z.array(mover) }),
+    credits: pageCredits(200),
+    refreshSeconds: spec.refreshSeconds,
+    plans: plansFrom('startup'),
+    normalise(body, params) {
+      const p = params as { start: number; time_period: string };
+      return { start: p.start, time_period: p.time_period, items: recordsOf(upstreamMover, dataOf(body)) };
+    },
+    summarise(data, params) {
+      if (data.items.length === 0) return `Nothing from start=${data.start}.`;
+      const period = data.time_period as Period;
+      return lines(
+        spec.heading(period, params as Record<string, unknown>),
+        assetTable(data.items, LISTED_ROWS, nextPage(data.start, data.items.length), {
+          label: period,
+          key: CHANGE_KEY[period] ?? 'percent_change_24h',
+        }),
+      );
+    },
+  });
+}
+
+export const gainersLosers = trendingEndpoint({
+  name: 'get_gainers_losers',
+  title: 'Top gainers and losers',
+  path: '/v1/cryptocurrency/trending/gainers-losers',
+  summary: 'Biggest gainers over 1h, 24h, 7d or 30d (losers with sort_dir=asc).',
+  periods: ['1h', '24h', '7d', '30d'],
+  refreshSeconds: 600,
+  inDefault: true,
+  extra: {
+    sort_dir: enumParam(['asc', 'desc'], 'desc: gainers first (default); asc: losers first.').optional(),
+  },
+  heading: (period, p) => `Top ${p.sort_dir === 'asc' ? 'losers' : 'gainers'} over ${period}:`,
+});
+
+export const trendingLatest = trendingEndpoint({
+  name: 'get_trending_cryptocurrencies',
+  title: 'Trending cryptocurrencies',
+  path: '/v1/cryptocurrency/trending/latest',
+  summary: 'The most searched cryptocurrencies over 24h, 7d or 30d.',
+  periods: ['24h', '7d', '30d'],
+  refreshSeconds: 600,
+  heading: (period) => `Trending by searches over ${period}:`,
+});
+
+export const mostVisited = trendingEndpoint({
+  name: 'get_most_visited_cryptocurrencies',
+  title: 'Most visited cryptocurrencies',
+  path: '/v1/cryptocurrency/trending/most-visited',
+  summary: 'The most visited cryptocurrencies over 24h, 7d or 30d.',
+  periods: ['24h', '7d', '30d'],
+  refreshSeconds: 86_400,
+  heading: (period) => `Most visited over ${period}:`,
+});
+
+// ---------------------------------------------------------------- historical listings
+
+const HISTORICAL_SORTS = [
+  'svc_rank',
+  'name',
+  'symbol',
+  'market_cap',
+  'price',
+  'circulating_supply',
+  'total_supply',
+  'max_supply',
+  'num_market_pairs',
+  'volume_24h',
+  'percent_change_1h',
+  'percent_change_24h',
+  'percent_change_7d',
+] as const;
+const HISTORICAL_AUX = [
+  'platform',
+  'tags',
+  'date_added',
+  'circulating_supply',
+  'total_supply',
+  'max_supply',
+  'svc_rank',
+  'num_market_pairs',
+] as const;
+
+export const listingsHistorical = defineEndpoint({
+  name: 'get_cryptocurrency_listings_historical',
+  title: 'Cryptocurrency listings on a past day',
+  toolset: 'cryptocurrency',
+  path: '/v1/cryptocurrency/listings/historical',
+  summary:
+    'The ranking at the end of a past UTC day. History by plan: 1 month (Hobbyist) to 6 years (Enterprise).',
+  input: paramsObject(
+    {
+      date: requiredTime('The day, e.g. 2026-10-10'),
+      ...page(5000, LISTED_ROWS, 100),
+      ...currencies(),
+      sort: enumParam(HISTORICAL_SORTS, 'Sort key; default svc_rank.').optional(),
+      sort_dir: enumParam(['asc', 'desc'], 'Sort direction.').optional(),
+      cryptocurrency_type: enumParam(['all', 'coins', 'tokens'], 'Default all.').optional(),
+    },
+    convertExclusive,
+  ),
+  serviceParams: { ...servicePage(5000, 100), aux: namesListParam(HISTORICAL_AUX, 'Supplemental fields.') },
+  output: assetPage.extend({ date: z.string() }),
+  credits: pageCredits(100),
+  // A completed day does not change.
+  refreshSeconds: 86_400,
+  plans: plansFrom('hobbyist'),
+  normalise(body, params) {
+    return {
+      date: formatTime(params.date, true),
+      start: params.start,
+      items: recordsOf(upstreamAsset, dataOf(body)),
+    };
+  },
+  summarise(data, params) {
+    if (data.items.length === 0) return `No cryptocurrencies on ${data.date} from start=${data.start}.`;
+    return lines(
+      `Cryptocurrencies ${data.start}–${data.start + data.items.length - 1} at the end of ${data.date} by ${params.sort ?? 'svc_rank'}:`,
+      assetTable(data.items, LISTED_ROWS, nextPage(data.start, data.items.length)),
+    );
+  },
+});

@@ -1,0 +1,310 @@
+/** Reference data about cryptocurrencies: the id map, asset info, and categories. */
+import { z } from 'zod';
+import { formatMoney, formatPercent } from '../format/numbers.js';
+import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import {
+  currencies,
+  exactlyOne,
+  ids,
+  namedCount,
+  page,
+  servicePage,
+  skipInvalid,
+  slugs,
+  symbols,
+} from './asset-params.js';
+import { asset, assetTable, LISTED_ROWS, upstreamAsset } from './assets.js';
+import { perCall, perItems } from './credits.js';
+import { ALL_PLANS, dataOf, defineEndpoint, UnexpectedBodyError } from './define.js';
+import { lenient } from './lenient.js';
+import { convertExclusive, enumParam, namesListParam, paramsObject, symbolListParam } from './params.js';
+import { rankOf, recordsOf } from './shapes.js';
+
+// ---------------------------------------------------------------- map
+
+const platform = z.object({
+  id: z.number().optional(),
+  name: z.string(),
+  symbol: z.string().optional(),
+  slug: z.string().optional(),
+  token_address: z.string().optional(),
+});
+
+const mapEntry = z.object({
+  id: z.number(),
+  rank: z.number().optional().describe('Rank by market cap'),
+  name: z.string(),
+  symbol: z.string(),
+  slug: z.string(),
+  is_active: z.number().optional(),
+  status: z.string().optional(),
+  first_historical_data: z.string().optional(),
+  last_historical_data: z.string().optional(),
+  platform: platform.nullable().optional().describe("A token's chain; null for a coin"),
+});
+export type MapEntry = z.infer<typeof mapEntry>;
+const upstreamMapEntry = lenient(mapEntry, { rank: (r) => r.rank ?? rankOf(r) });
+
+const MAP_AUX = ['platform', 'first_historical_data', 'last_historical_data', 'is_active', 'status'] as const;
+
+export const cryptocurrencyMap = defineEndpoint({
+  name: 'get_cryptocurrency_map',
+  title: 'Crypto id map',
+  toolset: 'cryptocurrency',
+  inDefault: true,
+  path: '/v1/cryptocurrency/map',
+  summary: 'All assets with id, symbol, slug, rank and contract; search_cryptocurrencies finds one.',
+  input: paramsObject({
+    listing_status: namesListParam(['active', 'inactive', 'untracked'], 'Default active.'),
+    ...page(5000, 50),
+    sort: enumParam(['id', 'svc_rank'], 'Order.').default('id'),
+    symbol: symbolListParam.optional().describe('Only these symbols (other options ignored).'),
+  }),
+  serviceParams: { ...servicePage(5000), aux: namesListParam(MAP_AUX, 'Supplemental fields.') },
+  output: z.object({ start: z.number(), items: z.array(mapEntry) }),
+  credits: perCall(0, { text: 'free (older documentation: 1 per call)' }),
+  refreshSeconds: 30,
+  plans: ALL_PLANS,
+  normalise(body, params) {
+    return { start: params.start, items: recordsOf(upstreamMapEntry, dataOf(body)) };
+  },
+  summarise(data, params) {
+    if (data.items.length === 0) return `No cryptocurrencies from start=${params.start}.`;
+    const { shown, omitted } = cutRows(data.items, 25);
+    const next = data.start + data.items.length;
+    return lines(
+      `${data.items.length} cryptocurrencies from start=${data.start}, by ${params.sort}:`,
+      table(
+        ['Id', 'Symbol', 'Name', 'Slug', 'Rank', 'Platform'],
+        shown.map((a) => [
+          String(a.id),
+          a.symbol,
+          a.name,
+          a.slug,
+          a.rank === undefined ? '' : String(a.rank),
+          a.platform?.name ?? '',
+        ]),
+      ),
+      omittedLine(omitted, `format=json has this page; next page: start=${next}`),
+    );
+  },
+});
+
+// ---------------------------------------------------------------- info
+
+const info = z.object({
+  id: z.number(),
+  name: z.string(),
+  symbol: z.string(),
+  slug: z.string(),
+  category: z.string().optional().describe('coin or token'),
+  description: z.string().optional(),
+  logo: z.string().optional(),
+  date_added: z.string().optional(),
+  date_launched: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  platform: platform.nullable().optional(),
+  notice: z.string().optional(),
+  urls: z
+    .record(z.string(), z.array(z.string()))
+    .optional()
+    .describe('Links by kind: website, explorer, twitter, reddit, …'),
+});
+type Info = z.infer<typeof info>;
+
+/** Url kinds with no links are left out; `platform` arrives with `token_address` (documented) or not. */
+const upstreamInfo = lenient(info, {
+  urls: z
+    .record(z.string(), z.array(z.string()).nullish())
+    .nullish()
+    .transform((urls) => {
+      const kept = Object.entries(urls ?? {}).filter(([, list]) => list && list.length > 0);
+      return kept.length > 0 ? (Object.fromEntries(kept) as Record<string, string[]>) : undefined;
+    }),
+});
+
+const INFO_AUX = [
+  'urls',
+  'logo',
+  'description',
+  'tags',
+  'platform',
+  'date_added',
+  'notice',
+  'status',
+] as const;
+
+function describeInfo(a: Info, full: boolean): string {
+  const link = (kind: string) => a.urls?.[kind]?.[0];
+  const links = ['website', 'explorer', 'twitter', 'reddit', 'technical_doc', 'source_code']
+    .filter((kind) => link(kind))
+    .map((kind) => `${kind.replace('_', ' ')} ${link(kind)}`);
+  const where = a.platform
+    ? `token on ${a.platform.name}${a.platform.token_address ? ` (${a.platform.token_address})` : ''}`
+    : a.category;
+  return lines(
+    `${a.name} (${a.symbol}), id ${a.id}${where ? `, ${where}` : ''}${a.date_added ? `, listed ${formatTime(a.date_added, true)}` : ''}`,
+    full && a.tags && a.tags.length > 0 && `Tags: ${a.tags.slice(0, 12).join(', ')}`,
+    full && links.length > 0 && `Links: ${links.join('; ')}`,
+    full && a.description && (a.description.length > 400 ? `${a.description.slice(0, 400)}…` : a.description),
+  );
+}
+
+export const cryptocurrencyInfo = defineEndpoint({
+  name: 'get_cryptocurrency_info',
+  title: 'Crypto info',
+  toolset: 'cryptocurrency',
+  inDefault: true,
+  path: '/v2/cryptocurrency/info',
+  summary: 'Asset facts: description, website, social and explorer links, tags, launch date, contract.',
+  input: paramsObject(
+    {
+      id: ids,
+      slug: slugs,
+      symbol: symbols,
+      address: z
+        .string()
+        .regex(/^[0-9A-Za-z]{20,128}$/, {
+          message: 'must be a contract address (20 to 128 letters and digits)',
+        })
+        .optional()
+        .describe('A token contract address.'),
+      skip_invalid: skipInvalid(false),
+    },
+    exactlyOne('id', 'slug', 'symbol', 'address'),
+  ),
+  serviceParams: { aux: namesListParam(INFO_AUX, 'Fields.') },
+  output: z.object({ items: z.array(info) }),
+  credits: perItems({ per: 100, what: 'assets', items: namedCount }),
+  refreshSeconds: 30,
+  plans: ALL_PLANS,
+  normalise(body) {
+    return { items: recordsOf(upstreamInfo, dataOf(body)) };
+  },
+  summarise(data) {
+    if (data.items.length === 0) return 'No info: none of the assets asked for is known.';
+    const { shown, omitted } = cutRows(data.items, 4);
+    return lines(
+      ...shown.map((a) => describeInfo(a, shown.length === 1 || data.items.length <= 2)),
+      ...data.items.slice(4, 20).map((a) => describeInfo(a, false)),
+      omittedLine(omitted - 16, 'format=json has every asset'),
+    );
+  },
+});
+
+// ---------------------------------------------------------------- categories
+
+const category = z.object({
+  id: z.string().describe('Category id, for get_category'),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  num_tokens: z.number().optional(),
+  avg_price_change: z.number().optional(),
+  market_cap: z.number().optional(),
+  market_cap_change: z.number().optional().describe('Percent, 24h'),
+  volume: z.number().optional(),
+  volume_change: z.number().optional().describe('Percent, 24h'),
+  last_updated: z.string().optional(),
+});
+const upstreamCategory = lenient(category);
+
+/** 1 per call + 1 per 200 records, rounded up (the categories endpoints). */
+function categoryCredits(what: string, convert: boolean) {
+  return perItems({
+    base: 1,
+    per: 200,
+    what,
+    items: (p: { limit: number }) => p.limit,
+    scales: 'limit',
+    convert,
+  });
+}
+
+export const categories = defineEndpoint({
+  name: 'list_categories',
+  title: 'Cryptocurrency categories',
+  toolset: 'cryptocurrency',
+  path: '/v1/cryptocurrency/categories',
+  summary:
+    'Categories (DeFi, Layer 1, ...) with coin count, market cap, volume and 24h changes; get_category lists the coins.',
+  input: paramsObject({
+    ...page(5000, LISTED_ROWS),
+    id: ids.describe('Only categories holding these asset ids, comma-separated.'),
+    slug: slugs.describe('Only categories holding these slugs.'),
+    symbol: symbols.describe('Only categories holding these symbols.'),
+  }),
+  serviceParams: { ...servicePage(5000) },
+  output: z.object({ start: z.number(), items: z.array(category) }),
+  credits: categoryCredits('categories', false),
+  refreshSeconds: 30,
+  plans: ALL_PLANS,
+  normalise(body, params) {
+    return { start: params.start, items: recordsOf(upstreamCategory, dataOf(body)) };
+  },
+  summarise(data) {
+    if (data.items.length === 0) return 'No categories match.';
+    const { shown, omitted } = cutRows(data.items, LISTED_ROWS);
+    return lines(
+      `${data.items.length} categories from start=${data.start}:`,
+      table(
+        ['Category', 'Id', 'Coins', 'Market cap', 'Cap 24h', 'Volume'],
+        shown.map((c) => [
+          c.name,
+          c.id,
+          String(c.num_tokens ?? ''),
+          formatMoney(c.market_cap),
+          formatPercent(c.market_cap_change),
+          formatMoney(c.volume),
+        ]),
+      ),
+      omittedLine(omitted, `format=json has this page; next page: start=${data.start + data.items.length}`),
+    );
+  },
+});
+
+const categoryDetail = category.extend({ start: z.number(), coins: z.array(asset) });
+const upstreamCategoryDetail = lenient(category.extend({ coins: z.array(asset) }), {
+  coins: z
+    .array(upstreamAsset)
+    .nullish()
+    .transform((coins) => coins ?? []),
+});
+
+export const categoryCoins = defineEndpoint({
+  name: 'get_category',
+  title: 'Cryptocurrency category',
+  toolset: 'cryptocurrency',
+  path: '/v1/cryptocurrency/category',
+  summary: 'One category (id from list_categories): its figures and coins, paged.',
+  input: paramsObject(
+    {
+      id: z
+        .string()
+        .regex(/^[0-9a-f]{24}$/i, { message: 'must be a category id from list_categories (24 hex digits)' })
+        .describe('Category id from list_categories (24 hex digits).'),
+      ...page(1000, LISTED_ROWS, 100),
+      ...currencies(),
+    },
+    convertExclusive,
+  ),
+  serviceParams: { ...servicePage(1000, 100) },
+  output: categoryDetail,
+  credits: categoryCredits('coins', true),
+  refreshSeconds: 30,
+  plans: ALL_PLANS,
+  normalise(body, params) {
+    // Documented keyed by id ({"1": {...}}); observed as the object itself.
+    const [detail] = recordsOf(upstreamCategoryDetail, dataOf(body));
+    if (detail === undefined) throw new UnexpectedBodyError('data: no category');
+    return { ...detail, start: params.start };
+  },
+  summarise(c) {
+    const last = c.start + c.coins.length - 1;
+    return lines(
+      `${c.name}: ${c.num_tokens ?? c.coins.length} coins, market cap ${formatMoney(c.market_cap)} (${formatPercent(c.market_cap_change)} 24h), volume ${formatMoney(c.volume)} (${formatTime(c.last_updated)})`,
+      c.coins.length > 0 &&
+        assetTable(c.coins, LISTED_ROWS, `format=json has this page; next page: start=${last + 1}`),
+    );
+  },
+});

@@ -1,0 +1,98 @@
+/** Utilities: price conversion between any two currencies, and the fiat currency map. */
+import { z } from 'zod';
+import { currencyLabel, formatNumber, formatPrice } from '../format/numbers.js';
+import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { currencies, exactlyOne, oneId, oneSymbol, time } from './asset-params.js';
+import { perCall } from './credits.js';
+import { ALL_PLANS, dataOf, defineEndpoint } from './define.js';
+import { lenient } from './lenient.js';
+import { convertExclusive, enumParam, intParam, paramsObject } from './params.js';
+import { quoteEntry, quoteOf } from './quotes.js';
+import { recordsOf } from './shapes.js';
+
+const conversionQuote = quoteEntry(['price']).extend({ last_updated: z.string().optional() });
+const conversion = z.object({
+  id: z.number(),
+  symbol: z.string(),
+  name: z.string(),
+  amount: z.number(),
+  last_updated: z.string().optional(),
+  quote: z.array(conversionQuote).describe('One entry per currency'),
+});
+const upstreamConversion = lenient(conversion, { quote: quoteOf(conversionQuote) });
+
+export const priceConversion = defineEndpoint({
+  name: 'convert_price',
+  title: 'Price conversion',
+  toolset: 'utilities',
+  inDefault: true,
+  path: '/v2/tools/price-conversion',
+  summary: 'Converts an amount between crypto or fiat currencies, now or in the past (Hobbyist+).',
+  input: paramsObject(
+    {
+      amount: z.number().min(1e-8).max(1e12).describe('Amount to convert.'),
+      id: oneId.describe('Currency to convert from (crypto or fiat), by id, e.g. 1.'),
+      symbol: oneSymbol.describe('Or by symbol, e.g. BTC.'),
+      time: time('Rate at this past time (plan permitting); default now'),
+      ...currencies(),
+    },
+    convertExclusive,
+    exactlyOne('id', 'symbol'),
+  ),
+  // With symbol, the service answers a list: a symbol may name several assets.
+  output: z.object({ items: z.array(conversion) }),
+  credits: perCall(1, { convert: true }),
+  refreshSeconds: 60,
+  plans: ALL_PLANS,
+  normalise(body) {
+    return { items: recordsOf(upstreamConversion, dataOf(body)) };
+  },
+  summarise(data) {
+    if (data.items.length === 0) return 'No conversion: the currency asked for is not known.';
+    return lines(
+      ...data.items.map(
+        (c) =>
+          `${formatNumber(c.amount, 8)} ${c.symbol} (${c.name}, id ${c.id}) = ${c.quote
+            .map((q) => formatPrice(q.price, q.currency))
+            .join(' = ')} (${formatTime(c.last_updated)})`,
+      ),
+      data.items.length > 1 && `${data.items.length} assets share that symbol; send id to pick one.`,
+    );
+  },
+});
+
+const METALS = 'XAU 3575, XAG 3574, XPT 3577, XPD 3576';
+const fiat = z.object({ id: z.number(), name: z.string(), sign: z.string().optional(), symbol: z.string() });
+const upstreamFiat = lenient(fiat);
+
+export const fiatMap = defineEndpoint({
+  name: 'get_fiat_map',
+  title: 'Fiat currency map',
+  toolset: 'utilities',
+  path: '/v1/fiat/map',
+  summary: 'Fiat currencies (and precious metals) with the ids convert_id takes.',
+  input: paramsObject({
+    start: intParam(1, undefined, 'Offset.').default(1),
+    limit: intParam(1, 5000, 'Currencies; default all.').optional(),
+    sort: enumParam(['id', 'name'], 'Default id.').optional(),
+    include_metals: z.boolean().optional().describe(`Add metals (${METALS}); default false.`),
+  }),
+  output: z.object({ items: z.array(fiat) }),
+  credits: perCall(1),
+  refreshSeconds: 30,
+  plans: ALL_PLANS,
+  normalise(body) {
+    return { items: recordsOf(upstreamFiat, dataOf(body)) };
+  },
+  summarise(data) {
+    const { shown, omitted } = cutRows(data.items, 40);
+    return lines(
+      `${data.items.length} currencies; convert_id takes the id:`,
+      table(
+        ['Symbol', 'Name', 'Sign', 'Id'],
+        shown.map((f) => [currencyLabel(f.symbol), f.name, f.sign ?? '', String(f.id)]),
+      ),
+      omittedLine(omitted, 'format=json lists them all'),
+    );
+  },
+});

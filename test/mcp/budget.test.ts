@@ -1,0 +1,129 @@
+/**
+ * The context bill: what the tool list and the answers cost a model. The default tool list stays
+ * within 700 bytes a tool for what the model reads (name, title, description, input schema) and
+ * 1,500 in all; default answers within 4,000 characters of text and 16 KB of structured data; no
+ * answer over 1 MiB on the wire, whatever its arguments.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatMoney, formatPrice } from '../../src/format/numbers.js';
+import { table } from '../../src/format/text.js';
+import { firstText, type McpSession, startMcp } from '../helpers/cli.js';
+import { defaultArgs } from '../helpers/tool-names.js';
+
+const READ_BUDGET = 700;
+const ALL_BUDGET = 1500;
+const TEXT_BUDGET = 4000;
+const DATA_BUDGET = 16 * 1024;
+const WIRE_LIMIT = 1024 * 1024;
+
+const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+/** Bytes a tool, on average: what the model reads, and the whole definition. */
+function perTool(tools: Tool[]): { read: number; all: number } {
+  const read = tools.reduce(
+    (n, t) =>
+      n + bytes({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema }),
+    0,
+  );
+  const all = tools.reduce((n, t) => n + bytes(t), 0);
+  return { read: Math.round(read / tools.length), all: Math.round(all / tools.length) };
+}
+
+let mcp: McpSession;
+beforeAll(async () => {
+  mcp = await startMcp();
+});
+afterAll(() => mcp?.close());
+
+describe('the tool list', () => {
+  it(`default: at most ${READ_BUDGET} bytes a tool read by the model, ${ALL_BUDGET} in all`, () => {
+    const { read, all } = perTool(mcp.tools);
+    console.log(`tools/list default: ${mcp.tools.length} tools, ${read} bytes a tool read, ${all} in all`);
+    expect(read).toBeLessThanOrEqual(READ_BUDGET);
+    expect(all).toBeLessThanOrEqual(ALL_BUDGET);
+  });
+
+  it('all: every tool listed, the figures printed', async () => {
+    const everything = await startMcp({ SVC_TOOLSETS: 'all' });
+    try {
+      const { read, all } = perTool(everything.tools);
+      console.log(
+        `tools/list all: ${everything.tools.length} tools, ${read} bytes a tool read, ${all} in all`,
+      );
+      expect(everything.tools.length).toBeGreaterThan(mcp.tools.length);
+      // Every tool alone stays readable: no definition over 3 KB.
+      for (const tool of everything.tools) expect(bytes(tool), tool.name).toBeLessThan(3 * 1024);
+    } finally {
+      await everything.close();
+    }
+  });
+});
+
+describe('answers', () => {
+  it(`every default tool with default arguments: text under ${TEXT_BUDGET} characters, data under 16 KB`, async () => {
+    let largest = { tool: '', text: 0, data: 0 };
+    for (const tool of mcp.tools) {
+      const result = await mcp.call(tool.name, defaultArgs(tool.name));
+      expect(result.isError, `${tool.name}: ${firstText(result)}`).toBeFalsy();
+      const text = firstText(result).length;
+      const data = bytes(result.structuredContent);
+      expect(text, tool.name).toBeLessThan(TEXT_BUDGET);
+      expect(data, tool.name).toBeLessThan(DATA_BUDGET);
+      if (data > largest.data) largest = { tool: tool.name, text, data };
+    }
+    console.log(
+      `largest default answer: ${largest.tool}, ${largest.data} bytes of data, ${largest.text} of text`,
+    );
+  });
+
+  it('text shows no empty columns, and money with cents from $1 up', async () => {
+    // The svc100 has no constituent prices: no Price column of n/a.
+    const svc100 = firstText(await mcp.call('get_svc100_index_latest'));
+    expect(svc100).toMatch(/^Asset \| Weight$/m);
+    expect(svc100).not.toContain('n/a');
+    const quotes = firstText(await mcp.call('get_cryptocurrency_quotes_latest', { id: '1,1027' }));
+    const prices = [...quotes.matchAll(/\| (\$[\d,.]+) \|/g)].map((m) => m[1]);
+    expect(prices).toHaveLength(2);
+    for (const price of prices) expect(price).toMatch(/^\$[\d,]+\.\d\d$/);
+    expect([formatPrice(3733.5), formatPrice(412), formatPrice(0.07088), formatMoney(1.93e12)]).toEqual([
+      '$3,733.50',
+      '$412.00',
+      '$0.07088',
+      '$1.93T',
+    ]);
+    expect(
+      table(
+        ['A', 'Price'],
+        [
+          ['x', 'n/a'],
+          ['y', 'n/a'],
+        ],
+      ),
+    ).toBe('A\nx\ny');
+    expect(quotes).toMatch(/\$\d{1,3}(,\d{3})+\.\d\d/);
+  });
+
+  it('an answer that would pass 1 MiB is cut, and says what was left out and how to fetch it', async () => {
+    const big = await startMcp({ SVC_MAX_CREDITS_PER_CALL: '1000' });
+    try {
+      const args = { count: 10_000, interval: '5m', convert: 'USD,EUR,GBP,JPY' };
+      for (const format of ['text', 'json'] as const) {
+        const result = await big.call('get_global_metrics_historical', { ...args, format });
+        expect(result.isError, firstText(result)).toBeFalsy();
+        expect(bytes({ jsonrpc: '2.0', id: 1, result })).toBeLessThan(WIRE_LIMIT);
+        const data = result.structuredContent as { quotes: unknown[]; truncated?: string };
+        expect(data.quotes.length).toBeGreaterThan(100);
+        expect(data.quotes.length).toBeLessThan(10_000);
+        expect(data.truncated).toMatch(
+          /^Cut to stay under 1 MiB: kept [\d,]+ of [\d,]+ of quotes; .*time_start/,
+        );
+        expect(firstText(result)).toContain(data.truncated);
+      }
+      // The session survived the large answers.
+      expect((await big.call('get_fear_and_greed_latest')).isError).toBeFalsy();
+    } finally {
+      await big.close();
+    }
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * Plans and toolsets: the sandbox key of each plan calls every tool and is refused exactly the
+ * endpoints its plan lacks, with a message naming the plans that have them; SVC_PLAN hides those
+ * tools; SVC_TOOLSETS picks groups, `default` and `all`, in any case.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpointsByName, PLANS, planTitle } from '../../src/catalog/index.js';
+import { firstText, runCli, startMcp } from '../helpers/cli.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { ALL_TOOLS, DEFAULT_TOOLS, defaultArgs } from '../helpers/tool-names.js';
+
+const names = (tools: Tool[]) => tools.map((t) => t.name);
+/** The tools a plan has: the server's own tools are on every plan. */
+const onPlan = (plan: string) =>
+  ALL_TOOLS.filter((tool) => endpointsByName.get(tool)?.plans.includes(plan as never) ?? true);
+
+describe('the sandbox key of each plan', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({ rateLimit: false });
+  });
+  afterAll(() => sandbox?.close());
+
+  it.each(PLANS)(
+    'sandbox-%s: every tool its plan has answers; the others are refused naming the plans',
+    async (plan) => {
+      const mcp = await startMcp(
+        sandboxEnv(sandbox, `sandbox-${plan}`, { SVC_TOOLSETS: 'all', SVC_CACHE: 'off' }),
+      );
+      try {
+        expect(names(mcp.tools)).toEqual(ALL_TOOLS);
+        for (const tool of ALL_TOOLS) {
+          const result = await mcp.call(tool, defaultArgs(tool));
+          const text = firstText(result);
+          const endpoint = endpointsByName.get(tool);
+          if (!endpoint || endpoint.plans.includes(plan)) {
+            expect(result.isError, `${tool} on ${plan}: ${text}`).toBeFalsy();
+          } else {
+            expect(result.isError, `${tool} on ${plan}`).toBe(true);
+            expect(text, tool).toMatch(/403|1006/);
+            expect(text, tool).toContain(endpoint.plans.map(planTitle).join(', '));
+          }
+        }
+        const info = await mcp.call('get_key_info');
+        expect(firstText(info)).toMatch(/This minute: \d+ requests made, \d+ left of (30|60|90|120)\b/);
+      } finally {
+        await mcp.close();
+      }
+    },
+  );
+
+  it('a call refused for the plan costs nothing', async () => {
+    const sandbox = await startTestSandbox({ rateLimit: false });
+    const mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-basic', { SVC_TOOLSETS: 'all' }));
+    const spent = async () =>
+      ((await mcp.call('get_credit_usage')).structuredContent as { spent: number }).spent;
+    try {
+      const before = await spent();
+      const refused = await mcp.call('get_latest_content');
+      expect(refused.isError).toBe(true);
+      expect(await spent()).toBe(before);
+    } finally {
+      await mcp.close();
+      await sandbox.close();
+    }
+  });
+});
+
+describe('SVC_PLAN', () => {
+  it.each(['hobbyist', 'startup', 'standard'])(
+    'SVC_PLAN=%s with every toolset lists the tools the plan has',
+    async (plan) => {
+      const run = await runCli(['tools', '--json'], { SVC_PLAN: plan, SVC_TOOLSETS: 'all' });
+      expect(run.code, run.stderr).toBe(0);
+      expect(names(JSON.parse(run.stdout))).toEqual(onPlan(plan));
+    },
+  );
+});
+
+describe('SVC_TOOLSETS', () => {
+  it.each([
+    ['all', ALL_TOOLS],
+    [
+      'default,content',
+      ALL_TOOLS.filter((t) => DEFAULT_TOOLS.includes(t) || t.includes('post') || t === 'get_latest_content'),
+    ],
+    ['legacy', ['get_cryptocurrency_listings_latest_v1', 'get_cryptocurrency_quotes_latest_v2']],
+    ['DEFAULT,Kline', ALL_TOOLS.filter((t) => DEFAULT_TOOLS.includes(t) || t.startsWith('get_kline'))],
+    ['utilities', ['convert_price', 'get_fiat_map']],
+  ])('SVC_TOOLSETS=%s', async (value, expected) => {
+    const run = await runCli(['tools', '--json'], { SVC_TOOLSETS: value });
+    expect(run.code, run.stderr).toBe(0);
+    expect(names(JSON.parse(run.stdout))).toEqual(expected);
+  });
+
+  it('the default list: at most 30 tools, the legacy ones outside it', () => {
+    expect(DEFAULT_TOOLS.length).toBeLessThanOrEqual(30);
+    expect(DEFAULT_TOOLS).not.toContain('get_cryptocurrency_listings_latest_v1');
+    expect(DEFAULT_TOOLS).not.toContain('get_cryptocurrency_quotes_latest_v2');
+  });
+});
