@@ -34,7 +34,7 @@ export interface FetchClaims {
 }
 
 /** The in-process store's bound: answers are counted by their JSON size. */
-export const MEMORY_CACHE_BYTES = 32 * 1024 * 1024;
+export const MEMORY_CACHE_BYTES = 16 * 1024 * 1024;
 /** One answer larger than this is never kept: it would push out hundreds of others. */
 export const LARGEST_CACHED_BYTES = 2 * 1024 * 1024;
 

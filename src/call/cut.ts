@@ -18,14 +18,42 @@ export interface Cut {
 
 type Key = string | number;
 
-/** Bytes `value` takes on the wire: once as structured data, and again as JSON text for format=json. */
-function weight(value: unknown, asText: boolean): number {
-  const json = JSON.stringify(value) ?? '';
-  const bytes = Buffer.byteLength(json);
-  return asText ? bytes + Buffer.byteLength(JSON.stringify(json)) - 2 : bytes;
+/** Lists longer than this are candidates themselves; their items are not searched for lists. */
+const SEARCHED_ITEMS = 64;
+
+/** Bytes of `value` as JSON. */
+function bytesOf(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? '');
 }
 
-/** The list with the most bytes (of more than one element) anywhere in `node`. */
+/** Elements of a long list measured to estimate its size. */
+const SAMPLED = 64;
+
+/**
+ * About the bytes of `value` as JSON, without serialising long lists: a list longer than SAMPLED
+ * is measured on SAMPLED elements spread over it. A 10,000-point series costs a few hundred small
+ * measures, not a 5 MB string.
+ */
+function estimateBytes(value: unknown): number {
+  if (Array.isArray(value)) {
+    if (value.length <= SAMPLED) return value.reduce((sum: number, item) => sum + estimateBytes(item) + 1, 1);
+    let sampled = 0;
+    for (let i = 0; i < SAMPLED; i++)
+      sampled += estimateBytes(value[Math.floor((i * value.length) / SAMPLED)]) + 1;
+    return 1 + (sampled * value.length) / SAMPLED;
+  }
+  if (value !== null && typeof value === 'object') {
+    let sum = 1;
+    for (const [key, item] of Object.entries(value)) sum += Buffer.byteLength(key) + 4 + estimateBytes(item);
+    return sum;
+  }
+  return bytesOf(value);
+}
+
+/**
+ * The list with the most bytes (of more than one element) in `node`. Long lists are measured as a
+ * whole and not searched item by item: a long series is the list to cut, not its items' own lists.
+ */
 function largestList(
   node: unknown,
   path: Key[] = [],
@@ -35,8 +63,9 @@ function largestList(
     if (found && (!best || found.bytes > best.bytes)) best = found;
   };
   if (Array.isArray(node)) {
-    if (node.length > 1) consider({ path, list: node, bytes: Buffer.byteLength(JSON.stringify(node)) });
-    for (const [k, item] of node.entries()) consider(largestList(item, [...path, k]));
+    if (node.length > 1) consider({ path, list: node, bytes: estimateBytes(node) });
+    if (node.length <= SEARCHED_ITEMS)
+      for (const [k, item] of node.entries()) consider(largestList(item, [...path, k]));
   } else if (node !== null && typeof node === 'object') {
     for (const [key, value] of Object.entries(node)) consider(largestList(value, [...path, key]));
   }
@@ -61,38 +90,56 @@ function pathText(path: readonly Key[]): string {
 }
 
 /**
- * `data` cut so that it (twice over for format=json, where the text carries it too) fits the wire
- * limit: the largest list loses elements at its end, then the next, until it fits.
+ * `data` cut so that it fits the wire limit even twice over (format=json carries it again as text,
+ * escaped): the largest list keeps the share of its elements that fits, then the next, until the
+ * whole fits. Sizes are measured a few times, never element by element.
  */
-export function cutToFit<T>(data: T, asText: boolean): { data: T; cuts: Cut[] } {
-  const room = WIRE_LIMIT - HEADROOM;
+function cutToFit<T>(data: T): { data: T; cuts: Cut[] } {
+  // Twice the JSON, plus the escaping of quotes when it is embedded as text.
+  const room = (WIRE_LIMIT - HEADROOM) / 2.2;
   let current: unknown = data;
+  // Estimated while lists are long, then measured exactly once the data is small enough to be cheap.
+  const measure = (value: unknown) => {
+    const estimate = estimateBytes(value);
+    return estimate > 4 * room ? estimate : bytesOf(value);
+  };
+  let size = measure(current);
   const cuts: Cut[] = [];
-  for (let round = 0; round < 16; round++) {
-    let excess = weight(current, asText) - room;
-    if (excess <= 0) break;
+  for (let round = 0; round < 16 && size > room; round++) {
     const target = largestList(current);
     if (target === undefined) break;
-    let keep = target.list.length;
-    while (keep > 1 && excess > 0) {
-      keep--;
-      excess -= weight(target.list[keep], asText) + 1;
-    }
+    const length = target.list.length;
+    // The elements a list keeps, in proportion to the bytes it may keep, with a little to spare.
+    const share = Math.max(0, target.bytes - (size - room)) / target.bytes;
+    const keep = Math.max(1, Math.min(length - 1, Math.floor(length * share * 0.98)));
     current = replaced(current, target.path, target.list.slice(0, keep));
-    cuts.push({ path: pathText(target.path), kept: keep, total: target.list.length });
+    size = measure(current);
+    const earlier = cuts.find((c) => c.path === pathText(target.path));
+    if (earlier) earlier.kept = keep;
+    else cuts.push({ path: pathText(target.path), kept: keep, total: length });
   }
   return { data: current as T, cuts };
+}
+
+/**
+ * The data as an answer may carry it: whole when it fits 1 MiB, else cut, with `truncated` saying
+ * what was left out and which of the tool's parameters (`takes`) fetch the rest.
+ */
+export function fitToWire(
+  data: Record<string, unknown>,
+  params: Record<string, unknown>,
+  takes: readonly string[],
+): Record<string, unknown> {
+  const { data: fitted, cuts } = cutToFit(data);
+  if (cuts.length === 0) return data;
+  return { ...fitted, truncated: cutNote(cuts, restAdvice(cuts, params, takes)) };
 }
 
 /**
  * Which parameters fetch what a cut left out: the next page when the tool pages with start, a
  * later time_start or a smaller count for series, else a smaller limit or fewer names.
  */
-export function restAdvice(
-  cuts: readonly Cut[],
-  params: Record<string, unknown>,
-  takes: readonly string[],
-): string {
+function restAdvice(cuts: readonly Cut[], params: Record<string, unknown>, takes: readonly string[]): string {
   const paged = cuts.find((c) => c.path === 'items' || c.path === 'market_pairs' || c.path === 'coins');
   if (paged && takes.includes('start')) return `next: start=${Number(params.start ?? 1) + paged.kept}`;
   if (takes.includes('time_start')) return 'ask for the rest with a later time_start, or fewer with count';
@@ -102,7 +149,7 @@ export function restAdvice(
 }
 
 /** "Cut to stay under 1 MiB: kept 4,012 of 10,000 of items[0].quotes; <advice>." */
-export function cutNote(cuts: readonly Cut[], advice: string): string {
+function cutNote(cuts: readonly Cut[], advice: string): string {
   const parts = cuts.map(
     (c) => `kept ${c.kept.toLocaleString('en-US')} of ${c.total.toLocaleString('en-US')} of ${c.path}`,
   );

@@ -4,8 +4,11 @@
  * and joined calls never wait here: only calls that make a request do.
  */
 
-/** Calls making requests at once (the client keeps as many connections to the service). */
-export const MAX_IN_FLIGHT = 32;
+/**
+ * Calls making requests at once: more than the service's per-minute limits ever need, and few
+ * enough that a burst of heavy answers (each several MB while it is read) keeps memory bounded.
+ */
+export const MAX_IN_FLIGHT = 8;
 /** Calls waiting for a turn; one more is refused at once. */
 export const MAX_WAITING = 512;
 /** How long a call may wait for its turn before it is refused. */

@@ -11,12 +11,14 @@ import type { Fetched } from '../cache/answers.js';
 import { cacheKey } from '../cache/key.js';
 import type { CachedAnswer } from '../cache/store.js';
 import { estimateCredits } from '../catalog/credits.js';
-import { type Endpoint, planTitle, structuredData, UnexpectedBodyError } from '../catalog/define.js';
+import { checkedData, type Endpoint, planTitle, UnexpectedBodyError } from '../catalog/define.js';
 import { validateParams } from '../catalog/params.js';
+import { cpuTurns } from '../cpu-turns.js';
 import { accountOf } from '../guard/guard.js';
 import type { QueryParams, UpstreamAnswer } from '../upstream/client.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
 import type { DataSource } from '../upstream/source.js';
+import { fitToWire } from './cut.js';
 import { type CallEvent, notify } from './events.js';
 import { BusyError } from './limiter.js';
 import type { LocalTool } from './local-tools.js';
@@ -186,7 +188,14 @@ async function requestUpstream(
   // Settled before normalising: an answer of an unexpected shape was still charged.
   const charged = answer.creditCount ?? estimate;
   await guard.settle(admission.reservation, charged);
-  return { data: structuredData(endpoint, answer.body, params), fetchedAt: Date.now(), credits: charged };
+  // Cut once, here, to what any answer may carry (cached answers are bounded, and hits never cut
+  // again), then checked: the check reads the kept part only.
+  const takes = Object.keys(endpoint.toolInput.shape);
+  const body = answer.body;
+  const data = await cpuTurns.run(() =>
+    checkedData(endpoint, fitToWire(endpoint.normalise(body, params), params, takes)),
+  );
+  return { data, fetchedAt: Date.now(), credits: charged };
 }
 
 async function callEndpoint(
@@ -217,13 +226,11 @@ async function callEndpoint(
   return { result, event: { outcome: 'ok', credits, via: fetched.via, account: fetched.account } };
 }
 
-/** How a tool's data becomes its answer: its summary, the format, what fetches the rest of a cut. */
+/** How a tool's data becomes its answer: its summary and the format. */
 function presentation(tool: Tool, params: Record<string, unknown>, format: 'text' | 'json') {
   return {
     summarise: (data: Record<string, unknown>) => tool.summarise(data as never, params as never),
     format,
-    params,
-    takes: Object.keys(tool.toolInput.shape),
   };
 }
 

@@ -1,6 +1,5 @@
 /** How a tool call's answers and failures look to the client: text, structured data and `_meta`. */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { cutNote, cutToFit, restAdvice } from './cut.js';
 
 const SANDBOX_NOTE = '[sandbox data]';
 
@@ -22,14 +21,11 @@ export function errorResult(message: string): CallToolResult {
 
 export interface Presented {
   data: Record<string, unknown>;
-  /** The text summary of (possibly cut) data, for format=text. */
+  /** The text summary of the data, for format=text. */
   summarise(data: Record<string, unknown>): string;
   format: 'text' | 'json';
   meta?: AnswerMeta;
   sandbox: boolean;
-  /** The call's parameters and the names the tool takes: a cut answer says which fetch the rest. */
-  params: Record<string, unknown>;
-  takes: readonly string[];
 }
 
 /** "3 min", "2 h 5 min": how old a cached answer is. */
@@ -41,22 +37,12 @@ function ageText(seconds: number): string {
 
 /**
  * The result: the text (the summary, or the data as JSON for format=json), the structured data,
- * `_meta`. Data too large for the wire is cut first, and the cut is said in `truncated` and in the text.
+ * `_meta`. Data cut to fit the wire (cut.ts) says so in `truncated`, which the text repeats.
  */
-export function answerResult({
-  data,
-  summarise,
-  format,
-  meta,
-  sandbox,
-  params,
-  takes,
-}: Presented): CallToolResult {
-  const { data: fitted, cuts } = cutToFit(data, format === 'json');
-  const truncated = cuts.length > 0 ? cutNote(cuts, restAdvice(cuts, params, takes)) : undefined;
-  const shown = truncated === undefined ? fitted : { ...fitted, truncated };
+export function answerResult({ data, summarise, format, meta, sandbox }: Presented): CallToolResult {
+  const truncated = typeof data.truncated === 'string' ? data.truncated : undefined;
   const text =
-    format === 'json' ? JSON.stringify(shown) : [summarise(fitted), truncated].filter(Boolean).join('\n');
+    format === 'json' ? JSON.stringify(data) : [summarise(data), truncated].filter(Boolean).join('\n');
   const notes = [
     meta?.cached && `(cached answer: the data is ${ageText(meta.age_seconds)} old)`,
     sandbox && SANDBOX_NOTE,
@@ -65,5 +51,5 @@ export function answerResult({
     format === 'json'
       ? [{ type: 'text', text }, ...notes.map((n) => ({ type: 'text' as const, text: n }))]
       : [{ type: 'text', text: [text, ...notes].join('\n') }];
-  return { content, structuredContent: shown, ...(meta ? { _meta: { ...meta } } : {}) };
+  return { content, structuredContent: data, ...(meta ? { _meta: { ...meta } } : {}) };
 }

@@ -107,16 +107,21 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
 }
 
 /**
- * Upstream body → the tool's structured data, checked against its output schema: a field the model
- * would misread (a number that is not finite or outside its documented range, a missing field) makes
- * the answer an unexpected shape, never an answer; keys the schema does not name are dropped.
+ * What any answer may carry besides its own fields: set when the data was cut to fit 1 MiB, saying
+ * what was left out and how to fetch it (call/cut.ts). The name says it: no description is paid for.
  */
-export function structuredData(
-  endpoint: Endpoint,
-  body: unknown,
-  params: Record<string, unknown>,
-): Record<string, unknown> {
-  const result = endpoint.output.safeParse(endpoint.normalise(body, params));
+export function answerSchema(output: z.ZodObject): z.ZodObject {
+  return output.safeExtend({ truncated: z.string().optional() });
+}
+
+/**
+ * An endpoint's normalised (and possibly cut) data, checked against its output schema: a field the
+ * model would misread (a number that is not finite or outside its documented range, a missing
+ * field) makes the answer an unexpected shape, never an answer; keys the schema does not name are
+ * dropped.
+ */
+export function checkedData(endpoint: Endpoint, data: unknown): Record<string, unknown> {
+  const result = answerSchema(endpoint.output).safeParse(data);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   throw new UnexpectedBodyError(`${issue.path.join('.') || 'data'}: ${issue.message}`);

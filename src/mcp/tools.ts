@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { creditUsage, type LocalTool } from '../call/local-tools.js';
 import type { Tool } from '../call/pipeline.js';
 import { searchCryptocurrencies } from '../call/search.js';
-import { endpoints, isSelected } from '../catalog/index.js';
+import { answerSchema, endpoints, isSelected } from '../catalog/index.js';
 import { MAX_UNBOUNDED_INT } from '../catalog/params.js';
 import type { Config } from '../config.js';
 
@@ -89,19 +89,13 @@ function trim(node: unknown): unknown {
   return out;
 }
 
-/**
- * What any answer may carry besides its own fields: set when the data was cut to fit 1 MiB, saying
- * what was left out and how to fetch it (call/cut.ts). The name says it: no description is paid for.
- */
-const truncated = z.string().optional();
-
 export function toolDefinition(tool: Tool): McpTool {
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
     inputSchema: jsonSchema(tool.toolInput, 'input') as McpTool['inputSchema'],
-    outputSchema: jsonSchema(tool.output.safeExtend({ truncated }), 'output') as McpTool['outputSchema'],
+    outputSchema: jsonSchema(answerSchema(tool.output), 'output') as McpTool['outputSchema'],
     annotations: { readOnlyHint: true, openWorldHint: true },
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { Agent, Dispatcher } from 'undici';
 import { plainDecimal } from '../catalog/params.js';
+import { cpuTurns } from '../cpu-turns.js';
 import { UpstreamError } from './errors.js';
 import { redactKey } from './redact.js';
 
@@ -138,7 +139,8 @@ export class UpstreamClient {
       timeoutMs,
       signal,
     });
-    return read(response, apiKey);
+    // Joining and parsing a large body is heavy: it takes its turn (cpu-turns.ts).
+    return cpuTurns.run(() => read(response, apiKey));
   }
 }
 
@@ -147,7 +149,8 @@ export class UpstreamClient {
  * is not 0 (an error all the same). The key is redacted from whatever the service echoed.
  */
 function read(response: RawResponse, apiKey: string): { body: unknown; creditCount?: number } {
-  const body = redactKey(parseJson(response.text), response.text, apiKey);
+  const text = Buffer.concat(response.chunks).toString('utf8');
+  const body = redactKey(parseJson(text), text, apiKey);
   const status = statusOf(body);
   if (response.statusCode !== 200 || (status.code !== undefined && status.code !== 0)) {
     throw new UpstreamError(
@@ -172,7 +175,8 @@ function read(response: RawResponse, apiKey: string): { body: unknown; creditCou
 interface RawResponse {
   statusCode: number;
   headers: Record<string, string | string[] | undefined>;
-  text: string;
+  /** The body as it arrived, joined only when read. */
+  chunks: Buffer[];
 }
 
 /**
@@ -236,7 +240,7 @@ function send(
       },
       onResponseEnd() {
         settle();
-        resolve({ statusCode, headers, text: Buffer.concat(chunks).toString('utf8') });
+        resolve({ statusCode, headers, chunks });
       },
       onResponseError(_controller, error) {
         settle();

@@ -52,7 +52,7 @@ export async function openDataSource(config: Config): Promise<DataSource> {
 }
 
 /** The embedded sandbox's own heap may grow this far (its answers are built in memory). */
-const SANDBOX_HEAP_MB = 256;
+const SANDBOX_HEAP_MB = 96;
 /** How long the sandbox thread may take to close before it is stopped. */
 const SANDBOX_CLOSE_MS = 2_000;
 
@@ -63,7 +63,7 @@ const SANDBOX_CLOSE_MS = 2_000;
 async function startSandboxThread(options: SandboxOptions): Promise<{ url: string; close(): Promise<void> }> {
   const worker = new Worker(new URL('../sandbox/worker.js', import.meta.url), {
     workerData: options,
-    resourceLimits: { maxOldGenerationSizeMb: SANDBOX_HEAP_MB },
+    resourceLimits: { maxOldGenerationSizeMb: SANDBOX_HEAP_MB, maxYoungGenerationSizeMb: 8 },
   });
   const [message] = (await Promise.race([
     once(worker, 'message'),

@@ -1,0 +1,75 @@
+/**
+ * A burst of 500 heavy calls written at once on the embedded sandbox: every call is answered (an
+ * answer or a clear refusal, never a timeout), `ping` is answered within a second throughout, and
+ * resident memory afterwards stays bounded.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { startMcp, textOf } from '../helpers/cli.js';
+
+function residentMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
+  return line ? Number(line[1]) / 1024 : Number.NaN;
+}
+
+/** The i-th call of the burst: heavy and light calls, each with its own arguments (no call joins another). */
+function burstCall(i: number): [string, Record<string, unknown>] {
+  const k = Math.floor(i / 5);
+  switch (i % 5) {
+    case 0:
+      return ['get_cryptocurrency_listings_latest', { limit: 5000 - k }];
+    case 1:
+      return ['get_global_metrics_historical', { count: 10_000 - k, interval: '5m' }];
+    case 2:
+      return ['get_fear_and_greed_historical', { limit: 500 - k }];
+    case 3:
+      return ['get_svc100_index_historical', { count: 100 - (k % 90), interval: '5m' }];
+    default:
+      return ['get_cryptocurrency_quotes_latest', { id: String(k + 1), skip_invalid: true }];
+  }
+}
+
+describe.runIf(process.platform === 'linux')('a burst of 500 concurrent calls', () => {
+  it('answers every call, keeps ping under a second, and keeps memory bounded', async () => {
+    // Heavy histories cost up to 100 credits each; the per-call limit would refuse them unsent.
+    const mcp = await startMcp({ SVC_MAX_CREDITS_PER_CALL: '1000' });
+    try {
+      await mcp.call('get_fear_and_greed_latest'); // the sandbox thread is up
+      const before = residentMb(mcp.pid);
+      let running = true;
+      const pings: number[] = [];
+      const pinging = (async () => {
+        while (running) {
+          const started = performance.now();
+          await mcp.client.ping();
+          pings.push(performance.now() - started);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      })();
+      const results = await Promise.all(
+        Array.from({ length: 500 }, (_, i) => {
+          const [name, args] = burstCall(i);
+          return mcp.client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+        }),
+      );
+      running = false;
+      await pinging;
+      const failed = results.filter((r) => r.isError).map((r) => textOf(r as never));
+      // Every call is answered; the only failures allowed are the server's own clear refusals.
+      for (const text of failed) expect(text).toMatch(/^The server is busy/);
+      expect(results).toHaveLength(500);
+      expect(pings.length).toBeGreaterThan(3);
+      expect(Math.max(...pings), `ping times: ${pings.map((p) => p.toFixed(0)).join(', ')}`).toBeLessThan(
+        1000,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const after = residentMb(mcp.pid);
+      console.log(
+        `burst: RSS ${before.toFixed(0)} MB before, ${after.toFixed(0)} MB after; ping max ${Math.max(...pings).toFixed(0)} ms; ${failed.length} refused`,
+      );
+      expect(after).toBeLessThan(450);
+    } finally {
+      await mcp.close();
+    }
+  }, 180_000);
+});
