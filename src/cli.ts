@@ -113,9 +113,13 @@ const commands: Record<string, Command> = {
         );
       }
       const config = loadConfig();
-      const { exposedTools } = await import('./mcp/tools.js');
+      const { exposedTools, whyHidden } = await import('./mcp/tools.js');
       const tool = exposedTools(config).tools.get(name);
-      if (!tool) throw new UsageError(`unknown tool "${clip(name)}"; \`svc-mcp tools\` lists the tools`);
+      if (!tool) {
+        throw new UsageError(
+          whyHidden(name, config) ?? `unknown tool "${clip(name)}"; \`svc-mcp tools\` lists the tools`,
+        );
+      }
       const toolArgs = parseJsonArgs(json);
       const { callTool } = await import('./call/pipeline.js');
       const { createServices } = await import('./call/services.js');
@@ -139,8 +143,11 @@ const commands: Record<string, Command> = {
       'svc-mcp tools [--json]    the tools with their toolsets and one-line descriptions (or full definitions)',
     options: { json: { type: 'boolean' } },
     async run(values) {
-      const { exposedTools } = await import('./mcp/tools.js');
-      const { tools, definitions } = exposedTools(loadConfig());
+      const { exposedTools, noToolsError } = await import('./mcp/tools.js');
+      const config = loadConfig();
+      const none = noToolsError(config);
+      if (none) throw new ConfigError(none);
+      const { tools, definitions } = exposedTools(config);
       if (values.json) {
         console.log(JSON.stringify(definitions, null, 2));
       } else {

@@ -41,6 +41,8 @@ export interface HttpOptions {
 }
 
 export async function runHttp(config: Config, { host, port }: HttpOptions): Promise<void> {
+  const none = (await import('./tools.js')).noToolsError(config);
+  if (none) throw new ConfigError(none);
   if (!isLoopback(host) && config.httpToken === undefined) {
     throw new ConfigError(
       `Refusing to listen on ${host} without SVC_HTTP_TOKEN: anyone who can reach the port could call the service on your credits. Set SVC_HTTP_TOKEN (for example to the output of \`openssl rand -hex 32\`) and give it to your clients, or listen on 127.0.0.1.`,

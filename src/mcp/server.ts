@@ -48,7 +48,13 @@ async function loadToolPath(services: Services) {
     import('../call/results.js'),
   ]);
   const exposed = tools.exposedTools(services.config);
-  return { exposed, ...pipeline, ...results, listHint: tools.listCacheHint([...exposed.tools.values()]) };
+  return {
+    exposed,
+    ...pipeline,
+    ...results,
+    whyHidden: tools.whyHidden,
+    listHint: tools.listCacheHint([...exposed.tools.values()]),
+  };
 }
 
 function toolPath(services: Services): Promise<ToolPath> {
@@ -102,12 +108,13 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
   );
   mcp.server.setRequestHandler('tools/list', async () => ({ tools: (await loading).exposed.definitions }));
   mcp.server.setRequestHandler('tools/call', async (request, ctx) => {
-    const { exposed, callTool, errorResult } = await loading;
+    const { exposed, callTool, errorResult, whyHidden } = await loading;
     const { name, arguments: args } = request.params;
     const tool = exposed.tools.get(name);
     if (!tool) {
+      const hidden = whyHidden(name, services.config);
       return errorResult(
-        `Unknown tool "${name.slice(0, 100)}". Available: ${[...exposed.tools.keys()].join(', ')}.`,
+        hidden ?? `Unknown tool "${name.slice(0, 100)}". Available: ${[...exposed.tools.keys()].join(', ')}.`,
       );
     }
     const result = await whileReportingProgress(ctx, () =>

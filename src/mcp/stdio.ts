@@ -48,7 +48,14 @@ export async function runStdio(config: Config): Promise<void> {
   process.once('SIGTERM', () => void shutdown(true));
   const source = await services.source();
   source.client.warm();
-  const { exposedTools } = await import('./tools.js');
+  const { exposedTools, noToolsError } = await import('./tools.js');
+  // Checked once the tool path is loaded (after `initialize`, to keep start-up fast): a host shows
+  // this line in its log rather than a server that silently offers nothing.
+  const none = noToolsError(config);
+  if (none) {
+    process.stderr.write(`svc-mcp: ${none}\n`);
+    process.exit(2);
+  }
   const count = exposedTools(config).tools.size;
   process.stderr.write(`svc-mcp ${VERSION} on stdio · data: ${source.label} · ${count} tools\n`);
 }

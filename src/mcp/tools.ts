@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { creditUsage, type LocalTool } from '../call/local-tools.js';
 import type { Tool } from '../call/pipeline.js';
 import { searchCryptocurrencies } from '../call/search.js';
-import { answerSchema, endpoints, isSelected } from '../catalog/index.js';
+import { answerSchema, endpoints, isSelected, planTitle } from '../catalog/index.js';
 import { MAX_UNBOUNDED_INT } from '../catalog/params.js';
 import type { Config } from '../config.js';
 
@@ -21,6 +21,25 @@ export function selectTools(config: Pick<Config, 'plan' | 'toolsets'>): Tool[] {
       isSelected(tool, config.toolsets) &&
       (config.plan === undefined || !('plans' in tool) || tool.plans.includes(config.plan)),
   );
+}
+
+/**
+ * Why a tool the server has is not exposed under these settings, in one sentence that says which
+ * setting hid it and how to get it; undefined when the server has no such tool.
+ */
+export function whyHidden(name: string, config: Pick<Config, 'plan' | 'toolsets'>): string | undefined {
+  const tool = ALL_TOOLS.find((t) => t.name === name);
+  if (!tool) return undefined;
+  if (config.plan !== undefined && 'plans' in tool && !tool.plans.includes(config.plan)) {
+    return `The tool "${name}" is hidden by SVC_PLAN=${config.plan}: the service includes it on the ${tool.plans.map(planTitle).join(', ')} plans.`;
+  }
+  return `The tool "${name}" is in the ${tool.toolset} toolset, which SVC_TOOLSETS=${config.toolsets.join(',')} leaves out; add ${tool.toolset} (or all) to SVC_TOOLSETS to expose it.`;
+}
+
+/** The one-line error when the settings leave no tool at all, else undefined. */
+export function noToolsError(config: Pick<Config, 'plan' | 'toolsets'>): string | undefined {
+  if (selectTools(config).length > 0) return undefined;
+  return `SVC_PLAN=${config.plan} and SVC_TOOLSETS=${config.toolsets.join(',')} leave no tool to expose: every tool in those toolsets needs a higher plan. Add toolsets (default, all) or check SVC_PLAN.`;
 }
 
 /** The tools a configuration exposes, by name, with their definitions computed on first use. */

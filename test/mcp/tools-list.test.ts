@@ -143,7 +143,11 @@ describe('SVC_PLAN and SVC_TOOLSETS', () => {
       ).toBeTruthy();
       const result = await mcp.call('get_trending_community_tokens');
       expect(result.isError).toBe(true);
-      expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/Unknown tool/) });
+      // Not "unknown": the answer says which setting hid it and which plans have it.
+      expect(result.content[0]).toEqual({
+        type: 'text',
+        text: 'The tool "get_trending_community_tokens" is hidden by SVC_PLAN=basic: the service includes it on the Standard, Professional, Enterprise plans.',
+      });
     } finally {
       await mcp.close();
     }
@@ -172,10 +176,25 @@ describe('SVC_PLAN and SVC_TOOLSETS', () => {
     }
   });
 
-  it('SVC_TOOLSETS=community with SVC_PLAN=basic exposes nothing', async () => {
-    const run = await runCli(['tools', '--json'], { SVC_TOOLSETS: 'community', SVC_PLAN: 'basic' });
-    expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual([]);
+  it('SVC_TOOLSETS=community with SVC_PLAN=basic leaves no tool: a one-line error, exit 2, from tools and stdio', async () => {
+    const env = { SVC_TOOLSETS: 'community', SVC_PLAN: 'basic' };
+    const message =
+      'svc-mcp: SVC_PLAN=basic and SVC_TOOLSETS=community leave no tool to expose: every tool in those toolsets needs a higher plan. Add toolsets (default, all) or check SVC_PLAN.\n';
+    const run = await runCli(['tools', '--json'], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(message);
+    // On stdio the check comes once the tool path has loaded; a host keeps stdin open meanwhile.
+    const proc = spawnCli(['stdio'], env, 'pipe');
+    expect(await proc.exited).toEqual({ code: 2, signal: null });
+    expect(proc.stderr()).toBe(message);
+  });
+
+  it('a tool left out by SVC_TOOLSETS says which toolset has it', async () => {
+    const run = await runCli(['call', 'get_kline_candles']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'svc-mcp: The tool "get_kline_candles" is in the kline toolset, which SVC_TOOLSETS=default leaves out; add kline (or all) to SVC_TOOLSETS to expose it.\n',
+    );
   });
 
   it.each([
