@@ -8,6 +8,7 @@ import { dataOf, defineEndpoint, parseBody, plansFrom } from './define.js';
 import { lenient } from './lenient.js';
 import { enumParam, namesListParam, paramsObject } from './params.js';
 import { recordsOf } from './shapes.js';
+import { isoOf } from './time.js';
 
 const PLANS = plansFrom('standard');
 const FREE = perCall(0);
@@ -15,12 +16,6 @@ const LANGUAGES = [
   ...['en', 'zh', 'zh-tw', 'de', 'id', 'ja', 'ko', 'es', 'th', 'tr', 'vi'],
   ...['ru', 'fr', 'nl', 'ar', 'pt-br', 'hi', 'pl', 'uk', 'fil-rph', 'it'],
 ] as const;
-
-/** Post times are Unix milliseconds, as strings. */
-function fromMilliseconds(value: unknown): unknown {
-  const text = String(value ?? '');
-  return /^\d{11,}$/.test(text) ? new Date(Number(text)).toISOString() : value;
-}
 
 /** One line of text, at most `max` characters. */
 function excerpt(text: string, max: number): string {
@@ -112,7 +107,9 @@ const post = comment.extend({
     .optional()
     .describe('Assets the post mentions'),
 });
-const fromMs = { post_time: (r: Record<string, unknown>) => fromMilliseconds(r.post_time) };
+const postTime = (r: Record<string, unknown>) =>
+  typeof r.post_time === 'string' || typeof r.post_time === 'number' ? isoOf(r.post_time) : r.post_time;
+const fromMs = { post_time: postTime };
 const upstreamComment = lenient(comment, fromMs);
 const upstreamPosts = lenient(z.object({ list: z.array(post), last_score: z.string().optional() }), {
   list: z.array(lenient(post, fromMs)),

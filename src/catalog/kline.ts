@@ -10,6 +10,7 @@ import { formatTime, lines, table } from '../format/text.js';
 import { perItems } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
 import { enumParam, intParam, paramsObject } from './params.js';
+import { isoOf } from './time.js';
 
 const INTERVALS = [
   ...['1s', '5s', '30s', '1min', '3min', '5min', '15min', '30min'],
@@ -63,11 +64,6 @@ function chartCredits(what: string) {
   });
 }
 
-/** Row timestamps in seconds, or (some answers) milliseconds. */
-function isoFromEpoch(value: number): string {
-  return new Date(value > 1e12 ? value : value * 1000).toISOString();
-}
-
 const row = z.array(looseNumber.nullable());
 const rows = (body: unknown) => parseBody(z.array(row), dataOf(body));
 
@@ -106,7 +102,7 @@ export const klineCandles = defineEndpoint({
     const candles = rows(body)
       .filter((r) => r.length >= 6 && r[5] !== null)
       .map(([open, high, low, close, volume, time, traders]) => ({
-        time: isoFromEpoch(time as number),
+        time: isoOf(time as number),
         open,
         high,
         low,
@@ -164,7 +160,7 @@ export const klinePoints = defineEndpoint({
   normalise(body, params) {
     const points = rows(body)
       .filter((r) => r.length >= 3 && r[2] !== null)
-      .map(([value, volume, time]) => ({ time: isoFromEpoch(time as number), value, volume }))
+      .map(([value, volume, time]) => ({ time: isoOf(time as number), value, volume }))
       .sort((a, b) => a.time.localeCompare(b.time));
     const series = params.pm === 'm' ? ('market_cap' as const) : ('price' as const);
     return { platform: params.platform, address: params.address, series, points };

@@ -52,8 +52,16 @@ export function parseTime(value: string | number, nowSeconds = Date.now() / 1000
   return Math.floor(seconds);
 }
 
-/** Unix seconds (a number or a string of digits, as some answers write them) or ISO 8601 → ISO 8601. */
+/** Epoch numbers above this are milliseconds (1e11 seconds is the year 5138; 1e11 ms is 1973). */
+const MILLISECONDS_FROM = 1e11;
+
+/**
+ * Epoch time (a number or a string of digits, in seconds or, as post times and some charts write
+ * it, milliseconds) or ISO 8601 → ISO 8601. Anything else is returned as it is.
+ */
 export function isoOf(value: string | number): string {
   const text = String(value);
-  return /^\d+$/.test(text) ? new Date(Number(text) * 1000).toISOString() : text;
+  if (!/^\d+$/.test(text)) return text;
+  const n = Number(text);
+  return new Date(n > MILLISECONDS_FROM ? n : n * 1000).toISOString();
 }

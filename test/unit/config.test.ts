@@ -73,6 +73,7 @@ describe('loadConfig', () => {
   });
 
   it('blank values and host placeholders are unset', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a host's unfilled placeholder, as it arrives
     expect(loadConfig({ SVC_CREDIT_BUDGET: '  ', SVC_PLAN: '${user_config.plan}' })).toMatchObject({
       creditBudget: undefined,
       plan: undefined,

@@ -1,0 +1,34 @@
+/** Times in and out: what the tools accept, and how upstream epoch numbers read as ISO 8601. */
+import { describe, expect, it } from 'vitest';
+import { isoOf, parseTime } from '../../src/catalog/time.js';
+
+const NOW = Date.parse('2026-11-22T12:00:00Z') / 1000;
+
+describe('parseTime', () => {
+  it('takes Unix seconds and ISO 8601 within 2010 to tomorrow', () => {
+    expect(parseTime(1_700_000_000, NOW)).toBe(1_700_000_000);
+    expect(parseTime('1700000000', NOW)).toBe(1_700_000_000);
+    expect(parseTime('2026-11-01', NOW)).toBe(Date.parse('2026-11-01T00:00:00Z') / 1000);
+    expect(parseTime('2026-11-01T12:00:00+02:00', NOW)).toBe(Date.parse('2026-11-01T10:00:00Z') / 1000);
+  });
+
+  it('refuses days that do not exist, times out of range and fractions', () => {
+    for (const bad of ['2026-02-30', '2026-11-01T25:00:00Z', '2009-12-31', '2026-11-24', 1.5, 'soon'])
+      expect(parseTime(bad, NOW), String(bad)).toBeUndefined();
+  });
+});
+
+describe('isoOf', () => {
+  it('reads epoch seconds and epoch milliseconds, as numbers or digit strings', () => {
+    const iso = '2023-11-14T22:13:20.000Z';
+    expect(isoOf(1_700_000_000)).toBe(iso);
+    expect(isoOf('1700000000')).toBe(iso);
+    expect(isoOf(1_700_000_000_000)).toBe(iso);
+    expect(isoOf('1700000000000')).toBe(iso);
+  });
+
+  it('leaves ISO 8601 and other text as it is', () => {
+    expect(isoOf('2026-11-22T00:00:00Z')).toBe('2026-11-22T00:00:00Z');
+    expect(isoOf('n/a')).toBe('n/a');
+  });
+});
