@@ -11,18 +11,11 @@ import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { SECRET_KEY } from '../helpers/secret.js';
+import { until } from '../helpers/until.js';
 
 const FNG = '/v3/fear-and-greed/latest';
 const FNG_HISTORY = '/v3/fear-and-greed/historical';
 const stateDir = () => mkdtempSync(join(tmpdir(), 'svc-mcp-cache-'));
-
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('on the sandbox', () => {
   let sandbox: Sandbox;

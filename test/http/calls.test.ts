@@ -9,6 +9,7 @@ import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.j
 import { errorMessage, INITIALIZE, postMcp } from '../helpers/http.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { connectHttp, type HttpServer, startHttpServer } from '../helpers/session.js';
+import { until } from '../helpers/until.js';
 
 const FNG = '/v3/fear-and-greed/latest';
 const FNG_HISTORICAL = '/v3/fear-and-greed/historical';
@@ -25,14 +26,6 @@ const HISTORY = {
     data: [{ value: 51, value_classification: 'Neutral', timestamp: '2026-11-22T00:00:00.000Z' }],
   },
 };
-
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('keys sent by clients, on the embedded sandbox', () => {
   let server: HttpServer;

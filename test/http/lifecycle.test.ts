@@ -11,6 +11,7 @@ import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.j
 import { rawRequest } from '../helpers/http.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { connectHttp, startHttpServer } from '../helpers/session.js';
+import { until } from '../helpers/until.js';
 
 const FNG = '/v3/fear-and-greed/latest';
 const ANSWER = {
@@ -19,14 +20,6 @@ const ANSWER = {
     data: { value: 51, value_classification: 'Neutral', update_time: '2026-11-22T12:00:00.000Z' },
   },
 };
-
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** Whether a request to `url` is refused (no longer accepted) within `timeoutMs`. */
 async function refusedWithin(url: string, timeoutMs: number): Promise<boolean> {

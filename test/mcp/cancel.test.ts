@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { SECRET_KEY } from '../helpers/secret.js';
+import { until } from '../helpers/until.js';
 
 const FNG = '/v3/fear-and-greed/latest';
 const ANSWER = {
@@ -14,14 +15,6 @@ const ANSWER = {
     data: { value: 51, value_classification: 'Neutral', update_time: '2026-11-22T12:00:00.000Z' },
   },
 };
-
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 let upstream: FakeUpstream;
 let mcp: McpSession;
