@@ -139,17 +139,17 @@ export async function fetchEndpoint(
     cacheKey(endpoint.name, account, params),
     endpoint.refreshSeconds * 1000,
     context.signal,
-    (signal) =>
-      services.limiter.run(
-        () => requestUpstream(services, source, endpoint, params, { apiKey, account, signal }),
-        signal,
-      ),
+    (signal) => requestUpstream(services, source, endpoint, params, { apiKey, account, signal }),
   );
   if (fetched.via !== 'upstream') services.guard.recordHit(account, endpoint.name, fetched.credits);
   return { ...fetched, account, sandbox: source.sandbox };
 }
 
-/** Estimate, reserve, send, settle (or release), normalise. */
+/**
+ * Estimate and reserve; then, in one of the limiter's turns, send and normalise; then settle (or
+ * release when nothing was sent or the service did not answer). The turn covers what holds an
+ * answer in memory, not the ledger's writes, which many calls share.
+ */
 async function requestUpstream(
   services: Services,
   source: DataSource,
@@ -167,6 +167,36 @@ async function requestUpstream(
     params,
   });
   if (!admission.ok) throw new Refused(admission.message, admission.reason);
+  let charged: number | undefined;
+  try {
+    const kept = await services.limiter.run(async () => {
+      const answer = await send(observers, source, endpoint, params, call);
+      const credits = answer.creditCount ?? estimate;
+      charged = credits;
+      // Cut once, here, to what any answer may carry (cached answers are bounded, and hits never
+      // cut again), then checked: the check reads the kept part only.
+      const takes = Object.keys(endpoint.toolInput.shape);
+      const data = await cpuTurns.run(answer.bytes, () =>
+        checkedData(endpoint, fitToWire(endpoint.normalise(answer.body, params), params, takes)),
+      );
+      return { data, credits };
+    }, call.signal);
+    return { ...kept, fetchedAt: Date.now() };
+  } finally {
+    // An answer of an unexpected shape was still charged.
+    if (charged === undefined) await guard.release(admission.reservation);
+    else await guard.settle(admission.reservation, charged);
+  }
+}
+
+/** The upstream request, reported to the observers whatever its outcome. */
+async function send(
+  observers: Services['observers'],
+  source: DataSource,
+  endpoint: Endpoint,
+  params: Record<string, unknown>,
+  call: { apiKey: string; signal: AbortSignal },
+): Promise<UpstreamAnswer> {
   const sent = performance.now();
   const report = (ok: boolean, status?: number) =>
     notify(observers, 'upstream', {
@@ -176,26 +206,14 @@ async function requestUpstream(
       ok,
       status,
     });
-  let answer: UpstreamAnswer;
   try {
-    answer = await source.client.get(endpoint.path, params as QueryParams, call);
+    const answer = await source.client.get(endpoint.path, params as QueryParams, call);
     report(true, 200);
+    return answer;
   } catch (error) {
     report(false, error instanceof UpstreamError ? error.status : undefined);
-    await guard.release(admission.reservation);
     throw error;
   }
-  // Settled before normalising: an answer of an unexpected shape was still charged.
-  const charged = answer.creditCount ?? estimate;
-  await guard.settle(admission.reservation, charged);
-  // Cut once, here, to what any answer may carry (cached answers are bounded, and hits never cut
-  // again), then checked: the check reads the kept part only.
-  const takes = Object.keys(endpoint.toolInput.shape);
-  const body = answer.body;
-  const data = await cpuTurns.run(() =>
-    checkedData(endpoint, fitToWire(endpoint.normalise(body, params), params, takes)),
-  );
-  return { data, fetchedAt: Date.now(), credits: charged };
 }
 
 async function callEndpoint(

@@ -106,12 +106,20 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
   throw new UnexpectedBodyError(`${issue.path.join('.') || 'body'}: ${issue.message}`);
 }
 
+/** Built once per output: zod compiles a schema on its first parse, which would be every call. */
+const answerSchemas = new WeakMap<z.ZodObject, z.ZodObject>();
+
 /**
  * What any answer may carry besides its own fields: set when the data was cut to fit 1 MiB, saying
  * what was left out and how to fetch it (call/cut.ts). The name says it: no description is paid for.
  */
 export function answerSchema(output: z.ZodObject): z.ZodObject {
-  return output.safeExtend({ truncated: z.string().optional() });
+  let schema = answerSchemas.get(output);
+  if (!schema) {
+    schema = output.safeExtend({ truncated: z.string().optional() });
+    answerSchemas.set(output, schema);
+  }
+  return schema;
 }
 
 /**

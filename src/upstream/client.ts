@@ -33,6 +33,8 @@ export interface UpstreamAnswer {
   /** `status.credit_count` as the service reported it, when it did. */
   creditCount: number | undefined;
   attempts: number;
+  /** The body's size as it arrived: what handling it weighs (cpu-turns.ts). */
+  bytes: number;
 }
 
 export type QueryParams = Record<string, string | number | boolean | undefined>;
@@ -77,8 +79,8 @@ export class UpstreamClient {
     const deadline = Date.now() + this.budgetMs;
     for (let attempt = 1; ; attempt++) {
       try {
-        const { body, creditCount } = await this.once(target, apiKey, deadline, signal);
-        return { body, creditCount, attempts: attempt };
+        const answer = await this.once(target, apiKey, deadline, signal);
+        return { ...answer, attempts: attempt };
       } catch (caught) {
         const error = asUpstreamError(caught, this.origin, signal);
         const wait = error.retryable && attempt < this.maxAttempts ? retryDelay(error, attempt) : undefined;
@@ -140,7 +142,8 @@ export class UpstreamClient {
       signal,
     });
     // Joining and parsing a large body is heavy: it takes its turn (cpu-turns.ts).
-    return cpuTurns.run(() => read(response, apiKey));
+    const bytes = response.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    return cpuTurns.run(bytes, () => ({ ...read(response, apiKey), bytes }));
   }
 }
 
@@ -148,7 +151,7 @@ export class UpstreamClient {
  * The answer's body, or the failure it reports: an HTTP error, or a 200 whose `status.error_code`
  * is not 0 (an error all the same). The key is redacted from whatever the service echoed.
  */
-function read(response: RawResponse, apiKey: string): { body: unknown; creditCount?: number } {
+function read(response: RawResponse, apiKey: string): { body: unknown; creditCount: number | undefined } {
   const text = Buffer.concat(response.chunks).toString('utf8');
   const body = redactKey(parseJson(text), text, apiKey);
   const status = statusOf(body);

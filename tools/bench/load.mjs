@@ -9,7 +9,10 @@
  *   node tools/bench/load.mjs [--calls 10000] [--seconds 60] [--transport http|stdio]
  *
  * The transport is `svc-mcp http` when the build has it, else stdio (one SDK client per server).
- * Without redis-server (Debian's package) the two-replica runs are skipped.
+ * Over HTTP an SDK client makes the handshake and one call; the load itself is the same `tools/call`
+ * POST the SDK 1.x client sends (2025-06-18, JSON or an event stream accepted) on 32 keep-alive
+ * connections, because the SDK client's own work would take most of the two cores the server
+ * shares with it. Without redis-server (Debian's package) the two-replica runs are skipped.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,6 +22,8 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { Pool } from 'undici';
 import {
   CLI,
   freePort,
@@ -70,7 +75,34 @@ async function exited(pid) {
   }
 }
 
-/** A server process and an SDK client connected to it. */
+const CALL_BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: TOOL });
+
+/** Whether a `tools/call` answer, as JSON or as an event stream, is a result without isError. */
+function answered(text) {
+  const json = text.startsWith('{') ? text : text.match(/^data: (.*)$/m)?.[1];
+  const message = json ? JSON.parse(json) : {};
+  return message.result !== undefined && message.result.isError !== true;
+}
+
+/** `callTool` over keep-alive POSTs, as the SDK client sends them once its handshake is done. */
+function httpCaller(base, protocolVersion) {
+  const pool = new Pool(base, { connections: CONCURRENCY });
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': protocolVersion,
+  };
+  return {
+    async callTool() {
+      const res = await pool.request({ path: '/mcp', method: 'POST', headers, body: CALL_BODY });
+      const text = await res.body.text();
+      return { isError: res.statusCode !== 200 || !answered(text) };
+    },
+    close: () => pool.close(),
+  };
+}
+
+/** A server process and a client connected to it. */
 async function startServer(env) {
   const client = new Client({ name: 'bench', version: '1' });
   if (TRANSPORT === 'stdio') {
@@ -108,12 +140,17 @@ async function startServer(env) {
     if (Date.now() > deadline) throw new Error(`svc-mcp http did not answer /healthz at ${base}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`));
+  await client.connect(transport);
+  const first = await client.callTool(TOOL);
+  await client.close();
+  if (first.isError) throw new Error(`svc-mcp http answered an error: ${JSON.stringify(first.content)}`);
+  const caller = httpCaller(base, transport.protocolVersion ?? LATEST_PROTOCOL_VERSION);
   return {
-    client,
+    client: caller,
     pid: child.pid,
     async stop() {
-      await client.close();
+      await caller.close();
       child.kill();
       await exited(child.pid);
     },
