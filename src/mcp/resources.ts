@@ -1,11 +1,21 @@
 /**
- * The svc://endpoints resource: the catalog as JSON (each endpoint's path, tool, toolset, credit
- * rule, refresh time and plans, and whether this server exposes its tool). Plain data and a render
- * function, whatever the transport or SDK.
+ * The resources: svc://credits (the guard's figures, read by server.ts) and svc://endpoints, the
+ * catalog as JSON (each endpoint's path, tool, toolset, credit rule, refresh time and plans, and
+ * whether this server exposes its tool). Plain data and a render function, whatever the transport
+ * or SDK; loaded with the tool path, after `initialize`, since it reads the whole catalog.
  */
 import { endpoints } from '../catalog/index.js';
 
+export const CREDITS_URI = 'svc://credits';
 export const ENDPOINTS_URI = 'svc://endpoints';
+
+export const creditsResource = {
+  uri: CREDITS_URI,
+  name: 'credits',
+  title: 'Credit usage',
+  description: "The credit guard's figures for the key: budget, spent, left, by tool, cache savings.",
+  mimeType: 'application/json',
+};
 
 export const endpointsResource = {
   uri: ENDPOINTS_URI,

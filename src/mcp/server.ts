@@ -16,14 +16,11 @@ import {
 import type { Services } from '../call/services.js';
 import { VERSION } from '../version.js';
 import { listPrompts, PromptError, renderPrompt } from './prompts.js';
-import { ENDPOINTS_URI, endpointsJson, endpointsResource } from './resources.js';
 
 const SERVER_NAME = 'svc-mcp';
 
 const INSTRUCTIONS =
   "Cryptocurrency market data from the Market Data Service: market totals, sentiment, indices, listings, quotes and their history, OHLCV, asset info, categories, market pairs, news and posts, DEX charts, price conversion. search_cryptocurrencies finds an asset's id. Answers are compact text; format=json gives the structured data. A parameter a tool does not list, or a malformed value, is refused before anything is sent. An answer cut to fit 1 MiB says so in `truncated`. Each description gives the credit cost; get_credit_usage shows the budget.";
-
-const CREDITS_URI = 'svc://credits';
 
 /** How often a call that is still running tells a client that asked for progress how long it has waited. */
 export const PROGRESS_INTERVAL_MS = 1_000;
@@ -42,16 +39,18 @@ type ToolPath = Awaited<ReturnType<typeof loadToolPath>>;
 const toolPaths = new WeakMap<Services, Promise<ToolPath>>();
 
 async function loadToolPath(services: Services) {
-  const [tools, pipeline, results] = await Promise.all([
+  const [tools, pipeline, results, resources] = await Promise.all([
     import('./tools.js'),
     import('../call/pipeline.js'),
     import('../call/results.js'),
+    import('./resources.js'),
   ]);
   const exposed = tools.exposedTools(services.config);
   return {
     exposed,
     ...pipeline,
     ...results,
+    resources,
     whyHidden: tools.whyHidden,
     listHint: tools.listCacheHint([...exposed.tools.values()]),
   };
@@ -122,20 +121,16 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
     );
     return mcp.server.projectCallToolResult(result, exposed.definition(name)?.outputSchema);
   });
-  const creditsResource = {
-    uri: CREDITS_URI,
-    name: 'credits',
-    title: 'Credit usage',
-    description: "The credit guard's figures for the key: budget, spent, left, by tool, cache savings.",
-    mimeType: 'application/json',
-  };
-  mcp.server.setRequestHandler('resources/list', async () => ({
-    resources: [creditsResource, endpointsResource],
-  }));
+  mcp.server.setRequestHandler('resources/list', async () => {
+    const { creditsResource, endpointsResource } = (await loading).resources;
+    return { resources: [creditsResource, endpointsResource] };
+  });
   mcp.server.setRequestHandler('resources/read', async (request) => {
     const { uri } = request.params;
+    const { exposed, resources } = await loading;
+    const { CREDITS_URI, ENDPOINTS_URI } = resources;
     const json = (text: string) => ({ contents: [{ uri, mimeType: 'application/json', text }] });
-    if (uri === ENDPOINTS_URI) return json(endpointsJson(new Set((await loading).exposed.tools.keys())));
+    if (uri === ENDPOINTS_URI) return json(resources.endpointsJson(new Set(exposed.tools.keys())));
     if (uri !== CREDITS_URI) {
       throw new ResourceNotFoundError(
         uri,
