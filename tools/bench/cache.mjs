@@ -8,14 +8,14 @@
  * directly); cached calls never reach it. Bounded in count; prints numbers. Run `npm run build` first.
  *
  *   node tools/bench/cache.mjs [--calls 1000] [--mixed 1000]
+ *
+ * BENCH_SHOW_ERRORS=1 prints each error result of the mixed workload (there should be none).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CONSTANT_SERVER, CLI as cli, connectStdio, percentile, ROOT } from './processes.mjs';
 
 const { values } = parseArgs({
   options: { calls: { type: 'string', default: '1000' }, mixed: { type: 'string', default: '1000' } },
@@ -32,39 +32,12 @@ for (const [name, value] of [
   }
 }
 const WARMUP = 100;
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const cli = join(ROOT, 'dist', 'cli.js');
 const { startSandbox } = await import(join(ROOT, 'dist', 'sandbox', 'server.js'));
 const { ALL_TOOLS } = await import(join(ROOT, 'dist', 'mcp', 'tools.js'));
+const { assetBySymbol, tokenAddress } = await import(join(ROOT, 'dist', 'sandbox', 'market', 'assets.js'));
 
-const CONSTANT_SERVER = `
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { z } from 'zod';
-const server = new McpServer({ name: 'constant', version: '1' });
-server.registerTool('constant', { outputSchema: { value: z.number() } }, () => ({
-  content: [{ type: 'text', text: 'Fear & Greed 62 – Greed' }],
-  structuredContent: { value: 62 },
-}));
-await server.connect(new StdioServerTransport());
-`;
-
-function percentile(samples, p) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-async function connect(args, env = {}) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args,
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, ...env },
-    stderr: 'ignore',
-  });
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(transport);
-  return client;
+async function connect(args, env) {
+  return (await connectStdio(args, env)).client;
 }
 
 /** Calls taken in turn on each client, so that both see the same machine load; p50 and p95 of each. */
@@ -81,14 +54,33 @@ async function inTurn(calls) {
   return samples.map((s) => ({ p50: percentile(s, 50), p95: percentile(s, 95) }));
 }
 
-/** Every tool with a few argument sets; a workload draws from them with repeats (a skewed pick). */
+/** Every tool (SVC_TOOLSETS=all) with a few argument sets the sandbox answers; a workload draws from them. */
 function variants() {
+  const bonk = { platform: 'solana', address: tokenAddress(assetBySymbol.get('BONK')) };
+  const bitcoin = [{ id: '1' }, { symbol: 'ETH' }];
   const special = {
     get_dex_platform: [{ platformName: 'Ethereum' }, { platformName: 'Solana' }],
     get_cryptocurrency_quotes_latest: [{ id: '1' }, { symbol: 'ETH,SOL' }, { id: '1,1027', convert: 'EUR' }],
     get_cryptocurrency_listings_latest: [{}, { limit: 10 }, { limit: 300 }],
     get_global_metrics_historical: [{}, { count: 200, interval: '1h' }],
     get_fear_and_greed_historical: [{}, { limit: 7 }],
+    get_cryptocurrency_info: bitcoin,
+    get_cryptocurrency_quotes_historical: bitcoin,
+    get_cryptocurrency_quotes_latest_v2: bitcoin,
+    get_ohlcv_historical: bitcoin,
+    get_ohlcv_latest: bitcoin,
+    get_price_performance: bitcoin,
+    get_market_pairs: [{ id: '1' }],
+    convert_price: [
+      { amount: 1, id: '1' },
+      { amount: 2, symbol: 'ETH', convert: 'EUR' },
+    ],
+    search_cryptocurrencies: [{ query: 'bitcoin' }, { query: 'sol' }],
+    get_cryptocurrency_listings_historical: [{ date: '2026-11-01' }],
+    get_category: [{ id: '7a3fa62a7b3fa7bd783fa304' }],
+    get_post_comments: [{ post_id: '1795345200' }],
+    get_kline_candles: [bonk],
+    get_kline_points: [bonk],
   };
   return ALL_TOOLS.flatMap((tool) => (special[tool.name] ?? [{}]).map((args) => ({ name: tool.name, args })));
 }
@@ -111,13 +103,17 @@ async function mixed(sandbox, cache) {
     SVC_BASE_URL: sandbox.url,
     SVC_STATE_DIR: state,
     SVC_CACHE: cache,
+    SVC_TOOLSETS: 'all',
   });
   const before = sandbox.stats.requests;
   const started = performance.now();
   let errors = 0;
   for (const { name, args } of workload(MIXED)) {
     const result = await client.callTool({ name, arguments: args });
-    if (result.isError) errors++;
+    if (result.isError) {
+      errors++;
+      if (process.env.BENCH_SHOW_ERRORS) console.error(name, JSON.stringify(args), result.content[0]?.text);
+    }
   }
   const seconds = (performance.now() - started) / 1000;
   const usage = (await client.callTool({ name: 'get_credit_usage', arguments: {} })).structuredContent;

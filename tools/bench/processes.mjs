@@ -1,6 +1,6 @@
 /**
  * What the benchmarks share: the sandbox and a redis-server in processes of their own on loopback,
- * percentiles, and a process's resident memory.
+ * a server on stdio with an SDK client, the floor server, percentiles, and a process's resident memory.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -8,9 +8,45 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The floor: a server on the SDK ours uses (v2), with one constant tool and an output schema and
+ * no HTTP behind it; run with `node --input-type=module -e`.
+ */
+export const CONSTANT_SERVER = `
+import { McpServer } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { z } from 'zod';
+const server = new McpServer({ name: 'constant', version: '1' });
+server.registerTool('constant', { outputSchema: z.object({ value: z.number() }) }, () => ({
+  content: [{ type: 'text', text: 'Fear & Greed 62 – Greed' }],
+  structuredContent: { value: 62 },
+}));
+await server.connect(new StdioServerTransport());
+`;
+
+/**
+ * Spawn `node …args` as a server on stdio and connect an SDK 1.x client over the 2025 handshake, as
+ * hosts do today; resolves once `initialize` is answered.
+ */
+export async function connectStdio(args, env = {}) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...env },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench', version: '1' });
+  const started = performance.now();
+  await client.connect(transport);
+  return { client, pid: transport.pid, startupMs: performance.now() - started };
+}
 
 export function percentile(samples, p) {
   const sorted = [...samples].sort((a, b) => a - b);

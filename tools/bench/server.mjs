@@ -12,10 +12,15 @@
  * BENCH_NODE_ARGS adds Node options to the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
  */
 import { parseArgs } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Agent, request } from 'undici';
-import { CLI as cli, percentile, ROOT, rssMb, startSandboxProcess } from './processes.mjs';
+import {
+  CONSTANT_SERVER,
+  CLI as cli,
+  connectStdio as connect,
+  percentile,
+  rssMb,
+  startSandboxProcess,
+} from './processes.mjs';
 
 const { values } = parseArgs({
   options: { calls: { type: 'string', default: '1000' }, starts: { type: 'string', default: '15' } },
@@ -40,19 +45,6 @@ function ms(value) {
   return `${value.toFixed(3)} ms`;
 }
 
-/** The floor: an SDK server with one constant tool and an output schema, no HTTP behind it. */
-const CONSTANT_SERVER = `
-import { McpServer } from '@modelcontextprotocol/server';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { z } from 'zod';
-const server = new McpServer({ name: 'constant', version: '1' });
-server.registerTool('constant', { outputSchema: z.object({ value: z.number() }) }, () => ({
-  content: [{ type: 'text', text: 'Fear & Greed 62 – Greed' }],
-  structuredContent: { value: 62 },
-}));
-await server.connect(new StdioServerTransport());
-`;
-
 /** The least any server can do here: an SDK server whose one tool makes the same GET with undici. */
 const FORWARDING_SERVER = `
 import { McpServer } from '@modelcontextprotocol/server';
@@ -70,21 +62,6 @@ server.registerTool('get_fear_and_greed_latest', {}, async () => {
 });
 await server.connect(new StdioServerTransport());
 `;
-
-/** Spawn a server on stdio and connect an SDK client; resolves once `initialize` is answered. */
-async function connect(args, env = {}) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args,
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, ...env },
-    stderr: 'ignore',
-  });
-  const client = new Client({ name: 'bench', version: '1' });
-  const started = performance.now();
-  await client.connect(transport);
-  return { client, pid: transport.pid, startupMs: performance.now() - started };
-}
 
 async function constantToolP50() {
   const { client } = await connect(['--input-type=module', '-e', CONSTANT_SERVER]);
