@@ -12,6 +12,7 @@ import { VERSION } from '../version.js';
 import { DRAIN_TIMEOUT_MS, trackInFlight } from './in-flight.js';
 import { refuseProtoKeys } from './proto-key.js';
 import { createServer, protoKeyRefusal } from './server.js';
+import { ShortFirstOutput } from './short-first-output.js';
 
 export async function runStdio(config: Config): Promise<void> {
   if (config.baseUrl !== undefined && config.apiKey === undefined) {
@@ -24,7 +25,8 @@ export async function runStdio(config: Config): Promise<void> {
   // stdin instead, which ends only once those requests are answered.
   const input = new PassThrough();
   process.stdin.pipe(input, { end: false });
-  const transport = new StdioServerTransport(input, process.stdout);
+  const output = new ShortFirstOutput(process.stdout);
+  const transport = new StdioServerTransport(input, output);
   const handle = serveStdio(({ era }) => createServer(services, { era }), { transport });
   const inFlight = trackInFlight(transport);
   refuseProtoKeys(transport, (name) => protoKeyRefusal(services, name));
@@ -33,7 +35,7 @@ export async function runStdio(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     if (drain) await inFlight.drained(DRAIN_TIMEOUT_MS);
-    await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+    await output.flushed();
     await handle.close().catch(() => {});
     await services.close();
     process.exit(0);
