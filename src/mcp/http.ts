@@ -149,6 +149,9 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
     const path = (req.url ?? '/').split('?')[0];
     const method = req.method ?? 'GET';
     const reading = method === 'GET' || method === 'HEAD';
+    // A keep-alive connection opened before the stop would otherwise carry requests until the
+    // calls in flight are done: each answer now ends its connection, and new ones are refused.
+    if (closing) res.setHeader('connection', 'close');
     // Health checks come from load balancers by address, carry nothing and reveal nothing.
     if (path === '/healthz' || path === '/readyz') {
       if (!reading) return refuse(res, methodNotAllowed('GET, HEAD'));

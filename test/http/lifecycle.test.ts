@@ -3,6 +3,7 @@
  * SIGINT that answers the calls in flight, records what they cost and exits 0.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,4 +116,33 @@ describe('stopping', () => {
       await session.close();
     });
   }
+
+  it('a connection opened before the stop ends with its next answer instead of carrying more', async () => {
+    const env = { SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: upstream.url, SVC_STATE_DIR: stateDir };
+    upstream.reply(FNG, { ...ANSWER, delayMs: 3_000 });
+    const server = await startHttpServer(env);
+    const session = await connectHttp(server, 'v2');
+    const before = upstream.requests.length;
+    const call = session.call('get_fear_and_greed_latest');
+    await until(() => upstream.requests.length > before);
+    // A request under way when the signal comes: its connection is not idle, so it stays open.
+    const { hostname: host, port } = new URL(server.origin);
+    const socket = connect(Number(port), host);
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString('utf8');
+    });
+    const ended = new Promise((resolve) => socket.once('close', resolve));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(`GET /healthz HTTP/1.1\r\nHost: ${host}:${port}\r\n`);
+    server.proc.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.write('\r\n');
+    await ended;
+    expect(received).toMatch(/^HTTP\/1\.1 200/);
+    expect(received.toLowerCase()).toContain('connection: close');
+    expect((await call).isError).toBeFalsy();
+    expect(await server.proc.exited).toEqual({ code: 0, signal: null });
+    await session.close();
+  });
 });
