@@ -5,12 +5,13 @@
  * Everything the child prints goes through the recorder.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { tmpdir } from 'node:os';
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { inject } from 'vitest';
 import { record } from './recorder.js';
 
 export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -18,8 +19,8 @@ export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export type Env = Record<string, string>;
 
-/** Each test worker's own state directory (the credit ledger), unless a test names one. */
-export const WORKER_STATE_DIR = join(tmpdir(), `svc-mcp-test-state-${process.pid}`);
+/** Each test file's own state directory (the credit ledger), unless a test names one. */
+export const WORKER_STATE_DIR = mkdtempSync(join(inject('stateRoot'), 'file-'));
 
 /** The environment a child gets: only what a test passes, PATH, and this worker's state directory. */
 export function childEnv(env: Env): Env {

@@ -1,6 +1,7 @@
 /**
  * Runs once around the whole test run: refuses to start without a built CLI, gives the workers a
- * directory to record into, and afterwards fails the run if the secret key appears anywhere in it.
+ * directory to record into and one for their state, and afterwards removes the state and fails the
+ * run if the secret key appears anywhere in the record.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { SECRET_KEY } from './secret.js';
 declare module 'vitest' {
   export interface ProvidedContext {
     recordDir: string;
+    stateRoot: string;
   }
 }
 
@@ -41,8 +43,12 @@ export default function setup(project: TestProject) {
   }
   const dir = mkdtempSync(join(tmpdir(), 'svc-mcp-record-'));
   project.provide('recordDir', dir);
+  // Credit ledgers, one directory per test file under it: never another run's (process ids recur).
+  const stateRoot = mkdtempSync(join(tmpdir(), 'svc-mcp-test-state-'));
+  project.provide('stateRoot', stateRoot);
 
   return () => {
+    rmSync(stateRoot, { recursive: true, force: true });
     const scan = scanForSecret(dir, SECRET_KEY);
     rmSync(dir, { recursive: true, force: true });
     if (scan.hits.length > 0) {
