@@ -82,22 +82,27 @@ describe('readiness', () => {
   });
 });
 
+/** A server with a call that takes 3 s under way (its upstream request sent), on a ledger of its own. */
+async function serverWithCallInFlight(name: string) {
+  const env = {
+    SVC_API_KEY: SECRET_KEY,
+    SVC_BASE_URL: upstream.url,
+    SVC_CREDIT_BUDGET: '100',
+    SVC_STATE_DIR: mkdtempSync(join(stateDir, `${name}-`)),
+  };
+  upstream.reply(FNG, { ...ANSWER, delayMs: 3_000 });
+  const server = await startHttpServer(env);
+  const session = await connectHttp(server, 'v2');
+  const before = upstream.requests.length;
+  const call = session.call('get_fear_and_greed_latest');
+  await until(() => upstream.requests.length > before);
+  return { env, server, session, call };
+}
+
 describe('stopping', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`${signal} with a call in flight: the call is answered, its credits recorded, exit 0`, async () => {
-      const dir = mkdtempSync(join(stateDir, `${signal}-`));
-      const env = {
-        SVC_API_KEY: SECRET_KEY,
-        SVC_BASE_URL: upstream.url,
-        SVC_CREDIT_BUDGET: '100',
-        SVC_STATE_DIR: dir,
-      };
-      upstream.reply(FNG, { ...ANSWER, delayMs: 3_000 });
-      const server = await startHttpServer(env);
-      const session = await connectHttp(server, 'v2');
-      const before = upstream.requests.length;
-      const call = session.call('get_fear_and_greed_latest');
-      await until(() => upstream.requests.length > before);
+      const { env, server, session, call } = await serverWithCallInFlight(signal);
       server.proc.child.kill(signal);
       // It stops accepting at once: a new connection is refused while the call is still running.
       let finished = false;
@@ -118,13 +123,7 @@ describe('stopping', () => {
   }
 
   it('a connection opened before the stop ends with its next answer instead of carrying more', async () => {
-    const env = { SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: upstream.url, SVC_STATE_DIR: stateDir };
-    upstream.reply(FNG, { ...ANSWER, delayMs: 3_000 });
-    const server = await startHttpServer(env);
-    const session = await connectHttp(server, 'v2');
-    const before = upstream.requests.length;
-    const call = session.call('get_fear_and_greed_latest');
-    await until(() => upstream.requests.length > before);
+    const { server, session, call } = await serverWithCallInFlight('keep-alive');
     // A request under way when the signal comes: its connection is not idle, so it stays open.
     const { hostname: host, port } = new URL(server.origin);
     const socket = connect(Number(port), host);
