@@ -24,7 +24,6 @@ const NOT_APPLICABLE: Record<string, string> = {
   'sep-2575-server-rejects-undeclared-capability':
     'calls the suite’s own test_missing_capability tool; no tool of ours needs a client capability',
   'sep-2575-missing-capability-http-400': 'the same check’s HTTP status',
-  'sep-2549-prompts-list-caching-hints': 'asks prompts/list; this server has no prompts',
 };
 
 interface Check {
