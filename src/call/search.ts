@@ -5,7 +5,12 @@
  * market-cap rank. Where several assets share a symbol, all of them are answered, and the text says so.
  */
 import { z } from 'zod';
-import { cryptocurrencyMap, type MapEntry } from '../catalog/cryptocurrency-reference.js';
+import {
+  cryptocurrencyMap,
+  MAP_COLUMNS,
+  type MapEntry,
+  mapRow,
+} from '../catalog/cryptocurrency-reference.js';
 import { intParam, paramsObject, validateParams } from '../catalog/params.js';
 import { cutRows, lines, table } from '../format/text.js';
 import { defineLocalTool, type LocalContext } from './local-tools.js';
@@ -119,15 +124,8 @@ export const searchCryptocurrencies = defineLocalTool({
         `${exactSymbol.length} assets share the symbol ${exactSymbol[0].symbol}: pass the id of the one you mean.`,
       `${data.total} match${data.total === 1 ? '' : 'es'} for "${data.query}", best first:`,
       table(
-        ['Id', 'Symbol', 'Name', 'Slug', 'Rank', 'Chain'],
-        shown.map((m) => [
-          String(m.id),
-          m.symbol,
-          m.name,
-          m.slug,
-          m.rank === undefined ? '' : String(m.rank),
-          m.platform ?? '',
-        ]),
+        MAP_COLUMNS,
+        shown.map((m) => mapRow(m, m.platform)),
       ),
       data.total > data.matches.length &&
         `${data.total - data.matches.length} more; raise limit or refine the query.`,

@@ -47,6 +47,15 @@ const upstreamMapEntry = lenient(mapEntry, { rank: (r) => r.rank ?? rankOf(r) })
 
 const MAP_AUX = ['platform', 'first_historical_data', 'last_historical_data', 'is_active', 'status'] as const;
 
+/** The id map's table, which search's answer shares: an asset and the chain its token is on. */
+export const MAP_COLUMNS = ['Id', 'Symbol', 'Name', 'Slug', 'Rank', 'Platform'];
+export function mapRow(
+  a: { id: number; symbol: string; name: string; slug: string; rank?: number },
+  platform: string | undefined,
+): string[] {
+  return [String(a.id), a.symbol, a.name, a.slug, a.rank === undefined ? '' : String(a.rank), platform ?? ''];
+}
+
 export const cryptocurrencyMap = defineEndpoint({
   name: 'get_cryptocurrency_map',
   title: 'Crypto id map',
@@ -75,15 +84,8 @@ export const cryptocurrencyMap = defineEndpoint({
     return lines(
       `${data.items.length} cryptocurrencies from start=${data.start}, by ${params.sort}:`,
       table(
-        ['Id', 'Symbol', 'Name', 'Slug', 'Rank', 'Platform'],
-        shown.map((a) => [
-          String(a.id),
-          a.symbol,
-          a.name,
-          a.slug,
-          a.rank === undefined ? '' : String(a.rank),
-          a.platform?.name ?? '',
-        ]),
+        MAP_COLUMNS,
+        shown.map((a) => mapRow(a, a.platform?.name)),
       ),
       omittedLine(omitted, `format=json has this page; next page: start=${next}`),
     );

@@ -20,7 +20,7 @@ import { convertExclusive, enumParam, namesListParam, paramsObject } from './par
 import { recordsOf } from './shapes.js';
 
 /** `data` as the spec writes it (an array), or in the v2 form: keyed by id, or by symbol with arrays. */
-function assetsOf(body: unknown): Asset[] {
+export function assetsOf(body: unknown): Asset[] {
   return recordsOf(upstreamAsset, dataOf(body));
 }
 
@@ -167,6 +167,23 @@ export const listingsLatest = defineEndpoint({
 
 // ---------------------------------------------------------------- quotes
 
+/** The quotes tools' parameters (v3 and the deprecated v2): assets by exactly one of id, slug or symbol. */
+export function quotesInput(skipInvalidByDefault: boolean) {
+  return paramsObject(
+    {
+      id: ids,
+      slug: slugs,
+      symbol: symbols,
+      ...currencies(),
+      skip_invalid: skipInvalid(skipInvalidByDefault),
+    },
+    convertExclusive,
+    exactlyOne('id', 'slug', 'symbol'),
+  );
+}
+
+export const QUOTES_CREDITS = perItems({ per: 100, what: 'assets', items: namedCount, convert: true });
+
 export const quotesLatest = defineEndpoint({
   name: 'get_cryptocurrency_quotes_latest',
   title: 'Crypto quotes (latest)',
@@ -174,20 +191,10 @@ export const quotesLatest = defineEndpoint({
   inDefault: true,
   path: '/v3/cryptocurrency/quotes/latest',
   summary: 'Latest price, change, volume and market cap of assets by id, slug or symbol.',
-  input: paramsObject(
-    {
-      id: ids,
-      slug: slugs,
-      symbol: symbols,
-      ...currencies(),
-      skip_invalid: skipInvalid(false),
-    },
-    convertExclusive,
-    exactlyOne('id', 'slug', 'symbol'),
-  ),
+  input: quotesInput(false),
   serviceParams: auxParams(['is_active', 'is_fiat']),
   output: z.object({ items: z.array(asset) }),
-  credits: perItems({ per: 100, what: 'assets', items: namedCount, convert: true }),
+  credits: QUOTES_CREDITS,
   refreshSeconds: 60,
   plans: ALL_PLANS,
   normalise(body) {

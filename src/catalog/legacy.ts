@@ -3,28 +3,20 @@
  * v2 quotes. Their v3 successors are in cryptocurrency.ts; the answers have the same shape.
  */
 import { z } from 'zod';
+import { servicePage } from './asset-params.js';
+import { asset, assetPage } from './assets.js';
 import {
-  currencies,
-  exactlyOne,
-  ids,
-  namedCount,
-  servicePage,
-  skipInvalid,
-  slugs,
-  symbols,
-} from './asset-params.js';
-import { asset, assetPage, upstreamAsset } from './assets.js';
-import { perItems } from './credits.js';
-import {
+  assetsOf,
   auxParams,
   LISTINGS_CREDITS,
   listingsInput,
+  QUOTES_CREDITS,
+  quotesInput,
   summariseListings,
   summariseQuotes,
 } from './cryptocurrency.js';
-import { ALL_PLANS, dataOf, defineEndpoint } from './define.js';
-import { convertExclusive, enumParam, paramsObject } from './params.js';
-import { recordsOf } from './shapes.js';
+import { ALL_PLANS, defineEndpoint } from './define.js';
+import { enumParam } from './params.js';
 
 export const listingsLatestV1 = defineEndpoint({
   name: 'get_cryptocurrency_listings_latest_v1',
@@ -39,7 +31,7 @@ export const listingsLatestV1 = defineEndpoint({
   refreshSeconds: 60,
   plans: ALL_PLANS,
   normalise(body, params) {
-    return { start: params.start, items: recordsOf(upstreamAsset, dataOf(body)) };
+    return { start: params.start, items: assetsOf(body) };
   },
   summarise: summariseListings,
 });
@@ -50,24 +42,14 @@ export const quotesLatestV2 = defineEndpoint({
   toolset: 'legacy',
   path: '/v2/cryptocurrency/quotes/latest',
   summary: 'Deprecated v2 of get_cryptocurrency_quotes_latest; prefer that.',
-  input: paramsObject(
-    {
-      id: ids,
-      slug: slugs,
-      symbol: symbols,
-      ...currencies(),
-      skip_invalid: skipInvalid(true),
-    },
-    convertExclusive,
-    exactlyOne('id', 'slug', 'symbol'),
-  ),
+  input: quotesInput(true),
   serviceParams: auxParams(['is_active', 'is_fiat']),
   output: z.object({ items: z.array(asset) }),
-  credits: perItems({ per: 100, what: 'assets', items: namedCount, convert: true }),
+  credits: QUOTES_CREDITS,
   refreshSeconds: 60,
   plans: ALL_PLANS,
   normalise(body) {
-    return { items: recordsOf(upstreamAsset, dataOf(body)) };
+    return { items: assetsOf(body) };
   },
   summarise: summariseQuotes,
 });

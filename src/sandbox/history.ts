@@ -9,6 +9,7 @@
  * six years before now up to now.
  */
 import { CALENDAR_INTERVALS, intervalSeconds } from '../catalog/global-metrics.js';
+import { parseTime } from '../catalog/params.js';
 import { type CalendarUnit, calendarStart, calendarStep, isGapSlot, SLOT } from './market/time.js';
 
 export interface Period {
@@ -20,6 +21,20 @@ export interface Period {
 }
 
 const CALENDAR: ReadonlySet<string> = new Set(CALENDAR_INTERVALS);
+
+/** A historical request's parameters, already checked against the endpoint's rules. */
+export type HistoryQuery = {
+  time_start?: string | number;
+  time_end?: string | number;
+  count: number;
+  interval: string;
+};
+
+/** The request's time range in Unix seconds: `end` is `time_end` or now, never past now. */
+export function historyRange(p: HistoryQuery, now: number): { start?: number; end: number } {
+  const end = Math.min(p.time_end === undefined ? now : (parseTime(p.time_end) as number), now);
+  return { start: p.time_start === undefined ? undefined : parseTime(p.time_start), end };
+}
 
 export interface PeriodRequest {
   start?: number;

@@ -1,9 +1,8 @@
 /** OHLCV candles (historical and today's), price performance by period, and quotes at intervals. */
 import { intervalSeconds } from '../../catalog/global-metrics.js';
-import { parseTime } from '../../catalog/params.js';
 import { checkDepth } from '../accounts.js';
 import { type Currency, resolveConvert } from '../currencies.js';
-import { closestQuote, earliestReach, periodsFor } from '../history.js';
+import { closestQuote, earliestReach, type HistoryQuery, historyRange, periodsFor } from '../history.js';
 import { ASSETS, type Asset } from '../market/assets.js';
 import { type Candle, candleOver, volumeOver } from '../market/candles.js';
 import { circulatingSupply, priceAt, totalSupply, volume24h } from '../market/model.js';
@@ -58,20 +57,15 @@ function stepper(interval: string) {
  * Candle starts: `count` back from time_end (the period still open included), or after time_start
  * (exclusive; daily candles use its date) up to time_end.
  */
-function candleStarts(
-  p: { time_start?: string | number; time_end?: string | number; count: number; interval: string },
-  length: number,
-  now: number,
-): number[] {
+function candleStarts(p: HistoryQuery, length: number, now: number): number[] {
   const steps = stepper(p.interval);
-  const end = Math.min(p.time_end === undefined ? now : (parseTime(p.time_end) as number), now);
+  const { start, end } = historyRange(p, now);
   const starts: number[] = [];
-  if (p.time_start === undefined) {
+  if (start === undefined) {
     for (let s = steps.start(end); starts.length < p.count; s = steps.next(s, -1)) starts.push(s);
     return starts.reverse();
   }
-  const from =
-    length === DAY ? floorTo(parseTime(p.time_start) as number, DAY) : (parseTime(p.time_start) as number);
+  const from = length === DAY ? floorTo(start, DAY) : start;
   let s = steps.start(from);
   if (s <= from) s = steps.next(s, 1);
   for (; starts.length < p.count && s <= end; s = steps.next(s, 1)) starts.push(s);
@@ -255,14 +249,8 @@ const QUOTE_FIELD: Readonly<Record<string, string>> = {
 export const quotesHistorical: Handler = {
   envelope: 'standard',
   handle({ params, now, plan }) {
-    const p = params as {
-      time_start?: string | number;
-      time_end?: string | number;
-      count: number;
-      interval: string;
-    };
-    const end = Math.min(p.time_end === undefined ? now : (parseTime(p.time_end) as number), now);
-    const start = p.time_start === undefined ? undefined : parseTime(p.time_start);
+    const p = params as HistoryQuery;
+    const { start, end } = historyRange(p, now);
     const periods = periodsFor({ start, end, count: p.count, interval: p.interval });
     if (periods.length > 0) {
       checkDepth(plan, now, earliestReach(periods), {

@@ -1,9 +1,15 @@
 /** GET /v1/global-metrics/quotes/latest and /historical. */
 import { GLOBAL_HISTORY_AUX } from '../../catalog/global-metrics.js';
-import { parseTime } from '../../catalog/params.js';
 import { checkDepth } from '../accounts.js';
 import { type Currency, resolveConvert } from '../currencies.js';
-import { closestQuote, earliestReach, type Period, periodsFor } from '../history.js';
+import {
+  closestQuote,
+  earliestReach,
+  type HistoryQuery,
+  historyRange,
+  type Period,
+  periodsFor,
+} from '../history.js';
 import { type GlobalFigures, globalAt } from '../market/metrics.js';
 import { floorTo, historyStart, iso, MINUTE } from '../market/time.js';
 import { type Handler, lastValueMemo } from './types.js';
@@ -101,14 +107,8 @@ function historicalRecord(period: Period, t: number, currencies: Currency[], aux
 export const globalMetricsHistorical: Handler = {
   envelope: 'standard',
   handle({ params, now, plan }) {
-    const p = params as {
-      time_start?: string | number;
-      time_end?: string | number;
-      count: number;
-      interval: string;
-    };
-    const end = p.time_end === undefined ? now : (parseTime(p.time_end) as number);
-    const start = p.time_start === undefined ? undefined : parseTime(p.time_start);
+    const p = params as HistoryQuery;
+    const { start, end } = historyRange(p, now);
     const periods = periodsFor({ start, end, count: p.count, interval: p.interval });
     if (periods.length > 0) {
       checkDepth(plan, now, earliestReach(periods), {

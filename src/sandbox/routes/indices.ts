@@ -1,5 +1,5 @@
 /** The svc100 and svc20 indices: latest and historical. */
-import { parseTime } from '../../catalog/params.js';
+import { type HistoryQuery, historyRange } from '../history.js';
 import { type IndexName, indexAt } from '../market/indices.js';
 import { DAY, floorTo, historyStart, isoSeconds } from '../market/time.js';
 import { type Handler, lastValueMemo } from './types.js';
@@ -40,18 +40,12 @@ function historical(index: IndexName): Handler {
   return {
     envelope: 'string-code',
     handle({ params, now }) {
-      const p = params as {
-        time_start?: string | number;
-        time_end?: string | number;
-        count: number;
-        interval: string;
-      };
+      const p = params as HistoryQuery;
       const step = INTERVAL_SECONDS[p.interval];
-      const end = Math.min(p.time_end === undefined ? now : (parseTime(p.time_end) as number), now);
+      const { start, end } = historyRange(p, now);
       const first = historyStart(now);
       const times: number[] = [];
-      if (p.time_start !== undefined) {
-        const start = parseTime(p.time_start) as number;
+      if (start !== undefined) {
         for (let t = Math.ceil(start / step) * step; times.length < p.count && t <= end; t += step)
           times.push(t);
       } else {
