@@ -2,13 +2,9 @@
  * The account tools: get_key_info in both documented shapes (with and without the older daily
  * figures), never cached and free, beside the guard's own figures; and the svc://credits resource.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
-import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
-import { SECRET_KEY } from '../helpers/secret.js';
+import { describe, expect, it } from 'vitest';
+import { textOf } from '../helpers/cli.js';
+import { useFakeUpstreamSession } from '../helpers/fake-session.js';
 import { okStatus } from '../helpers/upstream-shapes.js';
 
 const KEY_INFO = '/v1/key/info';
@@ -35,30 +31,15 @@ const legacy = {
   },
 };
 
-let upstream: FakeUpstream;
-let mcp: McpSession;
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  mcp = await startMcp({
-    SVC_API_KEY: SECRET_KEY,
-    SVC_BASE_URL: upstream.url,
-    SVC_CREDIT_BUDGET: '100',
-    SVC_STATE_DIR: mkdtempSync(join(tmpdir(), 'svc-mcp-account-')),
-    SVC_NOW: '2026-11-22T12:00:00Z',
-  });
-});
-afterAll(async () => {
-  await mcp?.close();
-  await upstream?.close();
-});
+const fake = useFakeUpstreamSession({ SVC_CREDIT_BUDGET: '100', SVC_NOW: '2026-11-22T12:00:00Z' });
 
 describe('get_key_info', () => {
   it('reads the current shape, with the guard figures beside it, for 0 credits and never from the cache', async () => {
-    upstream.reply(KEY_INFO, { body: { data: current, status: { ...okStatus, credit_count: 0 } } });
-    const before = upstream.requests.length;
-    const first = await mcp.call('get_key_info');
-    const second = await mcp.call('get_key_info');
-    expect(upstream.requests.length - before).toBe(2);
+    fake.upstream.reply(KEY_INFO, { body: { data: current, status: { ...okStatus, credit_count: 0 } } });
+    const before = fake.upstream.requests.length;
+    const first = await fake.mcp.call('get_key_info');
+    const second = await fake.mcp.call('get_key_info');
+    expect(fake.upstream.requests.length - before).toBe(2);
     expect(second._meta).toMatchObject({ cached: false, credits: 0 });
     expect(first.structuredContent).toEqual({
       credit_limit_monthly: 120000,
@@ -79,8 +60,8 @@ describe('get_key_info', () => {
   });
 
   it('reads the legacy shape with daily limits', async () => {
-    upstream.reply(KEY_INFO, { body: { data: legacy, status: okStatus } });
-    const result = await mcp.call('get_key_info');
+    fake.upstream.reply(KEY_INFO, { body: { data: legacy, status: okStatus } });
+    const result = await fake.mcp.call('get_key_info');
     expect(result.structuredContent).toMatchObject({
       credit_limit_daily: 4000,
       credit_limit_daily_reset_at: '2026-11-23T00:00:00.000Z',
@@ -91,12 +72,12 @@ describe('get_key_info', () => {
 
 describe('svc://credits', () => {
   it('is listed, and reads as the same figures as get_credit_usage', async () => {
-    const { resources } = await mcp.client.listResources();
+    const { resources } = await fake.mcp.client.listResources();
     expect(resources.map((r) => r.uri)).toContain('svc://credits');
-    const read = await mcp.client.readResource({ uri: 'svc://credits' });
+    const read = await fake.mcp.client.readResource({ uri: 'svc://credits' });
     const content = read.contents[0] as { mimeType: string; text: string };
     expect(content.mimeType).toBe('application/json');
-    const tool = await mcp.call('get_credit_usage');
+    const tool = await fake.mcp.call('get_credit_usage');
     expect(JSON.parse(content.text)).toEqual(tool.structuredContent);
     // The legacy answer above said it cost 1 credit: the guard settles what the service reports.
     expect(JSON.parse(content.text)).toMatchObject({ window: 'day', budget: 100, spent: 1, left: 99 });

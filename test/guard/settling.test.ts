@@ -3,13 +3,9 @@
  * unexpected shape was still charged (settled with the service's charge); a call waiting for one of
  * the 8 upstream turns holds its reservation, and cancelling it releases the reservation, charged nothing.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
-import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
-import { SECRET_KEY } from '../helpers/secret.js';
+import { describe, expect, it } from 'vitest';
+import { textOf } from '../helpers/cli.js';
+import { useFakeUpstreamSession } from '../helpers/fake-session.js';
 import { until } from '../helpers/until.js';
 import { okStatus } from '../helpers/upstream-shapes.js';
 
@@ -17,57 +13,41 @@ const FNG = '/v3/fear-and-greed/latest';
 /** Calls the server sends upstream at once (README, "Reliability"). */
 const IN_FLIGHT = 8;
 
-let upstream: FakeUpstream;
-let mcp: McpSession;
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  mcp = await startMcp({
-    SVC_API_KEY: SECRET_KEY,
-    SVC_BASE_URL: upstream.url,
-    SVC_CACHE: 'off',
-    SVC_CREDIT_BUDGET: '100',
-    SVC_STATE_DIR: mkdtempSync(join(tmpdir(), 'svc-mcp-settling-')),
-    SVC_TIMEOUT_MS: '15000',
-  });
-});
-afterAll(async () => {
-  await mcp?.close();
-  await upstream?.close();
-});
+const fake = useFakeUpstreamSession({ SVC_CREDIT_BUDGET: '100', SVC_TIMEOUT_MS: '15000' });
 
 async function usage(): Promise<{ spent: number; reserved: number }> {
-  const result = await mcp.call('get_credit_usage');
+  const result = await fake.mcp.call('get_credit_usage');
   expect(result.isError, textOf(result)).toBeFalsy();
   return result.structuredContent as { spent: number; reserved: number };
 }
 
 describe('what a call that ends without an answer costs', () => {
   it('an answer of an unexpected shape is an error, charged what the service charged', async () => {
-    upstream.reply(FNG, {
+    fake.upstream.reply(FNG, {
       body: { data: { value: 'high' }, status: { ...okStatus, credit_count: 3 } },
     });
-    const result = await mcp.call('get_fear_and_greed_latest');
+    const result = await fake.mcp.call('get_fear_and_greed_latest');
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/unexpected shape/);
     expect(await usage()).toMatchObject({ spent: 3, reserved: 0 });
   });
 
   it('a call waiting for an upstream turn holds its reservation; cancelled, it costs nothing', async () => {
-    upstream.reply(FNG, { hang: true });
-    const before = upstream.requests.length;
+    fake.upstream.reply(FNG, { hang: true });
+    const before = fake.upstream.requests.length;
     const calls = Array.from({ length: IN_FLIGHT + 1 }, () => {
       const controller = new AbortController();
-      const answer = mcp.client
+      const answer = fake.mcp.client
         .callTool({ name: 'get_fear_and_greed_latest', arguments: {} }, undefined, {
           signal: controller.signal,
         })
         .catch((error: Error) => error);
       return { controller, answer };
     });
-    await until(() => upstream.requests.length - before === IN_FLIGHT);
+    await until(() => fake.upstream.requests.length - before === IN_FLIGHT);
     await until(async () => (await usage()).reserved === IN_FLIGHT + 1);
     // Only 8 went out: the ninth waits for a turn.
-    expect(upstream.requests.length - before).toBe(IN_FLIGHT);
+    expect(fake.upstream.requests.length - before).toBe(IN_FLIGHT);
 
     const waiting = calls.at(-1);
     waiting?.controller.abort();
@@ -77,7 +57,7 @@ describe('what a call that ends without an answer costs', () => {
     for (const call of calls) call.controller.abort();
     await Promise.all(calls.map((call) => call.answer));
     await until(async () => (await usage()).reserved === 0);
-    expect(upstream.requests.length - before).toBe(IN_FLIGHT);
+    expect(fake.upstream.requests.length - before).toBe(IN_FLIGHT);
     expect((await usage()).spent).toBe(3);
   });
 });

@@ -2,10 +2,9 @@
  * A call that is cancelled or times out stops its upstream request: the connection is closed at once,
  * not left open until the service answers, and the server goes on answering.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
-import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
-import { SECRET_KEY } from '../helpers/secret.js';
+import { describe, expect, it } from 'vitest';
+import { textOf } from '../helpers/cli.js';
+import { useFakeUpstreamSession } from '../helpers/fake-session.js';
 import { until } from '../helpers/until.js';
 
 const FNG = '/v3/fear-and-greed/latest';
@@ -16,53 +15,39 @@ const ANSWER = {
   },
 };
 
-let upstream: FakeUpstream;
-let mcp: McpSession;
-beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  mcp = await startMcp({
-    SVC_API_KEY: SECRET_KEY,
-    SVC_BASE_URL: upstream.url,
-    SVC_TIMEOUT_MS: '400',
-    SVC_CACHE: 'off',
-  });
-});
-afterAll(async () => {
-  await mcp?.close();
-  await upstream?.close();
-});
+const fake = useFakeUpstreamSession({ SVC_TIMEOUT_MS: '400' });
 
 describe('an upstream that never answers', () => {
   it('a call the client cancels closes its upstream request at once', async () => {
-    upstream.reply(FNG, { hang: true });
-    const before = upstream.requests.length;
+    fake.upstream.reply(FNG, { hang: true });
+    const before = fake.upstream.requests.length;
     const controller = new AbortController();
-    const call = mcp.client.callTool({ name: 'get_fear_and_greed_latest', arguments: {} }, undefined, {
+    const call = fake.mcp.client.callTool({ name: 'get_fear_and_greed_latest', arguments: {} }, undefined, {
       signal: controller.signal,
     });
-    await until(() => upstream.requests.length > before);
+    await until(() => fake.upstream.requests.length > before);
     controller.abort();
     await expect(call).rejects.toThrow();
-    await until(() => upstream.requests[before].abandoned, 300);
-    expect(upstream.requests.length - before).toBe(1);
+    await until(() => fake.upstream.requests[before].abandoned, 300);
+    expect(fake.upstream.requests.length - before).toBe(1);
   });
 
   it('a call that times out closes each attempt and says so', async () => {
-    upstream.reply(FNG, { hang: true });
-    const before = upstream.requests.length;
-    const result = await mcp.call('get_fear_and_greed_latest');
+    fake.upstream.reply(FNG, { hang: true });
+    const before = fake.upstream.requests.length;
+    const result = await fake.mcp.call('get_fear_and_greed_latest');
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/did not answer in time/);
-    const attempts = upstream.requests.slice(before);
+    const attempts = fake.upstream.requests.slice(before);
     expect(attempts.length).toBeGreaterThan(1);
     await until(() => attempts.every((request) => request.abandoned), 1_000);
   });
 
   it('after both, the server answers the next call', async () => {
-    upstream.reply(FNG, ANSWER);
-    const result = await mcp.call('get_fear_and_greed_latest');
+    fake.upstream.reply(FNG, ANSWER);
+    const result = await fake.mcp.call('get_fear_and_greed_latest');
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(textOf(result).split('\n')[0]).toBe('Fear & Greed 51 – Neutral');
-    expect(mcp.alive()).toBe(true);
+    expect(fake.mcp.alive()).toBe(true);
   });
 });
