@@ -8,8 +8,11 @@
  * the start of its calendar period. Quotes exist on the 5-minute grid, except in gap slots, from
  * six years before now up to now.
  */
+
+import type { Plan } from '../catalog/define.js';
 import { CALENDAR_INTERVALS, intervalSeconds } from '../catalog/global-metrics.js';
 import { parseTime } from '../catalog/params.js';
+import { checkDepth } from './accounts.js';
 import { type CalendarUnit, calendarStart, calendarStep, isGapSlot, SLOT } from './market/time.js';
 
 export interface Period {
@@ -41,6 +44,27 @@ export interface PeriodRequest {
   end: number;
   count: number;
   interval: string;
+}
+
+/**
+ * The periods of a historical request (`time_start`, `time_end`, `count`, `interval`), refused
+ * with the plan's message when the oldest of them is further back than the plan reaches.
+ */
+export function requestedPeriods(
+  params: Record<string, unknown>,
+  now: number,
+  plan: Plan,
+  what: string,
+): Period[] {
+  const p = params as HistoryQuery;
+  const periods = periodsFor({ ...historyRange(p, now), count: p.count, interval: p.interval });
+  if (periods.length > 0) {
+    checkDepth(plan, now, earliestReach(periods), {
+      what,
+      advice: 'Use a later time_start or a smaller count',
+    });
+  }
+  return periods;
 }
 
 /** The periods a request asks for, oldest first. */
@@ -84,7 +108,7 @@ export function periodsFor({ start, end, count, interval }: PeriodRequest): Peri
 }
 
 /** The earliest instant a request reaches back to, for the plan's history depth. */
-export function earliestReach(periods: readonly Period[]): number {
+function earliestReach(periods: readonly Period[]): number {
   let earliest = Number.POSITIVE_INFINITY;
   for (const p of periods) earliest = Math.min(earliest, Math.max(p.requested, p.lo));
   return earliest;

@@ -2,7 +2,7 @@
 import { intervalSeconds } from '../../catalog/global-metrics.js';
 import { checkDepth } from '../accounts.js';
 import { type Currency, resolveConvert } from '../currencies.js';
-import { closestQuote, earliestReach, type HistoryQuery, historyRange, periodsFor } from '../history.js';
+import { closestQuote, type HistoryQuery, historyRange, requestedPeriods } from '../history.js';
 import { ASSETS, type Asset } from '../market/assets.js';
 import { type Candle, candleOver, volumeOver } from '../market/candles.js';
 import { circulatingSupply, priceAt, totalSupply, volume24h } from '../market/model.js';
@@ -249,15 +249,7 @@ const QUOTE_FIELD: Readonly<Record<string, string>> = {
 export const quotesHistorical: Handler = {
   envelope: 'standard',
   handle({ params, now, plan }) {
-    const p = params as HistoryQuery;
-    const { start, end } = historyRange(p, now);
-    const periods = periodsFor({ start, end, count: p.count, interval: p.interval });
-    if (periods.length > 0) {
-      checkDepth(plan, now, earliestReach(periods), {
-        what: 'quote history',
-        advice: 'Use a later time_start or a smaller count',
-      });
-    }
+    const periods = requestedPeriods(params, now, plan, 'quote history');
     const aux = new Set(((params.aux as string | undefined) ?? DEFAULT_AUX).split(','));
     const fields = new Set([...aux].map((name) => QUOTE_FIELD[name]).filter(Boolean));
     const currencies = resolveConvert(params);

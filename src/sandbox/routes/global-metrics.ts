@@ -1,15 +1,7 @@
 /** GET /v1/global-metrics/quotes/latest and /historical. */
 import { GLOBAL_HISTORY_AUX } from '../../catalog/global-metrics.js';
-import { checkDepth } from '../accounts.js';
 import { type Currency, resolveConvert } from '../currencies.js';
-import {
-  closestQuote,
-  earliestReach,
-  type HistoryQuery,
-  historyRange,
-  type Period,
-  periodsFor,
-} from '../history.js';
+import { closestQuote, type Period, requestedPeriods } from '../history.js';
 import { type GlobalFigures, globalAt } from '../market/metrics.js';
 import { floorTo, historyStart, iso, MINUTE } from '../market/time.js';
 import { type Handler, lastValueMemo } from './types.js';
@@ -107,15 +99,7 @@ function historicalRecord(period: Period, t: number, currencies: Currency[], aux
 export const globalMetricsHistorical: Handler = {
   envelope: 'standard',
   handle({ params, now, plan }) {
-    const p = params as HistoryQuery;
-    const { start, end } = historyRange(p, now);
-    const periods = periodsFor({ start, end, count: p.count, interval: p.interval });
-    if (periods.length > 0) {
-      checkDepth(plan, now, earliestReach(periods), {
-        what: 'global metrics history',
-        advice: 'Use a later time_start or a smaller count',
-      });
-    }
+    const periods = requestedPeriods(params, now, plan, 'global metrics history');
     const currencies = resolveConvert(params);
     const aux = new Set(typeof params.aux === 'string' ? params.aux.split(',') : DEFAULT_AUX);
     const first = historyStart(now);
