@@ -1,0 +1,86 @@
+/**
+ * How a burst of heavy calls on the embedded sandbox feels to a host: 500 calls written at once
+ * over stdio (listings limit=5000, global metrics count=10000 at 5m, fear and greed and svc100
+ * histories, quotes; the cache off, so every call does its work), with a `ping` every 100 ms
+ * throughout. Prints how long the pings took and the server's resident memory. The test
+ * (test/reliability/burst.test.ts) checks what does not depend on the machine's speed; the figures
+ * live here.
+ *
+ *   npm run build && node tools/bench/burst.mjs [--calls 500] [--rounds 2]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CLI, connectStdio, percentile, rssMb } from './processes.mjs';
+
+const { values } = parseArgs({
+  options: { calls: { type: 'string', default: '500' }, rounds: { type: 'string', default: '2' } },
+});
+const calls = Number(values.calls);
+const rounds = Number(values.rounds);
+if (!(calls > 0 && calls <= 2000 && rounds > 0 && rounds <= 10)) {
+  console.error('--calls takes 1 to 2000, --rounds 1 to 10');
+  process.exit(2);
+}
+
+/** The i-th call: the same mix as the test, each with its own arguments (no call joins another). */
+function burstCall(i) {
+  const k = Math.floor(i / 5);
+  switch (i % 5) {
+    case 0:
+      return ['get_cryptocurrency_listings_latest', { limit: 5000 - k }];
+    case 1:
+      return ['get_global_metrics_historical', { count: 10_000 - k, interval: '5m' }];
+    case 2:
+      return ['get_fear_and_greed_historical', { limit: 500 - k }];
+    case 3:
+      return ['get_svc100_index_historical', { count: 100 - (k % 90), interval: '5m' }];
+    default:
+      return ['get_cryptocurrency_quotes_latest', { id: String(k + 1), skip_invalid: true }];
+  }
+}
+
+const state = mkdtempSync(join(tmpdir(), 'svc-mcp-bench-burst-'));
+const { client, pid } = await connectStdio([CLI], {
+  SVC_MAX_CREDITS_PER_CALL: '1000',
+  SVC_CACHE: 'off',
+  SVC_STATE_DIR: state,
+});
+try {
+  await client.callTool({ name: 'get_fear_and_greed_latest', arguments: {} });
+  const before = rssMb(pid);
+  console.log(`Node ${process.version}; RSS after start-up and one call: ${before.toFixed(0)} MB`);
+  for (let round = 1; round <= rounds; round++) {
+    let running = true;
+    const pings = [];
+    const pinging = (async () => {
+      while (running) {
+        const started = performance.now();
+        await client.ping({ timeout: 120_000 });
+        pings.push(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    const started = performance.now();
+    const results = await Promise.all(
+      Array.from({ length: calls }, (_, i) => {
+        const [name, args] = burstCall(i);
+        return client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    running = false;
+    await pinging;
+    const refused = results.filter((r) => r.isError).length;
+    const ms = (p) => `${percentile(pings, p).toFixed(0)} ms`;
+    console.log(
+      `burst ${round}: ${calls} calls in ${seconds.toFixed(1)} s (${refused} refused busy); ` +
+        `ping p50 ${ms(50)}, p95 ${ms(95)}, max ${Math.max(...pings).toFixed(0)} ms over ${pings.length} pings; ` +
+        `RSS ${rssMb(pid).toFixed(0)} MB after, ${rssMb(pid, 'VmHWM').toFixed(0)} MB at most`,
+    );
+  }
+} finally {
+  await client.close();
+  rmSync(state, { recursive: true, force: true });
+}
