@@ -124,7 +124,7 @@ describe.runIf(process.platform === 'linux')('bodies without end, or too large',
     const result = await session.mcp.call('get_fear_and_greed_latest');
     expect(textOf(result)).toMatch(/larger than 32 MiB/);
     expect(session.upstream.requests.length - before).toBe(1);
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('after both, the server answers the next call', async () => {
