@@ -3,8 +3,9 @@
  * fresh server object per request over the services this process builds once), `/healthz`,
  * `/readyz` and `/metrics`. Safe by default: loopback only unless a token is set; Host, Origin and
  * token checked before a byte of the body is read; bounded in body size, time and requests at once.
- * SIGTERM or SIGINT stops accepting, lets the calls in flight finish (bounded), flushes the ledger
- * and exits 0.
+ * SIGTERM or SIGINT lets the calls in flight finish (bounded) while answering new requests 503,
+ * then stops listening, flushes the ledger and exits 0. Hostile traffic is bounded too: slow
+ * senders by the header timeout and a cap on connections per address, bodies by http-body.ts.
  */
 import {
   createServer as createHttpServer,
