@@ -53,7 +53,7 @@ function receive(req: IncomingMessage): Promise<{ chunks: Buffer[] } | { refusal
       req.off('data', onData);
       req.off('end', done);
       req.off('error', done);
-      req.off('aborted', done);
+      req.off('close', done);
       if (size <= MAX_BODY_BYTES && req.readableEnded) resolve({ chunks });
       else {
         req.pause();
@@ -72,7 +72,7 @@ function receive(req: IncomingMessage): Promise<{ chunks: Buffer[] } | { refusal
     req.on('data', onData);
     req.once('end', done);
     req.once('error', done);
-    req.once('aborted', done);
+    req.once('close', done);
   });
 }
 
