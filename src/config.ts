@@ -287,10 +287,21 @@ export const SETTINGS = {
     env: 'SVC_HTTP_MAX_REQUESTS',
     key: 'http_max_requests',
     title: 'Most HTTP requests at once',
-    meaning: 'MCP requests the HTTP transport serves at once; past it a request gets 503 with Retry-After',
+    meaning:
+      'MCP messages the HTTP transport serves at once (each message of a batch counts); past it a request gets 503 with Retry-After',
     shown: '64',
     default: 64,
     schema: z.preprocess(unsetIfBlank, wholeNumber(1, 10_000, 'requests').default(64)),
+  }),
+  httpMaxConnectionsPerAddress: setting({
+    env: 'SVC_HTTP_MAX_CONNECTIONS_PER_ADDRESS',
+    key: 'http_max_connections_per_address',
+    title: 'Most HTTP connections from one address',
+    meaning:
+      "connections the HTTP transport holds open at once from one client address (of 1,024 in all), so that no one peer takes every slot; past it a new connection is closed at once. Behind a proxy, every client comes from the proxy's address: raise it there",
+    shown: '256',
+    default: 256,
+    schema: z.preprocess(unsetIfBlank, wholeNumber(1, 1_024, 'connections').default(256)),
   }),
   httpRequestTimeoutMs: setting({
     env: 'SVC_HTTP_REQUEST_TIMEOUT_MS',

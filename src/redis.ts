@@ -1,9 +1,11 @@
 /**
  * One Redis connection per process, shared by the credit ledger and the cache, so that several
  * replicas share one budget and one cache. The client (ioredis) loads on first use. Commands never
- * queue while Redis is down: they fail at once, so a budgeted call is refused rather than left
- * waiting and an unbudgeted one goes on without the shared cache; the client reconnects by itself
- * in the background, and the first command after that succeeds again.
+ * queue while Redis is down: a command starts a connection attempt when none is under way, or
+ * joins the one under way, and fails when it fails (at once when Redis refuses, within
+ * CONNECT_WAIT_MS when it does not answer); so a budgeted call is refused rather than left waiting,
+ * and an unbudgeted one goes on without the shared cache. The client also reconnects by itself in
+ * the background, and the first command after Redis is back succeeds.
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -57,9 +59,9 @@ export class RedisConnection {
     this.loading ??= this.open();
     const redis = await this.loading;
     if (redis.status === 'ready') return redis;
-    // Known to be down: fail now; the client reconnects in the background meanwhile.
-    if (this.problem !== undefined) throw this.unreachable();
-    if (redis.status === 'wait') redis.connect().catch(() => {});
+    // An attempt now rather than at the end of the back-off, so that the first command after Redis
+    // is back succeeds: while it is down the attempt fails at once (refused) or within the wait.
+    if (redis.status === 'wait' || redis.status === 'reconnecting') redis.connect().catch(() => {});
     await this.readyWithin(redis);
     return redis;
   }

@@ -31,6 +31,11 @@ export interface ServiceOptions {
    * `warn`, suits stdio, whose host shows stderr to people.
    */
   logLevel?: LogLevel;
+  /**
+   * Name where the ledger is kept (its file, or Redis's address) in get_credit_usage, svc://credits
+   * and refusals; when false, only its kind: the HTTP transport's callers do not own the machine.
+   */
+  showLocations?: boolean;
 }
 
 /** Whether calls can be answered as configured, check by check (`ok` or what is wrong). */
@@ -74,6 +79,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     window: config.creditWindow,
     maxPerCall: config.maxCreditsPerCall,
     now,
+    ledgerKind: options.showLocations === false ? (redis ? 'redis' : 'file') : undefined,
   });
   const observers: CallObserver[] = [];
   if (log !== SILENT_LOG) observers.push(logCalls(log));

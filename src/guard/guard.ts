@@ -18,6 +18,11 @@ export interface GuardOptions {
   maxPerCall: number;
   /** Milliseconds since the epoch (the server's clock, frozen by SVC_NOW). */
   now(): number;
+  /**
+   * What usage and refusals call the ledger instead of its location, and then without the
+   * error's own text (which names paths): for callers who do not own the machine (HTTP).
+   */
+  ledgerKind?: 'file' | 'redis';
 }
 
 /** Hashes already computed: a process sees a handful of keys, each on every call. */
@@ -116,7 +121,7 @@ export class CreditGuard {
     } catch (error) {
       // Never spend credits that cannot be counted; without a budget there is nothing to protect.
       if (budget === undefined) return { ok: true, reservation };
-      return { ok: false, reason: 'ledger', message: problemOf(error, this.options.store.location) };
+      return { ok: false, reason: 'ledger', message: this.problemOf(error) };
     }
     if (result.ok) return { ok: true, reservation: { ...reservation, id: result.id } };
     const left = Math.max(0, (budget ?? 0) - result.spent - result.reserved);
@@ -157,7 +162,7 @@ export class CreditGuard {
       budget: budget ?? null,
       resets_at: window.resetsAt?.toISOString() ?? null,
       max_credits_per_call: this.options.maxPerCall,
-      ledger: this.options.store.location,
+      ledger: this.options.ledgerKind ?? this.options.store.location,
     };
     try {
       const figures = await this.options.store.figures(account, window.id);
@@ -168,7 +173,7 @@ export class CreditGuard {
       };
     } catch (error) {
       const empty = { spent: 0, reserved: 0, left: null, by_tool: {}, cache_hits: 0, credits_saved: 0 };
-      return { ...base, ...empty, problem: problemOf(error, this.options.store.location) };
+      return { ...base, ...empty, problem: this.problemOf(error) };
     }
   }
 
@@ -180,13 +185,17 @@ export class CreditGuard {
   close(): Promise<void> {
     return this.options.store.close();
   }
+
+  private problemOf(error: unknown): string {
+    const kind = this.options.ledgerKind;
+    if (kind !== undefined) {
+      return `The credit ledger (${kind}) cannot be used, so budgeted calls are refused: credits that cannot be counted are never spent. The server's operator can see why at /readyz.`;
+    }
+    if (error instanceof LedgerDamagedError) return error.message;
+    return `The credit ledger at ${this.options.store.location} cannot be used (${(error as Error)?.message ?? error}), so budgeted calls are refused: credits that cannot be counted are never spent.`;
+  }
 }
 
 function credits(n: number): string {
   return `${n} credit${n === 1 ? '' : 's'}`;
-}
-
-function problemOf(error: unknown, location: string): string {
-  if (error instanceof LedgerDamagedError) return error.message;
-  return `The credit ledger at ${location} cannot be used (${(error as Error)?.message ?? error}), so budgeted calls are refused: credits that cannot be counted are never spent.`;
 }

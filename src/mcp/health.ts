@@ -1,6 +1,7 @@
 /**
  * The HTTP transport's operational routes: /healthz (the process answers), /readyz (the services
- * can answer calls: the upstream service is reachable and the ledger can be written) and /metrics
+ * can answer calls: the upstream service is reachable, the ledger can be written and, with Redis,
+ * Redis answers; which check fails to anyone, and why only to a trusted caller) and /metrics
  * (the Prometheus text of the services' metrics).
  */
 import type { ServerResponse } from 'node:http';
@@ -11,7 +12,8 @@ const READY_REUSE_MS = 2_000;
 
 export interface OperationalRoutes {
   healthz(res: ServerResponse): void;
-  readyz(res: ServerResponse): Promise<void>;
+  /** `detailed`: why each failing check fails (Redis's address, the error), for a trusted caller. */
+  readyz(res: ServerResponse, detailed: boolean): Promise<void>;
   metrics(res: ServerResponse): Promise<void>;
 }
 
@@ -27,9 +29,14 @@ export function operationalRoutes(services: Services): OperationalRoutes {
     healthz(res) {
       sendJson(res, 200, { status: 'ok' });
     },
-    async readyz(res) {
+    async readyz(res, detailed) {
       const { ok, checks } = await readiness();
-      sendJson(res, ok ? 200 : 503, { status: ok ? 'ready' : 'not ready', checks });
+      const shown = detailed
+        ? checks
+        : Object.fromEntries(
+            Object.entries(checks).map(([name, check]) => [name, check === 'ok' ? 'ok' : 'failing']),
+          );
+      sendJson(res, ok ? 200 : 503, { status: ok ? 'ready' : 'not ready', checks: shown });
     },
     async metrics(res) {
       const metrics = services.metrics;

@@ -7,10 +7,12 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { Config } from '../config.js';
 
-/** A request refused: its HTTP status and a message for the client. */
+/** A request refused: its HTTP status, a message for the client and its JSON-RPC error code. */
 export interface Refusal {
   status: number;
   message: string;
+  /** -32000 (a server error) unless the request itself was invalid. */
+  code?: number;
   headers?: Record<string, string>;
 }
 

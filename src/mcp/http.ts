@@ -3,10 +3,17 @@
  * fresh server object per request over the services this process builds once), `/healthz`,
  * `/readyz` and `/metrics`. Safe by default: loopback only unless a token is set; Host, Origin and
  * token checked before a byte of the body is read; bounded in body size, time and requests at once.
- * SIGTERM or SIGINT stops accepting, lets the calls in flight finish (bounded), flushes the ledger
- * and exits 0.
+ * SIGTERM or SIGINT lets the calls in flight finish (bounded) while answering new requests 503,
+ * then stops listening, flushes the ledger and exits 0. Hostile traffic is bounded too: slow
+ * senders by the header timeout and a cap on connections per address, bodies by http-body.ts.
  */
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { Socket } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createServices } from '../call/services.js';
@@ -22,14 +29,18 @@ import {
   isLoopback,
   type Refusal,
 } from './http-access.js';
+import { bodyRefusal, MAX_BODY_BYTES, readBody } from './http-body.js';
 import { DRAIN_TIMEOUT_MS, InFlight } from './in-flight.js';
 import { protoKeyCall } from './proto-key.js';
 import { createServer, protoKeyRefusal } from './server.js';
 
-/** Largest request body: a tool call's arguments are a few hundred bytes. */
-export const MAX_BODY_BYTES = 256 * 1024;
 /** Time a client has to send a request's headers. */
 const HEADERS_TIMEOUT_MS = 10_000;
+/**
+ * How often Node looks for connections past the header and request timeouts (30 s by default,
+ * which let a slow sender hold its connection up to 40 s instead of 10).
+ */
+const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 /** Connections open at once, idle keep-alive ones included. */
 const MAX_CONNECTIONS = 1_024;
 /** What a busy server asks a client to wait before trying again, in seconds. */
@@ -48,7 +59,7 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
       `Refusing to listen on ${host} without SVC_HTTP_TOKEN: anyone who can reach the port could call the service on your credits. Set SVC_HTTP_TOKEN (for example to the output of \`openssl rand -hex 32\`) and give it to your clients, or listen on 127.0.0.1.`,
     );
   }
-  const services = await createServices(config, { metrics: true, logLevel: 'info' });
+  const services = await createServices(config, { metrics: true, logLevel: 'info', showLocations: false });
   const rules = accessRules(config, host);
   const routes = operationalRoutes(services);
   const mcp = createMcpHandler(
@@ -59,6 +70,8 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
   const serveMcp = toNodeHandler(mcp, { maxRequestBodySize: MAX_BODY_BYTES });
 
   const inFlight = new InFlight<ServerResponse>();
+  /** MCP messages being answered: a batch counts each of its messages against the bound. */
+  let messagesInFlight = 0;
   let closing = false;
 
   async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -73,11 +86,16 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
     }
     const key = callerKey(rules, req.headers[rules.keyHeader]);
     const refusal =
-      checkToken(rules, req.headers.authorization) ?? ('status' in key ? key : undefined) ?? admission(req);
+      checkToken(rules, req.headers.authorization) ?? ('status' in key ? key : undefined) ?? admission();
     if (refusal) return refuse(res, refusal);
     allowOrigin(req, res);
     inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
+    let messages = 1;
+    messagesInFlight += messages;
+    res.once('close', () => {
+      inFlight.delete(res);
+      messagesInFlight -= messages;
+    });
     const timer = setTimeout(() => {
       // A stream already under way is cut; either way the closed response cancels the call.
       if (res.headersSent) res.destroy();
@@ -95,6 +113,17 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
       const error = { code: -32700, message: 'Parse error: the request body is not valid JSON.' };
       return sendJson(res, 400, { jsonrpc: '2.0', error, id: null });
     }
+    const invalid = bodyRefusal(body.parsed, header(req, 'mcp-protocol-version'));
+    if (invalid) {
+      services.log.warn({ status: invalid.status, error: invalid.message }, 'MCP request refused');
+      return refuse(res, invalid);
+    }
+    if (Array.isArray(body.parsed)) {
+      const busy = tooBusy(body.parsed.length - 1);
+      if (busy) return refuse(res, busy);
+      messagesInFlight += body.parsed.length - 1;
+      messages = body.parsed.length;
+    }
     const tainted = protoKeyCall(body.parsed);
     if (tainted) {
       const result = await protoKeyRefusal(services, tainted.name);
@@ -105,29 +134,18 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
   }
 
   /** Whether the server can take one more MCP request now. */
-  function admission(req: IncomingMessage): Refusal | undefined {
-    if (closing) {
-      return {
-        status: 503,
-        message: 'The server is shutting down; retry in a moment (or on another replica).',
-        headers: { 'retry-after': RETRY_AFTER_SECONDS, connection: 'close' },
-      };
-    }
-    if (inFlight.size >= config.httpMaxRequests) {
-      return {
-        status: 503,
-        message: `The server is answering ${config.httpMaxRequests} requests already (SVC_HTTP_MAX_REQUESTS); retry in a moment.`,
-        headers: { 'retry-after': RETRY_AFTER_SECONDS },
-      };
-    }
-    if (Number(req.headers['content-length']) > MAX_BODY_BYTES) {
-      return {
-        status: 413,
-        message: `The request body is over the limit of ${MAX_BODY_BYTES} bytes.`,
-        headers: { connection: 'close' },
-      };
-    }
-    return undefined;
+  function admission(): Refusal | undefined {
+    return closing ? stopping() : tooBusy(1);
+  }
+
+  /** A refusal when `more` messages would take the server past SVC_HTTP_MAX_REQUESTS. */
+  function tooBusy(more: number): Refusal | undefined {
+    if (messagesInFlight + more <= config.httpMaxRequests) return undefined;
+    return {
+      status: 503,
+      message: `The server is answering ${config.httpMaxRequests} messages already (SVC_HTTP_MAX_REQUESTS; each message of a batch counts); retry in a moment.`,
+      headers: { 'retry-after': RETRY_AFTER_SECONDS },
+    };
   }
 
   /** A browser's CORS preflight, from a page whose Origin passed the check. */
@@ -152,10 +170,19 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
     // A keep-alive connection opened before the stop would otherwise carry requests until the
     // calls in flight are done: each answer now ends its connection, and new ones are refused.
     if (closing) res.setHeader('connection', 'close');
-    // Health checks come from load balancers by address, carry nothing and reveal nothing.
+    if (req.rawHeaders.filter((_, at) => at % 2 === 0 && /^host$/i.test(req.rawHeaders[at])).length > 1) {
+      return refuse(res, {
+        status: 400,
+        message: 'A request carries one Host header (HTTP/1.1); this one has several.',
+      });
+    }
+    // Health checks come from load balancers by address and carry nothing: they say which part is
+    // failing, and why only to a caller that passes the token check.
     if (path === '/healthz' || path === '/readyz') {
       if (!reading) return refuse(res, methodNotAllowed('GET, HEAD'));
-      return path === '/healthz' ? routes.healthz(res) : routes.readyz(res);
+      if (path === '/healthz') return routes.healthz(res);
+      if (closing) return refuse(res, stopping());
+      return routes.readyz(res, checkToken(rules, req.headers.authorization) === undefined);
     }
     if (path !== '/mcp' && path !== '/metrics') {
       return refuse(res, {
@@ -172,7 +199,7 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
     return routes.metrics(res);
   }
 
-  const server = createHttpServer((req, res) => {
+  const server = createHttpServer({ connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       process.stderr.write(`svc-mcp: request failed: ${(error as Error)?.message ?? error}\n`);
       if (!res.headersSent) refuse(res, { status: 500, message: 'The server failed while answering.' });
@@ -182,14 +209,17 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   server.requestTimeout = config.httpRequestTimeoutMs;
   server.maxConnections = MAX_CONNECTIONS;
+  capConnectionsPerAddress(server, config.httpMaxConnectionsPerAddress);
   await listen(server, host, port);
 
   const shutdown = async () => {
     if (closing) return;
     closing = true;
-    server.close();
+    // Still listening while the calls in flight finish: a connection that arrives meanwhile gets
+    // a 503 with Retry-After (a load balancer then tries another replica), not a reset.
     server.closeIdleConnections();
     await inFlight.drained(DRAIN_TIMEOUT_MS);
+    server.close();
     server.closeAllConnections();
     await mcp.close().catch(() => {});
     await services.close();
@@ -219,45 +249,52 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
   }
 }
 
+function stopping(): Refusal {
+  return {
+    status: 503,
+    message: 'The server is shutting down; retry in a moment (or on another replica).',
+    headers: { 'retry-after': RETRY_AFTER_SECONDS, connection: 'close' },
+  };
+}
+
+/**
+ * Closes a new connection at once when its address already holds `max`, so that one peer (slow
+ * senders above all) cannot take every one of the server's connection slots.
+ */
+function capConnectionsPerAddress(server: Server, max: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const count = open.get(address) ?? 0;
+    if (count >= max) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left === 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
+}
+
 function methodNotAllowed(allow: string): Refusal {
   return { status: 405, message: `This route takes ${allow} only.`, headers: { allow } };
 }
 
-/**
- * The request body, read here (within the size bound) rather than by the SDK, so that a tools/call
- * whose arguments hold `__proto__` can be seen before the SDK's parsing drops that key.
- */
-async function readBody(
-  req: IncomingMessage,
-): Promise<{ parsed: unknown } | { refusal: Refusal } | { invalid: true }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      return {
-        refusal: {
-          status: 413,
-          message: `The request body is over the limit of ${MAX_BODY_BYTES} bytes.`,
-          headers: { connection: 'close' },
-        },
-      };
-    }
-    chunks.push(chunk);
-  }
-  try {
-    return { parsed: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
-  } catch {
-    return { invalid: true };
-  }
-}
-
 /** A refusal as a JSON-RPC error with no id (the request was not read), with its HTTP status. */
-function refuse(res: ServerResponse, { status, message, headers }: Refusal): void {
-  sendJson(res, status, { jsonrpc: '2.0', error: { code: -32000, message }, id: null }, headers);
+function refuse(res: ServerResponse, { status, message, code = -32000, headers }: Refusal): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
 }
 
-function listen(server: ReturnType<typeof createHttpServer>, host: string, port: number): Promise<void> {
+/** A header sent once, or its first value. */
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const why =

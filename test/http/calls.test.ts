@@ -132,13 +132,25 @@ describe('a slow or silent service', () => {
     const busy = await postMcp(server.url, INITIALIZE);
     expect(busy.status).toBe(503);
     expect(busy.headers['retry-after']).toBe('1');
-    expect(errorMessage(busy)).toMatch(/answering 2 requests already \(SVC_HTTP_MAX_REQUESTS\)/);
+    expect(errorMessage(busy)).toMatch(/answering 2 messages already \(SVC_HTTP_MAX_REQUESTS/);
     controller.abort();
     await Promise.all(calls);
     await until(() => upstream.requests.slice(before).every((request) => request.abandoned));
     upstream.reply(FNG, ANSWER);
     expect((await session.call('get_fear_and_greed_latest')).isError).toBeFalsy();
     await session.close();
+  });
+
+  it('each message of a 2025-03-26 batch counts against SVC_HTTP_MAX_REQUESTS', async () => {
+    const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping', params: {} });
+    const headers = { 'mcp-protocol-version': '2025-03-26' };
+    const three = await postMcp(server.url, JSON.stringify([ping(1), ping(2), ping(3)]), headers);
+    expect(three.status).toBe(503);
+    expect(three.headers['retry-after']).toBe('1');
+    expect(errorMessage(three)).toMatch(/each message of a batch counts/);
+    const two = await postMcp(server.url, JSON.stringify([ping(1), ping(2)]), headers);
+    expect(two.status).toBe(200);
+    expect(two.text).toContain('"id":2');
   });
 
   it('a call past SVC_HTTP_REQUEST_TIMEOUT_MS is cut off and its upstream request closed', async () => {

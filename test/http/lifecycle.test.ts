@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
-import { rawRequest } from '../helpers/http.js';
+import { errorMessage, INITIALIZE, postMcp, rawRequest } from '../helpers/http.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { connectHttp, startHttpServer } from '../helpers/session.js';
 import { until } from '../helpers/until.js';
@@ -21,20 +21,6 @@ const ANSWER = {
     data: { value: 51, value_classification: 'Neutral', update_time: '2026-11-22T12:00:00.000Z' },
   },
 };
-
-/** Whether a request to `url` is refused (no longer accepted) within `timeoutMs`. */
-async function refusedWithin(url: string, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      await rawRequest(url, { method: 'GET' });
-    } catch (error) {
-      if (/ECONNREFUSED/.test(String(error))) return true;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return false;
-}
 
 let upstream: FakeUpstream;
 let stateDir: string;
@@ -104,12 +90,19 @@ describe('stopping', () => {
     it(`${signal} with a call in flight: the call is answered, its credits recorded, exit 0`, async () => {
       const { env, server, session, call } = await serverWithCallInFlight(signal);
       server.proc.child.kill(signal);
-      // It stops accepting at once: a new connection is refused while the call is still running.
+      // While the call is still running, a new connection gets 503 with Retry-After (a load
+      // balancer then tries another replica), not a reset; /readyz says not ready.
       let finished = false;
       void call.finally(() => {
         finished = true;
       });
-      expect(await refusedWithin(`${server.origin}/healthz`, 2_500)).toBe(true);
+      await until(async () => (await postMcp(server.url, INITIALIZE)).status === 503);
+      const refused = await postMcp(server.url, INITIALIZE);
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.headers.connection).toBe('close');
+      expect(errorMessage(refused)).toMatch(/shutting down; retry in a moment/);
+      const ready = await rawRequest(`${server.origin}/readyz`, { method: 'GET' });
+      expect([ready.status, ready.headers['retry-after']]).toEqual([503, '1']);
       expect(finished).toBe(false);
       const result = await call;
       expect(result.isError, textOf(result)).toBeFalsy();

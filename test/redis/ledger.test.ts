@@ -108,6 +108,20 @@ describe.skipIf(missing)('the ledger on Redis', () => {
     expect(await ttl('total')).toBe(-1);
   });
 
+  it('the first command after Redis is back succeeds, however long it was down', async () => {
+    const connection = connect('back');
+    await connection.ping();
+    await redis.stop();
+    // Down for 3 s: the reconnection back-off has grown to its longest (2 s) meanwhile.
+    const downUntil = Date.now() + 3_000;
+    while (Date.now() < downUntil) {
+      await expect(connection.ping()).rejects.toThrow(/^Redis is unreachable: /);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await redis.start();
+    await connection.ping();
+  });
+
   it('services.ready() says whether Redis and the ledger can be used, and recovers with Redis', async () => {
     // A real sandbox to be the upstream the readiness check reaches.
     const sandbox = await startTestSandbox();

@@ -1,0 +1,132 @@
+/**
+ * An MCP request's body over HTTP, read here (within its bounds) rather than by the SDK: so that a
+ * tools/call whose arguments hold `__proto__` can be seen before the SDK's parsing drops that key,
+ * and so that what the SDK would choke on or multiply (deep nesting, batches) is refused first
+ * with a 400 that says why.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Refusal } from './http-access.js';
+
+/** Largest request body: a tool call's arguments are a few hundred bytes. */
+export const MAX_BODY_BYTES = 256 * 1024;
+/**
+ * An over-limit body is read and dropped up to this size (and for at most DISCARD_MS) before its
+ * 413 is sent: a client still sending when the connection closes (Node's fetch, so the MCP SDK's
+ * HTTP client) reports only "fetch failed" and never sees the answer.
+ */
+const MAX_DISCARD_BYTES = 16 * 1024 * 1024;
+const DISCARD_MS = 5_000;
+/** Deepest nesting of arrays and objects in a message; a tool call's arguments are flat. */
+export const MAX_NESTING = 64;
+/** Most messages in one JSON-RPC batch (2025-03-26 and earlier: later revisions have none). */
+export const MAX_BATCH_MESSAGES = 16;
+/** The first revision without JSON-RPC batches (dates compare as text). */
+const FIRST_WITHOUT_BATCHES = '2025-06-18';
+
+const INVALID_REQUEST = -32600;
+
+export type Body = { parsed: unknown } | { refusal: Refusal } | { invalid: true };
+
+export async function readBody(req: IncomingMessage): Promise<Body> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > MAX_BODY_BYTES) return { refusal: await tooLarge(req, declared) };
+  const received = await receive(req);
+  if ('refusal' in received) return received;
+  try {
+    return { parsed: JSON.parse(Buffer.concat(received.chunks).toString('utf8')) };
+  } catch {
+    return { invalid: true };
+  }
+}
+
+/**
+ * The body's bytes, or the 413 for a body over the limit once the rest of it has been read and
+ * dropped within its bounds, so that the client has finished sending when the answer comes.
+ */
+function receive(req: IncomingMessage): Promise<{ chunks: Buffer[] } | { refusal: Refusal }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const done = () => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', done);
+      req.off('error', done);
+      req.off('close', done);
+      if (size <= MAX_BODY_BYTES && req.readableEnded) resolve({ chunks });
+      else {
+        req.pause();
+        resolve({ refusal: overLimit() });
+      }
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      else if (size > MAX_DISCARD_BYTES) done();
+      else {
+        chunks.length = 0;
+        timer ??= setTimeout(done, DISCARD_MS);
+      }
+    };
+    req.on('data', onData);
+    req.once('end', done);
+    req.once('error', done);
+    req.once('close', done);
+  });
+}
+
+/** The 413 for a body whose Content-Length is over the limit, its bytes dropped within bounds. */
+async function tooLarge(req: IncomingMessage, declared: number): Promise<Refusal> {
+  if (declared <= MAX_DISCARD_BYTES) await receive(req);
+  return overLimit();
+}
+
+function overLimit(): Refusal {
+  return {
+    status: 413,
+    message: `The request body is over the limit of ${MAX_BODY_BYTES} bytes.`,
+    headers: { connection: 'close' },
+  };
+}
+
+/**
+ * Why a parsed body cannot be served, if it cannot: nesting past MAX_NESTING, or a batch under a
+ * revision without batches (`protocolVersion`, the MCP-Protocol-Version header), an empty batch or
+ * one over MAX_BATCH_MESSAGES.
+ */
+export function bodyRefusal(parsed: unknown, protocolVersion: string | undefined): Refusal | undefined {
+  if (deeperThan(parsed, MAX_NESTING)) {
+    return invalid(
+      `The message is nested more than ${MAX_NESTING} levels deep (arrays and objects, in params, arguments, _meta or id); at most ${MAX_NESTING} are allowed.`,
+    );
+  }
+  if (!Array.isArray(parsed)) return undefined;
+  if (protocolVersion !== undefined && protocolVersion >= FIRST_WITHOUT_BATCHES) {
+    return invalid(
+      `JSON-RPC batches are not part of MCP protocol ${protocolVersion.slice(0, 20)} (they ended with 2025-03-26): send each message in a request of its own.`,
+    );
+  }
+  if (parsed.length === 0 || parsed.length > MAX_BATCH_MESSAGES) {
+    return invalid(
+      `A batch holds 1 to ${MAX_BATCH_MESSAGES} messages; this one holds ${parsed.length}. Send more in several requests.`,
+    );
+  }
+  return undefined;
+}
+
+function invalid(message: string): Refusal {
+  return { status: 400, code: INVALID_REQUEST, message: `Invalid Request: ${message}` };
+}
+
+/** Whether `value` nests arrays and objects more than `limit` deep, walked without recursion. */
+function deeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (item === null || typeof item !== 'object') continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
