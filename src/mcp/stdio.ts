@@ -4,12 +4,12 @@
  * When stdin ends it finishes the requests still in flight (bounded), flushes stdout and exits 0;
  * when the transport closes for any other reason it exits too, never lingering alive and deaf.
  */
-import { PassThrough } from 'node:stream';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createServices } from '../call/services.js';
 import { type Config, ConfigError } from '../config.js';
 import { VERSION } from '../version.js';
 import { DRAIN_TIMEOUT_MS, trackInFlight } from './in-flight.js';
+import { JsonLines } from './json-lines.js';
 import { refuseProtoKeys } from './proto-key.js';
 import { createServer, protoKeyRefusal } from './server.js';
 import { ShortFirstOutput } from './short-first-output.js';
@@ -21,11 +21,12 @@ export async function runStdio(config: Config): Promise<void> {
     );
   }
   const services = await createServices(config);
-  // The SDK's transport aborts the requests in flight when its input ends. It reads a copy of
-  // stdin instead, which ends only once those requests are answered.
-  const input = new PassThrough();
-  process.stdin.pipe(input, { end: false });
   const output = new ShortFirstOutput(process.stdout);
+  // The SDK's transport aborts the requests in flight when its input ends. It reads a copy of
+  // stdin instead, which ends only once those requests are answered; a line that is not JSON is
+  // answered there with a parse error.
+  const input = new JsonLines((message) => output.write(message));
+  process.stdin.pipe(input, { end: false });
   const transport = new StdioServerTransport(input, output);
   const handle = serveStdio(({ era }) => createServer(services, { era }), { transport });
   const inFlight = trackInFlight(transport);

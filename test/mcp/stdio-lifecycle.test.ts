@@ -1,7 +1,8 @@
 /**
  * The stdio server's life: a host that writes its requests and closes stdin at once still gets every
- * answer before the process exits 0; a transport closed for any other reason (an oversized line)
- * ends the process instead of leaving it alive and deaf.
+ * answer before the process exits 0; a line that is not a message gets a parse error and the session
+ * goes on; a transport closed for any other reason (stdout gone) ends the process instead of leaving
+ * it alive and deaf.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
@@ -75,14 +76,48 @@ describe('stdin closing right after the last request', () => {
   });
 });
 
-describe('a transport that closes', () => {
-  it('a line over the size limit ends the process instead of leaving it running', async () => {
+describe('lines that are not a message', () => {
+  it('a line that is not JSON gets a parse error (-32700, id null); later requests are answered', async () => {
     const proc = spawnCli(['stdio'], {}, 'pipe');
-    // The server may exit before it has read the whole line: a write after that is expected to fail.
-    proc.child.stdin?.on('error', () => {});
-    proc.child.stdin?.write(lines(initialize));
+    proc.child.stdin?.end(
+      `${lines(initialize)}not json at all\n{"jsonrpc":"2.0","id":2,\n${lines({ jsonrpc: '2.0', id: 3, method: 'ping' })}`,
+    );
+    expect(await proc.exited).toEqual({ code: 0, signal: null });
+    const messages = proc
+      .stdout()
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line));
+    const parseErrors = messages.filter((m) => m.error?.code === -32700);
+    expect(parseErrors).toHaveLength(2);
+    for (const m of parseErrors) {
+      expect(m.id).toBeNull();
+      expect(m.error.message).toMatch(/^Parse error: the line is not valid JSON/);
+    }
+    expect(messages.find((m) => m.id === 3)?.result).toEqual({});
+  });
+
+  it('a line over 4 MiB is dropped with a parse error, and the next request is answered', async () => {
+    const proc = spawnCli(['stdio'], {}, 'pipe');
     const huge = `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"x","arguments":{"s":"${'a'.repeat(11 * 1024 * 1024)}"}}}\n`;
+    proc.child.stdin?.write(lines(initialize));
     proc.child.stdin?.write(huge);
+    proc.child.stdin?.end(lines({ jsonrpc: '2.0', id: 3, method: 'ping' }));
+    expect(await proc.exited).toEqual({ code: 0, signal: null });
+    const byId = answers(proc.stdout().replace(/^.*"id":null.*$/m, ''));
+    expect(proc.stdout()).toMatch(/"code":-32700,"message":"Parse error: the line is longer than 4 MiB/);
+    expect(byId.has(9)).toBe(false);
+    expect(byId.get(3)?.result).toEqual({});
+  });
+});
+
+describe('a transport that closes', () => {
+  it('stdout closed by the host ends the process instead of leaving it running', async () => {
+    const proc = spawnCli(['stdio'], {}, 'pipe');
+    proc.child.stdin?.on('error', () => {});
+    proc.child.stdout?.destroy();
+    // The answer to initialize cannot be written: the transport closes.
+    proc.child.stdin?.write(lines(initialize));
     const timer = setTimeout(() => proc.child.kill('SIGKILL'), 10_000);
     const { code, signal } = await proc.exited;
     clearTimeout(timer);
