@@ -61,7 +61,8 @@ export class JsonLines extends Transform {
     try {
       JSON.parse(text);
     } catch {
-      return this.parseError('the line is not valid JSON');
+      this.parseError('the line is not valid JSON');
+      return;
     }
     this.push(`${text}\n`);
   }
