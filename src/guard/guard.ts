@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { CreditRule } from '../catalog/credits.js';
 import { largestFit } from './fit.js';
-import { LedgerDamagedError, type LedgerStore, type ToolFigures } from './ledger.js';
+import { LedgerDamagedError, LedgerLostError, type LedgerStore, type ToolFigures } from './ledger.js';
 import { type BudgetWindow, describeReset, type WindowKind, windowAt } from './windows.js';
 
 export interface GuardOptions {
@@ -187,6 +187,6 @@ function credits(n: number): string {
 }
 
 function problemOf(error: unknown, location: string): string {
-  if (error instanceof LedgerDamagedError) return error.message;
+  if (error instanceof LedgerDamagedError || error instanceof LedgerLostError) return error.message;
   return `The credit ledger at ${location} cannot be used (${(error as Error)?.message ?? error}), so budgeted calls are refused: credits that cannot be counted are never spent.`;
 }

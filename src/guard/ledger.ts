@@ -63,6 +63,14 @@ export class LedgerDamagedError extends Error {
   }
 }
 
+/**
+ * A shared ledger's data is gone (its store restarted empty, was flushed, or evicted its keys):
+ * budgeted calls stop rather than count the spend again from zero, until a person says to start afresh.
+ */
+export class LedgerLostError extends Error {
+  override name = 'LedgerLostError';
+}
+
 // ---------------------------------------------------------------- state and its rules
 
 const toolFigures = z.object({ calls: z.number(), credits: z.number(), cache_hits: z.number() });
