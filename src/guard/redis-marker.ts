@@ -44,6 +44,8 @@ return {'lost', lost}
 export class LedgerMarker {
   /** The marker this process saw, '' before the first check. */
   private seen = '';
+  /** The loss was logged (once, until the ledger is usable again). */
+  private warned = false;
   private readonly markerKey: string;
   private readonly lostKey: string;
 
@@ -66,9 +68,20 @@ export class LedgerMarker {
       [this.markerKey, this.lostKey],
       [this.seen, `${MADE_BY_REPLICA}${now} by replica ${this.owner}`, now],
     )) as [string, string];
+    const log = this.redis.log;
     if (state === 'ok') {
       this.seen = value;
+      if (this.warned)
+        log.info({ marker: this.markerKey, value }, 'Credit ledger marker set again: budgeted calls go on');
+      this.warned = false;
       return;
+    }
+    if (!this.warned) {
+      log.warn(
+        { redis: this.location, marker: this.markerKey, lost: value },
+        'The credit ledger on Redis lost its data: budgeted calls are refused until the marker is set by hand',
+      );
+      this.warned = true;
     }
     throw new LedgerLostError(
       `The credit ledger at ${this.location} has lost its data: its marker ${this.markerKey} ${value} (Redis restarted without persistence, was emptied, or evicted keys). Budgeted calls are refused rather than counted again from zero. Restore Redis from a backup, or, to start afresh knowing the spend recorded so far is lost, set the marker by hand: redis-cli SET ${this.markerKey} "fresh start". Then keep Redis's data: appendonly yes and maxmemory-policy noeviction.`,

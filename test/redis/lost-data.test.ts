@@ -89,6 +89,7 @@ describe.skipIf(missing)('the ledger on a Redis that lost its data', () => {
         expect(usage.structuredContent?.problem).toMatch(/has lost its data/);
         await until(async () => (await readyz(server.origin)).status === 503, 5_000);
         expect((await readyz(server.origin)).body.checks.ledger).toMatch(/has lost its data/);
+        expect(server.stderr().match(/The credit ledger on Redis lost its data/g)).toHaveLength(1);
 
         // A replica started now, which never saw the marker, is stopped too: it does not take the
         // empty Redis for a new deployment.
