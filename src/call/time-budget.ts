@@ -12,7 +12,9 @@
  *   long as the requests it stands for may take; past it the waiting replica fetches for itself.
  *
  * So a call takes at most 2T + max(2T, 20 s) + 2T (60 s by default), plus the Redis round trips
- * (2 s each). Over HTTP, SVC_HTTP_REQUEST_TIMEOUT_MS also bounds the whole request.
+ * (2 s each). Over HTTP, SVC_HTTP_REQUEST_TIMEOUT_MS also bounds the whole request. A credit
+ * reservation is held through the turn's wait and the requests (8 min at T's maximum), within the
+ * ledger's RESERVATION_TTL_MS.
  */
 
 /** SVC_TIMEOUT_MS's range and default. */

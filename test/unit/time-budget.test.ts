@@ -1,6 +1,7 @@
 /** The time rule: every bound a call meets, derived from SVC_TIMEOUT_MS as the README states it. */
 import { describe, expect, it } from 'vitest';
 import { TIMEOUT_MS, timeBudget } from '../../src/call/time-budget.js';
+import { RESERVATION_TTL_MS } from '../../src/guard/ledger.js';
 
 describe('timeBudget', () => {
   it("the default: a request 10 s, a call's requests 20 s, a turn's wait 20 s, a claim 20 s", () => {
@@ -35,5 +36,10 @@ describe('timeBudget', () => {
       turnWaitMs: 20_000,
       claimMs: 1_000,
     });
+  });
+
+  it('a call under way at the longest timeout still holds its reservation: the ledger never counts it as gone', () => {
+    const { turnWaitMs, requestsMs } = timeBudget(TIMEOUT_MS.max);
+    expect(turnWaitMs + requestsMs).toBeLessThan(RESERVATION_TTL_MS);
   });
 });
