@@ -4,6 +4,7 @@
  * the README settings table and the manifest's user_config are all derived from SETTINGS.
  */
 import { z } from 'zod';
+import { TIMEOUT_MS } from './call/time-budget.js';
 import { DEFAULT_KEY_HEADER, PLANS } from './catalog/define.js';
 import { parseToolsets, TOOLSET_CHOICES } from './catalog/toolsets.js';
 import { defaultStateDir } from './state-dir.js';
@@ -183,10 +184,13 @@ export const SETTINGS = {
     env: 'SVC_TIMEOUT_MS',
     key: 'timeout_ms',
     title: 'Timeout (ms)',
-    meaning: 'timeout per upstream request, in milliseconds (100 to 120000)',
-    shown: '10000',
-    default: 10000,
-    schema: z.preprocess(unsetIfBlank, wholeNumber(100, 120_000, 'milliseconds').default(10_000)),
+    meaning: `timeout per upstream request, in milliseconds (${TIMEOUT_MS.min} to ${TIMEOUT_MS.max}); a call's other waits derive from it`,
+    shown: String(TIMEOUT_MS.default),
+    default: TIMEOUT_MS.default,
+    schema: z.preprocess(
+      unsetIfBlank,
+      wholeNumber(TIMEOUT_MS.min, TIMEOUT_MS.max, 'milliseconds').default(TIMEOUT_MS.default),
+    ),
   }),
   redisUrl: setting({
     env: 'SVC_REDIS_URL',

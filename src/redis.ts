@@ -41,7 +41,8 @@ export class RedisConnection {
   constructor(
     private readonly url: string,
     private readonly prefix: string,
-    private readonly log: Log,
+    /** Where Redis's troubles are told, by this connection and by what uses it. */
+    readonly log: Log,
   ) {
     const parsed = new URL(url);
     const db = parsed.pathname.replace(/^\//, '') || '0';

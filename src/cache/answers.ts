@@ -10,8 +10,6 @@
  */
 import type { CachedAnswer, CacheStore, FetchClaims } from './store.js';
 
-/** How long another process may hold a claim, and how long this one waits on it. */
-const CLAIM_MS = 15_000;
 /** How often a waiting process looks for the other's answer. */
 const POLL_MS = 20;
 
@@ -38,6 +36,8 @@ export class SharedAnswers {
     private readonly store: CacheStore,
     /** SVC_CACHE: off means every call makes its own request. */
     private readonly enabled: boolean,
+    /** How long another process may hold a claim, and how long this one waits on it (time-budget.ts). */
+    private readonly claimMs: number,
   ) {}
 
   /**
@@ -81,9 +81,9 @@ export class SharedAnswers {
   ): Promise<Produced> {
     const claims = this.store.claims;
     // Without the shared store (Redis down), each process fetches for itself.
-    const claimed = claims ? await claims.claim(key, CLAIM_MS).catch(() => undefined) : undefined;
+    const claimed = claims ? await claims.claim(key, this.claimMs).catch(() => undefined) : undefined;
     if (claims && claimed === false) {
-      const answer = await answerOfOther(claims, key, signal);
+      const answer = await answerOfOther(claims, key, this.claimMs, signal);
       if (answer) return { answer, via: 'joined' };
     } else if (claimed) {
       // The previous holder may have stored its answer just before letting go.
@@ -107,9 +107,10 @@ export class SharedAnswers {
 async function answerOfOther(
   claims: FetchClaims,
   key: string,
+  claimMs: number,
   signal: AbortSignal,
 ): Promise<CachedAnswer | undefined> {
-  const deadline = performance.now() + CLAIM_MS;
+  const deadline = performance.now() + claimMs;
   while (performance.now() < deadline) {
     await sleep(POLL_MS, signal);
     const seen = await claims.peek(key).catch(() => undefined);

@@ -11,8 +11,6 @@
 export const MAX_IN_FLIGHT = 8;
 /** Calls waiting for a turn; one more is refused at once. */
 export const MAX_WAITING = 512;
-/** How long a call may wait for its turn before it is refused. */
-export const MAX_WAIT_MS = 20_000;
 
 export class BusyError extends Error {
   override name = 'BusyError';
@@ -28,9 +26,10 @@ export class CallLimiter {
   private readonly waiting: Waiter[] = [];
 
   constructor(
+    /** How long a call may wait for its turn before it is refused (time-budget.ts). */
+    private readonly maxWaitMs: number,
     private readonly maxInFlight = MAX_IN_FLIGHT,
     private readonly maxWaiting = MAX_WAITING,
-    private readonly maxWaitMs = MAX_WAIT_MS,
   ) {}
 
   /** Run `work` in its turn; rejects with BusyError when the queue is full or the wait is too long. */

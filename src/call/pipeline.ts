@@ -100,7 +100,7 @@ async function runCall(
     }
     const reason = error instanceof Refused ? error.reason : error instanceof BusyError ? 'busy' : undefined;
     return {
-      result: errorResult(describeFailure(error, tool)),
+      result: errorResult(describeFailure(error, tool, services, context)),
       event: {
         outcome: reason ? 'refused' : 'error',
         reason,
@@ -252,10 +252,14 @@ function presentation(tool: Tool, params: Record<string, unknown>, format: 'text
   };
 }
 
-function describeFailure(error: unknown, tool: Tool): string {
+function describeFailure(error: unknown, tool: Tool, services: Services, context: CallContext): string {
   if (error instanceof Refused || error instanceof BusyError) return error.message;
   if (error instanceof UpstreamError) {
-    return describeUpstreamError(error, { plans: isEndpoint(tool) ? tool.plans.map(planTitle) : [] });
+    return describeUpstreamError(error, {
+      plans: isEndpoint(tool) ? tool.plans.map(planTitle) : [],
+      timeoutMs: services.config.timeoutMs,
+      keyFromCaller: context.apiKey !== undefined,
+    });
   }
   if (error instanceof UnexpectedBodyError) return `${error.message} Try again later.`;
   // A fault of ours, or a data source that could not start: still an answer the model can read.

@@ -19,6 +19,7 @@ import { RedisConnection } from '../redis.js';
 import { type DataSource, openDataSource } from '../upstream/source.js';
 import type { CallObserver } from './events.js';
 import { CallLimiter } from './limiter.js';
+import { timeBudget } from './time-budget.js';
 
 /** A readiness check that takes longer than this has failed. */
 const CHECK_TIMEOUT_MS = 3_000;
@@ -69,6 +70,7 @@ export interface Services {
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   const frozen = config.now?.getTime();
   const now = frozen === undefined ? Date.now : () => frozen;
+  const { turnWaitMs, claimMs } = timeBudget(config.timeoutMs);
   const log = openLog(config.logLevel ?? options.logLevel ?? 'warn');
   const redis =
     config.redisUrl === undefined ? undefined : new RedisConnection(config.redisUrl, config.redisPrefix, log);
@@ -97,9 +99,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
   return {
     config,
     source,
-    answers: new SharedAnswers(cacheStore, config.cache),
+    answers: new SharedAnswers(cacheStore, config.cache, claimMs),
     guard,
-    limiter: new CallLimiter(),
+    limiter: new CallLimiter(turnWaitMs),
     observers,
     log,
     metrics,

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { CreditRule } from '../catalog/credits.js';
 import { largestFit } from './fit.js';
-import { LedgerDamagedError, type LedgerStore, type ToolFigures } from './ledger.js';
+import { LedgerDamagedError, LedgerLostError, type LedgerStore, type ToolFigures } from './ledger.js';
 import { type BudgetWindow, describeReset, type WindowKind, windowAt } from './windows.js';
 
 export interface GuardOptions {
@@ -187,6 +187,8 @@ export class CreditGuard {
   }
 
   private problemOf(error: unknown): string {
+    // A ledger whose data was lost says so to everyone: the way out is the same for all.
+    if (error instanceof LedgerLostError) return error.message;
     const kind = this.options.ledgerKind;
     if (kind !== undefined) {
       return `The credit ledger (${kind}) cannot be used, so budgeted calls are refused: credits that cannot be counted are never spent. The server's operator can see why at /readyz.`;

@@ -63,6 +63,14 @@ export class LedgerDamagedError extends Error {
   }
 }
 
+/**
+ * A shared ledger's data is gone (its store restarted empty, was flushed, or evicted its keys):
+ * budgeted calls stop rather than count the spend again from zero, until a person says to start afresh.
+ */
+export class LedgerLostError extends Error {
+  override name = 'LedgerLostError';
+}
+
 // ---------------------------------------------------------------- state and its rules
 
 const toolFigures = z.object({ calls: z.number(), credits: z.number(), cache_hits: z.number() });
@@ -95,8 +103,11 @@ export function emptyState(): LedgerState {
   return { accounts: {}, reservations: {} };
 }
 
-/** Longest a call may hold a reservation: retries and waits included, calls end well before this. */
-export const RESERVATION_TTL_MS = 5 * 60_000;
+/**
+ * Longest a call may hold a reservation: past a turn's wait and its requests at the longest
+ * SVC_TIMEOUT_MS (8 min, call/time-budget.ts), so a call still under way is never counted as gone.
+ */
+export const RESERVATION_TTL_MS = 10 * 60_000;
 /** Windows kept per account (the current ones and a few before, for reporting). */
 const WINDOWS_KEPT = 6;
 

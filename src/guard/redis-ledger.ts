@@ -9,7 +9,7 @@
  * set of owners while it has reservations; a reservation whose owner's lease ran out (the process
  * died or lost Redis for longer than the lease) or that outlived any call is counted as spent at
  * its full amount, never forgotten. Old windows expire: days after a week, months after half a
- * year; `total` never.
+ * year; `total` never. A marker key tells a ledger whose data was lost from a new one (redis-marker.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { RedisConnection } from '../redis.js';
@@ -22,6 +22,7 @@ import {
   type ToolFigures,
   type WindowFigures,
 } from './ledger.js';
+import { LedgerMarker } from './redis-marker.js';
 
 /** How long a replica's lease on its reservations lasts; it renews it three times a lease while it holds some. */
 const OWNER_LEASE_MS = 15_000;
@@ -127,12 +128,15 @@ export class RedisLedger implements LedgerStore {
   private leaseTimer: NodeJS.Timeout | undefined;
   /** Writes under way, which close() lets finish (a cache hit is recorded after its call answered). */
   private readonly writing = new Set<Promise<unknown>>();
+  /** Tells lost data from a new ledger, before anything is read or reserved. */
+  private readonly marker: LedgerMarker;
 
   constructor(
     private readonly redis: RedisConnection,
     private readonly leaseMs = OWNER_LEASE_MS,
   ) {
     this.location = `${redis.location} (keys ${redis.key('ledger')}:*)`;
+    this.marker = new LedgerMarker(redis, this.owner, this.location);
   }
 
   private keys(account: string, window: string): [totals: string, held: string, owners: string] {
@@ -141,6 +145,7 @@ export class RedisLedger implements LedgerStore {
   }
 
   async reserve(request: ReserveRequest): Promise<ReserveResult> {
+    await this.marker.check();
     const id = randomUUID();
     const { account, window } = request;
     const reply = (await this.redis.run(RESERVE, this.keys(account, window), [
@@ -177,6 +182,7 @@ export class RedisLedger implements LedgerStore {
   }
 
   async figures(account: string, window: string): Promise<WindowFigures> {
+    await this.marker.check();
     const [reserved, fields] = (await this.redis.run(FIGURES, this.keys(account, window), [
       RESERVATION_TTL_MS,
       keepMs(window),
@@ -184,8 +190,9 @@ export class RedisLedger implements LedgerStore {
     return { ...parseTotals(fields), reserved: Number(reserved) };
   }
 
-  /** Writable: a key of this process's is set (and expires by itself). */
+  /** Its data is there, and it is writable: a key of this process's is set (and expires by itself). */
   async check(): Promise<void> {
+    await this.marker.check();
     await this.redis.use((redis) => redis.set(this.redis.key('ready', this.owner), '1', 'PX', 60_000));
   }
 

@@ -1,11 +1,13 @@
 /**
  * The one authenticated client every tool call goes through: one keep-alive dispatcher for the
  * process, the key in a header (never in a URL), a timeout per request, the caller's cancel signal,
- * and retries only where they can help, bounded so a tool call never waits more than 20 s in all.
+ * and retries only where they can help, within the bounds call/time-budget.ts derives from
+ * SVC_TIMEOUT_MS.
  */
 import type { Agent, Dispatcher } from 'undici';
 import { plainDecimal } from '../catalog/params.js';
 import { cpuTurns } from '../cpu-turns.js';
+import { formatDuration } from '../format/text.js';
 import { UpstreamError } from './errors.js';
 import { redactKey } from './redact.js';
 
@@ -22,10 +24,11 @@ function loadAgent() {
 export interface UpstreamOptions {
   baseUrl: string;
   keyHeader: string;
-  timeoutMs: number;
-  /** Longest a call may take, retries and waits included. */
-  totalBudgetMs?: number;
-  maxAttempts?: number;
+  /** One request. */
+  attemptMs: number;
+  /** All of a call's requests, the waits between retries included. */
+  requestsMs: number;
+  maxAttempts: number;
 }
 
 export interface UpstreamAnswer {
@@ -59,15 +62,11 @@ const REACHABLE_TIMEOUT_MS = 2_000;
 
 export class UpstreamClient {
   private dispatcher: Agent | undefined;
-  private readonly budgetMs: number;
-  private readonly maxAttempts: number;
   private readonly origin: string;
   /** The base URL's own path (e.g. `/api`), which every endpoint path follows. */
   private readonly basePath: string;
 
   constructor(private readonly options: UpstreamOptions) {
-    this.budgetMs = options.totalBudgetMs ?? 20_000;
-    this.maxAttempts = options.maxAttempts ?? 4;
     const base = new URL(options.baseUrl);
     this.origin = base.origin;
     this.basePath = base.pathname.replace(/\/+$/, '');
@@ -76,14 +75,15 @@ export class UpstreamClient {
   /** GET a path with query parameters; throws UpstreamError (with `attempts`) when it cannot answer. */
   async get(path: string, params: QueryParams, { apiKey, signal }: RequestOptions): Promise<UpstreamAnswer> {
     const target = `${this.basePath}${path}${queryString(params)}`;
-    const deadline = Date.now() + this.budgetMs;
+    const deadline = Date.now() + this.options.requestsMs;
     for (let attempt = 1; ; attempt++) {
       try {
         const answer = await this.once(target, apiKey, deadline, signal);
         return { ...answer, attempts: attempt };
       } catch (caught) {
         const error = asUpstreamError(caught, this.origin, signal);
-        const wait = error.retryable && attempt < this.maxAttempts ? retryDelay(error, attempt) : undefined;
+        const wait =
+          error.retryable && attempt < this.options.maxAttempts ? retryDelay(error, attempt) : undefined;
         if (wait === undefined || Date.now() + wait >= deadline - 50) {
           error.attempts = attempt;
           throw error;
@@ -113,7 +113,7 @@ export class UpstreamClient {
         path: this.basePath || '/',
         method: 'GET',
         headers: { accept: 'application/json' },
-        timeoutMs: Math.min(this.options.timeoutMs, REACHABLE_TIMEOUT_MS),
+        timeoutMs: Math.min(this.options.attemptMs, REACHABLE_TIMEOUT_MS),
       });
     } catch (caught) {
       throw new Error(asUpstreamError(caught, this.origin).message);
@@ -132,13 +132,20 @@ export class UpstreamClient {
 
   private async once(path: string, apiKey: string, deadline: number, signal?: AbortSignal) {
     const dispatcher = await this.agent();
-    const timeoutMs = Math.max(1, Math.min(this.options.timeoutMs, deadline - Date.now()));
+    const { attemptMs, requestsMs } = this.options;
+    const left = deadline - Date.now();
+    // The last attempt may have less than a request's full time: then the call's whole allowance ran out.
+    const [timeoutMs, allowed] =
+      left < attemptMs
+        ? [Math.max(1, left), `the ${seconds(requestsMs)} a call's requests may take`]
+        : [attemptMs, seconds(attemptMs)];
     const response = await send(dispatcher, {
       origin: this.origin,
       path,
       method: 'GET',
       headers: { [this.options.keyHeader]: apiKey, accept: 'application/json' },
       timeoutMs,
+      timeoutDetail: `The service did not answer within ${allowed}`,
       signal,
     });
     // Joining and parsing a large body is heavy: it takes its turn (cpu-turns.ts).
@@ -189,9 +196,9 @@ interface RawResponse {
  */
 function send(
   dispatcher: Dispatcher,
-  request: Dispatcher.DispatchOptions & { timeoutMs: number; signal?: AbortSignal },
+  request: Dispatcher.DispatchOptions & { timeoutMs: number; timeoutDetail?: string; signal?: AbortSignal },
 ): Promise<RawResponse> {
-  const { timeoutMs, signal, ...options } = request;
+  const { timeoutMs, timeoutDetail = 'The service did not answer in time', signal, ...options } = request;
   return new Promise((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined;
     let failure: UpstreamError | undefined;
@@ -219,7 +226,7 @@ function send(
       reject(failure);
     };
     const timer = setTimeout(
-      () => stop(new UpstreamError('timeout', undefined, undefined, 'The service did not answer in time')),
+      () => stop(new UpstreamError('timeout', undefined, undefined, timeoutDetail)),
       timeoutMs,
     );
     const cancel = () => stop(new UpstreamError('cancelled', undefined, undefined, 'The call was cancelled'));
@@ -251,6 +258,11 @@ function send(
       },
     });
   });
+}
+
+/** 10000 → "10 s", 120000 → "2 min", 150 → "0.2 s". */
+function seconds(ms: number): string {
+  return formatDuration(Number((ms / 1000).toFixed(1)));
 }
 
 /** `?a=1&b=x`, or nothing when every value is unset. */

@@ -1,3 +1,5 @@
+import { TIMEOUT_MS } from '../call/time-budget.js';
+
 /**
  * Upstream failures as one error type that keeps the service's code and message and says what to
  * do about it (the table in upstream-notes.md).
@@ -35,10 +37,17 @@ export class UpstreamError extends Error {
 export interface ErrorContext {
   /** Plans that include the endpoint, for a 1006 answer. */
   plans: readonly string[];
+  /** SVC_TIMEOUT_MS: raising it helps a timeout only while it is below its maximum. */
+  timeoutMs: number;
+  /** The key came with the request (HTTP), not from SVC_API_KEY, which then cannot help. */
+  keyFromCaller: boolean;
   now?: Date;
 }
 
-/** One message for the model: what happened (with the upstream code and message) and what to do. */
+/**
+ * One message for the model: what happened (with the upstream code and message) and what to do,
+ * each said once, naming only settings that would help.
+ */
 export function describeUpstreamError(error: UpstreamError, context: ErrorContext): string {
   const now = context.now ?? new Date();
   const detail = error.detail.replace(/[.\s]+$/, '');
@@ -47,13 +56,16 @@ export function describeUpstreamError(error: UpstreamError, context: ErrorContex
       ? detail
       : `The service answered HTTP ${error.status}${error.code !== undefined ? ` (error ${error.code})` : ''}: ${detail || 'no message'}`;
   const tried = error.attempts > 1 ? ` (after ${error.attempts} attempts)` : '';
-  return `${origin}${tried}. ${advice(error, context, now)}`;
+  const next = advice(error, context, now);
+  return `${origin}${tried}.${next ? ` ${next}` : ''}`;
 }
 
 function advice(error: UpstreamError, context: ErrorContext, now: Date): string {
   switch (error.kind) {
     case 'timeout':
-      return 'The service did not answer in time; try again shortly, or raise SVC_TIMEOUT_MS.';
+      return context.timeoutMs < TIMEOUT_MS.max
+        ? `Try again shortly; if the service is this slow, raise SVC_TIMEOUT_MS (now ${context.timeoutMs}, at most ${TIMEOUT_MS.max}).`
+        : 'The service is slower than the longest timeout allowed; try again later.';
     case 'network':
       return 'The service could not be reached; check SVC_BASE_URL and the network, then try again.';
     case 'malformed':
@@ -61,19 +73,25 @@ function advice(error: UpstreamError, context: ErrorContext, now: Date): string 
     case 'too_large':
       return 'Ask for less in one call (a smaller limit or count, fewer ids or convert currencies).';
     case 'cancelled':
-      return 'The call was cancelled.';
+      return '';
   }
   switch (error.code) {
     case 1001:
-      return 'The API key is not valid: check SVC_API_KEY.';
+      return context.keyFromCaller
+        ? 'The API key sent with this request is not valid: send a valid key.'
+        : 'The API key is not valid: check SVC_API_KEY.';
     case 1002:
-      return 'No API key was sent: set SVC_API_KEY (and SVC_API_KEY_HEADER if the service expects another header).';
+      return context.keyFromCaller
+        ? 'The service did not find the key: set SVC_API_KEY_HEADER to the header it expects.'
+        : 'No API key was sent: set SVC_API_KEY (and SVC_API_KEY_HEADER if the service expects another header).';
     case 1003:
       return 'The API key must be activated before use (payment required).';
     case 1004:
       return "The key's plan has expired: renew it.";
     case 1005:
-      return 'This call needs an API key: set SVC_API_KEY.';
+      return context.keyFromCaller
+        ? 'This call needs an API key: send a valid key with the request.'
+        : 'This call needs an API key: set SVC_API_KEY.';
     case 1006: {
       // Each fact once: the service's own message may already name the plans.
       const named = context.plans.length > 0 && context.plans.every((plan) => error.detail.includes(plan));

@@ -4,6 +4,7 @@
  */
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import { timeBudget } from '../call/time-budget.js';
 import type { Config } from '../config.js';
 import type { SandboxOptions } from '../sandbox/server.js';
 import { UpstreamClient } from './client.js';
@@ -23,8 +24,12 @@ export interface DataSource {
 }
 
 export async function openDataSource(config: Config): Promise<DataSource> {
+  const { keyHeader } = config;
+  const { attemptMs, requestsMs, maxAttempts } = timeBudget(config.timeoutMs);
+  const clientFor = (baseUrl: string) =>
+    new UpstreamClient({ baseUrl, keyHeader, attemptMs, requestsMs, maxAttempts });
   if (config.baseUrl !== undefined) {
-    const client = new UpstreamClient({ ...config, baseUrl: config.baseUrl });
+    const client = clientFor(config.baseUrl);
     return {
       client,
       apiKey: config.apiKey,
@@ -38,7 +43,7 @@ export async function openDataSource(config: Config): Promise<DataSource> {
     rateLimit: false,
     now: config.now,
   });
-  const client = new UpstreamClient({ ...config, baseUrl: sandbox.url });
+  const client = clientFor(sandbox.url);
   return {
     client,
     apiKey: EMBEDDED_SANDBOX_KEY,

@@ -1,0 +1,162 @@
+/**
+ * A Redis that loses the ledger's data (FLUSHALL here; a restart without persistence or eviction
+ * look the same) is noticed through the ledger's marker: budgeted calls are refused saying what
+ * happened and what to do, /readyz is 503, nothing counts again from zero, and setting the marker
+ * by hand starts afresh. A new deployment needs no step at all.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisLedger } from '../../src/guard/redis-ledger.js';
+import { SILENT_LOG } from '../../src/ops/logs.js';
+import { RedisConnection } from '../../src/redis.js';
+import { startMcp, textOf } from '../helpers/cli.js';
+import { rawRequest } from '../helpers/http.js';
+import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { connectHttp, startHttpServer } from '../helpers/session.js';
+import { until } from '../helpers/until.js';
+
+const missing = redisMissing();
+
+describe.skipIf(missing)('the ledger on a Redis that lost its data', () => {
+  let redis: TestRedis;
+  let admin: RedisConnection;
+  const stateRoot = mkdtempSync(join(tmpdir(), 'svc-mcp-lost-'));
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    admin = new RedisConnection(redis.url, 'admin', SILENT_LOG);
+  });
+  afterAll(async () => {
+    await admin?.close();
+    await redis?.close();
+    rmSync(stateRoot, { recursive: true, force: true });
+  });
+
+  const flushAll = () => admin.use((r) => r.flushall());
+  const setByHand = (key: string, value: string) => admin.use((r) => r.set(key, value));
+
+  describe('replicas serving calls', () => {
+    let sandbox: Sandbox;
+    beforeAll(async () => {
+      sandbox = await startTestSandbox({ rateLimit: false });
+    });
+    afterAll(() => sandbox?.close());
+
+    const requests = (path: string) => sandbox.stats.byPath.get(path) ?? 0;
+    const env = () =>
+      sandboxEnv(sandbox, 'sandbox-enterprise', {
+        SVC_REDIS_URL: redis.url,
+        SVC_REDIS_PREFIX: 'lost',
+        SVC_CREDIT_BUDGET: '100',
+        SVC_CREDIT_WINDOW: 'total',
+        SVC_STATE_DIR: mkdtempSync(join(stateRoot, 'replica-')),
+      });
+    const readyz = async (origin: string) => {
+      const response = await rawRequest(`${origin}/readyz`, { method: 'GET' });
+      return {
+        status: response.status,
+        body: JSON.parse(response.text) as { checks: Record<string, string> },
+      };
+    };
+
+    it('FLUSHALL: budgeted calls refused saying what happened and what to do, /readyz 503; the marker set by hand starts afresh', async () => {
+      const server = await startHttpServer(env());
+      const session = await connectHttp(server, 'v2');
+      try {
+        // A new deployment: no step needed.
+        const first = await session.call('get_fear_and_greed_latest');
+        expect(first.isError, textOf(first)).toBeFalsy();
+        expect((await readyz(server.origin)).status).toBe(200);
+
+        await flushAll();
+        const path = '/v3/fear-and-greed/historical';
+        const before = requests(path);
+        const refused = await session.call('get_fear_and_greed_historical');
+        expect(refused.isError).toBe(true);
+        const text = textOf(refused);
+        expect(text).toMatch(
+          /^The credit ledger at redis:\/\/127\.0\.0\.1:\d+\/0 \(keys lost:ledger:\*\) has lost its data/,
+        );
+        expect(text).toMatch(/its marker lost:ledger:marker was gone at \d{4}-\d\d-\d\dT/);
+        expect(text).toMatch(/refused rather than counted again from zero/);
+        expect(text).toContain('redis-cli SET lost:ledger:marker "fresh start"');
+        expect(text).toMatch(/appendonly yes and maxmemory-policy noeviction/);
+        expect(requests(path)).toBe(before);
+        const usage = await session.call('get_credit_usage');
+        expect(usage.structuredContent?.problem).toMatch(/has lost its data/);
+        await until(async () => (await readyz(server.origin)).status === 503, 5_000);
+        expect((await readyz(server.origin)).body.checks.ledger).toMatch(/has lost its data/);
+        expect(server.stderr().match(/The credit ledger on Redis lost its data/g)).toHaveLength(1);
+
+        // A replica started now, which never saw the marker, is stopped too: it does not take the
+        // empty Redis for a new deployment.
+        const late = await startMcp(env());
+        try {
+          const lateRefusal = await late.call('get_fear_and_greed_historical');
+          expect(textOf(lateRefusal)).toMatch(/has lost its data/);
+          expect(requests(path)).toBe(before);
+
+          await setByHand('lost:ledger:marker', 'fresh start');
+          for (const replica of [session, late]) {
+            const answered = await replica.call('get_fear_and_greed_historical');
+            expect(answered.isError, textOf(answered)).toBeFalsy();
+          }
+          await until(async () => (await readyz(server.origin)).status === 200, 5_000);
+        } finally {
+          await late.close();
+        }
+      } finally {
+        await session.close();
+        await server.stop();
+      }
+    });
+  });
+
+  describe('the marker, replica by replica', () => {
+    const connections: RedisConnection[] = [];
+    afterAll(() => Promise.all(connections.map((c) => c.close())));
+    const ledgerOn = (prefix: string) => {
+      const connection = new RedisConnection(redis.url, prefix, SILENT_LOG);
+      connections.push(connection);
+      return new RedisLedger(connection);
+    };
+    const call = { account: 'key:0123456789abcdef', window: 'total', tool: 't', amount: 1, budget: 10 };
+
+    it('a replica that starts on the emptied Redis before the others look cannot tell; the others can, and stop every replica', async () => {
+      const old = ledgerOn('race');
+      expect((await old.reserve(call)).ok).toBe(true);
+      await flushAll();
+      // The newcomer takes the empty Redis for a new deployment: the limitation the README states.
+      const newcomer = ledgerOn('race');
+      expect((await newcomer.reserve(call)).ok).toBe(true);
+      // The replica that knew the old marker sees it replaced, and from then on every replica refuses.
+      await expect(old.reserve(call)).rejects.toThrow(
+        /its marker race:ledger:marker was replaced by a new one/,
+      );
+      await expect(newcomer.reserve(call)).rejects.toThrow(/has lost its data/);
+      await expect(newcomer.figures(call.account, call.window)).rejects.toThrow(/has lost its data/);
+      await expect(newcomer.check()).rejects.toThrow(/has lost its data/);
+
+      await setByHand('race:ledger:marker', 'fresh start 2026-11-23');
+      expect((await old.reserve(call)).ok).toBe(true);
+      expect((await newcomer.reserve(call)).ok).toBe(true);
+      await Promise.all([old.close(), newcomer.close()]);
+    });
+
+    it('a ledger kept by a version without the marker goes on, its totals intact', async () => {
+      const earlier = ledgerOn('upgrade');
+      expect((await earlier.reserve(call)).ok).toBe(true);
+      await earlier.close();
+      // As a deployment from before the marker would have it: totals, no marker.
+      await admin.use((r) => r.del('upgrade:ledger:marker'));
+      const upgraded = ledgerOn('upgrade');
+      expect((await upgraded.reserve(call)).ok).toBe(true);
+      const { spent, reserved } = await upgraded.figures(call.account, call.window);
+      expect(spent + reserved).toBe(2);
+      await upgraded.close();
+    });
+  });
+});
