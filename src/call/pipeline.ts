@@ -22,7 +22,7 @@ import { fitToWire } from './cut.js';
 import { type CallEvent, notify } from './events.js';
 import { BusyError } from './limiter.js';
 import type { LocalTool } from './local-tools.js';
-import { answerResult, errorResult } from './results.js';
+import { type AnswerMeta, answerResult, errorResult } from './results.js';
 import type { Services } from './services.js';
 
 export type Tool = Endpoint | LocalTool;
@@ -85,12 +85,17 @@ async function runCall(
     if (!isEndpoint(tool)) {
       const source = await services.source();
       const account = accountOf(context.apiKey ?? source.apiKey ?? '');
-      const fetch = (endpoint: Endpoint, query: Record<string, unknown>) =>
-        fetchEndpoint(services, endpoint, query, context);
+      const fetches: Fetched[] = [];
+      const fetch = async (endpoint: Endpoint, query: Record<string, unknown>) => {
+        const fetched = await fetchEndpoint(services, endpoint, query, context);
+        fetches.push(fetched);
+        return fetched;
+      };
       const data = await tool.answer(params, { services, account, fetch });
+      const meta = answerMeta(fetches, source.sandbox);
       return {
-        result: answerResult({ ...presentation(tool, params, format), data, sandbox: source.sandbox }),
-        event: { outcome: 'ok', credits: 0, via: 'local', account },
+        result: answerResult({ ...presentation(tool, params, format), data, meta }),
+        event: { outcome: 'ok', credits: meta.credits, via: 'local', account },
       };
     }
     return await callEndpoint(services, tool, params, format, context);
@@ -229,19 +234,29 @@ async function callEndpoint(
     const { window, budget, spent, left, resets_at } = await services.guard.usage(fetched.account);
     data = { ...data, guard: { window, budget, spent, left, resets_at } };
   }
-  const credits = fetched.via === 'upstream' ? fetched.credits : 0;
-  const result = answerResult({
-    ...presentation(endpoint, params, format),
-    data,
-    sandbox: fetched.sandbox,
-    meta: {
-      credits,
-      cached: fetched.via === 'cache',
-      joined: fetched.via === 'joined',
-      age_seconds: Math.max(0, Math.round((Date.now() - fetched.fetchedAt) / 1000)),
-    },
-  });
-  return { result, event: { outcome: 'ok', credits, via: fetched.via, account: fetched.account } };
+  const meta = answerMeta([fetched], fetched.sandbox);
+  const result = answerResult({ ...presentation(endpoint, params, format), data, meta });
+  return {
+    result,
+    event: { outcome: 'ok', credits: meta.credits, via: fetched.via, account: fetched.account },
+  };
+}
+
+/**
+ * What `_meta` says of an answer built from these fetches: what they cost, whether every one came
+ * from the cache (or another call's request), and the age of the oldest. A local answer that
+ * fetched nothing is free and fresh.
+ */
+function answerMeta(fetches: readonly Fetched[], sandbox: boolean): AnswerMeta {
+  const now = Date.now();
+  const all = (via: Fetched['via']) => fetches.length > 0 && fetches.every((f) => f.via === via);
+  return {
+    credits: fetches.reduce((sum, f) => sum + (f.via === 'upstream' ? f.credits : 0), 0),
+    cached: all('cache'),
+    joined: all('joined'),
+    age_seconds: Math.max(0, ...fetches.map((f) => Math.round((now - f.fetchedAt) / 1000))),
+    sandbox,
+  };
 }
 
 /** How a tool's data becomes its answer: its summary and the format. */

@@ -13,6 +13,8 @@ export interface AnswerMeta {
   joined: boolean;
   /** Seconds since the service produced the data. */
   age_seconds: number;
+  /** Whether the data comes from the sandbox, not the real service (the text says so too). */
+  sandbox: boolean;
 }
 
 export function errorResult(message: string): CallToolResult {
@@ -24,8 +26,7 @@ export interface Presented {
   /** The text summary of the data, for format=text. */
   summarise(data: Record<string, unknown>): string;
   format: 'text' | 'json';
-  meta?: AnswerMeta;
-  sandbox: boolean;
+  meta: AnswerMeta;
 }
 
 /** "3 min", "2 h 5 min": how old a cached answer is. */
@@ -36,20 +37,22 @@ function ageText(seconds: number): string {
 }
 
 /**
- * The result: the text (the summary, or the data as JSON for format=json), the structured data,
- * `_meta`. Data cut to fit the wire (cut.ts) says so in `truncated`, which the text repeats.
+ * The result: the text, the structured data, `_meta`. For format=text the text is the summary with
+ * notes a reader needs (the data was cut, comes from the cache or the sandbox); for format=json it
+ * is the data as one JSON text, valid on its own, and the notes live in the data (`truncated`) and
+ * `_meta` (`cached`, `age_seconds`, `sandbox`) only.
  */
-export function answerResult({ data, summarise, format, meta, sandbox }: Presented): CallToolResult {
+export function answerResult({ data, summarise, format, meta }: Presented): CallToolResult {
+  const result = { structuredContent: data, _meta: { ...meta } };
+  if (format === 'json') return { content: [{ type: 'text', text: JSON.stringify(data) }], ...result };
   const truncated = typeof data.truncated === 'string' ? data.truncated : undefined;
-  const text =
-    format === 'json' ? JSON.stringify(data) : [summarise(data), truncated].filter(Boolean).join('\n');
-  const notes = [
-    meta?.cached && `(cached answer: the data is ${ageText(meta.age_seconds)} old)`,
-    sandbox && SANDBOX_NOTE,
-  ].filter((n): n is string => typeof n === 'string');
-  const content: CallToolResult['content'] =
-    format === 'json'
-      ? [{ type: 'text', text }, ...notes.map((n) => ({ type: 'text' as const, text: n }))]
-      : [{ type: 'text', text: [text, ...notes].join('\n') }];
-  return { content, structuredContent: data, ...(meta ? { _meta: { ...meta } } : {}) };
+  const text = [
+    summarise(data),
+    truncated,
+    meta.cached && `(cached answer: the data is ${ageText(meta.age_seconds)} old)`,
+    meta.sandbox && SANDBOX_NOTE,
+  ]
+    .filter((line): line is string => typeof line === 'string' && line !== '')
+    .join('\n');
+  return { content: [{ type: 'text', text }], ...result };
 }

@@ -29,17 +29,27 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
         const result = await mcp.call(tool.name, defaultArgs(tool.name));
         const text = expectAnswer(result, tool.name);
         expect(text.split('\n')[0].length, tool.name).toBeGreaterThan(10);
+        // Every result says what it cost and how fresh it is, local tools' too.
+        expect(result._meta, tool.name).toMatchObject({
+          credits: expect.any(Number),
+          cached: expect.any(Boolean),
+          joined: expect.any(Boolean),
+          age_seconds: expect.any(Number),
+          sandbox: true,
+        });
       }
     });
 
-    it('format=json: the first text block parses to exactly structuredContent, then the sandbox note', async () => {
+    it('format=json: one text block that parses to exactly structuredContent; the sandbox mark is in _meta', async () => {
       for (const tool of mcp.tools) {
         const result = await mcp.call(tool.name, { ...defaultArgs(tool.name), format: 'json' });
         expect(result.isError, `${tool.name}: ${textOf(result)}`).toBeFalsy();
         const first = firstText(result);
         expect(first, tool.name).not.toContain('\n'); // compact JSON
         expect(JSON.parse(first), tool.name).toStrictEqual(result.structuredContent);
-        expect(result.content.at(-1), tool.name).toEqual({ type: 'text', text: SANDBOX_NOTE });
+        expect(result.content, tool.name).toHaveLength(1);
+        expect(result._meta?.sandbox, tool.name).toBe(true);
+        expect(first, tool.name).not.toContain(SANDBOX_NOTE);
       }
     });
 

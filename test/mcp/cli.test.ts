@@ -26,6 +26,13 @@ describe('svc-mcp call', () => {
     expect(run.stdout).toContain('Bitcoin (BTC)');
   });
 
+  it('format=json prints one JSON text that parses whole, without the sandbox line', async () => {
+    const run = await runCli(['call', 'get_fear_and_greed_latest', '{"format":"json"}']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toContain('[sandbox data]');
+    expect(JSON.parse(run.stdout)).toMatchObject({ value: expect.any(Number) });
+  });
+
   it('--json prints the structured data as JSON', async () => {
     const run = await runCli(['call', 'get_fear_and_greed_latest', '--json']);
     expect(run.code, run.stderr).toBe(0);
