@@ -113,11 +113,12 @@ const commands: Record<string, Command> = {
         );
       }
       const config = loadConfig();
-      const { exposedTools, whyHidden } = await import('./mcp/tools.js');
-      const tool = exposedTools(config).tools.get(name);
+      const { exposedTools, unknownToolMessage } = await import('./mcp/tools.js');
+      const exposed = exposedTools(config).tools;
+      const tool = exposed.get(name);
       if (!tool) {
         throw new UsageError(
-          whyHidden(name, config) ?? `unknown tool "${clip(name)}"; \`svc-mcp tools\` lists the tools`,
+          unknownToolMessage(name, config, [...exposed.keys()], '`svc-mcp tools` lists them.'),
         );
       }
       const toolArgs = parseJsonArgs(json);

@@ -26,7 +26,8 @@ export function exactlyOne(...keys: string[]): Rule {
     if (given.length === 1) return;
     const names = `${keys.slice(0, -1).join(', ')} or ${keys.at(-1)}`;
     add({
-      path: given[1] ?? keys[0],
+      // None sent: the issue belongs to no one parameter.
+      path: given.length === 0 ? '' : given[1],
       message:
         given.length === 0
           ? `one of ${names} is required`

@@ -214,6 +214,8 @@ export function unknownParameter(schema: z.ZodObject, name: string): string {
 function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: Record<string, unknown>): string {
   if (issue.code === 'unrecognized_keys') return unknownParameter(schema, issue.keys[0]);
   const name = String(issue.path[0] ?? '');
+  // A rule over several parameters none of which was sent (one of id, slug or symbol).
+  if (name === '') return `Missing parameter: ${lowerFirst(issue.message)}.`;
   const field = schema.shape[name] as z.ZodType | undefined;
   const rule = [boundsOf(field), fieldDescription(field)].filter(Boolean).join('. ');
   const help = rule ? ` Allowed: ${rule}` : '';

@@ -51,7 +51,7 @@ async function loadToolPath(services: Services) {
     ...pipeline,
     ...results,
     resources,
-    whyHidden: tools.whyHidden,
+    unknownToolMessage: tools.unknownToolMessage,
     listHint: tools.listCacheHint([...exposed.tools.values()]),
   };
 }
@@ -107,13 +107,13 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
   );
   mcp.server.setRequestHandler('tools/list', async () => ({ tools: (await loading).exposed.definitions }));
   mcp.server.setRequestHandler('tools/call', async (request, ctx) => {
-    const { exposed, callTool, errorResult, whyHidden } = await loading;
+    const { exposed, callTool, errorResult, unknownToolMessage } = await loading;
     const { name, arguments: args } = request.params;
     const tool = exposed.tools.get(name);
     if (!tool) {
-      const hidden = whyHidden(name, services.config);
+      const names = [...exposed.tools.keys()];
       return errorResult(
-        hidden ?? `Unknown tool "${name.slice(0, 100)}". Available: ${[...exposed.tools.keys()].join(', ')}.`,
+        unknownToolMessage(name, services.config, names, `tools/list gives all ${names.length} tools.`),
       );
     }
     const result = await whileReportingProgress(ctx, () =>

@@ -7,6 +7,7 @@ import { searchCryptocurrencies } from '../call/search.js';
 import { answerSchema, endpoints, isSelected, planTitle } from '../catalog/index.js';
 import { MAX_UNBOUNDED_INT } from '../catalog/params.js';
 import type { Config } from '../config.js';
+import { closestNames } from './closest-names.js';
 
 /** Every tool the server has: the catalog's endpoints, then the tools it answers itself. */
 export const ALL_TOOLS: readonly Tool[] = [
@@ -34,6 +35,26 @@ export function whyHidden(name: string, config: Pick<Config, 'plan' | 'toolsets'
     return `The tool "${name}" is hidden by SVC_PLAN=${config.plan}: the service includes it on the ${tool.plans.map(planTitle).join(', ')} plans.`;
   }
   return `The tool "${name}" is in the ${tool.toolset} toolset, which SVC_TOOLSETS=${config.toolsets.join(',')} leaves out; add ${tool.toolset} (or all) to SVC_TOOLSETS to expose it.`;
+}
+
+/**
+ * What a call of a tool this configuration does not expose is told: which setting hid it, or that
+ * there is no such tool and which names are closest. `listing` says where the whole list is.
+ */
+export function unknownToolMessage(
+  name: string,
+  config: Pick<Config, 'plan' | 'toolsets'>,
+  exposed: readonly string[],
+  listing: string,
+): string {
+  const hidden = whyHidden(name, config);
+  if (hidden) return hidden;
+  const closest = closestNames(name, exposed);
+  const guess =
+    closest.length > 0
+      ? ` Did you mean ${closest.slice(0, -1).join(', ')}${closest.length > 1 ? ' or ' : ''}${closest.at(-1)}?`
+      : '';
+  return `Unknown tool "${name.slice(0, 100)}".${guess} ${listing}`;
 }
 
 /** The one-line error when the settings leave no tool at all, else undefined. */

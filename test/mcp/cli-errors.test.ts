@@ -25,7 +25,7 @@ describe('one-line errors, exit 2', () => {
     );
     await mistake(
       ['call', 'get_nothing'],
-      'svc-mcp: unknown tool "get_nothing"; `svc-mcp tools` lists the tools',
+      'svc-mcp: Unknown tool "get_nothing". `svc-mcp tools` lists them.',
     );
     await mistake(['call', '--bogus'], 'svc-mcp: call has no option --bogus; it takes --json');
     await mistake(

@@ -74,8 +74,22 @@ describe('svc-mcp call', () => {
   it('an unknown tool: exit 2 pointing at `svc-mcp tools`', async () => {
     const run = await runCli(['call', 'get_moon_phase']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/unknown tool "get_moon_phase"/);
+    expect(run.stderr).toMatch(/Unknown tool "get_moon_phase"/);
     expect(run.stderr).toMatch(/svc-mcp tools/);
+  });
+
+  it('a mistyped tool: the closest names are suggested', async () => {
+    const run = await runCli(['call', 'get_fear_greed']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'svc-mcp: Unknown tool "get_fear_greed". Did you mean get_fear_and_greed_latest or get_fear_and_greed_historical? `svc-mcp tools` lists them.\n',
+    );
+  });
+
+  it('the quotes tool with no arguments says one of id, slug or symbol is needed', async () => {
+    const run = await runCli(['call', 'get_cryptocurrency_quotes_latest']);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim()).toBe('Missing parameter: one of id, slug or symbol is required.');
   });
 
   it('an upstream failure: exit 1 with the error result on stderr', async () => {

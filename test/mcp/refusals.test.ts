@@ -155,7 +155,6 @@ const REFUSALS: [string, string, Record<string, unknown>, string][] = [
   ],
   ['listings bad tag', 'get_cryptocurrency_listings_latest', { tag: 'DeFi!' }, 'tag'],
   // quotes
-  ['quotes with none of id, slug, symbol', 'get_cryptocurrency_quotes_latest', {}, 'id'],
   ['quotes with id and symbol', 'get_cryptocurrency_quotes_latest', { id: '1', symbol: 'BTC' }, 'symbol'],
   [
     'quotes with slug and symbol',
@@ -212,6 +211,14 @@ describe('refusals before any upstream request', () => {
     expect(sandbox.stats.requests).toBe(before);
   });
 
+  it('quotes with none of id, slug, symbol: says one of them is needed, naming no parameter as wrong', async () => {
+    const before = sandbox.stats.requests;
+    const result = await mcp.call('get_cryptocurrency_quotes_latest', {});
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe('Missing parameter: one of id, slug or symbol is required.');
+    expect(sandbox.stats.requests).toBe(before);
+  });
+
   it('a refusal says what is allowed (the field’s bounds)', async () => {
     const limit = textOf(await mcp.call('get_fear_and_greed_historical', { limit: 501 }));
     expect(limit).toMatch(/1 to 500/);
@@ -246,5 +253,13 @@ describe('refusals before any upstream request', () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/Unknown tool "get_everything"/);
     expect(sandbox.stats.requests).toBe(before);
+  });
+
+  it('a mistyped tool name gets the closest names', async () => {
+    const result = await mcp.call('get_fear_greed', {});
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /^Unknown tool "get_fear_greed"\. Did you mean get_fear_and_greed_latest or get_fear_and_greed_historical\? tools\/list gives all \d+ tools\.$/,
+    );
   });
 });

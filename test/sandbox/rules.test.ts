@@ -195,7 +195,11 @@ describe('the listed endpoints', () => {
   it('price conversion needs amount in range and one of id or symbol', async () => {
     await expect400('/v2/tools/price-conversion?id=1', '"amount"');
     await expect400('/v2/tools/price-conversion?amount=0&id=1', '"amount"');
-    await expect400('/v2/tools/price-conversion?amount=1', '"id"', 'one of id or symbol is required');
+    await expect400(
+      '/v2/tools/price-conversion?amount=1',
+      'Missing parameter',
+      'one of id or symbol is required',
+    );
     await expect400(
       '/v2/tools/price-conversion?amount=1&id=1&symbol=BTC',
       '"symbol"',
