@@ -41,6 +41,8 @@ export interface ErrorContext {
   timeoutMs: number;
   /** The key came with the request (HTTP), not from SVC_API_KEY, which then cannot help. */
   keyFromCaller: boolean;
+  /** The tool takes skip_invalid, which leaves unknown assets out. */
+  skipsInvalid?: boolean;
   now?: Date;
 }
 
@@ -111,7 +113,14 @@ function advice(error: UpstreamError, context: ErrorContext, now: Date): string 
   }
   // A 200 may carry an error code: the code says what kind of failure it is.
   const status = error.status === 200 ? error.code : error.status;
-  if (status === 400) return 'Fix the parameter the message names and call again.';
+  if (status === 400) {
+    // The service's own advice names its map endpoint; the tool that does that job is search.
+    if (/Invalid value for "(id|slug|symbol)"/.test(error.detail)) {
+      const skip = context.skipsInvalid ? '; or send skip_invalid=true to leave unknown ones out' : '';
+      return `search_cryptocurrencies (free) finds the id, slug and symbol of an asset by its name${skip}.`;
+    }
+    return 'Fix the parameter the message names and call again.';
+  }
   if (status === 404) return 'The service does not know this path: check SVC_BASE_URL.';
   if (status !== undefined && status >= 500) return 'The service failed; try again in a minute.';
   return 'Try again later.';

@@ -150,6 +150,9 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
       expect(refused.isError).toBe(true);
       expect(textOf(refused)).toContain('99999999');
       expect(textOf(refused)).toMatch(/400/);
+      // The way to look an asset up is the free search tool, not a raw service path.
+      expect(textOf(refused)).toMatch(/search_cryptocurrencies \(free\) finds the id/);
+      expect(textOf(refused)).not.toContain('/v1/cryptocurrency/map');
     });
   });
 });

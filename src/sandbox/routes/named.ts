@@ -39,7 +39,7 @@ export function namedAssets(
     if (!asset || (options.listed && !options.listed[asset.index])) {
       if (skip) continue;
       throw badRequest(
-        `Invalid value for "${by}": ${by === 'id' ? item : `"${item}"`} is not a known cryptocurrency ${by}. Use /v1/cryptocurrency/map to look ids up, or send skip_invalid=true to leave unknown ones out.`,
+        `Invalid value for "${by}": ${by === 'id' ? item : `"${item}"`} is not a known cryptocurrency ${by}.`,
       );
     }
     if (!assets.includes(asset)) assets.push(asset);
