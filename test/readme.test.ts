@@ -1,26 +1,17 @@
 /**
  * The README's commands run as written: every `node dist/cli.js …` line of its "From a clone"
  * section, copied from the README itself, runs on a fresh build and succeeds (the sandbox command,
- * which keeps running, must print its address).
+ * which keeps running, must print its address); its `npm start` line puts nothing but protocol on
+ * stdout. (The tarball way is run in test/dist/npm-package.test.ts.)
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, WORKER_STATE_DIR } from './helpers/cli.js';
+import { readmeCommands } from './helpers/readme.js';
 import { record } from './helpers/recorder.js';
 
 function quickStartCommands(): string[] {
-  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(
-    readme.indexOf('## From a clone'),
-    readme.indexOf('\n## ', readme.indexOf('## From a clone') + 3),
-  );
-  const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
-  return blocks
-    .flatMap((block) => block.split('\n'))
-    .map((line) => line.replace(/\s+#.*$/, '').trim())
-    .filter((line) => line.startsWith('node dist/cli.js'));
+  return readmeCommands('## From a clone').filter((line) => line.startsWith('node dist/cli.js'));
 }
 
 function run(command: string, untilOutput?: RegExp): Promise<{ code: number | null; output: string }> {
@@ -48,6 +39,24 @@ function run(command: string, untilOutput?: RegExp): Promise<{ code: number | nu
 
 describe('the README quick start', () => {
   const commands = quickStartCommands();
+
+  it('its npm start line puts nothing but protocol on stdout', async () => {
+    const start = readmeCommands('## From a clone').find((line) => line.startsWith('npm start'));
+    expect(start).toBe('npm start --silent');
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const child = spawn(npm, ['start', '--silent'], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SVC_STATE_DIR: WORKER_STATE_DIR },
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stdin.end('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toBe('{"result":{},"jsonrpc":"2.0","id":1}\n');
+  });
 
   it('has the commands to run', () => {
     expect(commands.length).toBeGreaterThanOrEqual(5);

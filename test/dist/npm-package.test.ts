@@ -1,6 +1,7 @@
 /**
  * The npm package as `npx svc-mcp` gets it: `npm pack`, installed into an empty directory with
- * production dependencies only, and the installed `svc-mcp` run: --version, a call, a stdio session.
+ * production dependencies only, and the installed `svc-mcp` run: --version, a call, a stdio session;
+ * and the README's way before it is published, `npx -y ./svc-mcp-<version>.tgz`, run as written.
  */
 import { execFileSync } from 'node:child_process';
 import { type Dirent, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
+import { readmeCommands } from '../helpers/readme.js';
 import { record } from '../helpers/recorder.js';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -19,6 +21,7 @@ describe('the npm package', () => {
   const work = mkdtempSync(join(tmpdir(), 'svc-mcp-npm-test-'));
   const prefix = join(work, 'user');
   let bin: string;
+  let tarball: string;
 
   beforeAll(() => {
     // The build is already in dist/ (npm test builds first): no scripts at pack time.
@@ -26,7 +29,7 @@ describe('the npm package', () => {
       cwd: REPO_ROOT,
       encoding: 'utf8',
     });
-    const tarball = join(work, JSON.parse(packed)[0].filename as string);
+    tarball = join(work, JSON.parse(packed)[0].filename as string);
     writeFileSync(join(work, 'package.json'), '{}');
     execFileSync(
       npm,
@@ -83,4 +86,24 @@ describe('the npm package', () => {
       await client.close();
     }
   });
+
+  it("the README's tarball lines (before the package is published) run as written", () => {
+    const lines = readmeCommands('### Not on the npm registry yet').filter((line) => line.startsWith('npx '));
+    expect(lines).toEqual([
+      `npx -y ./${pkg.name}-${pkg.version}.tgz --version`,
+      `npx -y ./${pkg.name}-${pkg.version}.tgz call get_fear_and_greed_latest`,
+    ]);
+    expect(tarball.endsWith(`${sep}${pkg.name}-${pkg.version}.tgz`)).toBe(true);
+    // A directory of its own: npx keys its cache by the tarball's path, so no older copy runs.
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      SVC_STATE_DIR: join(work, 'state'),
+    };
+    const [version, call] = lines.map((line) =>
+      execFileSync('sh', ['-c', line], { cwd: work, encoding: 'utf8', env, timeout: 120_000 }),
+    );
+    expect(version.trim()).toBe(pkg.version);
+    expect(call).toMatch(/^Fear & Greed \d+ – /);
+  }, 180_000);
 });
