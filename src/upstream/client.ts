@@ -73,19 +73,31 @@ export class UpstreamClient {
     this.basePath = base.pathname.replace(/\/+$/, '');
   }
 
-  /** GET a path with query parameters; throws UpstreamError (with `attempts`) when it cannot answer. */
+  /**
+   * GET a path with query parameters; throws UpstreamError (with `attempts`, and `mayBeCharged` when
+   * a request reached the service without an error answer coming back) when it cannot answer.
+   */
   async get(path: string, params: QueryParams, { apiKey, signal }: RequestOptions): Promise<UpstreamAnswer> {
     const target = `${this.basePath}${path}${queryString(params)}`;
     const deadline = Date.now() + this.budgetMs;
+    let mayBeCharged = false;
     for (let attempt = 1; ; attempt++) {
+      let sent = false;
+      const onSent = () => {
+        sent = true;
+      };
       try {
-        const answer = await this.once(target, apiKey, deadline, signal);
+        const answer = await this.once(target, apiKey, deadline, signal, onSent);
         return { ...answer, attempts: attempt };
       } catch (caught) {
         const error = asUpstreamError(caught, this.origin, signal);
+        // Only an error answer is known to be free; a request sent and then cut, timed out, lost or
+        // answered with a 200 that could not be read may have been charged.
+        if (sent && error.kind !== 'http') mayBeCharged = true;
         const wait = error.retryable && attempt < this.maxAttempts ? retryDelay(error, attempt) : undefined;
         if (wait === undefined || Date.now() + wait >= deadline - 50) {
           error.attempts = attempt;
+          error.mayBeCharged = mayBeCharged;
           throw error;
         }
         await sleep(wait, signal);
@@ -130,7 +142,13 @@ export class UpstreamClient {
     return this.dispatcher;
   }
 
-  private async once(path: string, apiKey: string, deadline: number, signal?: AbortSignal) {
+  private async once(
+    path: string,
+    apiKey: string,
+    deadline: number,
+    signal: AbortSignal | undefined,
+    onSent: () => void,
+  ) {
     const dispatcher = await this.agent();
     const timeoutMs = Math.max(1, Math.min(this.options.timeoutMs, deadline - Date.now()));
     const response = await send(dispatcher, {
@@ -140,6 +158,7 @@ export class UpstreamClient {
       headers: { [this.options.keyHeader]: apiKey, accept: 'application/json' },
       timeoutMs,
       signal,
+      onSent,
     });
     // Joining and parsing a large body is heavy: it takes its turn (cpu-turns.ts).
     const bytes = response.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
@@ -186,12 +205,15 @@ interface RawResponse {
  * One request through undici's dispatcher API: the body is gathered as it arrives, with no stream or
  * AbortSignal per request. The timeout and the caller's cancel settle the call at once and abort the
  * request as soon as undici hands over its controller (a request still connecting has none yet).
+ * undici hands it over (onRequestStart) on a connected socket, in the same turn as it writes the
+ * request's bytes there: that is when `onSent` is told. A connection refused or still being made
+ * never gets that far, and neither does a request cancelled before it (aborted right there).
  */
 function send(
   dispatcher: Dispatcher,
-  request: Dispatcher.DispatchOptions & { timeoutMs: number; signal?: AbortSignal },
+  request: Dispatcher.DispatchOptions & { timeoutMs: number; signal?: AbortSignal; onSent?: () => void },
 ): Promise<RawResponse> {
-  const { timeoutMs, signal, ...options } = request;
+  const { timeoutMs, signal, onSent, ...options } = request;
   return new Promise((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined;
     let failure: UpstreamError | undefined;
@@ -229,6 +251,7 @@ function send(
       onRequestStart(started) {
         controller = started;
         if (failure) started.abort(failure);
+        else onSent?.();
       },
       onResponseStart(_controller, status, responseHeaders) {
         statusCode = status;
