@@ -147,8 +147,9 @@ export async function fetchEndpoint(
 
 /**
  * Estimate and reserve; then, in one of the limiter's turns, send and normalise; then end the
- * reservation by how the call ended. The turn covers what holds an answer in memory, not the
- * ledger's writes, which many calls share.
+ * reservation by how the call ended. The turn covers what holds an answer in memory and the mark
+ * that the request is sent (which must be on the ledger before the request goes), not the
+ * reservation's and the settling's writes, which many calls share.
  */
 async function requestUpstream(
   services: Services,
