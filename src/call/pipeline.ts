@@ -151,9 +151,10 @@ export async function fetchEndpoint(
 }
 
 /**
- * Estimate and reserve; then, in one of the limiter's turns, send and normalise; then settle (or
- * release when nothing was sent or the service did not answer). The turn covers what holds an
- * answer in memory, not the ledger's writes, which many calls share.
+ * Estimate and reserve; then, in one of the limiter's turns, send and normalise; then end the
+ * reservation by how the call ended. The turn covers what holds an answer in memory and the mark
+ * that the request is sent (which must be on the ledger before the request goes), not the
+ * reservation's and the settling's writes, which many calls share.
  */
 async function requestUpstream(
   services: Services,
@@ -172,9 +173,12 @@ async function requestUpstream(
     params,
   });
   if (!admission.ok) throw new Refused(admission.message, admission.reason);
+  const { reservation } = admission;
   let charged: number | undefined;
   try {
     const kept = await services.limiter.run(async () => {
+      // On the ledger before the request can reach the service, and only once the call has its turn.
+      await guard.markSent(reservation);
       const answer = await send(observers, source, endpoint, params, call);
       const credits = answer.creditCount ?? estimate;
       charged = credits;
@@ -187,10 +191,16 @@ async function requestUpstream(
       return { data, credits };
     }, call.signal);
     return { ...kept, fetchedAt: Date.now() };
+  } catch (error) {
+    // Sent and never answered (cancelled, cut by a timeout, lost, the server stopping): the service
+    // may have charged it, so it costs its estimate. Retries are one call, charged once.
+    if (charged === undefined && error instanceof UpstreamError && error.mayBeCharged) charged = estimate;
+    throw error;
   } finally {
-    // An answer of an unexpected shape was still charged.
-    if (charged === undefined) await guard.release(admission.reservation);
-    else await guard.settle(admission.reservation, charged);
+    // Answered (an answer of an unexpected shape too): what the service charged. Never sent, or
+    // answered with an error: nothing.
+    if (charged === undefined) await guard.release(reservation);
+    else await guard.settle(reservation, charged);
   }
 }
 

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import {
   applyHit,
+  applyMarkSent,
   applyRelease,
   applyReserve,
   applySettle,
@@ -81,6 +82,10 @@ export class FileLedger implements LedgerStore {
 
   async settle(id: string, charged: number): Promise<void> {
     await this.change((state) => applySettle(state, id, charged));
+  }
+
+  async markSent(id: string): Promise<void> {
+    await this.change((state) => applyMarkSent(state, id));
   }
 
   async release(id: string): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * The credit guard: before a call is sent, its estimate must fit under the per-call limit and in
- * what is left of the account's budget for the window; the estimate is reserved, then settled from
- * what the service charged, or released when the call fails. Refusals say what the call would
+ * what is left of the account's budget for the window; the estimate is reserved, marked sent just
+ * before the request goes to the service, then settled from what the service charged (or at the estimate
+ * when no answer came), or released when the call cost nothing. Refusals say what the call would
  * cost, what is left, when the window rolls and how to make the call fit.
  */
 import { createHash } from 'node:crypto';
@@ -81,9 +82,20 @@ export interface CreditUsage {
   problem?: string;
 }
 
+/** A reservation not yet settled or released, and the write that marked it sent, once it was. */
+interface OpenCall {
+  id: string;
+  estimate: number;
+  sent?: Promise<void>;
+}
+
 export class CreditGuard {
   /** The window of the last call, and when it began: reused until the clock leaves it. */
   private current: { window: BudgetWindow; from: number } | undefined;
+  /** Reservations of calls not yet ended, by id: what close() ends when the server stops. */
+  private readonly open = new Map<string, OpenCall>();
+  /** Settles and releases under way, which close() waits for. */
+  private readonly ending = new Set<Promise<void>>();
 
   constructor(private readonly options: GuardOptions) {}
 
@@ -123,7 +135,11 @@ export class CreditGuard {
       if (budget === undefined) return { ok: true, reservation };
       return { ok: false, reason: 'ledger', message: this.problemOf(error) };
     }
-    if (result.ok) return { ok: true, reservation: { ...reservation, id: result.id } };
+    if (result.ok) {
+      const held = { ...reservation, id: result.id };
+      this.open.set(result.id, { id: result.id, estimate: call.estimate });
+      return { ok: true, reservation: held };
+    }
     const left = Math.max(0, (budget ?? 0) - result.spent - result.reserved);
     const held = result.reserved > 0 ? `, ${credits(result.reserved)} held by calls in flight` : '';
     const fit = left > 0 ? largestFit(call.rule, call.params, left, nowSeconds) : undefined;
@@ -137,16 +153,48 @@ export class CreditGuard {
     };
   }
 
-  /** The call was answered: it cost `charged` credits (the service's count, or the estimate). */
-  async settle(reservation: Reservation, charged: number): Promise<void> {
-    if (reservation.id === undefined) return;
-    await this.options.store.settle(reservation.id, charged).catch(() => {});
+  /**
+   * The call's request is about to be sent: from now on the service may charge it, and a process
+   * that dies holding the reservation leaves it counted as spent. Awaited before the request is
+   * dispatched, so that a process killed at any moment after the request was written leaves it
+   * marked: a sent request is never forgotten (marking it once written, without waiting, left
+   * requests of a burst uncounted, their marks still queued behind other writes at the kill). The
+   * window this leaves is the other way: a process killed after the mark and before the request was
+   * written (while a connection is made; none on a kept-alive one) has that call counted unsent.
+   */
+  async markSent(reservation: Reservation): Promise<void> {
+    const call = this.openCall(reservation);
+    if (!call || call.sent) return;
+    call.sent = this.options.store.markSent(call.id).catch(() => {});
+    await call.sent;
   }
 
-  /** The call failed: errors cost nothing. */
-  async release(reservation: Reservation): Promise<void> {
-    if (reservation.id === undefined) return;
-    await this.options.store.release(reservation.id).catch(() => {});
+  /** The call ended at a cost: what the service charged, or the estimate when no answer came. */
+  settle(reservation: Reservation, charged: number): Promise<void> {
+    const call = this.openCall(reservation);
+    return call ? this.finish(call, (id) => this.options.store.settle(id, charged)) : Promise.resolve();
+  }
+
+  /** The call cost nothing: it was never sent, or the service answered with an error. */
+  release(reservation: Reservation): Promise<void> {
+    const call = this.openCall(reservation);
+    return call ? this.finish(call, (id) => this.options.store.release(id)) : Promise.resolve();
+  }
+
+  /** The first end of a call counts; a later one (after close() ended it) changes nothing. */
+  private finish(call: OpenCall, write: (id: string) => Promise<void>): Promise<void> {
+    this.open.delete(call.id);
+    const ended = (async () => {
+      await call.sent;
+      await write(call.id).catch(() => {});
+    })();
+    this.ending.add(ended);
+    void ended.finally(() => this.ending.delete(ended));
+    return ended;
+  }
+
+  private openCall(reservation: Reservation): OpenCall | undefined {
+    return reservation.id === undefined ? undefined : this.open.get(reservation.id);
   }
 
   /** A cache hit or a joined call: free, and it saved what the original answer cost. */
@@ -182,8 +230,18 @@ export class CreditGuard {
     return this.options.store.check();
   }
 
-  close(): Promise<void> {
-    return this.options.store.close();
+  /**
+   * The server is stopping: calls still open end as they stand, one marked sent at its estimate (the
+   * service may have charged it), one still waiting for its turn released; then every write is flushed.
+   */
+  async close(): Promise<void> {
+    const { store } = this.options;
+    for (const call of [...this.open.values()]) {
+      if (call.sent) void this.finish(call, (id) => store.settle(id, call.estimate));
+      else void this.finish(call, (id) => store.release(id));
+    }
+    await Promise.all([...this.ending]);
+    await this.options.store.close();
   }
 
   private problemOf(error: unknown): string {

@@ -3,8 +3,8 @@
  * reservation per budget window, and the store interface behind it. The rules live here as pure
  * functions over a state object, so that every store applies the same ones: a reservation fits
  * when spent + reserved + amount stays within the budget; settling turns it into spent; releasing
- * drops it; a reservation whose process is gone is counted as spent (its request may have been
- * charged), never forgotten.
+ * drops it; a reservation whose process is gone is counted as spent when its request was sent (the
+ * service may have charged it), and dropped when it was not (nothing reached the service).
  */
 import { z } from 'zod';
 
@@ -40,7 +40,9 @@ export interface LedgerStore {
   reserve(request: ReserveRequest): Promise<ReserveResult>;
   /** The reservation becomes `charged` credits spent. */
   settle(id: string, charged: number): Promise<void>;
-  /** The call failed: it costs nothing. */
+  /** The call's request was written to the service: from now on it may have been charged. */
+  markSent(id: string): Promise<void>;
+  /** The call cost nothing: never sent, or answered with an error. */
   release(id: string): Promise<void>;
   /** A cache hit or a joined call: free, and `saved` credits not spent. */
   recordHit(account: string, window: string, tool: string, saved: number): Promise<void>;
@@ -89,6 +91,8 @@ const heldReservation = z.object({
   /** The process that holds it: a pid alone may be reused after a restart. */
   owner: z.string(),
   at: z.number(),
+  /** Whether its request was written to the service; a reservation from before this field counts as sent. */
+  sent: z.boolean().default(true),
 });
 
 export const ledgerState = z.object({
@@ -150,8 +154,9 @@ function spend(
 }
 
 /**
- * Reservations whose process has ended, or that outlived any call, are counted as spent at their
- * full amount: the request may have reached the service and been charged. Returns how many.
+ * Reservations whose process has ended, or that outlived any call, end: one whose request was sent
+ * is counted as spent at its full amount (the service may have charged it), one never sent is
+ * dropped (nothing reached the service). Returns how many ended.
  */
 export function reapReservations(
   state: LedgerState,
@@ -161,7 +166,7 @@ export function reapReservations(
   let reaped = 0;
   for (const [id, r] of Object.entries(state.reservations)) {
     if (nowMs - r.at > RESERVATION_TTL_MS || ended(r)) {
-      spend(state, r, r.amount);
+      if (r.sent) spend(state, r, r.amount);
       delete state.reservations[id];
       reaped++;
     }
@@ -172,7 +177,7 @@ export function reapReservations(
 export function applyReserve(
   state: LedgerState,
   request: ReserveRequest,
-  held: Omit<HeldReservation, 'account' | 'window' | 'tool' | 'amount'> & { id: string },
+  held: Omit<HeldReservation, 'account' | 'window' | 'tool' | 'amount' | 'sent'> & { id: string },
 ): ReserveResult {
   const spent = totals(state, request.account, request.window).spent;
   const reserved = reservedIn(state, request.account, request.window);
@@ -186,6 +191,7 @@ export function applyReserve(
     tool: request.tool,
     amount: request.amount,
     ...owner,
+    sent: false,
   };
   return { ok: true, id };
 }
@@ -195,6 +201,11 @@ export function applySettle(state: LedgerState, id: string, charged: number): vo
   if (!r) return;
   spend(state, r, charged);
   delete state.reservations[id];
+}
+
+export function applyMarkSent(state: LedgerState, id: string): void {
+  const r = state.reservations[id];
+  if (r) r.sent = true;
 }
 
 export function applyRelease(state: LedgerState, id: string): void {

@@ -8,8 +8,9 @@
  * and hits per tool) and a hash of reservations in flight. Each replica holds a lease in a sorted
  * set of owners while it has reservations; a reservation whose owner's lease ran out (the process
  * died or lost Redis for longer than the lease) or that outlived any call is counted as spent at
- * its full amount, never forgotten. Old windows expire: days after a week, months after half a
- * year; `total` never. A marker key tells a ledger whose data was lost from a new one (redis-marker.ts).
+ * its full amount when its request was sent, and dropped when it was not. Old windows expire: days
+ * after a week, months after half a year; `total` never. A marker key tells a ledger whose data was
+ * lost from a new one (redis-marker.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { RedisConnection } from '../redis.js';
@@ -41,7 +42,8 @@ local function spend(totals, tool, credits)
   redis.call('HINCRBY', totals, 'calls:' .. tool, 1)
   redis.call('HINCRBYFLOAT', totals, 'credits:' .. tool, credits)
 end
--- Reservations whose owner is gone or that outlived any call become spent; returns what the rest hold.
+-- Reservations whose owner is gone or that outlived any call end: spent if their request was sent
+-- (one from before the sent field counts as sent), dropped if not; returns what the rest hold.
 local function reap(totals, held, owners, now, ttl)
   redis.call('ZREMRANGEBYSCORE', owners, '-inf', now)
   local reserved = 0
@@ -49,7 +51,7 @@ local function reap(totals, held, owners, now, ttl)
   for i = 1, #entries, 2 do
     local r = cjson.decode(entries[i + 1])
     if now - r.at > ttl or not redis.call('ZSCORE', owners, r.owner) then
-      spend(totals, r.tool, r.amount)
+      if r.sent ~= false then spend(totals, r.tool, r.amount) end
       redis.call('HDEL', held, entries[i])
     else
       reserved = reserved + r.amount
@@ -69,7 +71,7 @@ local amount = tonumber(ARGV[3])
 if ARGV[4] ~= '' and spent + reserved + amount > tonumber(ARGV[4]) then
   return {0, tostring(spent), tostring(reserved)}
 end
-redis.call('HSET', KEYS[2], ARGV[1], cjson.encode({tool = ARGV[2], amount = amount, owner = ARGV[5], at = now}))
+redis.call('HSET', KEYS[2], ARGV[1], cjson.encode({tool = ARGV[2], amount = amount, owner = ARGV[5], at = now, sent = false}))
 keep(KEYS[1], tonumber(ARGV[7]))
 keep(KEYS[2], tonumber(ARGV[7]))
 return {1}
@@ -82,6 +84,16 @@ if not held then return 0 end
 spend(KEYS[1], cjson.decode(held).tool, tonumber(ARGV[2]))
 redis.call('HDEL', KEYS[2], ARGV[1])
 keep(KEYS[1], tonumber(ARGV[3]))
+return 1
+`);
+
+/** KEYS: held. ARGV: id. */
+const MARK_SENT = script(`
+local held = redis.call('HGET', KEYS[1], ARGV[1])
+if not held then return 0 end
+local r = cjson.decode(held)
+r.sent = true
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(r))
 return 1
 `);
 
@@ -169,6 +181,12 @@ export class RedisLedger implements LedgerStore {
     if (!held) return;
     const [totals, heldKey] = this.keys(held.account, held.window);
     await this.track(this.redis.run(SETTLE, [totals, heldKey], [id, charged, keepMs(held.window)]));
+  }
+
+  async markSent(id: string): Promise<void> {
+    const held = this.held.get(id);
+    if (!held) return;
+    await this.track(this.redis.run(MARK_SENT, [this.keys(held.account, held.window)[1]], [id]));
   }
 
   async release(id: string): Promise<void> {

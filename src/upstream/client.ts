@@ -72,20 +72,32 @@ export class UpstreamClient {
     this.basePath = base.pathname.replace(/\/+$/, '');
   }
 
-  /** GET a path with query parameters; throws UpstreamError (with `attempts`) when it cannot answer. */
+  /**
+   * GET a path with query parameters; throws UpstreamError (with `attempts`, and `mayBeCharged` when
+   * a request reached the service without an error answer coming back) when it cannot answer.
+   */
   async get(path: string, params: QueryParams, { apiKey, signal }: RequestOptions): Promise<UpstreamAnswer> {
     const target = `${this.basePath}${path}${queryString(params)}`;
     const deadline = Date.now() + this.options.requestsMs;
+    let mayBeCharged = false;
     for (let attempt = 1; ; attempt++) {
+      let sent = false;
+      const onSent = () => {
+        sent = true;
+      };
       try {
-        const answer = await this.once(target, apiKey, deadline, signal);
+        const answer = await this.once(target, apiKey, deadline, signal, onSent);
         return { ...answer, attempts: attempt };
       } catch (caught) {
         const error = asUpstreamError(caught, this.origin, signal);
+        // Only an error answer is known to be free; a request sent and then cut, timed out, lost or
+        // answered with a 200 that could not be read may have been charged.
+        if (sent && error.kind !== 'http') mayBeCharged = true;
         const wait =
           error.retryable && attempt < this.options.maxAttempts ? retryDelay(error, attempt) : undefined;
         if (wait === undefined || Date.now() + wait >= deadline - 50) {
           error.attempts = attempt;
+          error.mayBeCharged = mayBeCharged;
           throw error;
         }
         await sleep(wait, signal);
@@ -130,7 +142,13 @@ export class UpstreamClient {
     return this.dispatcher;
   }
 
-  private async once(path: string, apiKey: string, deadline: number, signal?: AbortSignal) {
+  private async once(
+    path: string,
+    apiKey: string,
+    deadline: number,
+    signal: AbortSignal | undefined,
+    onSent: () => void,
+  ) {
     const dispatcher = await this.agent();
     const { attemptMs, requestsMs } = this.options;
     const left = deadline - Date.now();
@@ -147,6 +165,7 @@ export class UpstreamClient {
       timeoutMs,
       timeoutDetail: `The service did not answer within ${allowed}`,
       signal,
+      onSent,
     });
     // Joining and parsing a large body is heavy: it takes its turn (cpu-turns.ts).
     const bytes = response.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
@@ -193,12 +212,26 @@ interface RawResponse {
  * One request through undici's dispatcher API: the body is gathered as it arrives, with no stream or
  * AbortSignal per request. The timeout and the caller's cancel settle the call at once and abort the
  * request as soon as undici hands over its controller (a request still connecting has none yet).
+ * undici hands it over (onRequestStart) on a connected socket, in the same turn as it writes the
+ * request's bytes there: that is when `onSent` is told. A connection refused or still being made
+ * never gets that far, and neither does a request cancelled before it (aborted right there).
  */
 function send(
   dispatcher: Dispatcher,
-  request: Dispatcher.DispatchOptions & { timeoutMs: number; timeoutDetail?: string; signal?: AbortSignal },
+  request: Dispatcher.DispatchOptions & {
+    timeoutMs: number;
+    timeoutDetail?: string;
+    signal?: AbortSignal;
+    onSent?: () => void;
+  },
 ): Promise<RawResponse> {
-  const { timeoutMs, timeoutDetail = 'The service did not answer in time', signal, ...options } = request;
+  const {
+    timeoutMs,
+    timeoutDetail = 'The service did not answer in time',
+    signal,
+    onSent,
+    ...options
+  } = request;
   return new Promise((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined;
     let failure: UpstreamError | undefined;
@@ -236,6 +269,7 @@ function send(
       onRequestStart(started) {
         controller = started;
         if (failure) started.abort(failure);
+        else onSent?.();
       },
       onResponseStart(_controller, status, responseHeaders) {
         statusCode = status;

@@ -11,6 +11,11 @@ export class UpstreamError extends Error {
   override name = 'UpstreamError';
   /** How many attempts the client made before giving up. */
   attempts = 1;
+  /**
+   * Whether one of the attempts reached the service and no error answer came back (it was cut,
+   * timed out, lost, or answered with a 200 that could not be read): the service may have charged it.
+   */
+  mayBeCharged = false;
   constructor(
     readonly kind: FailureKind,
     /** HTTP status, when there was an answer. */

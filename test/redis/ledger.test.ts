@@ -1,7 +1,7 @@
 /**
  * The Redis ledger's rules against a real redis-server, in-process: the same rules as the file
  * ledger (reserve only within the budget, settle, release, hits, reservations of a process gone
- * counted as spent), scripts sent again after Redis forgets them, and the services' readiness.
+ * counted as spent when sent and dropped when not), scripts sent again after Redis forgets them, and the services' readiness.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,14 +75,16 @@ describe.skipIf(missing)('the ledger on Redis', () => {
     await ledger.close();
   });
 
-  it('counts a reservation as spent once the process that held it is gone', async () => {
+  it('counts a sent reservation as spent once the process that held it is gone, and drops one never sent', async () => {
     const gone = new RedisLedger(connect('reaped'), 300);
     const other = new RedisLedger(connect('reaped'));
     const held = await gone.reserve({ ...call, amount: 4, budget: 10 });
-    expect(held.ok).toBe(true);
+    const waiting = await gone.reserve({ ...call, amount: 2, budget: 10 });
+    expect(held.ok && waiting.ok).toBe(true);
+    if (held.ok) await gone.markSent(held.id);
     // Closing stops the lease's renewal without settling: as if the process had died.
     await gone.close();
-    expect(await other.figures(call.account, call.window)).toMatchObject({ spent: 0, reserved: 4 });
+    expect(await other.figures(call.account, call.window)).toMatchObject({ spent: 0, reserved: 6 });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await other.figures(call.account, call.window)).toMatchObject({
       spent: 4,

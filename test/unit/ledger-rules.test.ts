@@ -2,10 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyHit,
+  applyMarkSent,
   applyRelease,
   applyReserve,
   applySettle,
   emptyState,
+  ledgerState,
   RESERVATION_TTL_MS,
   readFigures,
   reapReservations,
@@ -48,7 +50,7 @@ describe('ledger rules', () => {
     });
   });
 
-  it('reservations of ended processes, or older than any call, count as spent at their amount', () => {
+  it('reservations of ended processes, or older than any call, count as spent when sent, else are dropped', () => {
     const state = emptyState();
     applyReserve(state, { ...call, amount: 4 }, holder('old', 0));
     applyReserve(
@@ -56,10 +58,23 @@ describe('ledger rules', () => {
       { ...call, amount: 2 },
       { id: 'dead', pid: 2, owner: 'other', at: RESERVATION_TTL_MS },
     );
+    applyReserve(
+      state,
+      { ...call, amount: 8 },
+      { id: 'dead-waiting', pid: 2, owner: 'other', at: RESERVATION_TTL_MS },
+    );
     applyReserve(state, { ...call, amount: 1 }, holder('live', RESERVATION_TTL_MS));
+    for (const id of ['old', 'dead', 'live']) applyMarkSent(state, id);
     const reaped = reapReservations(state, RESERVATION_TTL_MS + 1, (r) => r.owner === 'other');
-    expect(reaped).toBe(2);
+    expect(reaped).toBe(3);
     expect(readFigures(state, 'a', call.window)).toMatchObject({ spent: 6, reserved: 1 });
+    expect(readFigures(state, 'a', call.window).by_tool.t.calls).toBe(2);
+  });
+
+  it('a reservation written before reservations recorded whether they were sent reads as sent', () => {
+    const held = { account: 'a', window: call.window, tool: 't', amount: 3, pid: 2, owner: 'o', at: 0 };
+    const state = ledgerState.parse({ accounts: {}, reservations: { r: held } });
+    expect(state.reservations.r.sent).toBe(true);
   });
 
   it('cache hits are counted with what they saved, by tool', () => {

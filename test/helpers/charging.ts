@@ -1,0 +1,52 @@
+/**
+ * What the charging tests share: the tool they call at a fake upstream, the figures as a new
+ * process reads them, and a server killed with calls sent and calls waiting for a turn.
+ */
+import { expect } from 'vitest';
+import { type Env, runCli, startMcp } from './cli.js';
+import type { FakeUpstream } from './fake-upstream.js';
+import { until } from './until.js';
+import { NOW, okStatus } from './upstream-shapes.js';
+
+export const FNG = '/v3/fear-and-greed/latest';
+/** What get_fear_and_greed_latest is estimated at, and what the service charges for it. */
+export const ESTIMATE = 1;
+export const FNG_ANSWER = {
+  body: { data: { value: 50, value_classification: 'Neutral', update_time: NOW }, status: okStatus },
+};
+
+export interface Usage {
+  spent: number;
+  reserved: number;
+  left: number | null;
+}
+
+/** The figures as a new process reads them from the ledger (`svc-mcp call get_credit_usage`). */
+export async function usage(env: Env): Promise<Usage> {
+  const run = await runCli(['call', 'get_credit_usage', '--json'], env);
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as Usage;
+}
+
+/** Calls the server sends upstream at once (README, "Reliability"). */
+export const IN_FLIGHT = 8;
+
+/**
+ * A stdio server sent 12 calls at a hanging upstream: 8 go out (each marked sent on the ledger before
+ * it went), 4 wait for a turn; once the ledger holds all 12, the server is killed.
+ */
+export async function killWithCallsWaiting(upstream: FakeUpstream, env: Env): Promise<void> {
+  const mcp = await startMcp(env);
+  const calls = Array.from({ length: IN_FLIGHT + 4 }, () =>
+    mcp.call('get_fear_and_greed_latest').catch((error: Error) => error),
+  );
+  await until(() => upstream.requests.length === IN_FLIGHT);
+  await until(async () => {
+    const figures = (await mcp.call('get_credit_usage')).structuredContent as unknown as Usage;
+    return figures.reserved === IN_FLIGHT + 4;
+  });
+  process.kill(mcp.pid, 'SIGKILL');
+  await Promise.all(calls);
+  await mcp.close().catch(() => {});
+  expect(upstream.requests).toHaveLength(IN_FLIGHT);
+}
