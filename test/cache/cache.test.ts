@@ -33,7 +33,7 @@ describe('on the sandbox', () => {
   it('a repeated call is a free cache hit that says how old its data is', async () => {
     const before = requestsTo(FNG);
     const first = await mcp.call('get_fear_and_greed_latest');
-    expect(first._meta).toEqual({ credits: 1, cached: false, joined: false, age_seconds: 0, sandbox: true });
+    expect(first._meta).toEqual({ credits: 1, cached: false, joined: false, age_seconds: 0, sandbox: false });
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const second = await mcp.call('get_fear_and_greed_latest');
     expect(second._meta).toMatchObject({ credits: 0, cached: true, joined: false });

@@ -154,7 +154,7 @@ describe('a call sent and never answered is charged its estimate', () => {
     const mcp = await startMcp(env);
     try {
       const result = await mcp.call('get_fear_and_greed_latest');
-      expect(textOf(result)).toMatch(/did not answer in time \(after \d attempts\)/);
+      expect(textOf(result)).toMatch(/did not answer within .* \(after \d attempts\)/);
       expect(upstream.requests.length).toBeGreaterThan(1);
     } finally {
       await mcp.close();
