@@ -170,6 +170,8 @@ async function requestUpstream(
   let charged: number | undefined;
   try {
     const kept = await services.limiter.run(async () => {
+      // Marked before the request is written: a process killed after this counts it as spent.
+      await guard.markSent(admission.reservation);
       const answer = await send(observers, source, endpoint, params, call);
       const credits = answer.creditCount ?? estimate;
       charged = credits;

@@ -132,6 +132,12 @@ export class CreditGuard {
     };
   }
 
+  /** The call's request is about to be written to the service: from now on it may be charged. */
+  async markSent(reservation: Reservation): Promise<void> {
+    if (reservation.id === undefined) return;
+    await this.options.store.markSent(reservation.id).catch(() => {});
+  }
+
   /** The call was answered: it cost `charged` credits (the service's count, or the estimate). */
   async settle(reservation: Reservation, charged: number): Promise<void> {
     if (reservation.id === undefined) return;

@@ -1,12 +1,11 @@
 /**
  * The credit ledger: what each account (an API key, known only by its hash) has spent and holds in
- * reservation per budget window, and the store interface behind it. The rules live here as pure
- * functions over a state object, so that every store applies the same ones: a reservation fits
- * when spent + reserved + amount stays within the budget; settling turns it into spent; releasing
- * drops it; a reservation whose process is gone is counted as spent (its request may have been
- * charged), never forgotten.
+ * reservation per budget window, and the store interface behind it. Every store applies the same
+ * rules: a reservation fits when spent + reserved + amount stays within the budget; settling turns
+ * it into spent; releasing drops it; a reservation whose process is gone, or that outlived any
+ * call, is counted as spent at its full amount once its request was sent (it may have been
+ * charged), and dropped if it was never sent (it cannot have cost anything).
  */
-import { z } from 'zod';
 
 export interface ToolFigures {
   calls: number;
@@ -38,6 +37,8 @@ export interface LedgerStore {
   /** Where the ledger lives, for messages (a file path, a Redis address). */
   readonly location: string;
   reserve(request: ReserveRequest): Promise<ReserveResult>;
+  /** The reservation's request is about to be written to the service: from now on it may be charged. */
+  markSent(id: string): Promise<void>;
   /** The reservation becomes `charged` credits spent. */
   settle(id: string, charged: number): Promise<void>;
   /** The call failed: it costs nothing. */
@@ -63,155 +64,7 @@ export class LedgerDamagedError extends Error {
   }
 }
 
-// ---------------------------------------------------------------- state and its rules
-
-const toolFigures = z.object({ calls: z.number(), credits: z.number(), cache_hits: z.number() });
-const windowTotals = z.object({
-  spent: z.number(),
-  by_tool: z.record(z.string(), toolFigures),
-  cache_hits: z.number(),
-  credits_saved: z.number(),
-});
-const heldReservation = z.object({
-  account: z.string(),
-  window: z.string(),
-  tool: z.string(),
-  amount: z.number(),
-  pid: z.number(),
-  /** The process that holds it: a pid alone may be reused after a restart. */
-  owner: z.string(),
-  at: z.number(),
-});
-
-export const ledgerState = z.object({
-  accounts: z.record(z.string(), z.record(z.string(), windowTotals)),
-  reservations: z.record(z.string(), heldReservation),
-});
-export type LedgerState = z.infer<typeof ledgerState>;
-type WindowTotals = z.infer<typeof windowTotals>;
-export type HeldReservation = z.infer<typeof heldReservation>;
-
-export function emptyState(): LedgerState {
-  return { accounts: {}, reservations: {} };
-}
-
 /** Longest a call may hold a reservation: retries and waits included, calls end well before this. */
 export const RESERVATION_TTL_MS = 5 * 60_000;
-/** Windows kept per account (the current ones and a few before, for reporting). */
-const WINDOWS_KEPT = 6;
-
-function totals(state: LedgerState, account: string, window: string): WindowTotals {
-  state.accounts[account] ??= {};
-  const windows = state.accounts[account];
-  windows[window] ??= { spent: 0, by_tool: {}, cache_hits: 0, credits_saved: 0 };
-  const ids = Object.keys(windows);
-  // Bounded: drop the oldest windows (ids sort by date within a kind; `total` is never dropped).
-  for (const id of ids
-    .filter((i) => i !== 'total' && i !== window)
-    .sort()
-    .slice(0, Math.max(0, ids.length - WINDOWS_KEPT)))
-    delete windows[id];
-  return windows[window];
-}
-
-function tool(t: WindowTotals, name: string): ToolFigures {
-  t.by_tool[name] ??= { calls: 0, credits: 0, cache_hits: 0 };
-  return t.by_tool[name];
-}
-
-function reservedIn(state: LedgerState, account: string, window: string): number {
-  let sum = 0;
-  for (const r of Object.values(state.reservations))
-    if (r.account === account && r.window === window) sum += r.amount;
-  return sum;
-}
-
-function spend(
-  state: LedgerState,
-  r: Pick<HeldReservation, 'account' | 'window' | 'tool'>,
-  credits: number,
-): void {
-  const t = totals(state, r.account, r.window);
-  t.spent += credits;
-  const figures = tool(t, r.tool);
-  figures.calls += 1;
-  figures.credits += credits;
-}
-
-/**
- * Reservations whose process has ended, or that outlived any call, are counted as spent at their
- * full amount: the request may have reached the service and been charged. Returns how many.
- */
-export function reapReservations(
-  state: LedgerState,
-  nowMs: number,
-  ended: (r: HeldReservation) => boolean,
-): number {
-  let reaped = 0;
-  for (const [id, r] of Object.entries(state.reservations)) {
-    if (nowMs - r.at > RESERVATION_TTL_MS || ended(r)) {
-      spend(state, r, r.amount);
-      delete state.reservations[id];
-      reaped++;
-    }
-  }
-  return reaped;
-}
-
-export function applyReserve(
-  state: LedgerState,
-  request: ReserveRequest,
-  held: Omit<HeldReservation, 'account' | 'window' | 'tool' | 'amount'> & { id: string },
-): ReserveResult {
-  const spent = totals(state, request.account, request.window).spent;
-  const reserved = reservedIn(state, request.account, request.window);
-  if (request.budget !== undefined && spent + reserved + request.amount > request.budget) {
-    return { ok: false, spent, reserved };
-  }
-  const { id, ...owner } = held;
-  state.reservations[id] = {
-    account: request.account,
-    window: request.window,
-    tool: request.tool,
-    amount: request.amount,
-    ...owner,
-  };
-  return { ok: true, id };
-}
-
-export function applySettle(state: LedgerState, id: string, charged: number): void {
-  const r = state.reservations[id];
-  if (!r) return;
-  spend(state, r, charged);
-  delete state.reservations[id];
-}
-
-export function applyRelease(state: LedgerState, id: string): void {
-  delete state.reservations[id];
-}
-
-/** `count` cache hits (or joined calls) that together saved `saved` credits. */
-export function applyHit(
-  state: LedgerState,
-  account: string,
-  window: string,
-  toolName: string,
-  saved: number,
-  count = 1,
-): void {
-  const t = totals(state, account, window);
-  t.cache_hits += count;
-  t.credits_saved += saved;
-  tool(t, toolName).cache_hits += count;
-}
-
-export function readFigures(state: LedgerState, account: string, window: string): WindowFigures {
-  const t = state.accounts[account]?.[window];
-  return {
-    spent: t?.spent ?? 0,
-    reserved: reservedIn(state, account, window),
-    by_tool: structuredClone(t?.by_tool ?? {}),
-    cache_hits: t?.cache_hits ?? 0,
-    credits_saved: t?.credits_saved ?? 0,
-  };
-}
+/** Windows kept per account (the current ones and a few before, for reporting; `total` is never dropped). */
+export const WINDOWS_KEPT = 6;

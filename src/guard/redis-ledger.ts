@@ -1,5 +1,5 @@
 /**
- * The ledger on Redis, shared by every replica: the same rules as the file ledger (ledger.ts),
+ * The ledger on Redis, shared by every replica: the same rules as the SQLite ledger (ledger.ts),
  * each applied as one Lua script on the Redis side, so that a reservation on one replica sees
  * every other replica's spend and reservations at that instant. Times come from Redis's own clock,
  * so replicas whose clocks differ agree on a reservation's age.
@@ -158,6 +158,9 @@ export class RedisLedger implements LedgerStore {
     this.leaseTimer ??= setInterval(() => void this.renewLease(), this.leaseMs / 3).unref();
     return { ok: true, id };
   }
+
+  /** A reservation whose replica is gone counts as spent here, sent or not. */
+  async markSent(): Promise<void> {}
 
   async settle(id: string, charged: number): Promise<void> {
     const held = this.take(id);
