@@ -41,12 +41,26 @@ try {
   ]) {
     cpSync(join(root, entry), join(stage, entry), { recursive: true });
   }
-  // The locked production dependencies only; no scripts (the build is already in dist/).
-  execFileSync(npm, ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], {
-    cwd: stage,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    shell: process.platform === 'win32',
-  });
+  // The locked production dependencies only; no scripts (the build is already in dist/). Not the
+  // optional better-sqlite3: its binary is per platform and Node version, so the bundle relies on
+  // node:sqlite, built into the Node its manifest requires (compatibility.runtimes.node).
+  execFileSync(
+    npm,
+    [
+      'ci',
+      '--omit=dev',
+      '--omit=optional',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+    ],
+    {
+      cwd: stage,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      shell: process.platform === 'win32',
+    },
+  );
   execFileSync(process.execPath, [mcpb, 'validate', join(stage, 'manifest.json')], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
