@@ -128,6 +128,23 @@ function damage(error: unknown): string | undefined {
   return undefined;
 }
 
+/** `work` in one write transaction, taken at once so that what it reads stays true until it commits. */
+function inTransaction<T>(db: SqlDatabase, work: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    try {
+      db.exec('ROLLBACK');
+    } catch {
+      // SQLite ended the transaction itself; the failure is what to report
+    }
+    throw error;
+  }
+}
+
 export class SqliteLedger implements LedgerStore {
   readonly location: string;
   private readonly legacyPath: string;
@@ -246,19 +263,8 @@ export class SqliteLedger implements LedgerStore {
     }
   }
 
-  /** `work` in one write transaction, taken at once so that what it reads stays true until it commits. */
   private transaction<T>(work: (q: Queries) => T): T {
-    return this.statement((q, db) => {
-      db.exec('BEGIN IMMEDIATE');
-      try {
-        const result = work(q);
-        db.exec('COMMIT');
-        return result;
-      } catch (error) {
-        db.exec('ROLLBACK');
-        throw error;
-      }
-    });
+    return this.statement((q, db) => inTransaction(db, () => work(q)));
   }
 
   /** `work` on the open database; a damaged database is closed and reported, and opened again next time. */
@@ -284,14 +290,7 @@ export class SqliteLedger implements LedgerStore {
       db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
       db.exec('PRAGMA journal_mode = WAL');
       db.exec('PRAGMA synchronous = NORMAL');
-      db.exec('BEGIN IMMEDIATE');
-      try {
-        this.ensureSchema(db);
-        db.exec('COMMIT');
-      } catch (error) {
-        db.exec('ROLLBACK');
-        throw error;
-      }
+      inTransaction(db, () => this.ensureSchema(db));
       const queries = Object.fromEntries(
         Object.entries(QUERIES).map(([name, sql]) => [name, db.prepare(sql)]),
       ) as Queries;
