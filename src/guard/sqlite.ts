@@ -49,22 +49,44 @@ function builtin(): Opener | undefined {
 
 let loaded: Sqlite | string | undefined;
 
-/** SQLite, or a sentence saying why there is none here and what to do. */
+/**
+ * SQLite, or a sentence saying why there is none here and what to do. Cheap, for start-up:
+ * better-sqlite3 is only found here, and loaded with the first database (its native part takes
+ * tens of milliseconds to load); a copy that cannot load fails then, saying the same.
+ */
 export function loadSqlite(): Sqlite | string {
   loaded ??= load();
   return loaded;
+}
+
+const require = createRequire(import.meta.url);
+
+function unavailable(why: string): string {
+  return `the credit ledger needs SQLite: Node ${process.versions.node} has no node:sqlite (Node 22.13 and later have it), and the optional dependency better-sqlite3 ${why}. Run on Node 22.13 or later, reinstall svc-mcp with its install scripts allowed so that better-sqlite3 is built, or set SVC_REDIS_URL to keep the ledger on Redis.`;
 }
 
 function load(): Sqlite | string {
   const DatabaseSync = builtin();
   if (DatabaseSync) return { library: 'node:sqlite', open: (path) => new DatabaseSync(path) };
   try {
-    const Database = createRequire(import.meta.url)('better-sqlite3') as Opener;
-    // The native part loads with the first database, so open one here rather than fail later.
-    new Database(':memory:').close();
-    return { library: 'better-sqlite3', open: (path) => new Database(path) };
-  } catch (error) {
-    const why = ((error as Error)?.message ?? String(error)).split('\n')[0];
-    return `the credit ledger needs SQLite: Node ${process.versions.node} has no node:sqlite (Node 22.13 and later have it), and the optional dependency better-sqlite3 could not be loaded (${why}). Run on Node 22.13 or later, reinstall svc-mcp with its install scripts allowed so that better-sqlite3 is built, or set SVC_REDIS_URL to keep the ledger on Redis.`;
+    require.resolve('better-sqlite3');
+  } catch {
+    return unavailable('is not installed');
   }
+  let Database: Opener | undefined;
+  return {
+    library: 'better-sqlite3',
+    open(path) {
+      if (!Database) {
+        try {
+          const found = require('better-sqlite3') as Opener;
+          new found(':memory:').close(); // loads the native part: missing or built for another Node?
+          Database = found;
+        } catch (error) {
+          throw new Error(unavailable(`could not be loaded (${(error as Error)?.message?.split('\n')[0]})`));
+        }
+      }
+      return new Database(path);
+    },
+  };
 }
