@@ -30,7 +30,7 @@ import { type LegacyState, readLegacyLedger, setAside } from './ledger-import.js
 import type { SqlDatabase, Sqlite, SqlRow, SqlStatement } from './sqlite.js';
 
 /** Longest a change waits for another process's transaction before it fails. */
-export const BUSY_TIMEOUT_MS = 2_000;
+const BUSY_TIMEOUT_MS = 2_000;
 /** Cache hits are statistics, not money: they wait this long to share a transaction with others. */
 const HIT_DELAY_MS = 250;
 /** Marks the database as this ledger's ('svc1'), and its layout's version. */
