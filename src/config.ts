@@ -164,7 +164,7 @@ export const SETTINGS = {
     env: 'SVC_STATE_DIR',
     key: 'state_dir',
     title: 'State directory',
-    meaning: 'where the credit ledger persists',
+    meaning: 'where the credit ledger persists (ledger.sqlite; ledger.json on Node 20)',
     shown:
       "the user's state directory (~/.local/state/svc-mcp, ~/Library/Application Support/svc-mcp, %LOCALAPPDATA%\\svc-mcp)",
     schema: optionalText(z.string().max(4096, 'must be a path of at most 4096 characters')).transform(
@@ -198,7 +198,7 @@ export const SETTINGS = {
     title: 'Redis URL',
     meaning:
       'Redis for the credit ledger and the cache, shared by every replica (redis://[:password@]host:port[/db], or rediss:// for TLS)',
-    shown: 'unset: in-process cache, file ledger',
+    shown: 'unset: in-process cache, the ledger in SVC_STATE_DIR',
     // It may carry a password.
     sensitive: true,
     schema: optionalText(

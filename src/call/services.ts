@@ -2,8 +2,8 @@
  * The services every tool call uses, built once per process and shared by every transport and
  * every HTTP request: the data source (and its client), the shared answers (cache and in-flight
  * joins), the credit guard, the clock, and what watches them (logs, metrics). The cache and the
- * ledger live in this process and a file, or on Redis when SVC_REDIS_URL is set, so that several
- * replicas share one budget and one cache. Heavy parts (the Redis client, the logger, metrics)
+ * ledger live in this process and an SQLite database, or on Redis when SVC_REDIS_URL is set, so
+ * that several replicas share one budget and one cache. Heavy parts (the Redis client, the logger, metrics)
  * load only when the settings ask for them.
  */
 import { SharedAnswers } from '../cache/answers.js';
@@ -12,7 +12,10 @@ import { MemoryCacheStore } from '../cache/store.js';
 import type { Config, LogLevel } from '../config.js';
 import { FileLedger } from '../guard/file-ledger.js';
 import { CreditGuard } from '../guard/guard.js';
+import type { LedgerStore } from '../guard/ledger.js';
 import { RedisLedger } from '../guard/redis-ledger.js';
+import { loadSqlite } from '../guard/sqlite.js';
+import { SqliteLedger } from '../guard/sqlite-ledger.js';
 import { type Log, logCalls, openLog, SILENT_LOG } from '../ops/logs.js';
 import type { Metrics } from '../ops/metrics.js';
 import { RedisConnection } from '../redis.js';
@@ -76,7 +79,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     config.redisUrl === undefined ? undefined : new RedisConnection(config.redisUrl, config.redisPrefix, log);
   const cacheStore = redis ? new RedisCacheStore(redis) : new MemoryCacheStore();
   const guard = new CreditGuard({
-    store: redis ? new RedisLedger(redis) : new FileLedger(config.stateDir, now),
+    store: redis ? new RedisLedger(redis) : localLedger(config.stateDir, now),
     budget: config.creditBudget,
     window: config.creditWindow,
     maxPerCall: config.maxCreditsPerCall,
@@ -121,6 +124,15 @@ export async function createServices(config: Config, options: ServiceOptions = {
       if (opening) await (await opening.catch(() => undefined))?.close().catch(() => {});
     },
   };
+}
+
+/**
+ * The ledger of a single machine: SQLite where Node has it built in (22.13 and later), whose cost
+ * does not grow with what it holds; else (Node 20) the JSON file, whose every change rewrites it.
+ */
+function localLedger(dir: string, now: () => number): LedgerStore {
+  const sqlite = loadSqlite();
+  return sqlite ? new SqliteLedger(dir, sqlite, now) : new FileLedger(dir, now);
 }
 
 /** `ok`, or why not, within the check's time bound. */

@@ -1,5 +1,6 @@
 /**
- * The ledger in a file (SVC_STATE_DIR/ledger.json), shared safely by every server process on the
+ * The ledger in a file (SVC_STATE_DIR/ledger.json), on Node 20, which has no built-in SQLite (the
+ * SQLite ledger, sqlite-ledger.ts, serves Node 22.13 and later). Shared safely by every server process on the
  * machine: each change is made under a lock file (proper-lockfile) by reading the file, applying
  * the ledger's rules and writing a new file that replaces the old one in one rename. A change is
  * reported done only once it is on disk, so a process killed at any moment loses nothing it
@@ -7,6 +8,7 @@
  * a damaged or hand-edited ledger is reported, never silently reset.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
@@ -199,24 +201,20 @@ export class FileLedger implements LedgerStore {
     try {
       text = await readFile(this.location, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyState();
-      throw new LedgerDamagedError(this.location, `it cannot be read: ${(error as Error).message}`);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw new LedgerDamagedError(this.location, `it cannot be read: ${(error as Error).message}`);
+      }
+      // A newer Node keeps the ledger in SQLite (it imported this file): never start again from zero.
+      const sqlite = join(this.dir, 'ledger.sqlite');
+      if (existsSync(sqlite)) {
+        throw new LedgerDamagedError(
+          sqlite,
+          'it is kept in SQLite, which this Node cannot read: run the server on Node 22.13 or later',
+        );
+      }
+      return emptyState();
     }
-    let file: { format?: unknown; checksum?: unknown; state?: unknown };
-    try {
-      file = JSON.parse(text);
-    } catch {
-      throw new LedgerDamagedError(this.location, 'it is not valid JSON');
-    }
-    if (file?.format !== FORMAT) throw new LedgerDamagedError(this.location, `it is not a "${FORMAT}" file`);
-    // The checksum covers the state as written, before any parsing reorders it.
-    if (file.checksum !== checksum(file.state)) {
-      throw new LedgerDamagedError(this.location, 'its checksum does not match its contents');
-    }
-    const parsed = ledgerState.safeParse(file.state);
-    if (!parsed.success)
-      throw new LedgerDamagedError(this.location, 'its contents do not have the ledger shape');
-    return parsed.data;
+    return parseLedgerFile(this.location, text).state;
   }
 
   private async write(state: LedgerState): Promise<void> {
@@ -225,6 +223,28 @@ export class FileLedger implements LedgerStore {
     await writeFile(temp, text, { mode: 0o600 });
     await rename(temp, this.location);
   }
+}
+
+/**
+ * A ledger file's state and its checksum, checked: a file damaged or edited by hand throws, naming
+ * what is wrong (the SQLite ledger reads an earlier version's file this way too, to import it).
+ */
+export function parseLedgerFile(location: string, text: string): { state: LedgerState; checksum: string } {
+  let file: { format?: unknown; checksum?: unknown; state?: unknown };
+  try {
+    file = JSON.parse(text);
+  } catch {
+    throw new LedgerDamagedError(location, 'it is not valid JSON');
+  }
+  if (file?.format !== FORMAT) throw new LedgerDamagedError(location, `it is not a "${FORMAT}" file`);
+  // The checksum covers the state as written, before any parsing reorders it.
+  const sum = checksum(file.state);
+  if (file.checksum !== sum) {
+    throw new LedgerDamagedError(location, 'its checksum does not match its contents');
+  }
+  const parsed = ledgerState.safeParse(file.state);
+  if (!parsed.success) throw new LedgerDamagedError(location, 'its contents do not have the ledger shape');
+  return { state: parsed.data, checksum: sum };
 }
 
 function checksum(state: unknown): string {

@@ -1,7 +1,8 @@
 /**
  * The credit ledger: what each account (an API key, known only by its hash) has spent and holds in
- * reservation per budget window, and the store interface behind it. The rules live here as pure
- * functions over a state object, so that every store applies the same ones: a reservation fits
+ * reservation per budget window, and the store interface behind it. Every store applies the same
+ * rules, written here as pure functions over a state object for the JSON file store (Node 20) and
+ * again in SQL (sqlite-ledger.ts) and Lua (redis-ledger.ts): a reservation fits
  * when spent + reserved + amount stays within the budget; settling turns it into spent; releasing
  * drops it; a reservation whose process is gone is counted as spent when its request was sent (the
  * service may have charged it), and dropped when it was not (nothing reached the service).
@@ -113,7 +114,7 @@ export function emptyState(): LedgerState {
  */
 export const RESERVATION_TTL_MS = 10 * 60_000;
 /** Windows kept per account (the current ones and a few before, for reporting). */
-const WINDOWS_KEPT = 6;
+export const WINDOWS_KEPT = 6;
 
 function totals(state: LedgerState, account: string, window: string): WindowTotals {
   state.accounts[account] ??= {};

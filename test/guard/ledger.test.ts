@@ -1,14 +1,23 @@
 /**
  * The ledger on disk: windows roll at 00:00 UTC (the server's and the embedded sandbox's clocks frozen
  * by SVC_NOW), spend survives a restart and a SIGKILL in the middle of a burst, two processes sharing
- * the directory never overspend together, and a damaged ledger is reported by name, never reset.
+ * the directory never overspend together, a damaged ledger is reported by name, never reset, and an
+ * earlier version's ledger.json is imported once.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSqlite } from '../../src/guard/sqlite.js';
 import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+
+/** The server runs on this test's Node: SQLite where it is built in, else (Node 20) the JSON file. */
+const SQLITE = loadSqlite() !== undefined;
+const LEDGER = SQLITE
+  ? { file: 'ledger.sqlite', garbage: 'it is not an SQLite database' }
+  : { file: 'ledger.json', garbage: 'it is not valid JSON' };
 
 const FNG = '/v3/fear-and-greed/latest';
 const newStateDir = () => mkdtempSync(join(tmpdir(), 'svc-mcp-ledger-'));
@@ -120,7 +129,7 @@ describe('on disk', () => {
     expect(charged).toBeGreaterThanOrEqual(answered);
     await withServer(env, async (next) => {
       const figures = await spent(next);
-      // Charged calls settled before the kill, and calls still reserved at the kill, both count.
+      // Calls settled before the kill, and calls whose request was sent before it, both count.
       expect(figures.spent).toBeGreaterThanOrEqual(charged);
       expect(figures.spent).toBeLessThanOrEqual(300);
     });
@@ -158,27 +167,68 @@ describe('on disk', () => {
     await withServer(env, async (mcp) => {
       await mcp.call('get_fear_and_greed_latest');
     });
-    const path = join(dir, 'ledger.json');
-    const edited = readFileSync(path, 'utf8').replace('"spent":1', '"spent":0');
-    writeFileSync(path, edited);
+    const path = join(dir, LEDGER.file);
+    const garbage = 'not a database: text written over the ledger\n'.repeat(200);
+    writeFileSync(path, garbage);
     await withServer(env, async (mcp) => {
       const before = requestsTo(FNG);
       const result = await mcp.call('get_fear_and_greed_latest');
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain(
-        `The credit ledger at ${path} is damaged (its checksum does not match its contents)`,
-      );
+      expect(textOf(result)).toContain(`The credit ledger at ${path} is damaged (${LEDGER.garbage})`);
       expect(requestsTo(FNG)).toBe(before);
       const figures = await spent(mcp);
       expect(figures.problem).toContain(path);
     });
-    expect(readFileSync(path, 'utf8')).toBe(edited);
-    writeFileSync(path, '{"format":');
+    expect(readFileSync(path, 'utf8')).toBe(garbage);
     await withServer({ ...env, SVC_CREDIT_BUDGET: '' }, async (mcp) => {
       // Without a budget there is nothing to protect: calls go on, and the file is left alone.
       expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
-      expect(textOf(await mcp.call('get_credit_usage'))).toMatch(/is damaged \(it is not valid JSON\)/);
+      expect(textOf(await mcp.call('get_credit_usage'))).toContain(`is damaged (${LEDGER.garbage})`);
     });
-    expect(readFileSync(path, 'utf8')).toBe('{"format":');
+    expect(readFileSync(path, 'utf8')).toBe(garbage);
   });
+
+  it.runIf(SQLITE)(
+    "an earlier version's ledger.json is imported once: its spend counts against the budget",
+    async () => {
+      const dir = newStateDir();
+      const env = sandboxEnv(sandbox, 'sandbox-enterprise', {
+        SVC_STATE_DIR: dir,
+        SVC_CACHE: 'off',
+        SVC_CREDIT_BUDGET: '3',
+        SVC_CREDIT_WINDOW: 'total',
+      });
+      // The account is the key's hash, as the guard names it.
+      const account = `key:${createHash('sha256').update('sandbox-enterprise').digest('hex').slice(0, 16)}`;
+      const state = {
+        accounts: {
+          [account]: {
+            total: {
+              spent: 2,
+              by_tool: { get_fear_and_greed_latest: { calls: 2, credits: 2, cache_hits: 0 } },
+              cache_hits: 0,
+              credits_saved: 0,
+            },
+          },
+        },
+        reservations: {},
+      };
+      const checksum = `sha256:${createHash('sha256').update(JSON.stringify(state)).digest('hex')}`;
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(
+        join(dir, 'ledger.json'),
+        JSON.stringify({ format: 'svc-mcp ledger 1', checksum, state }),
+      );
+      await withServer(env, async (mcp) => {
+        expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
+        expect(textOf(await mcp.call('get_fear_and_greed_latest'))).toMatch(
+          /0 credits of the total budget of 3/,
+        );
+      });
+      expect(existsSync(join(dir, 'ledger.json'))).toBe(false);
+      await withServer(env, async (mcp) => {
+        expect(await spent(mcp)).toMatchObject({ spent: 3, left: 0 });
+      });
+    },
+  );
 });

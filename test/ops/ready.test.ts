@@ -1,4 +1,4 @@
-/** The services' readiness without Redis: the file ledger can be written, or why not. */
+/** The services' readiness without Redis: the SQLite ledger can be written, or why not. */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ describe('readiness', () => {
   const stateDir = mkdtempSync(join(tmpdir(), 'svc-mcp-ready-'));
   afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
 
-  it('services.ready() checks that the file ledger can be written', async () => {
+  it('services.ready() checks that the SQLite ledger can be written', async () => {
     const sandbox = await startTestSandbox();
     const services = await createServices(loadConfig({ ...sandboxEnv(sandbox), SVC_STATE_DIR: stateDir }));
     const blocked = join(stateDir, 'a-file');

@@ -36,7 +36,7 @@ describe.skipIf(missing)('replicas on one Redis', () => {
 
   /**
    * Replicas: server processes on one Redis under one prefix, each with a state directory of its
-   * own, as on machines of their own (a shared directory would share the file ledger).
+   * own, as on machines of their own (a shared directory would share the SQLite ledger).
    */
   async function replicas(count: number, prefix: string, extra: Env = {}): Promise<McpSession[]> {
     const started = await Promise.all(

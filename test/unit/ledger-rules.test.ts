@@ -1,101 +1,112 @@
-/** The ledger's rules, which every store applies: fits, settles, releases, reaps, stays bounded. */
-import { describe, expect, it } from 'vitest';
-import {
-  applyHit,
-  applyMarkSent,
-  applyRelease,
-  applyReserve,
-  applySettle,
-  emptyState,
-  ledgerState,
-  RESERVATION_TTL_MS,
-  readFigures,
-  reapReservations,
-} from '../../src/guard/ledger.js';
+/** The ledger's rules, as the SQLite ledger applies them: fits, settles, releases, reaps, stays bounded. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RESERVATION_TTL_MS } from '../../src/guard/ledger.js';
+import { loadSqlite, type Sqlite } from '../../src/guard/sqlite.js';
+import { SqliteLedger } from '../../src/guard/sqlite-ledger.js';
 
-const holder = (id: string, at = 0) => ({ id, pid: 1, owner: 'me', at });
+// Node 20 has no built-in SQLite: its ledger is the JSON file (file-ledger.ts), tested on its own.
+const sqlite = loadSqlite() as Sqlite;
+const root = mkdtempSync(join(tmpdir(), 'svc-ledger-rules-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let dirs = 0;
+/** A ledger of its own, on a clock the test moves. */
+function newLedger() {
+  const clock = { now: 0 };
+  const ledger = new SqliteLedger(join(root, String(dirs++)), sqlite, () => clock.now);
+  return { ledger, clock };
+}
 const call = { account: 'a', window: 'day:2026-11-22', tool: 't' };
 
-describe('ledger rules', () => {
-  it('a reservation fits while spent + reserved + amount stays within the budget', () => {
-    const state = emptyState();
-    expect(applyReserve(state, { ...call, amount: 30, budget: 50 }, holder('r1'))).toEqual({
-      ok: true,
-      id: 'r1',
-    });
-    expect(applyReserve(state, { ...call, amount: 20, budget: 50 }, holder('r2'))).toEqual({
-      ok: true,
-      id: 'r2',
-    });
-    expect(applyReserve(state, { ...call, amount: 1, budget: 50 }, holder('r3'))).toEqual({
+describe.runIf(sqlite !== undefined)('ledger rules', () => {
+  it('a reservation fits while spent + reserved + amount stays within the budget', async () => {
+    const { ledger } = newLedger();
+    expect((await ledger.reserve({ ...call, amount: 30, budget: 50 })).ok).toBe(true);
+    expect((await ledger.reserve({ ...call, amount: 20, budget: 50 })).ok).toBe(true);
+    expect(await ledger.reserve({ ...call, amount: 1, budget: 50 })).toEqual({
       ok: false,
       spent: 0,
       reserved: 50,
     });
     // Without a budget everything fits, and is still counted.
-    expect(applyReserve(state, { ...call, amount: 99 }, holder('r4')).ok).toBe(true);
+    expect((await ledger.reserve({ ...call, amount: 99 })).ok).toBe(true);
+    expect(await ledger.figures('a', call.window)).toMatchObject({ spent: 0, reserved: 149 });
+    await ledger.close();
   });
 
-  it('settling spends what the service charged; releasing costs nothing', () => {
-    const state = emptyState();
-    applyReserve(state, { ...call, amount: 5, budget: 10 }, holder('r1'));
-    applyReserve(state, { ...call, amount: 5, budget: 10 }, holder('r2'));
-    applySettle(state, 'r1', 3);
-    applyRelease(state, 'r2');
-    applySettle(state, 'unknown', 100);
-    expect(readFigures(state, 'a', call.window)).toMatchObject({
+  it('settling spends what the service charged; releasing costs nothing', async () => {
+    const { ledger } = newLedger();
+    const r1 = await ledger.reserve({ ...call, amount: 5, budget: 10 });
+    const r2 = await ledger.reserve({ ...call, amount: 5, budget: 10 });
+    if (!r1.ok || !r2.ok) throw new Error('both fit');
+    await ledger.markSent(r1.id);
+    await ledger.settle(r1.id, 3);
+    await ledger.release(r2.id);
+    await ledger.settle('unknown', 100);
+    await ledger.settle(r1.id, 100); // settled once only
+    expect(await ledger.figures('a', call.window)).toEqual({
       spent: 3,
       reserved: 0,
       by_tool: { t: { calls: 1, credits: 3, cache_hits: 0 } },
+      cache_hits: 0,
+      credits_saved: 0,
     });
+    expect((await ledger.reserve({ ...call, amount: 7, budget: 10 })).ok).toBe(true);
+    await ledger.close();
   });
 
-  it('reservations of ended processes, or older than any call, count as spent when sent, else are dropped', () => {
-    const state = emptyState();
-    applyReserve(state, { ...call, amount: 4 }, holder('old', 0));
-    applyReserve(
-      state,
-      { ...call, amount: 2 },
-      { id: 'dead', pid: 2, owner: 'other', at: RESERVATION_TTL_MS },
-    );
-    applyReserve(
-      state,
-      { ...call, amount: 8 },
-      { id: 'dead-waiting', pid: 2, owner: 'other', at: RESERVATION_TTL_MS },
-    );
-    applyReserve(state, { ...call, amount: 1 }, holder('live', RESERVATION_TTL_MS));
-    for (const id of ['old', 'dead', 'live']) applyMarkSent(state, id);
-    const reaped = reapReservations(state, RESERVATION_TTL_MS + 1, (r) => r.owner === 'other');
-    expect(reaped).toBe(3);
-    expect(readFigures(state, 'a', call.window)).toMatchObject({ spent: 6, reserved: 1 });
-    expect(readFigures(state, 'a', call.window).by_tool.t.calls).toBe(2);
-  });
-
-  it('a reservation written before reservations recorded whether they were sent reads as sent', () => {
-    const held = { account: 'a', window: call.window, tool: 't', amount: 3, pid: 2, owner: 'o', at: 0 };
-    const state = ledgerState.parse({ accounts: {}, reservations: { r: held } });
-    expect(state.reservations.r.sent).toBe(true);
-  });
-
-  it('cache hits are counted with what they saved, by tool', () => {
-    const state = emptyState();
-    applyHit(state, 'a', call.window, 't', 2);
-    applyHit(state, 'a', call.window, 't', 1);
-    expect(readFigures(state, 'a', call.window)).toMatchObject({
-      cache_hits: 2,
-      credits_saved: 3,
-      by_tool: { t: { calls: 0, credits: 0, cache_hits: 2 } },
+  it('reservations older than any call count as spent at their amount if sent, and cost nothing if not', async () => {
+    const { ledger, clock } = newLedger();
+    const sent = await ledger.reserve({ ...call, amount: 4 });
+    await ledger.reserve({ ...call, amount: 2 });
+    if (!sent.ok) throw new Error('fits');
+    await ledger.markSent(sent.id);
+    clock.now = RESERVATION_TTL_MS / 2;
+    const live = await ledger.reserve({ ...call, amount: 1 });
+    expect(await ledger.figures('a', call.window)).toMatchObject({ spent: 0, reserved: 7 });
+    clock.now = RESERVATION_TTL_MS + 1;
+    expect(await ledger.figures('a', call.window)).toMatchObject({
+      spent: 4,
+      reserved: 1,
+      by_tool: { t: { calls: 1, credits: 4 } },
     });
+    // The call settling late finds its reservation already counted.
+    await ledger.settle(sent.ok ? sent.id : '', 4);
+    if (live.ok) await ledger.settle(live.id, 1);
+    expect(await ledger.figures('a', call.window)).toMatchObject({ spent: 5, reserved: 0 });
+    await ledger.close();
   });
 
-  it('keeps a bounded number of windows per account, never dropping total', () => {
-    const state = emptyState();
-    applyHit(state, 'a', 'total', 't', 0);
-    for (let day = 1; day <= 30; day++)
-      applyHit(state, 'a', `day:2026-11-${String(day).padStart(2, '0')}`, 't', 0);
-    const ids = Object.keys(state.accounts.a);
-    expect(ids.length).toBeLessThanOrEqual(7);
-    expect(ids).toContain('total');
-    expect(ids).toContain('day:2026-11-30');
+  it('cache hits are counted with what they saved, by tool', async () => {
+    const { ledger } = newLedger();
+    await ledger.recordHit('a', call.window, 't', 2);
+    await ledger.recordHit('a', call.window, 't', 1);
+    await ledger.recordHit('a', call.window, 'u', 1);
+    expect(await ledger.figures('a', call.window)).toMatchObject({
+      cache_hits: 3,
+      credits_saved: 4,
+      by_tool: { t: { calls: 0, credits: 0, cache_hits: 2 }, u: { calls: 0, credits: 0, cache_hits: 1 } },
+    });
+    await ledger.close();
+  });
+
+  it('keeps a bounded number of windows per account, never dropping total', async () => {
+    const { ledger } = newLedger();
+    await ledger.recordHit('a', 'total', 't', 0);
+    await ledger.figures('a', 'total');
+    for (let day = 1; day <= 30; day++) {
+      const window = `day:2026-11-${String(day).padStart(2, '0')}`;
+      await ledger.recordHit('a', window, 't', 0);
+      await ledger.figures('a', window);
+    }
+    const kept = async (window: string) => (await ledger.figures('a', window)).cache_hits;
+    expect(await kept('total')).toBe(1);
+    expect(await kept('day:2026-11-30')).toBe(1);
+    expect(await kept('day:2026-11-26')).toBe(1);
+    expect(await kept('day:2026-11-25')).toBe(0);
+    expect(await kept('day:2026-11-01')).toBe(0);
+    await ledger.close();
   });
 });

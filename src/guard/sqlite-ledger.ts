@@ -1,0 +1,403 @@
+/**
+ * The ledger in an SQLite database (SVC_STATE_DIR/ledger.sqlite), shared safely by every server
+ * process on the machine. Each change is one SQLite transaction: a reservation is checked against
+ * the budget and recorded under the database's write lock (BEGIN IMMEDIATE), so two processes never
+ * both admit past it; a process waits for another's lock up to BUSY_TIMEOUT_MS. The database is in
+ * WAL mode with synchronous=NORMAL: a committed change is in the write-ahead log before the call
+ * goes on, so a process killed at any moment loses nothing it charged (a power cut may lose the
+ * last changes before the log reached the disk). Cost does not grow with what the ledger holds:
+ * each change touches a few rows by key.
+ *
+ * Reservations name their process (pid and a per-process id). A reservation whose process has
+ * ended, or that outlived any call, is counted as spent at its full amount if its request was sent,
+ * and dropped if not. A damaged database is reported by path, never silently reset. An earlier
+ * version's ledger.json is imported once, with its totals, then moved aside.
+ */
+import { randomUUID } from 'node:crypto';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  LedgerDamagedError,
+  type LedgerStore,
+  RESERVATION_TTL_MS,
+  type ReserveRequest,
+  type ReserveResult,
+  type ToolFigures,
+  WINDOWS_KEPT,
+  type WindowFigures,
+} from './ledger.js';
+import { type LegacyState, readLegacyLedger, setAside } from './ledger-import.js';
+import type { SqlDatabase, Sqlite, SqlRow, SqlStatement } from './sqlite.js';
+
+/** Longest a change waits for another process's transaction before it fails. */
+const BUSY_TIMEOUT_MS = 2_000;
+/** Cache hits are statistics, not money: they wait this long to share a transaction with others. */
+const HIT_DELAY_MS = 250;
+/** Marks the database as this ledger's ('svc1'), and its layout's version. */
+const APPLICATION_ID = 0x73766331;
+const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE windows (
+  account TEXT NOT NULL, window_id TEXT NOT NULL,
+  spent REAL NOT NULL DEFAULT 0, cache_hits INTEGER NOT NULL DEFAULT 0, credits_saved REAL NOT NULL DEFAULT 0,
+  PRIMARY KEY (account, window_id)) WITHOUT ROWID;
+CREATE TABLE tools (
+  account TEXT NOT NULL, window_id TEXT NOT NULL, tool TEXT NOT NULL,
+  calls INTEGER NOT NULL, credits REAL NOT NULL, cache_hits INTEGER NOT NULL,
+  PRIMARY KEY (account, window_id, tool)) WITHOUT ROWID;
+CREATE TABLE reservations (
+  id TEXT PRIMARY KEY, account TEXT NOT NULL, window_id TEXT NOT NULL, tool TEXT NOT NULL,
+  amount REAL NOT NULL, pid INTEGER NOT NULL, owner TEXT NOT NULL, at INTEGER NOT NULL,
+  sent INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+CREATE INDEX reservations_by_window ON reservations (account, window_id);
+CREATE TABLE imports (checksum TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID;
+PRAGMA application_id = ${APPLICATION_ID};
+PRAGMA user_version = ${SCHEMA_VERSION};
+`;
+
+const RESERVATION = 'id, account, window_id, tool, amount, pid, owner, at, sent';
+const QUERIES = {
+  heldIn: `SELECT ${RESERVATION} FROM reservations WHERE account = ? AND window_id = ?`,
+  heldElsewhere: `SELECT ${RESERVATION} FROM reservations WHERE owner != ? OR at < ?`,
+  hold: `INSERT INTO reservations (${RESERVATION}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+  markSent: 'UPDATE reservations SET sent = 1 WHERE id = ?',
+  take: 'DELETE FROM reservations WHERE id = ? RETURNING account, window_id, tool',
+  newWindow: 'INSERT OR IGNORE INTO windows (account, window_id) VALUES (?, ?)',
+  windowsOf: 'SELECT window_id FROM windows WHERE account = ? ORDER BY window_id',
+  dropWindow: 'DELETE FROM windows WHERE account = ? AND window_id = ?',
+  dropTools: 'DELETE FROM tools WHERE account = ? AND window_id = ?',
+  add: `UPDATE windows SET spent = spent + ?, cache_hits = cache_hits + ?, credits_saved = credits_saved + ?
+    WHERE account = ? AND window_id = ?`,
+  addTool: `INSERT INTO tools (account, window_id, tool, calls, credits, cache_hits) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (account, window_id, tool) DO UPDATE SET calls = calls + excluded.calls,
+    credits = credits + excluded.credits, cache_hits = cache_hits + excluded.cache_hits`,
+  totals: 'SELECT spent, cache_hits, credits_saved FROM windows WHERE account = ? AND window_id = ?',
+  toolsIn: 'SELECT tool, calls, credits, cache_hits FROM tools WHERE account = ? AND window_id = ?',
+  imported: 'SELECT at FROM imports WHERE checksum = ?',
+  recordImport: 'INSERT INTO imports (checksum, at) VALUES (?, ?)',
+};
+type Queries = Record<keyof typeof QUERIES, SqlStatement>;
+
+interface Held {
+  id: string;
+  account: string;
+  window_id: string;
+  tool: string;
+  amount: number;
+  pid: number;
+  owner: string;
+  at: number;
+  sent: number;
+}
+
+/** What a change adds to one tool's figures in one window. */
+interface Addition {
+  account: string;
+  window: string;
+  /** Undefined: the window's totals only. */
+  tool?: string;
+  calls?: number;
+  credits?: number;
+  hits?: number;
+  saved?: number;
+}
+
+/** This process, as reservations name their owner: a pid alone may be reused after a restart. */
+const OWNER = randomUUID();
+
+function processEnded(pid: number, owner: string): boolean {
+  if (owner === OWNER) return false;
+  if (pid === process.pid) return true; // the same pid from an earlier process
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** Why SQLite's error means the file is damaged, or undefined when it is some other trouble. */
+function damage(error: unknown): string | undefined {
+  const { errcode } = (error ?? {}) as { errcode?: unknown };
+  // node:sqlite gives SQLite's (extended) result code.
+  const primary = typeof errcode === 'number' ? errcode & 0xff : undefined;
+  if (primary === 26) return 'it is not an SQLite database';
+  if (primary === 11) return `it is corrupt: ${(error as Error).message}`;
+  return undefined;
+}
+
+/** `work` in one write transaction, taken at once so that what it reads stays true until it commits. */
+function inTransaction<T>(db: SqlDatabase, work: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    try {
+      db.exec('ROLLBACK');
+    } catch {
+      // SQLite ended the transaction itself; the failure is what to report
+    }
+    throw error;
+  }
+}
+
+export class SqliteLedger implements LedgerStore {
+  readonly location: string;
+  private readonly legacyPath: string;
+  private db: SqlDatabase | undefined;
+  private queries: Queries | undefined;
+  private hitTimer: NodeJS.Timeout | undefined;
+  /** Cache hits not yet written, summed per account, window and tool (one entry, not one change, per hit). */
+  private hits = new Map<string, Addition & { tool: string; hits: number; saved: number }>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly sqlite: Sqlite,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.location = join(dir, 'ledger.sqlite');
+    this.legacyPath = join(dir, 'ledger.json');
+  }
+
+  async reserve(request: ReserveRequest): Promise<ReserveResult> {
+    const { account, window, tool, amount, budget } = request;
+    return this.transaction((q) => {
+      const reserved = this.reap(q, q.heldIn.all(account, window));
+      const spent = (q.totals.get(account, window)?.spent as number | undefined) ?? 0;
+      if (budget !== undefined && spent + reserved + amount > budget) return { ok: false, spent, reserved };
+      const id = randomUUID();
+      q.hold.run(id, account, window, tool, amount, process.pid, OWNER, this.now());
+      return { ok: true, id };
+    });
+  }
+
+  async markSent(id: string): Promise<void> {
+    this.statement((q) => q.markSent.run(id));
+  }
+
+  async settle(id: string, charged: number): Promise<void> {
+    this.transaction((q) => {
+      const held = q.take.get(id) as Pick<Held, 'account' | 'window_id' | 'tool'> | undefined;
+      if (held)
+        this.add(q, {
+          account: held.account,
+          window: held.window_id,
+          tool: held.tool,
+          calls: 1,
+          credits: charged,
+        });
+    });
+  }
+
+  async release(id: string): Promise<void> {
+    this.statement((q) => q.take.get(id));
+  }
+
+  async recordHit(account: string, window: string, tool: string, saved: number): Promise<void> {
+    const key = JSON.stringify([account, window, tool]);
+    const pending = this.hits.get(key);
+    if (pending) {
+      pending.hits++;
+      pending.saved += saved;
+      return;
+    }
+    this.hits.set(key, { account, window, tool, hits: 1, saved });
+    this.hitTimer ??= setTimeout(() => this.flushHits(), HIT_DELAY_MS).unref();
+  }
+
+  /** Reaps too, so that reservations of ended processes show as spent (or gone). */
+  async figures(account: string, window: string): Promise<WindowFigures> {
+    this.flushHits();
+    return this.transaction((q) => {
+      const reserved = this.reap(q, q.heldIn.all(account, window));
+      const totals = q.totals.get(account, window) as
+        | { spent: number; cache_hits: number; credits_saved: number }
+        | undefined;
+      const by_tool: Record<string, ToolFigures> = {};
+      for (const t of q.toolsIn.all(account, window) as unknown as (ToolFigures & { tool: string })[])
+        by_tool[t.tool] = { calls: t.calls, credits: t.credits, cache_hits: t.cache_hits };
+      return {
+        spent: totals?.spent ?? 0,
+        reserved,
+        by_tool,
+        cache_hits: totals?.cache_hits ?? 0,
+        credits_saved: totals?.credits_saved ?? 0,
+      };
+    });
+  }
+
+  /** A write transaction: the database can be opened and locked for writing. It reaps every window. */
+  async check(): Promise<void> {
+    this.transaction((q) => this.reapEverywhere(q));
+  }
+
+  async close(): Promise<void> {
+    this.flushHits();
+    this.forget();
+  }
+
+  /** Closes the database; the next change opens it again. */
+  private forget(): void {
+    this.db?.close();
+    this.db = undefined;
+    this.queries = undefined;
+  }
+
+  /** Write the cache hits waiting; they are statistics, so a failure drops them rather than any call. */
+  private flushHits(): void {
+    clearTimeout(this.hitTimer);
+    this.hitTimer = undefined;
+    if (this.hits.size === 0) return;
+    const hits = [...this.hits.values()];
+    this.hits.clear();
+    try {
+      this.transaction((q) => {
+        for (const h of hits) this.add(q, h);
+      });
+    } catch {
+      // Reported by the next budgeted call or figures, which meet the same trouble.
+    }
+  }
+
+  private transaction<T>(work: (q: Queries) => T): T {
+    return this.statement((q, db) => inTransaction(db, () => work(q)));
+  }
+
+  /** `work` on the open database; a damaged database is closed and reported, and opened again next time. */
+  private statement<T>(work: (q: Queries, db: SqlDatabase) => T): T {
+    try {
+      const db = this.open();
+      return work(this.queries as Queries, db);
+    } catch (error) {
+      const reason = damage(error);
+      if (reason === undefined) throw error;
+      this.forget();
+      throw new LedgerDamagedError(this.location, reason);
+    }
+  }
+
+  private open(): SqlDatabase {
+    if (this.db) return this.db;
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    // Created private; SQLite gives its -wal and -shm files the database file's mode.
+    closeSync(openSync(this.location, 'a', 0o600));
+    const db = this.sqlite.open(this.location);
+    try {
+      db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec('PRAGMA synchronous = NORMAL');
+      inTransaction(db, () => this.ensureSchema(db));
+      const queries = Object.fromEntries(
+        Object.entries(QUERIES).map(([name, sql]) => [name, db.prepare(sql)]),
+      ) as Queries;
+      [this.db, this.queries] = [db, queries];
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    try {
+      this.importLegacy();
+      // Reservations left by processes that ended while no other looked at their windows.
+      this.transaction((q) => this.reapEverywhere(q));
+    } catch (error) {
+      this.forget();
+      throw error;
+    }
+    return db;
+  }
+
+  private ensureSchema(db: SqlDatabase): void {
+    const pragma = (name: string) => Number(Object.values(db.prepare(`PRAGMA ${name}`).get() ?? {})[0]);
+    const [application, version] = [pragma('application_id'), pragma('user_version')];
+    if (application === 0 && version === 0) {
+      const tables = Number(db.prepare('SELECT count(*) AS n FROM sqlite_master').get()?.n);
+      if (tables > 0) throw new LedgerDamagedError(this.location, 'it is not an svc-mcp ledger');
+      db.exec(SCHEMA);
+    } else if (application !== APPLICATION_ID) {
+      throw new LedgerDamagedError(this.location, 'it is not an svc-mcp ledger');
+    } else if (version > SCHEMA_VERSION) {
+      throw new Error(
+        `it was written by a later version of svc-mcp (layout ${version}; this one reads ${SCHEMA_VERSION})`,
+      );
+    }
+  }
+
+  /** An earlier version's ledger.json, once: its totals, and its reservations that may have been sent as spent. */
+  private importLegacy(): void {
+    const legacy = readLegacyLedger(this.legacyPath);
+    if (!legacy) return;
+    this.transaction((q) => {
+      if (q.imported.get(legacy.checksum)) return;
+      q.recordImport.run(legacy.checksum, Date.now());
+      for (const addition of legacyAdditions(legacy.state)) this.add(q, addition);
+    });
+    setAside(this.legacyPath, legacy.checksum);
+  }
+
+  /**
+   * Settles the reservations among `held` whose process ended or that outlived any call: spent in
+   * full if sent, dropped if not. Returns what the others hold.
+   */
+  private reap(q: Queries, held: SqlRow[]): number {
+    let reserved = 0;
+    const now = this.now();
+    for (const r of held as unknown as Held[]) {
+      if (now - r.at <= RESERVATION_TTL_MS && !processEnded(r.pid, r.owner)) {
+        reserved += r.amount;
+        continue;
+      }
+      q.take.get(r.id);
+      if (r.sent)
+        this.add(q, { account: r.account, window: r.window_id, tool: r.tool, calls: 1, credits: r.amount });
+    }
+    return reserved;
+  }
+
+  private reapEverywhere(q: Queries): void {
+    this.reap(q, q.heldElsewhere.all(OWNER, this.now() - RESERVATION_TTL_MS));
+  }
+
+  private add(q: Queries, a: Addition): void {
+    if (Number(q.newWindow.run(a.account, a.window).changes) > 0) this.dropOldWindows(q, a.account, a.window);
+    q.add.run(a.credits ?? 0, a.hits ?? 0, a.saved ?? 0, a.account, a.window);
+    if (a.tool !== undefined)
+      q.addTool.run(a.account, a.window, a.tool, a.calls ?? 0, a.credits ?? 0, a.hits ?? 0);
+  }
+
+  /** Bounded: an account keeps its WINDOWS_KEPT latest windows (ids sort by date within a kind; `total` stays). */
+  private dropOldWindows(q: Queries, account: string, current: string): void {
+    const ids = q.windowsOf.all(account).map((row) => row.window_id as string);
+    const older = ids.filter((id) => id !== 'total' && id !== current);
+    for (const id of older.slice(0, Math.max(0, ids.length - WINDOWS_KEPT))) {
+      q.dropWindow.run(account, id);
+      q.dropTools.run(account, id);
+    }
+  }
+}
+
+/** What an earlier version's file holds, as additions: its totals, and as spent every reservation not known to be unsent. */
+function legacyAdditions(state: LegacyState): Addition[] {
+  const additions: Addition[] = [];
+  for (const [account, windows] of Object.entries(state.accounts)) {
+    for (const [window, totals] of Object.entries(windows)) {
+      const tools = Object.entries(totals.by_tool);
+      // The window's totals are the sums of its tools' figures; whatever is not (none was) still counts.
+      additions.push({
+        account,
+        window,
+        credits: totals.spent - tools.reduce((sum, [, t]) => sum + t.credits, 0),
+        hits: totals.cache_hits - tools.reduce((sum, [, t]) => sum + t.cache_hits, 0),
+        saved: totals.credits_saved,
+      });
+      for (const [tool, t] of tools)
+        additions.push({ account, window, tool, calls: t.calls, credits: t.credits, hits: t.cache_hits });
+    }
+  }
+  for (const r of Object.values(state.reservations))
+    if (r.sent !== false)
+      additions.push({ account: r.account, window: r.window, tool: r.tool, calls: 1, credits: r.amount });
+  return additions;
+}

@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+/**
+ * What the credit ledger (SQLite, SVC_STATE_DIR/ledger.sqlite) costs. First the store alone, in
+ * this process: reserve + settle, and reserve + mark sent + settle (what a budgeted call adds), p50
+ * and p95, on a ledger holding 1 key and one holding 10,000 keys (calls spread over all of them).
+ * Then what it adds to a call: an uncached get_fear_and_greed_latest over stdio (SVC_CACHE=off)
+ * beside a direct keep-alive GET of the same endpoint, taken in turn, without a budget and with
+ * one; the sandbox in a process of its own with the rate limit off. Prints which SQLite library
+ * this Node uses. Bounded in count; prints numbers. Run `npm run build` first.
+ *
+ *   node tools/bench/ledger.mjs [--ops 10000] [--calls 1000]
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Agent, request } from 'undici';
+import { CLI, connectStdio, percentile, ROOT, startSandboxProcess } from './processes.mjs';
+
+const { values } = parseArgs({
+  options: { ops: { type: 'string', default: '10000' }, calls: { type: 'string', default: '1000' } },
+});
+const OPS = Number(values.ops);
+const CALLS = Number(values.calls);
+for (const [name, value] of [
+  ['--ops', OPS],
+  ['--calls', CALLS],
+]) {
+  if (!Number.isInteger(value) || value < 1 || value > 1_000_000) {
+    console.error(`${name} must be a whole number from 1 to 1000000`);
+    process.exit(2);
+  }
+}
+const WARMUP = 100;
+const KEY = 'sandbox-enterprise';
+const PATH = '/v3/fear-and-greed/latest';
+const WINDOW = 'day:2026-11-23';
+const TOOL = 'get_fear_and_greed_latest';
+
+const { SqliteLedger } = await import(join(ROOT, 'dist', 'guard', 'sqlite-ledger.js'));
+const { loadSqlite } = await import(join(ROOT, 'dist', 'guard', 'sqlite.js'));
+const sqlite = loadSqlite();
+if (!sqlite) {
+  console.error(
+    `Node ${process.versions.node} has no node:sqlite (Node 22.13 and later do): npm exec --package=node@24 --call='node tools/bench/ledger.mjs'`,
+  );
+  process.exit(2);
+}
+const ms = (value) => `${value.toFixed(3)} ms`;
+const figures = (samples) => `p50 ${ms(percentile(samples, 50))}, p95 ${ms(percentile(samples, 95))}`;
+
+/** `ops` reserve + (mark sent +) settle, each on one of `keys` accounts in turn. */
+async function storeRun(keys, markSent) {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-mcp-bench-ledger-'));
+  const ledger = new SqliteLedger(dir, sqlite);
+  const call = async (i) => {
+    const reserved = await ledger.reserve({
+      account: `key:${i % keys}`,
+      window: WINDOW,
+      tool: TOOL,
+      amount: 1,
+      budget: 1e12,
+    });
+    if (markSent) await ledger.markSent(reserved.id);
+    await ledger.settle(reserved.id, 1);
+  };
+  try {
+    // Every key holds a window with spend by tool before the measure.
+    for (let i = 0; i < keys; i++) await call(i);
+    const samples = [];
+    for (let i = 0; i < WARMUP + OPS; i++) {
+      const t = performance.now();
+      await call(i * 7919); // a prime stride: calls spread over the keys
+      if (i >= WARMUP) samples.push(performance.now() - t);
+    }
+    const kb =
+      statSync(join(dir, 'ledger.sqlite')).size / 1024 + statSync(join(dir, 'ledger.sqlite-wal')).size / 1024;
+    return { samples, kb };
+  } finally {
+    await ledger.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+console.log(`SQLite library: ${sqlite.library} (Node ${process.versions.node})`);
+for (const keys of [1, 10_000]) {
+  for (const markSent of [false, true]) {
+    const { samples, kb } = await storeRun(keys, markSent);
+    const what = markSent ? 'reserve + mark sent + settle' : 'reserve + settle';
+    console.log(
+      `${what}, ${keys} key${keys === 1 ? '' : 's'} (${OPS} ops, database + log ${kb.toFixed(0)} KB): ${figures(samples)}`,
+    );
+  }
+}
+
+console.log(
+  'for reference, the JSON file ledger (Node 20): reserve + settle p50 3.5 ms with 1 key, 4.0 ms with 100, 10.9 ms with 1,000',
+);
+
+/** Call and direct GET in turn, so that a change in the machine's speed hits both alike. */
+async function beside(call, direct) {
+  const samples = { call: [], direct: [] };
+  for (let i = 0; i < WARMUP + CALLS; i++) {
+    for (const [name, measure] of [
+      ['call', call],
+      ['direct', direct],
+    ]) {
+      const t = performance.now();
+      await measure();
+      if (i >= WARMUP) samples[name].push(performance.now() - t);
+    }
+  }
+  return samples;
+}
+
+const { url, child: sandbox } = await startSandboxProcess();
+const agent = new Agent({ keepAliveTimeout: 30_000 });
+const direct = async () => {
+  const res = await request(`${url}${PATH}`, { dispatcher: agent, headers: { 'X-SVC_PRO_API_KEY': KEY } });
+  await res.body.text();
+};
+try {
+  for (const budget of [undefined, '1000000000']) {
+    const state = mkdtempSync(join(tmpdir(), 'svc-mcp-bench-ledger-'));
+    const env = { SVC_API_KEY: KEY, SVC_BASE_URL: url, SVC_CACHE: 'off', SVC_STATE_DIR: state };
+    if (budget) env.SVC_CREDIT_BUDGET = budget;
+    const { client } = await connectStdio([CLI, 'stdio'], env);
+    try {
+      const run = await beside(async () => {
+        const result = await client.callTool({ name: TOOL, arguments: {} });
+        if (result.isError) throw new Error(result.content[0]?.text);
+      }, direct);
+      const [callP50, directP50] = [percentile(run.call, 50), percentile(run.direct, 50)];
+      console.log(
+        `uncached ${TOOL} over stdio, ${budget ? `budget ${budget}` : 'no budget'} (${CALLS} calls): ${figures(run.call)}; direct keep-alive GET: ${figures(run.direct)}; above the GET at p50: ${ms(callP50 - directP50)}`,
+      );
+    } finally {
+      await client.close();
+      rmSync(state, { recursive: true, force: true });
+    }
+  }
+} finally {
+  await agent.close();
+  sandbox.kill();
+}
