@@ -18,6 +18,7 @@ import { perItems } from './credits.js';
 import { dataOf, defineEndpoint, plansFrom } from './define.js';
 import { CALENDAR_INTERVALS, expectedPoints } from './global-metrics.js';
 import { lenient } from './lenient.js';
+import { seriesPages } from './pages.js';
 import { convertExclusive, enumParam, intParam, namesListParam, paramsObject, timeOrder } from './params.js';
 import { quoteEntry, quoteOf } from './quotes.js';
 import { recordsOf } from './shapes.js';
@@ -118,6 +119,7 @@ export const ohlcvHistorical = defineEndpoint({
   ),
   output: z.object({ items: z.array(ohlcvSeries) }),
   credits: seriesCredits,
+  pages: seriesPages({ fixed: 205, perCurrency: 200 }, { candles: true }),
   refreshSeconds: 300,
   plans: plansFrom('startup'),
   normalise(body) {
@@ -359,6 +361,7 @@ export const quotesHistorical = defineEndpoint({
   serviceParams: { aux: namesListParam(QUOTE_HISTORY_AUX, 'Fields.') },
   output: z.object({ interval: z.string(), items: z.array(quoteSeries) }),
   credits: seriesCredits,
+  pages: seriesPages({ fixed: 70, perCurrency: 200 }),
   refreshSeconds: 300,
   plans: plansFrom('hobbyist'),
   normalise(body, params) {

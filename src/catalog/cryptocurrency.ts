@@ -13,7 +13,15 @@ import {
   slugs,
   symbols,
 } from './asset-params.js';
-import { type Asset, asset, assetPage, assetTable, LISTED_ROWS, upstreamAsset } from './assets.js';
+import {
+  type Asset,
+  asset,
+  assetPage,
+  assetTable,
+  LISTED_PAGES,
+  LISTED_ROWS,
+  upstreamAsset,
+} from './assets.js';
 import { perItems } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint } from './define.js';
 import { convertExclusive, enumParam, namesListParam, paramsObject } from './params.js';
@@ -157,6 +165,7 @@ export const listingsLatest = defineEndpoint({
   serviceParams: { ...auxParams(['is_market_cap_included_in_calc']), ...servicePage(5000, 100) },
   output: assetPage,
   credits: LISTINGS_CREDITS,
+  pages: LISTED_PAGES,
   refreshSeconds: 60,
   plans: ALL_PLANS,
   normalise(body, params) {

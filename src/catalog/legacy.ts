@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { servicePage } from './asset-params.js';
-import { asset, assetPage } from './assets.js';
+import { asset, assetPage, LISTED_PAGES } from './assets.js';
 import {
   assetsOf,
   auxParams,
@@ -28,6 +28,7 @@ export const listingsLatestV1 = defineEndpoint({
   serviceParams: { ...auxParams(['is_market_cap_included_in_calc']), ...servicePage(5000, 100) },
   output: assetPage,
   credits: LISTINGS_CREDITS,
+  pages: LISTED_PAGES,
   refreshSeconds: 60,
   plans: ALL_PLANS,
   normalise(body, params) {
