@@ -119,7 +119,7 @@ export const ohlcvHistorical = defineEndpoint({
   ),
   output: z.object({ items: z.array(ohlcvSeries) }),
   credits: seriesCredits,
-  pages: seriesPages({ fixed: 205, perCurrency: 200 }, { candles: true }),
+  pages: seriesPages({ fixed: 205, perCurrency: 200 }, { periods: 'candles' }),
   refreshSeconds: 300,
   plans: plansFrom('startup'),
   normalise(body) {

@@ -88,11 +88,12 @@ function periodStart(t: number, interval: string): number {
 
 export interface SeriesOptions {
   /**
-   * Candles (OHLCV): periods start on a grid (calendar periods, or steps from the Unix epoch) and
-   * time_start is exclusive. Otherwise periods start at time_start itself, or are counted back
-   * from time_end by whole steps (the quotes histories).
+   * Where periods start. `quotes` (the default): at time_start itself, or counted back from
+   * time_end by whole steps. `candles` (OHLCV): on a grid (calendar periods, or steps from the
+   * Unix epoch), after time_start (exclusive). `grid` (the indices): on steps from the Unix epoch,
+   * from the first at or after time_start, or back from the last at or before time_end.
    */
-  candles?: boolean;
+  periods?: 'quotes' | 'candles' | 'grid';
 }
 
 /**
@@ -129,7 +130,11 @@ export function seriesPages(size: RecordBytes, options: SeriesOptions = {}): Pag
 
   /** The next page's time_start, after `periods` periods from `start`. */
   function forwardFrom(start: number, p: SeriesParams, periods: number): string {
-    if (!options.candles) {
+    if (options.periods === 'grid') {
+      const step = intervalSeconds(p.interval);
+      return iso(Math.ceil(start / step) * step + periods * step);
+    }
+    if (options.periods !== 'candles') {
       // The quotes histories: periods start at time_start; calendar ones at its period's start.
       const first = isCalendar(p.interval) ? periodStart(start, p.interval) : start;
       return iso(stepped(first, p.interval, periods));
@@ -145,7 +150,10 @@ export function seriesPages(size: RecordBytes, options: SeriesOptions = {}): Pag
 
 /** The next page's time_end: just before this page's oldest period, counted back from `end`. */
 function backwardFrom(end: number, p: SeriesParams, periods: number, options: SeriesOptions): string {
-  if (!options.candles && !isCalendar(p.interval)) return iso(stepped(end, p.interval, -periods));
+  if (options.periods === 'grid')
+    return iso(floorTo(end, intervalSeconds(p.interval)) - periods * intervalSeconds(p.interval));
+  if (options.periods !== 'candles' && !isCalendar(p.interval))
+    return iso(stepped(end, p.interval, -periods));
   const oldest = stepped(periodStart(end, p.interval), p.interval, -(periods - 1));
   return iso(oldest - 1);
 }

@@ -44,69 +44,123 @@ async function creditsUsed(): Promise<number> {
   return body.data.usage.current_month.credits_used;
 }
 
-interface HistoryPage {
-  quotes: { timestamp: string }[];
-  next?: Record<string, unknown>;
-  truncated?: string;
+/** A series tool, the service path behind it, and where the points' times are in either shape. */
+interface SeriesCase {
+  label: string;
+  tool: string;
+  path: string;
+  args: Record<string, string | number>;
+  /** Each point's time, in the tool's answer and in the service's. */
+  answerTimes(data: Record<string, unknown>): string[];
+  upstreamTimes(data: unknown): string[];
 }
 
-/** Every page from `args` on, following `next`, with each page's charge. */
-async function pageThrough(args: Record<string, unknown>) {
-  const pages: { data: HistoryPage; credits: number }[] = [];
+type Timed = { timestamp?: string; time_open?: string; update_time?: string }[];
+const globalTimes = (d: unknown) => ((d as { quotes: Timed }).quotes ?? []).map((q) => String(q.timestamp));
+/** The first asset's series: a list, one object for a single id, or objects keyed by id. */
+const firstSeries = (d: unknown) =>
+  (Array.isArray(d) ? d[0] : 'quotes' in (d as object) ? d : Object.values(d as object)[0]) as {
+    quotes: Timed;
+  };
+
+const CASES: SeriesCase[] = [
+  ...([{}, { time_start: '2026-10-01T00:00:00Z' }] as Record<string, string>[]).map((range) => ({
+    label: `global metrics, 10,000 at 5m in four currencies, ${'time_start' in range ? 'forward' : 'back from now'}`,
+    tool: 'get_global_metrics_historical',
+    path: '/v1/global-metrics/quotes/historical',
+    args: { count: 10_000, interval: '5m', convert: CONVERT, ...range },
+    answerTimes: globalTimes,
+    upstreamTimes: globalTimes,
+  })),
+  ...([{}, { time_start: '2026-09-01T00:00:00Z' }] as Record<string, string>[]).map((range) => ({
+    label: `quotes of one asset, 5,000 hourly, ${'time_start' in range ? 'forward' : 'back from now'}`,
+    tool: 'get_cryptocurrency_quotes_historical',
+    path: '/v3/cryptocurrency/quotes/historical',
+    args: { id: '1', count: 5000, interval: 'hourly', convert: 'USD,EUR,BTC', ...range },
+    answerTimes: (d: unknown) =>
+      firstSeries((d as { items: unknown }).items).quotes.map((q) => String(q.timestamp)),
+    upstreamTimes: (d: unknown) => firstSeries(d).quotes.map((q) => String(q.timestamp)),
+  })),
+  ...([{}, { time_start: '2022-01-01T12:00:00Z' }] as Record<string, string>[]).map((range) => ({
+    label: `daily candles of one asset, 1,500, ${'time_start' in range ? 'forward' : 'back from now'}`,
+    tool: 'get_ohlcv_historical',
+    path: '/v2/cryptocurrency/ohlcv/historical',
+    args: { id: '1', count: 1500, interval: 'daily', convert: 'USD,EUR,BTC', ...range },
+    answerTimes: (d: unknown) =>
+      firstSeries((d as { items: unknown }).items).quotes.map((q) => String(q.time_open)),
+    upstreamTimes: (d: unknown) => firstSeries(d).quotes.map((q) => String(q.time_open)),
+  })),
+  ...([{}, { time_start: '2026-06-01T10:00:00Z' }] as Record<string, string>[]).map((range) => ({
+    label: `svc100 index, 100 daily values, ${'time_start' in range ? 'forward' : 'back from now'}`,
+    tool: 'get_svc100_index_historical',
+    path: '/v3/index/svc100-historical',
+    args: { count: 100, interval: 'daily', ...range },
+    answerTimes: (d: unknown) => ((d as { items: Timed }).items ?? []).map((v) => String(v.update_time)),
+    upstreamTimes: (d: unknown) =>
+      (d as Timed).map((v) => String(v.update_time)).sort((a, b) => Date.parse(a) - Date.parse(b)),
+  })),
+];
+
+/** Every page from `args` on, following `next`, with each page's data and charge. */
+async function pageThrough(tool: string, args: Record<string, unknown>) {
+  const pages: { data: Record<string, unknown>; credits: number }[] = [];
   let next: Record<string, unknown> | undefined = args;
   while (next !== undefined) {
     expect(pages.length, 'pages').toBeLessThan(60);
-    const result = (await mcp.call('get_global_metrics_historical', next)) as CallToolResult;
+    const result = (await mcp.call(tool, next)) as CallToolResult;
     expect(result.isError, textOf(result)).toBeFalsy();
-    const data = result.structuredContent as unknown as HistoryPage;
+    const data = result.structuredContent as Record<string, unknown>;
     pages.push({ data, credits: Number(result._meta?.credits) });
-    next = data.next;
+    next = data.next as Record<string, unknown> | undefined;
   }
   return pages;
 }
 
-const timestamps = (quotes: { timestamp: string }[]) => quotes.map((q) => q.timestamp);
+/** The service's own answer to the whole request (the sandbox serves it whole), as of the frozen now. */
+async function wholeTimes(c: SeriesCase): Promise<string[]> {
+  const query = Object.fromEntries(Object.entries(c.args).map(([k, v]) => [k, String(v)]));
+  const body = await upstream(c.path, query);
+  return c.upstreamTimes(body.data);
+}
 
-const DIRECTIONS: { label: string; args: Record<string, string> }[] = [
-  { label: 'counted back from now', args: {} },
-  { label: 'forward from time_start', args: { time_start: '2026-10-01T00:00:00Z' } },
-];
-
-describe.each(DIRECTIONS)('paging 10,000 points at 5m in four currencies, $label', ({ args }) => {
+describe.each(CASES)('paging $label', (c) => {
   it('reaches the end with every point once, one request and one charge a page', async () => {
-    const asked = { count: 10_000, interval: '5m', convert: CONVERT, ...args };
-    const whole = (await upstream(HISTORY_PATH, {
-      ...args,
-      interval: '5m',
-      convert: CONVERT,
-      count: '10000',
-      time_end: SANDBOX_NOW,
-    })) as { data: { quotes: { timestamp: string }[] } };
-    const requestsBefore = sandbox.stats.byPath.get(HISTORY_PATH) ?? 0;
+    const whole = await wholeTimes(c);
+    const requestsBefore = sandbox.stats.byPath.get(c.path) ?? 0;
     const creditsBefore = await creditsUsed();
 
-    const pages = await pageThrough(asked);
+    const pages = await pageThrough(c.tool, c.args);
 
-    // Capped before asking: each page holds a few hundred points, and says so.
-    expect(pages.length).toBeGreaterThan(20);
+    // Capped before asking, and said so, on every page but the last.
+    expect(pages.length).toBeGreaterThan(1);
     for (const { data } of pages.slice(0, -1)) {
-      expect(data.quotes.length).toBeGreaterThan(250);
       expect(data.truncated).toMatch(/^Capped to count=\d+ of [\d,]+ to stay under 1 MiB/);
     }
     expect(pages.at(-1)?.data.next).toBeUndefined();
     // Pages go forward from time_start, or back from now: either way, together, the whole series.
-    const ordered = 'time_start' in args ? pages : [...pages].reverse();
-    const paged = ordered.flatMap((p) => timestamps(p.data.quotes));
+    const ordered = 'time_start' in c.args ? pages : [...pages].reverse();
+    const paged = ordered.flatMap((p) => c.answerTimes(p.data));
     expect(new Set(paged).size).toBe(paged.length);
-    expect(paged).toEqual(timestamps(whole.data.quotes));
+    expect(paged).toEqual(whole);
 
-    // One request a page, each charged for its own points, and nothing else charged.
-    expect((sandbox.stats.byPath.get(HISTORY_PATH) ?? 0) - requestsBefore).toBe(pages.length);
-    for (const { data, credits } of pages)
-      expect(credits).toBe(Math.max(1, Math.ceil(data.quotes.length / 100)));
+    // One request a page, and what the service charged is what the pages say they cost.
+    expect((sandbox.stats.byPath.get(c.path) ?? 0) - requestsBefore).toBe(pages.length);
     const charged = pages.reduce((sum, p) => sum + p.credits, 0);
     expect((await creditsUsed()) - creditsBefore).toBe(charged);
   });
+});
+
+it('global metrics pages are charged for their own points: a few credits each, not 100', async () => {
+  const pages = await pageThrough('get_global_metrics_historical', {
+    count: 10_000,
+    interval: '5m',
+    convert: CONVERT,
+  });
+  for (const { data, credits } of pages) {
+    const points = (data.quotes as unknown[]).length;
+    expect(points).toBeGreaterThan(pages.at(-1)?.data === data ? 0 : 250);
+    expect(credits).toBe(Math.max(1, Math.ceil(points / 100)));
+  }
 });
 
 it('a listing asked for more rows than 1 MiB carries is capped, with the next start', async () => {
