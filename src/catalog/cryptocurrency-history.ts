@@ -18,7 +18,7 @@ import { perItems } from './credits.js';
 import { dataOf, defineEndpoint, plansFrom } from './define.js';
 import { CALENDAR_INTERVALS, expectedPoints } from './global-metrics.js';
 import { lenient } from './lenient.js';
-import { seriesPages } from './pages.js';
+import { seriesPages, UNPAGED } from './pages.js';
 import { convertExclusive, enumParam, intParam, namesListParam, paramsObject, timeOrder } from './params.js';
 import { quoteEntry, quoteOf } from './quotes.js';
 import { recordsOf } from './shapes.js';
@@ -180,7 +180,7 @@ export const ohlcvLatest = defineEndpoint({
   title: 'OHLCV candle (today so far)',
   toolset: 'cryptocurrency',
   path: '/v2/cryptocurrency/ohlcv/latest',
-  summary: "Today's (UTC) open, high, low and latest price of assets, with 24h volume.",
+  summary: `Today's (UTC) open, high, low and latest price of assets, with 24h volume. ${UNPAGED}`,
   input: paramsObject(
     { id: ids, symbol: symbols, ...currencies(), skip_invalid: skipInvalid(true) },
     convertExclusive,
@@ -249,8 +249,7 @@ export const pricePerformance = defineEndpoint({
   title: 'Price performance by period',
   toolset: 'cryptocurrency',
   path: '/v2/cryptocurrency/price-performance-stats/latest',
-  summary:
-    'Open, high, low (with times), close and change of assets over periods from 24h to all time: all-time highs and the like.',
+  summary: `Open, high, low (with times), close and change of assets over periods from 24h to all time: all-time highs and the like. ${UNPAGED}`,
   input: paramsObject(
     {
       id: ids,

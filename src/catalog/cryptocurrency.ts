@@ -24,6 +24,7 @@ import {
 } from './assets.js';
 import { perItems } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint } from './define.js';
+import { UNPAGED } from './pages.js';
 import { convertExclusive, enumParam, namesListParam, paramsObject } from './params.js';
 import { recordsOf } from './shapes.js';
 
@@ -199,7 +200,7 @@ export const quotesLatest = defineEndpoint({
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v3/cryptocurrency/quotes/latest',
-  summary: 'Latest price, change, volume and market cap of assets by id, slug or symbol.',
+  summary: `Latest price, change, volume and market cap of assets by id, slug or symbol. ${UNPAGED}`,
   input: quotesInput(false),
   serviceParams: auxParams(['is_active', 'is_fiat']),
   output: z.object({ items: z.array(asset) }),

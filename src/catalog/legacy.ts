@@ -16,6 +16,7 @@ import {
   summariseQuotes,
 } from './cryptocurrency.js';
 import { ALL_PLANS, defineEndpoint } from './define.js';
+import { UNPAGED } from './pages.js';
 import { enumParam } from './params.js';
 
 export const listingsLatestV1 = defineEndpoint({
@@ -42,7 +43,7 @@ export const quotesLatestV2 = defineEndpoint({
   title: 'Cryptocurrency quotes (v2, deprecated)',
   toolset: 'legacy',
   path: '/v2/cryptocurrency/quotes/latest',
-  summary: 'Deprecated v2 of get_cryptocurrency_quotes_latest; prefer that.',
+  summary: `Deprecated v2 of get_cryptocurrency_quotes_latest; prefer that. ${UNPAGED}`,
   input: quotesInput(true),
   serviceParams: auxParams(['is_active', 'is_fiat']),
   output: z.object({ items: z.array(asset) }),

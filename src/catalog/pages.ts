@@ -21,6 +21,12 @@ export interface RecordBytes {
   perCurrency: number;
 }
 
+/**
+ * Said by the tools that name their records (ids, slugs, symbols) and offer no count, limit or
+ * range: the service has no way to be asked for less, so a large answer is cut after the fact.
+ */
+export const UNPAGED = 'No count or limit: past 1 MiB it is cut.';
+
 /** What one page asks for, and the arguments of the next page when there is one. */
 export interface Lowered {
   params: Record<string, unknown>;
