@@ -114,7 +114,9 @@ export function seriesPages(size: RecordBytes, options: SeriesOptions = {}): Pag
     recordBytes: bytesWith(size),
     lower(params, records, now) {
       const periods = Math.max(1, Math.floor(records / namedCount(params)));
-      if (expectedPoints(params, now) <= periods) return undefined;
+      // Periods past now hold nothing: a range ending later must not ask for an empty last page.
+      const end = params.time_end === undefined ? now : Math.min(parseTime(params.time_end) as number, now);
+      if (expectedPoints({ ...params, time_end: end }, now) <= periods) return undefined;
       const rest = params.count - periods;
       const page = { ...params, count: periods };
       if (params.time_start !== undefined) {
@@ -125,10 +127,9 @@ export function seriesPages(size: RecordBytes, options: SeriesOptions = {}): Pag
         };
       }
       // Pinned, so that every page counts back from the same instant whatever the clocks say.
-      const end = params.time_end === undefined ? now : (parseTime(params.time_end) as number);
-      const time_end = backwardFrom(Math.min(end, now), params, periods, options);
+      const time_end = backwardFrom(end, params, periods, options);
       return {
-        params: { ...page, time_end: iso(Math.min(end, now)) },
+        params: { ...page, time_end: iso(end) },
         next: { ...params, time_end, count: rest },
       };
     },

@@ -163,6 +163,19 @@ it('global metrics pages are charged for their own points: a few credits each, n
   }
 });
 
+it('a range that ends after now stops at now: no last page of periods not yet come', async () => {
+  const pages = await pageThrough('get_global_metrics_historical', {
+    time_start: '2026-11-20T12:00:00Z',
+    time_end: '2026-11-22T23:00:00Z',
+    count: 10_000,
+    interval: '5m',
+    convert: CONVERT,
+  });
+  // Two days to the frozen now are 577 periods: two pages, the last not empty.
+  expect(pages).toHaveLength(2);
+  expect((pages[1].data.quotes as unknown[]).length).toBeGreaterThan(200);
+});
+
 it('a listing asked for more rows than 1 MiB carries is capped, with the next start', async () => {
   const convert = 'USD,EUR,GBP,JPY,BTC,ETH,CHF,CAD,AUD,CNY,INR,BRL,KRW,MXN,SGD';
   const requestsBefore = sandbox.stats.byPath.get('/v3/cryptocurrency/listings/latest') ?? 0;
