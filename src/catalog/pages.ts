@@ -12,9 +12,9 @@ import { parseTime } from './params.js';
 
 /**
  * The most bytes one record takes in the answer's JSON: a part of its own and a part per currency
- * asked for. Measured on the sandbox's largest records (test/unit/pages.test.ts keeps them above
- * what it serves), with room for the service's longer names; a record larger still is cut after
- * the fact (call/cut.ts).
+ * asked for. Measured on the sandbox's largest records (test/mcp/paging.test.ts checks that its
+ * capped answers are never cut), with room for the service's longer names; a record larger still
+ * is cut after the fact (call/cut.ts).
  */
 export interface RecordBytes {
   fixed: number;

@@ -21,7 +21,14 @@ let mcp: McpSession;
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });
   // The server's clock is the sandbox's, so that "now" is the same instant on both sides.
-  mcp = await startMcp(sandboxEnv(sandbox, KEY, { SVC_NOW: SANDBOX_NOW, SVC_CACHE: 'off' }));
+  mcp = await startMcp(
+    sandboxEnv(sandbox, KEY, {
+      SVC_NOW: SANDBOX_NOW,
+      SVC_CACHE: 'off',
+      SVC_TOOLSETS: 'all',
+      SVC_MAX_CREDITS_PER_CALL: '1000',
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -191,4 +198,30 @@ it('a listing asked for more rows than 1 MiB carries is capped, with the next st
   expect((sandbox.stats.byPath.get('/v3/cryptocurrency/listings/latest') ?? 0) - requestsBefore).toBe(1);
   // Charged for the rows asked for: 1 per 200 plus 14 extra currencies, not 25 + 14.
   expect(result._meta?.credits).toBe(1 + 14);
+});
+
+/** Thirty currencies: records large enough that each paged list passes 1 MiB in the sandbox. */
+const THIRTY =
+  'USD,EUR,GBP,JPY,CHF,CAD,AUD,CNY,INR,BRL,KRW,MXN,SGD,BTC,ETH,SEK,NOK,DKK,PLN,CZK,HUF,ZAR,TRY,RUB,HKD,NZD,THB,IDR,MYR,PHP';
+
+describe.each([
+  ['get_cryptocurrency_listings_latest', { limit: 5000 }, 'items'],
+  ['get_cryptocurrency_listings_latest_v1', { limit: 5000 }, 'items'],
+  ['get_cryptocurrency_listings_historical', { date: '2026-11-20', limit: 5000 }, 'items'],
+  ['get_new_cryptocurrencies', { limit: 5000 }, 'items'],
+  ['get_gainers_losers', { limit: 1000 }, 'items'],
+  ['get_trending_cryptocurrencies', { limit: 1000 }, 'items'],
+  ['get_most_visited_cryptocurrencies', { limit: 1000 }, 'items'],
+  ['get_category', { id: '7a3fa62a7b3fa7bd783fa304', limit: 1000 }, 'coins'],
+  ['get_market_pairs', { id: '1', limit: 5000 }, 'market_pairs'],
+] as const)('%s in thirty currencies', (tool, args, list) => {
+  it('is capped by its declared record size, never cut after the fact, and gives the next start', async () => {
+    const result = (await mcp.call(tool, { ...args, convert: THIRTY })) as CallToolResult;
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const data = result.structuredContent as Record<string, unknown> & { next?: Record<string, unknown> };
+    const kept = (data[list] as unknown[]).length;
+    // "Capped", not "Cut": no record was larger than the tool declares.
+    expect(data.truncated).toMatch(/^Capped to limit=/);
+    expect(data.next).toMatchObject({ ...args, start: 1 + kept, limit: args.limit - kept, convert: THIRTY });
+  });
 });
