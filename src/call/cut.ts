@@ -8,6 +8,8 @@
 export const WIRE_LIMIT = 1024 * 1024;
 /** Room for the envelope, `_meta`, notes and the text summary beside the data. */
 const HEADROOM = 16 * 1024;
+/** The most bytes of JSON the data may take: twice, plus the escaping of quotes when format=json carries it again as text. */
+export const DATA_ROOM = (WIRE_LIMIT - HEADROOM) / 2.2;
 
 export interface Cut {
   /** Where the list is, e.g. "items" or "items[0].quotes". */
@@ -95,8 +97,7 @@ function pathText(path: readonly Key[]): string {
  * whole fits. Sizes are measured a few times, never element by element.
  */
 function cutToFit<T>(data: T): { data: T; cuts: Cut[] } {
-  // Twice the JSON, plus the escaping of quotes when it is embedded as text.
-  const room = (WIRE_LIMIT - HEADROOM) / 2.2;
+  const room = DATA_ROOM;
   let current: unknown = data;
   // Estimated while lists are long, then measured exactly once the data is small enough to be cheap.
   const measure = (value: unknown) => {

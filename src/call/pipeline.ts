@@ -22,6 +22,7 @@ import { fitToWire } from './cut.js';
 import { type CallEvent, notify } from './events.js';
 import { BusyError } from './limiter.js';
 import type { LocalTool } from './local-tools.js';
+import { pageOf, withPage } from './pages.js';
 import { type AnswerMeta, answerResult, errorResult } from './results.js';
 import type { Services } from './services.js';
 
@@ -151,20 +152,24 @@ export async function fetchEndpoint(
 }
 
 /**
- * Estimate and reserve; then, in one of the limiter's turns, send and normalise; then end the
- * reservation by how the call ended. The turn covers what holds an answer in memory and the mark
- * that the request is sent (which must be on the ledger before the request goes), not the
- * reservation's and the settling's writes, which many calls share.
+ * Lower what is asked to what one answer carries (call/pages.ts); estimate and reserve; then, in
+ * one of the limiter's turns, send and normalise; then end the reservation by how the call ended.
+ * The turn covers what holds an answer in memory and the mark that the request is sent (which must
+ * be on the ledger before the request goes), not the reservation's and the settling's writes,
+ * which many calls share.
  */
 async function requestUpstream(
   services: Services,
   source: DataSource,
   endpoint: Endpoint,
-  params: Record<string, unknown>,
+  asked: Record<string, unknown>,
   call: { apiKey: string; account: string; signal: AbortSignal },
 ): Promise<CachedAnswer> {
   const { guard, observers } = services;
-  const estimate = estimateCredits(endpoint.credits, params, Math.floor(services.now() / 1000));
+  const now = Math.floor(services.now() / 1000);
+  const page = pageOf(endpoint, asked, now);
+  const { params } = page;
+  const estimate = estimateCredits(endpoint.credits, params, now);
   const admission = await guard.admit({
     account: call.account,
     tool: endpoint.name,
@@ -186,7 +191,10 @@ async function requestUpstream(
       // cut again), then checked: the check reads the kept part only.
       const takes = Object.keys(endpoint.toolInput.shape);
       const data = await cpuTurns.run(answer.bytes, () =>
-        checkedData(endpoint, fitToWire(endpoint.normalise(answer.body, params), params, takes)),
+        checkedData(
+          endpoint,
+          withPage(fitToWire(endpoint.normalise(answer.body, params), params, takes), page),
+        ),
       );
       return { data, credits };
     }, call.signal);

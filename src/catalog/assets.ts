@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
 import { cutRows, lines, omittedLine, table } from '../format/text.js';
 import { lenient } from './lenient.js';
+import { offsetPages } from './pages.js';
 import { quoteEntry, quoteOf } from './quotes.js';
 import { rankOf } from './shapes.js';
 
@@ -45,6 +46,9 @@ export const upstreamAsset = upstreamOf(asset, assetQuote);
 
 /** Rows a listing's text shows before it says how many more there are. */
 export const LISTED_ROWS = 20;
+
+/** Pages of listed assets: each record has its name, tags and figures, and a quote per currency. */
+export const LISTED_PAGES = offsetPages({ fixed: 300, perCurrency: 320 });
 
 /** "#, Asset, Price, 24h (or the period's change), Market cap" for the first `max` assets. */
 export function assetTable(

@@ -18,6 +18,7 @@ import { perItems } from './credits.js';
 import { dataOf, defineEndpoint, plansFrom } from './define.js';
 import { CALENDAR_INTERVALS, expectedPoints } from './global-metrics.js';
 import { lenient } from './lenient.js';
+import { seriesPages, UNPAGED } from './pages.js';
 import { convertExclusive, enumParam, intParam, namesListParam, paramsObject, timeOrder } from './params.js';
 import { quoteEntry, quoteOf } from './quotes.js';
 import { recordsOf } from './shapes.js';
@@ -118,6 +119,7 @@ export const ohlcvHistorical = defineEndpoint({
   ),
   output: z.object({ items: z.array(ohlcvSeries) }),
   credits: seriesCredits,
+  pages: seriesPages({ fixed: 205, perCurrency: 200 }, { periods: 'candles' }),
   refreshSeconds: 300,
   plans: plansFrom('startup'),
   normalise(body) {
@@ -178,7 +180,7 @@ export const ohlcvLatest = defineEndpoint({
   title: 'OHLCV candle (today so far)',
   toolset: 'cryptocurrency',
   path: '/v2/cryptocurrency/ohlcv/latest',
-  summary: "Today's (UTC) open, high, low and latest price of assets, with 24h volume.",
+  summary: `Today's (UTC) open, high, low and latest price of assets, with 24h volume. ${UNPAGED}`,
   input: paramsObject(
     { id: ids, symbol: symbols, ...currencies(), skip_invalid: skipInvalid(true) },
     convertExclusive,
@@ -247,8 +249,7 @@ export const pricePerformance = defineEndpoint({
   title: 'Price performance by period',
   toolset: 'cryptocurrency',
   path: '/v2/cryptocurrency/price-performance-stats/latest',
-  summary:
-    'Open, high, low (with times), close and change of assets over periods from 24h to all time: all-time highs and the like.',
+  summary: `Open, high, low (with times), close and change of assets over periods from 24h to all time: all-time highs and the like. ${UNPAGED}`,
   input: paramsObject(
     {
       id: ids,
@@ -359,6 +360,7 @@ export const quotesHistorical = defineEndpoint({
   serviceParams: { aux: namesListParam(QUOTE_HISTORY_AUX, 'Fields.') },
   output: z.object({ interval: z.string(), items: z.array(quoteSeries) }),
   credits: seriesCredits,
+  pages: seriesPages({ fixed: 70, perCurrency: 200 }),
   refreshSeconds: 300,
   plans: plansFrom('hobbyist'),
   normalise(body, params) {

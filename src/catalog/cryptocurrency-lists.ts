@@ -8,6 +8,7 @@ import {
   assetPage,
   assetQuote,
   assetTable,
+  LISTED_PAGES,
   LISTED_ROWS,
   upstreamAsset,
   upstreamOf,
@@ -51,6 +52,7 @@ export const newCryptocurrencies = defineEndpoint({
   serviceParams: { ...servicePage(5000, 100) },
   output: z.object({ start: z.number(), items: z.array(newAsset) }),
   credits: pageCredits(200),
+  pages: LISTED_PAGES,
   refreshSeconds: 60,
   plans: plansFrom('startup'),
   normalise(body, params) {
@@ -125,6 +127,7 @@ function trendingEndpoint<const N extends string>(spec: TrendingSpec<N>) {
     serviceParams: servicePage(1000, 100),
     output: z.object({ start: z.number(), time_period: z.string(), items: z.array(mover) }),
     credits: pageCredits(200),
+    pages: LISTED_PAGES,
     refreshSeconds: spec.refreshSeconds,
     plans: plansFrom('startup'),
     normalise(body, params) {
@@ -228,6 +231,7 @@ export const listingsHistorical = defineEndpoint({
   serviceParams: { ...servicePage(5000, 100), aux: namesListParam(HISTORICAL_AUX, 'Supplemental fields.') },
   output: assetPage.extend({ date: z.string() }),
   credits: pageCredits(100),
+  pages: LISTED_PAGES,
   // A completed day does not change.
   refreshSeconds: 86_400,
   plans: plansFrom('hobbyist'),

@@ -13,10 +13,11 @@ import {
   slugs,
   symbols,
 } from './asset-params.js';
-import { asset, assetTable, LISTED_ROWS, upstreamAsset } from './assets.js';
+import { asset, assetTable, LISTED_PAGES, LISTED_ROWS, upstreamAsset } from './assets.js';
 import { perCall, perItems } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint, UnexpectedBodyError } from './define.js';
 import { lenient } from './lenient.js';
+import { offsetPages, UNPAGED } from './pages.js';
 import { convertExclusive, enumParam, namesListParam, paramsObject, symbolListParam } from './params.js';
 import { rankOf, recordsOf } from './shapes.js';
 
@@ -158,7 +159,7 @@ export const cryptocurrencyInfo = defineEndpoint({
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v2/cryptocurrency/info',
-  summary: 'Asset facts: description, website, social and explorer links, tags, launch date, contract.',
+  summary: `Asset facts: description, website, social and explorer links, tags, launch date, contract. ${UNPAGED}`,
   input: paramsObject(
     {
       id: ids,
@@ -239,6 +240,7 @@ export const categories = defineEndpoint({
   serviceParams: { ...servicePage(5000) },
   output: z.object({ start: z.number(), items: z.array(category) }),
   credits: categoryCredits('categories', false),
+  pages: offsetPages({ fixed: 420, perCurrency: 0 }),
   refreshSeconds: 30,
   plans: ALL_PLANS,
   normalise(body, params) {
@@ -293,6 +295,7 @@ export const categoryCoins = defineEndpoint({
   serviceParams: { ...servicePage(1000, 100) },
   output: categoryDetail,
   credits: categoryCredits('coins', true),
+  pages: LISTED_PAGES,
   refreshSeconds: 30,
   plans: ALL_PLANS,
   normalise(body, params) {

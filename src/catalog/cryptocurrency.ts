@@ -13,9 +13,18 @@ import {
   slugs,
   symbols,
 } from './asset-params.js';
-import { type Asset, asset, assetPage, assetTable, LISTED_ROWS, upstreamAsset } from './assets.js';
+import {
+  type Asset,
+  asset,
+  assetPage,
+  assetTable,
+  LISTED_PAGES,
+  LISTED_ROWS,
+  upstreamAsset,
+} from './assets.js';
 import { perItems } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint } from './define.js';
+import { UNPAGED } from './pages.js';
 import { convertExclusive, enumParam, namesListParam, paramsObject } from './params.js';
 import { recordsOf } from './shapes.js';
 
@@ -157,6 +166,7 @@ export const listingsLatest = defineEndpoint({
   serviceParams: { ...auxParams(['is_market_cap_included_in_calc']), ...servicePage(5000, 100) },
   output: assetPage,
   credits: LISTINGS_CREDITS,
+  pages: LISTED_PAGES,
   refreshSeconds: 60,
   plans: ALL_PLANS,
   normalise(body, params) {
@@ -190,7 +200,7 @@ export const quotesLatest = defineEndpoint({
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v3/cryptocurrency/quotes/latest',
-  summary: 'Latest price, change, volume and market cap of assets by id, slug or symbol.',
+  summary: `Latest price, change, volume and market cap of assets by id, slug or symbol. ${UNPAGED}`,
   input: quotesInput(false),
   serviceParams: auxParams(['is_active', 'is_fiat']),
   output: z.object({ items: z.array(asset) }),

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { formatDuration } from '../format/text.js';
 import type { CreditRule } from './credits.js';
+import type { Pages } from './pages.js';
 import { formatParam } from './params.js';
 import type { Toolset } from './toolsets.js';
 
@@ -42,6 +43,11 @@ export interface EndpointSpec<I extends z.ZodObject, O extends z.ZodObject, N ex
   output: O;
   /** How the service charges: the guard's estimate and the sandbox's charge both apply it. */
   credits: CreditRule<z.output<I>>;
+  /**
+   * How a list or history asks for no more records than 1 MiB carries (catalog/pages.ts); absent
+   * where the service offers no way to ask for less, or the answer is always small.
+   */
+  pages?: Pages<z.output<I>>;
   /** How often the endpoint's data refreshes: the cache's time to live (0: live data, never cached). */
   refreshSeconds: number;
   plans: readonly Plan[];
@@ -107,17 +113,26 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
 }
 
 /** Built once per output: zod compiles a schema on its first parse, which would be every call. */
-const answerSchemas = new WeakMap<z.ZodObject, z.ZodObject>();
+const answerSchemas = {
+  paged: new WeakMap<z.ZodObject, z.ZodObject>(),
+  whole: new WeakMap<z.ZodObject, z.ZodObject>(),
+};
 
 /**
- * What any answer may carry besides its own fields: set when the data was cut to fit 1 MiB, saying
- * what was left out and how to fetch it (call/cut.ts). The name says it: no description is paid for.
+ * What any answer may carry besides its own fields: `truncated`, set when the data was capped or
+ * cut to fit 1 MiB, saying what was left out; `next`, the arguments that fetch the next page, to
+ * send back as they are, on the tools that page (call/pages.ts, call/cut.ts). The names say it: no
+ * description is paid for.
  */
-export function answerSchema(output: z.ZodObject): z.ZodObject {
-  let schema = answerSchemas.get(output);
+export function answerSchema(output: z.ZodObject, paged: boolean): z.ZodObject {
+  const built = paged ? answerSchemas.paged : answerSchemas.whole;
+  let schema = built.get(output);
   if (!schema) {
-    schema = output.safeExtend({ truncated: z.string().optional() });
-    answerSchemas.set(output, schema);
+    const truncated = z.string().optional();
+    schema = output.safeExtend(
+      paged ? { truncated, next: z.record(z.string(), z.unknown()).optional() } : { truncated },
+    );
+    built.set(output, schema);
   }
   return schema;
 }
@@ -129,7 +144,7 @@ export function answerSchema(output: z.ZodObject): z.ZodObject {
  * dropped.
  */
 export function checkedData(endpoint: Endpoint, data: unknown): Record<string, unknown> {
-  const result = answerSchema(endpoint.output).safeParse(data);
+  const result = answerSchema(endpoint.output, endpoint.pages !== undefined).safeParse(data);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   throw new UnexpectedBodyError(`${issue.path.join('.') || 'data'}: ${issue.message}`);

@@ -7,6 +7,7 @@ import { currencies, time, timeEnd } from './asset-params.js';
 import { perCall, perItems } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
+import { seriesPages } from './pages.js';
 import {
   convertExclusive,
   enumParam,
@@ -173,6 +174,7 @@ export const globalMetricsHistorical = defineEndpoint({
   serviceParams: { aux: namesListParam(GLOBAL_HISTORY_AUX, 'Supplemental fields.') },
   output: historicalOutput,
   credits: perItems({ per: 100, what: 'points', items: expectedPoints, scales: 'count' }),
+  pages: seriesPages({ fixed: 240, perCurrency: 310 }),
   refreshSeconds: 300,
   plans: ALL_PLANS,
   normalise(body, params) {

@@ -7,6 +7,7 @@ import { time, timeEnd } from './asset-params.js';
 import { perCall } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
+import { seriesPages } from './pages.js';
 import { enumParam, intParam, paramsObject, timeOrder } from './params.js';
 
 /** A constituent in the latest value (its page link is left out: no one asked for it). */
@@ -118,6 +119,8 @@ function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
       items: z.array(historicalValue).describe('Index values, oldest first'),
     }),
     credits: perCall(1),
+    // Each value carries its constituents: about 56 bytes each.
+    pages: seriesPages({ fixed: 200 + 56 * size, perCurrency: 0 }, { periods: 'grid' }),
     refreshSeconds: 300,
     plans: ALL_PLANS,
     normalise(body, params) {

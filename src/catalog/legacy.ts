@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { servicePage } from './asset-params.js';
-import { asset, assetPage } from './assets.js';
+import { asset, assetPage, LISTED_PAGES } from './assets.js';
 import {
   assetsOf,
   auxParams,
@@ -16,6 +16,7 @@ import {
   summariseQuotes,
 } from './cryptocurrency.js';
 import { ALL_PLANS, defineEndpoint } from './define.js';
+import { UNPAGED } from './pages.js';
 import { enumParam } from './params.js';
 
 export const listingsLatestV1 = defineEndpoint({
@@ -28,6 +29,7 @@ export const listingsLatestV1 = defineEndpoint({
   serviceParams: { ...auxParams(['is_market_cap_included_in_calc']), ...servicePage(5000, 100) },
   output: assetPage,
   credits: LISTINGS_CREDITS,
+  pages: LISTED_PAGES,
   refreshSeconds: 60,
   plans: ALL_PLANS,
   normalise(body, params) {
@@ -41,7 +43,7 @@ export const quotesLatestV2 = defineEndpoint({
   title: 'Cryptocurrency quotes (v2, deprecated)',
   toolset: 'legacy',
   path: '/v2/cryptocurrency/quotes/latest',
-  summary: 'Deprecated v2 of get_cryptocurrency_quotes_latest; prefer that.',
+  summary: `Deprecated v2 of get_cryptocurrency_quotes_latest; prefer that. ${UNPAGED}`,
   input: quotesInput(true),
   serviceParams: auxParams(['is_active', 'is_fiat']),
   output: z.object({ items: z.array(asset) }),

@@ -15,6 +15,7 @@ import {
 import { perItems } from './credits.js';
 import { dataOf, defineEndpoint, parseBody, plansFrom } from './define.js';
 import { lenient } from './lenient.js';
+import { offsetPages } from './pages.js';
 import {
   convertExclusive,
   enumParam,
@@ -127,6 +128,7 @@ export const marketPairs = defineEndpoint({
     scales: 'limit',
     convert: true,
   }),
+  pages: offsetPages({ fixed: 240, perCurrency: 100 }),
   refreshSeconds: 60,
   plans: plansFrom('standard'),
   normalise(body, params) {

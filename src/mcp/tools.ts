@@ -135,7 +135,10 @@ export function toolDefinition(tool: Tool): McpTool {
     title: tool.title,
     description: tool.description,
     inputSchema: jsonSchema(tool.toolInput, 'input') as McpTool['inputSchema'],
-    outputSchema: jsonSchema(answerSchema(tool.output), 'output') as McpTool['outputSchema'],
+    outputSchema: jsonSchema(
+      answerSchema(tool.output, 'pages' in tool && tool.pages !== undefined),
+      'output',
+    ) as McpTool['outputSchema'],
     annotations: { readOnlyHint: true, openWorldHint: true },
   };
 }

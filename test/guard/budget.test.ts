@@ -12,6 +12,7 @@ import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.j
 
 const FNG = '/v3/fear-and-greed/latest';
 const LISTINGS = '/v3/cryptocurrency/listings/latest';
+const MARKET_PAIRS = '/v2/cryptocurrency/market-pairs/latest';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -84,18 +85,19 @@ describe('concurrent calls never overspend', () => {
 describe('refusals say what the call costs, what is left, when the window rolls and how to fit', () => {
   let mcp: McpSession;
   beforeAll(async () => {
-    mcp = await startMcp(budgeted(10, { SVC_NOW: '2026-11-22T21:30:00Z' }));
+    mcp = await startMcp(budgeted(10, { SVC_NOW: '2026-11-22T21:30:00Z', SVC_TOOLSETS: 'all' }));
   });
   afterAll(() => mcp?.close());
 
   it('a page too large for what is left names the largest limit that fits, and sends nothing', async () => {
-    const before = requestsTo(LISTINGS);
-    const result = await mcp.call('get_cryptocurrency_listings_latest', { limit: 5000 });
+    const before = requestsTo(MARKET_PAIRS);
+    // 5,000 pairs are capped to the 1,309 that 1 MiB carries, 14 credits: still more than is left.
+    const result = await mcp.call('get_market_pairs', { id: '1', limit: 5000 });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
-      "Refused before sending: this call is estimated at 25 credits, but 10 credits of the day's budget of 10 are left (0 spent). The window rolls in 2 h 30 min (2026-11-23 00:00 UTC). To make it fit now: send limit=2000 or less.",
+      "Refused before sending: this call is estimated at 14 credits, but 10 credits of the day's budget of 10 are left (0 spent). The window rolls in 2 h 30 min (2026-11-23 00:00 UTC). To make it fit now: send limit=1000 or less.",
     );
-    expect(requestsTo(LISTINGS)).toBe(before);
+    expect(requestsTo(MARKET_PAIRS)).toBe(before);
   });
 
   it('settles from what the service charged, not the estimate', async () => {
@@ -129,12 +131,14 @@ describe('the per-call limit', () => {
     const mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_STATE_DIR: newStateDir() }));
     try {
       const before = requestsTo(LISTINGS);
+      // 26 currencies: 25 credits for the currencies beyond the first, 1 for the rows 1 MiB carries.
       const result = await mcp.call('get_cryptocurrency_listings_latest', {
         limit: 5000,
-        convert: 'USD,EUR',
+        convert:
+          'USD,EUR,GBP,JPY,CHF,CAD,AUD,CNY,INR,BRL,KRW,MXN,SGD,BTC,ETH,SEK,NOK,DKK,PLN,CZK,HUF,ZAR,TRY,RUB,HKD,NZD',
       });
       expect(textOf(result)).toBe(
-        'Refused before sending: this call is estimated at 26 credits, over the limit of 25 per call (SVC_MAX_CREDITS_PER_CALL). To make it fit now: send limit=4800 or less.',
+        'Refused before sending: this call is estimated at 26 credits, over the limit of 25 per call (SVC_MAX_CREDITS_PER_CALL). To make it fit now: send at most 25 convert currencies (each beyond the first costs 1 credit).',
       );
       expect(requestsTo(LISTINGS)).toBe(before);
       expect((await mcp.call('get_cryptocurrency_listings_latest', { limit: 5000 })).isError).toBeFalsy();

@@ -104,7 +104,7 @@ describe('answers', () => {
     expect(quotes).toMatch(/\$\d{1,3}(,\d{3})+\.\d\d/);
   });
 
-  it('an answer that would pass 1 MiB is cut, and says what was left out and how to fetch it', async () => {
+  it('an answer that would pass 1 MiB is capped or cut, and says what was left out and how to fetch it', async () => {
     const big = await startMcp({ SVC_MAX_CREDITS_PER_CALL: '1000' });
     try {
       const args = { count: 10_000, interval: '5m', convert: 'USD,EUR,GBP,JPY' };
@@ -112,14 +112,30 @@ describe('answers', () => {
         const result = await big.call('get_global_metrics_historical', { ...args, format });
         expect(result.isError, firstText(result)).toBeFalsy();
         expect(bytes({ jsonrpc: '2.0', id: 1, result })).toBeLessThan(WIRE_LIMIT);
-        const data = result.structuredContent as { quotes: unknown[]; truncated?: string };
+        const data = result.structuredContent as { quotes: unknown[]; truncated?: string; next?: object };
         expect(data.quotes.length).toBeGreaterThan(100);
         expect(data.quotes.length).toBeLessThan(10_000);
-        expect(data.truncated).toMatch(
-          /^Cut to stay under 1 MiB: kept [\d,]+ of [\d,]+ of quotes; .*time_start/,
-        );
+        expect(data.truncated).toMatch(/^Capped to count=[\d,]+ of 10,000 to stay under 1 MiB/);
+        expect(data.next).toMatchObject({
+          ...args,
+          count: 10_000 - Number(data.truncated?.match(/count=(\d+)/)?.[1]),
+        });
         expect(firstText(result)).toContain(data.truncated);
       }
+      // A tool that cannot ask the service for less (a list of names) is cut after the fact.
+      const listed = await big.call('get_cryptocurrency_listings_latest', { limit: 231, format: 'json' });
+      const symbols = (listed.structuredContent as { items: { symbol: string }[] }).items.map(
+        (a) => a.symbol,
+      );
+      const convert = 'USD,EUR,GBP,JPY,CHF,CAD,AUD,CNY,INR,BRL,KRW,MXN,SGD,BTC,ETH,SEK,NOK,DKK,PLN,CZK';
+      const result = await big.call('get_cryptocurrency_quotes_latest', {
+        symbol: symbols.join(','),
+        convert,
+      });
+      expect(bytes({ jsonrpc: '2.0', id: 1, result })).toBeLessThan(WIRE_LIMIT);
+      expect((result.structuredContent as { truncated?: string }).truncated).toMatch(
+        /^Cut to stay under 1 MiB: kept [\d,]+ of 231 of items; ask for fewer items/,
+      );
       // The session survived the large answers.
       expect((await big.call('get_fear_and_greed_latest')).isError).toBeFalsy();
     } finally {

@@ -1,0 +1,53 @@
+/**
+ * The step before the estimate: a list or history call asks the service for no more records than
+ * its answer can carry within 1 MiB (the endpoint's declared record size, catalog/pages.ts), so
+ * that the estimate, the reservation, the request and the charge cover only what is returned. The
+ * answer then says it was capped and carries the next page's arguments under `next`.
+ */
+import type { Endpoint } from '../catalog/define.js';
+import { DATA_ROOM } from './cut.js';
+
+/** Part of the room left to the answer's other fields (the interval, each series' name and id). */
+const RECORDS_SHARE = 0.95;
+
+export interface Page {
+  /** The parameters to estimate, reserve and send. */
+  params: Record<string, unknown>;
+  /** The arguments of the next page, and what the answer says about it, when the call was capped. */
+  capped?: { next?: Record<string, unknown>; note: string };
+}
+
+/** The most records an answer of `endpoint` holds with these parameters, or undefined where it does not page. */
+export function recordsPerAnswer(endpoint: Endpoint, params: Record<string, unknown>): number | undefined {
+  const pages = endpoint.pages;
+  if (!pages) return undefined;
+  return Math.max(1, Math.floor((DATA_ROOM * RECORDS_SHARE) / pages.recordBytes(params as never)));
+}
+
+/** The call's parameters lowered to what one answer carries, with the next page's arguments. */
+export function pageOf(endpoint: Endpoint, params: Record<string, unknown>, now: number): Page {
+  const records = recordsPerAnswer(endpoint, params);
+  const lowered = records === undefined ? undefined : endpoint.pages?.lower(params as never, records, now);
+  if (!lowered) return { params };
+  const param = endpoint.pages?.param as string;
+  const asked = Number(params[param]).toLocaleString('en-US');
+  const sent = Number(lowered.params[param]).toLocaleString('en-US');
+  const rest = lowered.next ? 'send `next` as the arguments for the next page' : 'this is as far as it goes';
+  return {
+    params: lowered.params,
+    capped: {
+      next: lowered.next,
+      note: `Capped to ${param}=${sent} of ${asked} to stay under 1 MiB (and paid for as such); ${rest}.`,
+    },
+  };
+}
+
+/**
+ * The answer's data with the page's note and next arguments, unless the data was cut after the
+ * fact (records larger than declared): then the cut's own note stands, as `next` would skip what
+ * the cut left out.
+ */
+export function withPage(data: Record<string, unknown>, page: Page): Record<string, unknown> {
+  if (!page.capped || data.truncated !== undefined) return data;
+  return { ...data, truncated: page.capped.note, next: page.capped.next };
+}

@@ -1,0 +1,170 @@
+/**
+ * How a list or history tool asks the service for no more records than its answer can carry: each
+ * declares the most bytes one of its records takes, and how its parameters are lowered to a number
+ * of records and continued on the next page. The pipeline (call/pages.ts) lowers them before the
+ * estimate, so the estimate, the reservation, the request and the charge all cover what is returned.
+ */
+import { type CalendarUnit, calendarStart, calendarStep, DAY, floorTo } from '../sandbox/market/time.js';
+import { namedCount } from './asset-params.js';
+import { currencyCount } from './credits.js';
+import { CALENDAR_INTERVALS, expectedPoints, intervalSeconds } from './global-metrics.js';
+import { parseTime } from './params.js';
+
+/**
+ * The most bytes one record takes in the answer's JSON: a part of its own and a part per currency
+ * asked for. Measured on the sandbox's largest records (test/mcp/paging.test.ts checks that its
+ * capped answers are never cut), with room for the service's longer names; a record larger still
+ * is cut after the fact (call/cut.ts).
+ */
+export interface RecordBytes {
+  fixed: number;
+  perCurrency: number;
+}
+
+/**
+ * Said by the tools that name their records (ids, slugs, symbols) and offer no count, limit or
+ * range: the service has no way to be asked for less, so a large answer is cut after the fact.
+ */
+export const UNPAGED = 'No count or limit: past 1 MiB it is cut.';
+
+/** What one page asks for, and the arguments of the next page when there is one. */
+export interface Lowered {
+  params: Record<string, unknown>;
+  /** The tool's arguments for the rest, as they are to be sent back; absent when this page is the last. */
+  next?: Record<string, unknown>;
+}
+
+export interface Pages<P = Record<string, unknown>> {
+  /** The parameter that is lowered: `limit` or `count`. */
+  param: 'limit' | 'count';
+  /** The most bytes one record of the answer takes with these parameters. */
+  recordBytes(params: P): number;
+  /** The parameters lowered to at most `records` records, or undefined when they ask for no more. */
+  lower(params: P, records: number, now: number): Lowered | undefined;
+}
+
+function bytesWith(size: RecordBytes) {
+  return (params: object) => size.fixed + size.perCurrency * currencyCount(params);
+}
+
+/** `start` and `limit` pages: the rest starts where this page ends. */
+export function offsetPages(size: RecordBytes): Pages<{ start: number; limit: number }> {
+  return {
+    param: 'limit',
+    recordBytes: bytesWith(size),
+    lower(params, records) {
+      if (params.limit <= records) return undefined;
+      return {
+        params: { ...params, limit: records },
+        next: { ...params, start: params.start + records, limit: params.limit - records },
+      };
+    },
+  };
+}
+
+/** Parameters of a series: a time range, a count of periods and their spacing. */
+export interface SeriesParams {
+  time_start?: string | number;
+  time_end?: string | number;
+  count: number;
+  interval: string;
+  time_period?: string;
+  id?: string;
+  slug?: string;
+  symbol?: string;
+}
+
+/** Read at call time: global-metrics.ts imports this module. */
+const isCalendar = (interval: string) => (CALENDAR_INTERVALS as readonly string[]).includes(interval);
+
+/** The start of the period `k` steps from the one starting at `start` (k may be negative). */
+function stepped(start: number, interval: string, k: number): number {
+  if (!isCalendar(interval)) return start + k * intervalSeconds(interval);
+  let at = start;
+  for (let i = 0; i < Math.abs(k); i++) at = calendarStep(at, interval as CalendarUnit, k < 0 ? -1 : 1);
+  return at;
+}
+
+/** The start of the period containing t: a calendar period, or a fixed step from the Unix epoch. */
+function periodStart(t: number, interval: string): number {
+  return isCalendar(interval)
+    ? calendarStart(t, interval as CalendarUnit)
+    : floorTo(t, intervalSeconds(interval));
+}
+
+export interface SeriesOptions {
+  /**
+   * Where periods start. `quotes` (the default): at time_start itself, or counted back from
+   * time_end by whole steps. `candles` (OHLCV): on a grid (calendar periods, or steps from the
+   * Unix epoch), after time_start (exclusive). `grid` (the indices): on steps from the Unix epoch,
+   * from the first at or after time_start, or back from the last at or before time_end.
+   */
+  periods?: 'quotes' | 'candles' | 'grid';
+}
+
+/**
+ * Series pages. With time_start, periods run forward and the next page starts where this one
+ * ends; without it, they are counted back from time_end (now when not given, then fixed for every
+ * page), and the next page ends where this one starts: pages go back in time, each oldest first.
+ * Several assets share each period, so a page holds as many periods as its records allow.
+ */
+export function seriesPages(size: RecordBytes, options: SeriesOptions = {}): Pages<SeriesParams> {
+  return {
+    param: 'count',
+    recordBytes: bytesWith(size),
+    lower(params, records, now) {
+      const periods = Math.max(1, Math.floor(records / namedCount(params)));
+      // Periods past now hold nothing: a range ending later must not ask for an empty last page.
+      const end = params.time_end === undefined ? now : Math.min(parseTime(params.time_end) as number, now);
+      if (expectedPoints({ ...params, time_end: end }, now) <= periods) return undefined;
+      const rest = params.count - periods;
+      const page = { ...params, count: periods };
+      if (params.time_start !== undefined) {
+        const start = parseTime(params.time_start) as number;
+        return {
+          params: page,
+          next: { ...params, time_start: forwardFrom(start, params, periods), count: rest },
+        };
+      }
+      // Pinned, so that every page counts back from the same instant whatever the clocks say.
+      const time_end = backwardFrom(end, params, periods, options);
+      return {
+        params: { ...page, time_end: iso(end) },
+        next: { ...params, time_end, count: rest },
+      };
+    },
+  };
+
+  /** The next page's time_start, after `periods` periods from `start`. */
+  function forwardFrom(start: number, p: SeriesParams, periods: number): string {
+    if (options.periods === 'grid') {
+      const step = intervalSeconds(p.interval);
+      return iso(Math.ceil(start / step) * step + periods * step);
+    }
+    if (options.periods !== 'candles') {
+      // The quotes histories: periods start at time_start; calendar ones at its period's start.
+      const first = isCalendar(p.interval) ? periodStart(start, p.interval) : start;
+      return iso(stepped(first, p.interval, periods));
+    }
+    // Candles start after time_start (exclusive; daily candles after its date): the next page
+    // starts after this page's last candle.
+    const from = p.time_period === 'hourly' ? start : floorTo(start, DAY);
+    let first = periodStart(from, p.interval);
+    if (first <= from) first = stepped(first, p.interval, 1);
+    return iso(stepped(first, p.interval, periods - 1));
+  }
+}
+
+/** The next page's time_end: just before this page's oldest period, counted back from `end`. */
+function backwardFrom(end: number, p: SeriesParams, periods: number, options: SeriesOptions): string {
+  if (options.periods === 'grid')
+    return iso(floorTo(end, intervalSeconds(p.interval)) - periods * intervalSeconds(p.interval));
+  if (options.periods !== 'candles' && !isCalendar(p.interval))
+    return iso(stepped(end, p.interval, -periods));
+  const oldest = stepped(periodStart(end, p.interval), p.interval, -(periods - 1));
+  return iso(oldest - 1);
+}
+
+function iso(t: number): string {
+  return new Date(t * 1000).toISOString().replace('.000Z', 'Z');
+}
