@@ -292,7 +292,6 @@ function describeFailure(error: unknown, tool: Tool, services: Services, context
       plans: isEndpoint(tool) ? tool.plans.map(planTitle) : [],
       timeoutMs: services.config.timeoutMs,
       keyFromCaller: context.apiKey !== undefined,
-      skipsInvalid: 'skip_invalid' in tool.toolInput.shape,
     });
   }
   if (error instanceof UnexpectedBodyError) return `${error.message} Try again later.`;

@@ -24,14 +24,18 @@ export function exactlyOne(...keys: string[]): Rule {
   return (value, add) => {
     const given = keys.filter((k) => value[k] !== undefined);
     if (given.length === 1) return;
-    const names = `${keys.slice(0, -1).join(', ')} or ${keys.at(-1)}`;
+    const either = (quote: string) =>
+      `${keys
+        .slice(0, -1)
+        .map((k) => `${quote}${k}${quote}`)
+        .join(', ')} or ${quote}${keys.at(-1)}${quote}`;
     add({
-      // None sent: the issue belongs to no one parameter.
+      // None sent: the issue belongs to no one parameter, so the message names them all.
       path: given.length === 0 ? '' : given[1],
       message:
         given.length === 0
-          ? `one of ${names} is required`
-          : `send only one of ${names}, not ${given.join(' and ')}`,
+          ? `one of ${either('"')} is required`
+          : `send only one of ${either('')}, not ${given.join(' and ')}`,
     });
   };
 }

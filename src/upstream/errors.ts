@@ -46,8 +46,6 @@ export interface ErrorContext {
   timeoutMs: number;
   /** The key came with the request (HTTP), not from SVC_API_KEY, which then cannot help. */
   keyFromCaller: boolean;
-  /** The tool takes skip_invalid, which leaves unknown assets out. */
-  skipsInvalid?: boolean;
   now?: Date;
 }
 
@@ -121,8 +119,7 @@ function advice(error: UpstreamError, context: ErrorContext, now: Date): string 
   if (status === 400) {
     // The service's own advice names its map endpoint; the tool that does that job is search.
     if (/Invalid value for "(id|slug|symbol)"/.test(error.detail)) {
-      const skip = context.skipsInvalid ? '; or send skip_invalid=true to leave unknown ones out' : '';
-      return `search_cryptocurrencies (free) finds the id, slug and symbol of an asset by its name${skip}.`;
+      return 'search_cryptocurrencies (free) finds the id, slug and symbol of an asset by its name.';
     }
     return 'Fix the parameter the message names and call again.';
   }

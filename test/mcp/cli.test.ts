@@ -89,7 +89,7 @@ describe('svc-mcp call', () => {
   it('the quotes tool with no arguments says one of id, slug or symbol is needed', async () => {
     const run = await runCli(['call', 'get_cryptocurrency_quotes_latest']);
     expect(run.code).toBe(1);
-    expect(run.stderr.trim()).toBe('Missing parameter: one of id, slug or symbol is required.');
+    expect(run.stderr.trim()).toBe('Missing parameter: one of "id", "slug" or "symbol" is required.');
   });
 
   it('an upstream failure: exit 1 with the error result on stderr', async () => {

@@ -30,8 +30,10 @@ async function everything(session: Session) {
   }
   const credits = await session.readResource('svc://credits');
   answers['svc://credits'] = JSON.parse(credits.contents[0].text ?? 'null');
-  // The figures name the ledger's path, the one thing that differs by design.
-  return JSON.parse(JSON.stringify(answers).replaceAll(stateDirs[sessions.indexOf(session)], '<state>'));
+  // How the figures name the ledger is the one thing that differs by design: stdio gives its path,
+  // HTTP only its kind (no HTTP caller learns a server path).
+  const text = JSON.stringify(answers).replaceAll(stateDirs[sessions.indexOf(session)], '<state>');
+  return JSON.parse(text.replace(/<state>\/ledger\.(json|sqlite)/g, 'file'));
 }
 
 const sessions: Session[] = [];

@@ -215,7 +215,7 @@ describe('refusals before any upstream request', () => {
     const before = sandbox.stats.requests;
     const result = await mcp.call('get_cryptocurrency_quotes_latest', {});
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toBe('Missing parameter: one of id, slug or symbol is required.');
+    expect(textOf(result)).toBe('Missing parameter: one of "id", "slug" or "symbol" is required.');
     expect(sandbox.stats.requests).toBe(before);
   });
 
@@ -227,7 +227,7 @@ describe('refusals before any upstream request', () => {
     const unknown = textOf(await mcp.call('get_fear_and_greed_historical', { limt: 5 }));
     expect(unknown).toMatch(/takes: start, limit/);
     const nothing = textOf(await mcp.call('get_cryptocurrency_quotes_latest', {}));
-    expect(nothing).toMatch(/one of id, slug or symbol/);
+    expect(nothing).toMatch(/one of "id", "slug" or "symbol"/);
   });
 
   it('the limits themselves are accepted (count 10000, 120 currencies, index count 10 with both bounds)', async () => {

@@ -174,7 +174,7 @@ describe('listings and quotes', () => {
   });
 
   it('needs exactly one of id, slug or symbol', async () => {
-    await expect400(QUOTES, 'one of id, slug or symbol is required');
+    await expect400(QUOTES, 'one of "id", "slug" or "symbol" is required');
     await expect400(`${QUOTES}?id=1&slug=bitcoin`, 'send only one of id, slug or symbol');
     await expect400(`${QUOTES}?id=bitcoin`, '"id"', 'numeric ids');
   });
@@ -198,7 +198,7 @@ describe('the listed endpoints', () => {
     await expect400(
       '/v2/tools/price-conversion?amount=1',
       'Missing parameter',
-      'one of id or symbol is required',
+      'one of "id" or "symbol" is required',
     );
     await expect400(
       '/v2/tools/price-conversion?amount=1&id=1&symbol=BTC',

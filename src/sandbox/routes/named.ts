@@ -39,7 +39,7 @@ export function namedAssets(
     if (!asset || (options.listed && !options.listed[asset.index])) {
       if (skip) continue;
       throw badRequest(
-        `Invalid value for "${by}": ${by === 'id' ? item : `"${item}"`} is not a known cryptocurrency ${by}.`,
+        `Invalid value for "${by}": ${by === 'id' ? item : `"${item}"`} is not a known cryptocurrency ${by}; send skip_invalid=true to leave unknown ones out.`,
       );
     }
     if (!assets.includes(asset)) assets.push(asset);
