@@ -29,6 +29,7 @@ import {
   reapReservations,
   type WindowFigures,
 } from './ledger.js';
+import { OWNER, processEnded } from './owner.js';
 
 const FORMAT = 'svc-mcp ledger 1';
 /** A lock older than this belongs to a process that died holding it. */
@@ -41,20 +42,6 @@ interface Pending {
   change: Change;
   resolve(value: unknown): void;
   reject(error: unknown): void;
-}
-
-/** This process, as reservations name their owner. */
-const OWNER = randomUUID();
-
-function processEnded(pid: number, owner: string): boolean {
-  if (owner === OWNER) return false;
-  if (pid === process.pid) return true; // the same pid from an earlier process
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }
 
 export class FileLedger implements LedgerStore {

@@ -27,6 +27,7 @@ import {
   type WindowFigures,
 } from './ledger.js';
 import { type LegacyState, readLegacyLedger, setAside } from './ledger-import.js';
+import { OWNER, processEnded } from './owner.js';
 import type { SqlDatabase, Sqlite, SqlRow, SqlStatement } from './sqlite.js';
 
 /** Longest a change waits for another process's transaction before it fails. */
@@ -101,20 +102,6 @@ interface Addition {
   credits?: number;
   hits?: number;
   saved?: number;
-}
-
-/** This process, as reservations name their owner: a pid alone may be reused after a restart. */
-const OWNER = randomUUID();
-
-function processEnded(pid: number, owner: string): boolean {
-  if (owner === OWNER) return false;
-  if (pid === process.pid) return true; // the same pid from an earlier process
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }
 
 /** Why SQLite's error means the file is damaged, or undefined when it is some other trouble. */
