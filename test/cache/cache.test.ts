@@ -1,13 +1,5 @@
-/**
- * The cache end to end: hits are free and say how old they are, keys are canonical, entries expire
- * with the endpoint's refresh frequency, identical calls in flight share one request (and one caller
- * cancelling leaves it running for the others), and failures are never cached.
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { type McpSession, newStateDir, startMcp, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { SECRET_KEY } from '../helpers/secret.js';
@@ -15,7 +7,7 @@ import { until } from '../helpers/until.js';
 
 const FNG = '/v3/fear-and-greed/latest';
 const FNG_HISTORY = '/v3/fear-and-greed/historical';
-const stateDir = () => mkdtempSync(join(tmpdir(), 'svc-mcp-cache-'));
+const stateDir = () => newStateDir();
 
 describe('on the sandbox', () => {
   let sandbox: Sandbox;

@@ -1,13 +1,5 @@
-/**
- * The credit guard end to end, on the real sandbox (external, frozen clock, counting requests) with
- * the built server: refusals before anything is sent, the concurrency bound, settling from what the
- * service charged, releasing on failure, and the per-call limit.
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { type McpSession, newStateDir, startMcp, textOf } from '../helpers/cli.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 const FNG = '/v3/fear-and-greed/latest';
@@ -21,7 +13,6 @@ beforeAll(async () => {
 afterAll(() => sandbox?.close());
 
 const requestsTo = (path: string) => sandbox.stats.byPath.get(path) ?? 0;
-const newStateDir = () => mkdtempSync(join(tmpdir(), 'svc-mcp-guard-'));
 
 interface Usage {
   window: string;

@@ -1,23 +1,10 @@
-/**
- * Every way a call can end, its cost compared with what a counting loopback upstream received: a
- * call is charged from the moment its request is written to the service, and not before. Callers
- * that hang up, cancel or are cut by a timeout are charged the estimate; an error answer and a
- * connection refused cost nothing; retries are one call, charged once; a server that stops with a
- * call still open charges it its estimate (one whose call is answered during the drain is in
- * test/http/lifecycle.test.ts); a process killed with calls waiting for a turn is charged for the
- * sent ones only (the file ledger here, Redis in test/redis/charging.test.ts). The figures are read
- * by a new process, `svc-mcp call get_credit_usage`.
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool } from '../../src/call/pipeline.js';
 import { createServices } from '../../src/call/services.js';
 import { type Endpoint, endpointsByName } from '../../src/catalog/index.js';
 import { loadConfig } from '../../src/config.js';
 import { ESTIMATE, FNG, FNG_ANSWER, IN_FLIGHT, killWithCallsWaiting, usage } from '../helpers/charging.js';
-import { type Env, runCli, startMcp, textOf } from '../helpers/cli.js';
+import { type Env, newStateDir, runCli, startMcp, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { MCP_HEADERS } from '../helpers/http.js';
 import { SECRET_KEY } from '../helpers/secret.js';
@@ -42,7 +29,7 @@ function settings(upstream: FakeUpstream, extra: Env = {}): Env {
     SVC_API_KEY: SECRET_KEY,
     SVC_BASE_URL: upstream.url,
     SVC_CACHE: 'off',
-    SVC_STATE_DIR: mkdtempSync(join(tmpdir(), 'svc-mcp-charging-')),
+    SVC_STATE_DIR: newStateDir(),
     SVC_CREDIT_BUDGET: '100',
     ...extra,
   };

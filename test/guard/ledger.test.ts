@@ -5,12 +5,11 @@
  * earlier version's ledger.json is imported once.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlite } from '../../src/guard/sqlite.js';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { type McpSession, newStateDir, startMcp, textOf } from '../helpers/cli.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 /** The server runs on this test's Node: SQLite where it is built in, else (Node 20) the JSON file. */
@@ -20,7 +19,6 @@ const LEDGER = SQLITE
   : { file: 'ledger.json', garbage: 'it is not valid JSON' };
 
 const FNG = '/v3/fear-and-greed/latest';
-const newStateDir = () => mkdtempSync(join(tmpdir(), 'svc-mcp-ledger-'));
 
 async function spent(mcp: McpSession): Promise<{ spent: number; left: number | null; problem?: string }> {
   return (await mcp.call('get_credit_usage')).structuredContent as { spent: number; left: number | null };

@@ -22,6 +22,11 @@ export type Env = Record<string, string>;
 /** Each test file's own state directory (the credit ledger), unless a test names one. */
 export const WORKER_STATE_DIR = mkdtempSync(join(inject('stateRoot'), 'file-'));
 
+/** A fresh state directory of a test's own, removed with the run's (no test leaves one behind). */
+export function newStateDir(): string {
+  return mkdtempSync(join(WORKER_STATE_DIR, 'own-'));
+}
+
 /** The environment a child gets: only what a test passes, PATH, and this worker's state directory. */
 export function childEnv(env: Env): Env {
   return { PATH: process.env.PATH ?? '', SVC_STATE_DIR: WORKER_STATE_DIR, ...env };

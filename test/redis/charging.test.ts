@@ -1,13 +1,6 @@
-/**
- * A replica killed with calls waiting for a turn, on the Redis ledger: once its lease runs out, the
- * calls it had sent count as spent and those still waiting cost nothing, as on the file ledger
- * (test/guard/charging.test.ts), against a loopback upstream that counts what it received.
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ESTIMATE, FNG, IN_FLIGHT, killWithCallsWaiting, usage } from '../helpers/charging.js';
+import { newStateDir } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { SECRET_KEY } from '../helpers/secret.js';
@@ -37,7 +30,7 @@ describe.skipIf(missing)('the Redis ledger charges a killed replica for its sent
       SVC_CREDIT_BUDGET: '100',
       SVC_REDIS_URL: redis.url,
       SVC_REDIS_PREFIX: 'charging',
-      SVC_STATE_DIR: mkdtempSync(join(tmpdir(), 'svc-mcp-charging-')),
+      SVC_STATE_DIR: newStateDir(),
     };
     await killWithCallsWaiting(upstream, env);
     await until(async () => (await usage(env)).reserved === 0, LEASE_RUNS_OUT_MS);

@@ -3,15 +3,14 @@
  * ledger (reserve only within the budget, settle, release, hits, reservations of a process gone
  * counted as spent when sent and dropped when not), scripts sent again after Redis forgets them, and the services' readiness.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/call/services.js';
 import { loadConfig } from '../../src/config.js';
 import { RedisLedger } from '../../src/guard/redis-ledger.js';
 import { SILENT_LOG } from '../../src/ops/logs.js';
 import { RedisConnection } from '../../src/redis.js';
+import { newStateDir } from '../helpers/cli.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
@@ -20,7 +19,7 @@ const missing = redisMissing();
 describe.skipIf(missing)('the ledger on Redis', () => {
   let redis: TestRedis;
   const connections: RedisConnection[] = [];
-  const stateDir = mkdtempSync(join(tmpdir(), 'svc-mcp-ledger-'));
+  const stateDir = newStateDir();
 
   beforeAll(async () => {
     redis = await startRedis();
