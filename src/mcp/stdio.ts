@@ -7,6 +7,7 @@
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createServices } from '../call/services.js';
 import { type Config, ConfigError } from '../config.js';
+import { afterStartup } from '../heap.js';
 import { VERSION } from '../version.js';
 import { DRAIN_TIMEOUT_MS, trackInFlight } from './in-flight.js';
 import { JsonLines } from './json-lines.js';
@@ -61,4 +62,5 @@ export async function runStdio(config: Config): Promise<void> {
   }
   const count = exposedTools(config).tools.size;
   process.stderr.write(`svc-mcp ${VERSION} on stdio · data: ${source.label} · ${count} tools\n`);
+  afterStartup();
 }

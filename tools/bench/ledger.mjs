@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import { CLI, connectStdio, percentile, ROOT, startSandboxProcess } from './processes.mjs';
+import { beside, CLI, connectStdio, percentile, ROOT, startSandboxProcess } from './processes.mjs';
 
 const { values } = parseArgs({
   options: { ops: { type: 'string', default: '10000' }, calls: { type: 'string', default: '1000' } },
@@ -97,22 +97,6 @@ console.log(
   'for reference, the JSON file ledger (Node 20): reserve + settle p50 3.5 ms with 1 key, 4.0 ms with 100, 10.9 ms with 1,000',
 );
 
-/** Call and direct GET in turn, so that a change in the machine's speed hits both alike. */
-async function beside(call, direct) {
-  const samples = { call: [], direct: [] };
-  for (let i = 0; i < WARMUP + CALLS; i++) {
-    for (const [name, measure] of [
-      ['call', call],
-      ['direct', direct],
-    ]) {
-      const t = performance.now();
-      await measure();
-      if (i >= WARMUP) samples[name].push(performance.now() - t);
-    }
-  }
-  return samples;
-}
-
 const { url, child: sandbox } = await startSandboxProcess();
 const agent = new Agent({ keepAliveTimeout: 30_000 });
 const direct = async () => {
@@ -126,10 +110,14 @@ try {
     if (budget) env.SVC_CREDIT_BUDGET = budget;
     const { client } = await connectStdio([CLI, 'stdio'], env);
     try {
-      const run = await beside(async () => {
-        const result = await client.callTool({ name: TOOL, arguments: {} });
-        if (result.isError) throw new Error(result.content[0]?.text);
-      }, direct);
+      const run = await beside(
+        async () => {
+          const result = await client.callTool({ name: TOOL, arguments: {} });
+          if (result.isError) throw new Error(result.content[0]?.text);
+        },
+        direct,
+        { warmup: WARMUP, calls: CALLS },
+      );
       const [callP50, directP50] = [percentile(run.call, 50), percentile(run.direct, 50)];
       console.log(
         `uncached ${TOOL} over stdio, ${budget ? `budget ${budget}` : 'no budget'} (${CALLS} calls): ${figures(run.call)}; direct keep-alive GET: ${figures(run.direct)}; above the GET at p50: ${ms(callP50 - directP50)}`,

@@ -120,3 +120,22 @@ export async function startRedisServer() {
     },
   };
 }
+
+/**
+ * `warmup + calls` rounds of `call` and `direct` taken in turn, so that a change in the machine's
+ * speed hits both alike; the samples after the warm-up, in ms.
+ */
+export async function beside(call, direct, { warmup, calls }) {
+  const samples = { call: [], direct: [] };
+  for (let i = 0; i < warmup + calls; i++) {
+    for (const [name, measure] of [
+      ['call', call],
+      ['direct', direct],
+    ]) {
+      const t = performance.now();
+      await measure();
+      if (i >= warmup) samples[name].push(performance.now() - t);
+    }
+  }
+  return samples;
+}

@@ -14,6 +14,7 @@
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import {
+  beside,
   CONSTANT_SERVER,
   CLI as cli,
   connectStdio as connect,
@@ -37,6 +38,7 @@ for (const [name, value] of [
   }
 }
 const WARMUP = 100;
+const rounds = { warmup: WARMUP, calls: CALLS };
 const KEY = 'sandbox-enterprise';
 const PATH = '/v3/fear-and-greed/latest';
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -75,22 +77,6 @@ async function constantToolP50() {
   return percentile(samples, 50);
 }
 
-/** Call and direct GET in turn, so that a change in the machine's speed hits both alike. */
-async function beside(call, direct) {
-  const samples = { call: [], direct: [] };
-  for (let i = 0; i < WARMUP + CALLS; i++) {
-    for (const [name, measure] of [
-      ['call', call],
-      ['direct', direct],
-    ]) {
-      const t = performance.now();
-      await measure();
-      if (i >= WARMUP) samples[name].push(performance.now() - t);
-    }
-  }
-  return samples;
-}
-
 const { url, child: sandbox } = await startSandboxProcess();
 try {
   // Start-up: spawn to the initialize answer, measured by an SDK client.
@@ -114,13 +100,13 @@ try {
     const res = await request(`${url}${PATH}`, { dispatcher: agent, headers: { 'X-SVC_PRO_API_KEY': KEY } });
     await res.body.text();
   };
-  const ourRun = await beside(() => client.callTool(fearAndGreed), direct);
+  const ourRun = await beside(() => client.callTool(fearAndGreed), direct, rounds);
   const rssAfterCalls = rssMb(pid);
   const rssPeak = rssMb(pid, 'VmHWM');
   await client.close();
 
   const forwarding = await connect(['--input-type=module', '-e', FORWARDING_SERVER], env);
-  const forwardingRun = await beside(() => forwarding.client.callTool(fearAndGreed), direct);
+  const forwardingRun = await beside(() => forwarding.client.callTool(fearAndGreed), direct, rounds);
   const forwardingRss = rssMb(forwarding.pid);
   await forwarding.client.close();
   await agent.close();
