@@ -2,7 +2,7 @@
  * The file ledger under a stream of cache hits: hits wait a moment to share one write, and every
  * one of them reaches the file, however the waits and the writes interleave.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,5 +34,19 @@ describe('cache hits', () => {
     hit();
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect((await onDisk('acct')).cache_hits).toBe(sent + 1);
+  });
+});
+
+describe('a directory whose ledger a newer Node moved to SQLite', () => {
+  it('is refused by name, never started again from zero', async () => {
+    const moved = mkdtempSync(join(dir, 'moved-'));
+    writeFileSync(join(moved, 'ledger.sqlite'), 'a database of a newer Node');
+    const ledger = new FileLedger(moved);
+    await expect(ledger.figures('acct', 'day-2026-11-22')).rejects.toThrow(
+      `The credit ledger at ${join(moved, 'ledger.sqlite')} is damaged (it is kept in SQLite, which this Node cannot read: run the server on Node 22.13 or later)`,
+    );
+    await expect(ledger.reserve({ account: 'acct', window: 'total', tool: 't', amount: 1 })).rejects.toThrow(
+      /kept in SQLite/,
+    );
   });
 });
