@@ -12,7 +12,7 @@
  *   instead keeps it within a few MB of where it started, for about 4% fewer calls a second. A
  *   burst of large calls on stdio does the same, and the flag also holds for the embedded
  *   sandbox's thread (V8's flags are the process's): 200 heavy calls left the process at 259 MB
- *   with V8's default and at about 187 MB with it (tools/bench/memory-burst.mjs). On stdio it is set
+ *   with V8's default and at about 187 MB with it (tools/bench/burst.mjs --mix heaviest). On stdio it is set
  *   once the server has started (`afterStartup`): while the modules load it would make V8 collect
  *   again and again, about 50 ms more before the `initialize` answer.
  * - undici parses HTTP with a WebAssembly module. V8 compiles it twice by default, quickly and then

@@ -1,12 +1,19 @@
 /**
- * How a burst of heavy calls on the embedded sandbox feels to a host: 500 calls written at once
- * over stdio (listings limit=5000, global metrics count=10000 at 5m, fear and greed and svc100
- * histories, quotes; the cache off, so every call does its work), with a `ping` every 100 ms
- * throughout. Prints how long the pings took and the server's resident memory. The test
- * (test/reliability/burst.test.ts) checks what does not depend on the machine's speed; the figures
- * live here.
+ * A burst of heavy calls on the embedded sandbox, as a host sees it: calls written at once over
+ * stdio (the cache off, so every call does its work), with a `ping` every 100 ms throughout. Prints
+ * how long the pings took and the server's resident memory before, at most and after. Two mixes:
  *
- *   npm run build && node tools/bench/burst.mjs [--calls 500] [--rounds 2]
+ * - `mixed` (default, 500 calls): the test's mix (test/reliability/burst.test.ts), listings
+ *   limit=5000, global metrics count=10000 at 5m, fear and greed and svc100 histories, quotes,
+ *   each call with its own arguments. The test checks what does not depend on the machine's
+ *   speed; the figures live here.
+ * - `heaviest` (200 calls): a quarter each of listings limit=5000, global metrics count=10000 at
+ *   5m in four currencies, the svc100 history count=100 and the latest fear and greed: the memory
+ *   target's burst, run on each Node (`npm exec --yes --package=node@22 -- node …`).
+ *
+ *   npm run build && node tools/bench/burst.mjs [--mix mixed|heaviest] [--calls N] [--rounds 2]
+ *
+ * Linux only (it reads /proc).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,18 +21,15 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLI, connectStdio, percentile, rssMb } from './processes.mjs';
 
-const { values } = parseArgs({
-  options: { calls: { type: 'string', default: '500' }, rounds: { type: 'string', default: '2' } },
-});
-const calls = Number(values.calls);
-const rounds = Number(values.rounds);
-if (!(calls > 0 && calls <= 2000 && rounds > 0 && rounds <= 10)) {
-  console.error('--calls takes 1 to 2000, --rounds 1 to 10');
-  process.exit(2);
-}
+const HEAVIEST = [
+  ['get_cryptocurrency_listings_latest', { limit: 5000 }],
+  ['get_global_metrics_historical', { count: 10_000, interval: '5m', convert: 'USD,EUR,BTC,ETH' }],
+  ['get_svc100_index_historical', { count: 100 }],
+  ['get_fear_and_greed_latest', {}],
+];
 
-/** The i-th call: the same mix as the test, each with its own arguments (no call joins another). */
-function burstCall(i) {
+/** The i-th call of the mixed burst, each with its own arguments (no call joins another). */
+function mixedCall(i) {
   const k = Math.floor(i / 5);
   switch (i % 5) {
     case 0:
@@ -41,6 +45,27 @@ function burstCall(i) {
   }
 }
 
+const MIXES = {
+  mixed: { calls: 500, call: mixedCall },
+  heaviest: { calls: 200, call: (i) => HEAVIEST[i % HEAVIEST.length] },
+};
+
+const { values } = parseArgs({
+  options: {
+    mix: { type: 'string', default: 'mixed' },
+    calls: { type: 'string' },
+    rounds: { type: 'string', default: '2' },
+  },
+});
+const mix = MIXES[values.mix];
+const calls = Number(values.calls ?? mix?.calls);
+const rounds = Number(values.rounds);
+if (!mix || !(calls > 0 && calls <= 2000 && rounds > 0 && rounds <= 10)) {
+  console.error('--mix takes mixed or heaviest, --calls 1 to 2000, --rounds 1 to 10');
+  process.exit(2);
+}
+const burstCall = mix.call;
+
 const state = mkdtempSync(join(tmpdir(), 'svc-mcp-bench-burst-'));
 const { client, pid } = await connectStdio([CLI], {
   SVC_MAX_CREDITS_PER_CALL: '1000',
@@ -50,7 +75,9 @@ const { client, pid } = await connectStdio([CLI], {
 try {
   await client.callTool({ name: 'get_fear_and_greed_latest', arguments: {} });
   const before = rssMb(pid);
-  console.log(`Node ${process.version}; RSS after start-up and one call: ${before.toFixed(0)} MB`);
+  console.log(
+    `Node ${process.version}, ${values.mix} mix; RSS after start-up and one call: ${before.toFixed(0)} MB`,
+  );
   for (let round = 1; round <= rounds; round++) {
     let running = true;
     const pings = [];
