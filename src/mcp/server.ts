@@ -51,8 +51,8 @@ async function loadToolPath(services: Services) {
     ...pipeline,
     ...results,
     resources,
-    unknownToolMessage: tools.unknownToolMessage,
     listHint: tools.listCacheHint([...exposed.tools.values()]),
+    unknownToolMessage: tools.unknownToolMessage,
   };
 }
 
@@ -67,14 +67,20 @@ function toolPath(services: Services): Promise<ToolPath> {
 
 /** What a tools/call with `__proto__` among its arguments is answered with (see proto-key.ts). */
 export async function protoKeyRefusal(services: Services, name: string): Promise<CallToolResult> {
-  const [{ exposed, errorResult }, { unknownParameter }] = await Promise.all([
+  const [path, { unknownParameter }] = await Promise.all([
     toolPath(services),
     import('../catalog/params.js'),
   ]);
-  const tool = exposed.tools.get(name);
-  return errorResult(
-    tool ? unknownParameter(tool.toolInput, '__proto__') : `Unknown tool "${name.slice(0, 100)}".`,
+  const tool = path.exposed.tools.get(name);
+  return path.errorResult(
+    tool ? unknownParameter(tool.toolInput, '__proto__') : unknownTool(services, path, name),
   );
+}
+
+/** The refusal of a tool this configuration does not expose, with the closest names. */
+function unknownTool(services: Services, path: ToolPath, name: string): string {
+  const names = [...path.exposed.tools.keys()];
+  return path.unknownToolMessage(name, services.config, names, `tools/list gives all ${names.length} tools.`);
 }
 
 /**
@@ -107,15 +113,11 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
   );
   mcp.server.setRequestHandler('tools/list', async () => ({ tools: (await loading).exposed.definitions }));
   mcp.server.setRequestHandler('tools/call', async (request, ctx) => {
-    const { exposed, callTool, errorResult, unknownToolMessage } = await loading;
+    const path = await loading;
+    const { exposed, callTool, errorResult } = path;
     const { name, arguments: args } = request.params;
     const tool = exposed.tools.get(name);
-    if (!tool) {
-      const names = [...exposed.tools.keys()];
-      return errorResult(
-        unknownToolMessage(name, services.config, names, `tools/list gives all ${names.length} tools.`),
-      );
-    }
+    if (!tool) return errorResult(unknownTool(services, path, name));
     const result = await whileReportingProgress(ctx, () =>
       callTool(services, tool, args, { signal: ctx.mcpReq.signal, apiKey: caller.apiKey }),
     );
