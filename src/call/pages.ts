@@ -18,7 +18,7 @@ export interface Page {
 }
 
 /** The most records an answer of `endpoint` holds with these parameters, or undefined where it does not page. */
-export function recordsPerAnswer(endpoint: Endpoint, params: Record<string, unknown>): number | undefined {
+function recordsPerAnswer(endpoint: Endpoint, params: Record<string, unknown>): number | undefined {
   const pages = endpoint.pages;
   if (!pages) return undefined;
   return Math.max(1, Math.floor((DATA_ROOM * RECORDS_SHARE) / pages.recordBytes(params as never)));
@@ -31,7 +31,8 @@ export function pageOf(endpoint: Endpoint, params: Record<string, unknown>, now:
   if (!lowered) return { params };
   const param = endpoint.pages?.param as string;
   const asked = Number(params[param]).toLocaleString('en-US');
-  const sent = Number(lowered.params[param]).toLocaleString('en-US');
+  // As an argument is written, so that it can be sent back as it is.
+  const sent = String(lowered.params[param]);
   const rest = lowered.next ? 'send `next` as the arguments for the next page' : 'this is as far as it goes';
   return {
     params: lowered.params,

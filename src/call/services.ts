@@ -2,7 +2,7 @@
  * The services every tool call uses, built once per process and shared by every transport and
  * every HTTP request: the data source (and its client), the shared answers (cache and in-flight
  * joins), the credit guard, the clock, and what watches them (logs, metrics). The cache and the
- * ledger live in this process and an SQLite database, or on Redis when SVC_REDIS_URL is set, so
+ * ledger live in this process and an SQLite database (a JSON file on Node 20), or on Redis when SVC_REDIS_URL is set, so
  * that several replicas share one budget and one cache. Heavy parts (the Redis client, the logger, metrics)
  * load only when the settings ask for them.
  */

@@ -4,7 +4,14 @@
  * of records and continued on the next page. The pipeline (call/pages.ts) lowers them before the
  * estimate, so the estimate, the reservation, the request and the charge all cover what is returned.
  */
-import { type CalendarUnit, calendarStart, calendarStep, DAY, floorTo } from '../sandbox/market/time.js';
+import {
+  type CalendarUnit,
+  calendarStart,
+  calendarStep,
+  DAY,
+  floorTo,
+  isoSeconds,
+} from '../sandbox/market/time.js';
 import { namedCount } from './asset-params.js';
 import { currencyCount } from './credits.js';
 import { CALENDAR_INTERVALS, expectedPoints, intervalSeconds } from './global-metrics.js';
@@ -129,7 +136,7 @@ export function seriesPages(size: RecordBytes, options: SeriesOptions = {}): Pag
       // Pinned, so that every page counts back from the same instant whatever the clocks say.
       const time_end = backwardFrom(end, params, periods, options);
       return {
-        params: { ...page, time_end: iso(end) },
+        params: { ...page, time_end: isoSeconds(end) },
         next: { ...params, time_end, count: rest },
       };
     },
@@ -139,32 +146,28 @@ export function seriesPages(size: RecordBytes, options: SeriesOptions = {}): Pag
   function forwardFrom(start: number, p: SeriesParams, periods: number): string {
     if (options.periods === 'grid') {
       const step = intervalSeconds(p.interval);
-      return iso(Math.ceil(start / step) * step + periods * step);
+      return isoSeconds(Math.ceil(start / step) * step + periods * step);
     }
     if (options.periods !== 'candles') {
       // The quotes histories: periods start at time_start; calendar ones at its period's start.
       const first = isCalendar(p.interval) ? periodStart(start, p.interval) : start;
-      return iso(stepped(first, p.interval, periods));
+      return isoSeconds(stepped(first, p.interval, periods));
     }
     // Candles start after time_start (exclusive; daily candles after its date): the next page
     // starts after this page's last candle.
     const from = p.time_period === 'hourly' ? start : floorTo(start, DAY);
     let first = periodStart(from, p.interval);
     if (first <= from) first = stepped(first, p.interval, 1);
-    return iso(stepped(first, p.interval, periods - 1));
+    return isoSeconds(stepped(first, p.interval, periods - 1));
   }
 }
 
 /** The next page's time_end: just before this page's oldest period, counted back from `end`. */
 function backwardFrom(end: number, p: SeriesParams, periods: number, options: SeriesOptions): string {
   if (options.periods === 'grid')
-    return iso(floorTo(end, intervalSeconds(p.interval)) - periods * intervalSeconds(p.interval));
+    return isoSeconds(floorTo(end, intervalSeconds(p.interval)) - periods * intervalSeconds(p.interval));
   if (options.periods !== 'candles' && !isCalendar(p.interval))
-    return iso(stepped(end, p.interval, -periods));
+    return isoSeconds(stepped(end, p.interval, -periods));
   const oldest = stepped(periodStart(end, p.interval), p.interval, -(periods - 1));
-  return iso(oldest - 1);
-}
-
-function iso(t: number): string {
-  return new Date(t * 1000).toISOString().replace('.000Z', 'Z');
+  return isoSeconds(oldest - 1);
 }

@@ -7,10 +7,8 @@ import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { parseLedgerFile } from './file-ledger.js';
 import { LedgerDamagedError, type LedgerState } from './ledger.js';
 
-export type LegacyState = LedgerState;
-
 export interface LegacyLedger {
-  state: LegacyState;
+  state: LedgerState;
   /** The file's own checksum: which file was imported, so that it is imported once. */
   checksum: string;
 }

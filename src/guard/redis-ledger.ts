@@ -1,5 +1,5 @@
 /**
- * The ledger on Redis, shared by every replica: the same rules as the SQLite ledger (ledger.ts),
+ * The ledger on Redis, shared by every replica: the same rules as the other ledgers (ledger.ts),
  * each applied as one Lua script on the Redis side, so that a reservation on one replica sees
  * every other replica's spend and reservations at that instant. Times come from Redis's own clock,
  * so replicas whose clocks differ agree on a reservation's age.

@@ -18,6 +18,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   LedgerDamagedError,
+  type LedgerState,
   type LedgerStore,
   RESERVATION_TTL_MS,
   type ReserveRequest,
@@ -26,7 +27,7 @@ import {
   WINDOWS_KEPT,
   type WindowFigures,
 } from './ledger.js';
-import { type LegacyState, readLegacyLedger, setAside } from './ledger-import.js';
+import { readLegacyLedger, setAside } from './ledger-import.js';
 import { OWNER, processEnded } from './owner.js';
 import type { SqlDatabase, Sqlite, SqlRow, SqlStatement } from './sqlite.js';
 
@@ -366,7 +367,7 @@ export class SqliteLedger implements LedgerStore {
 }
 
 /** What an earlier version's file holds, as additions: its totals, and as spent every reservation not known to be unsent. */
-function legacyAdditions(state: LegacyState): Addition[] {
+function legacyAdditions(state: LedgerState): Addition[] {
   const additions: Addition[] = [];
   for (const [account, windows] of Object.entries(state.accounts)) {
     for (const [window, totals] of Object.entries(windows)) {

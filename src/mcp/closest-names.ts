@@ -4,6 +4,9 @@
  * one of its words, and ties go to the name with the fewest edits from the whole.
  */
 
+/** Names suggested at most. */
+const MOST = 3;
+
 /** Words every other tool name has: they say nothing about which tool was meant. */
 const COMMON_WORDS = new Set(['get', 'list', 'latest']);
 
@@ -32,8 +35,8 @@ function sameWord(a: string, b: string): boolean {
   return a === b || (a.length >= 4 && b.length >= 4 && editDistance(a, b) <= 1);
 }
 
-/** Up to `most` of `names` that share a word with `typed`, closest first; none when nothing does. */
-export function closestNames(typed: string, names: readonly string[], most = 3): string[] {
+/** Up to MOST of `names` that share a word with `typed`, closest first; none when nothing does. */
+export function closestNames(typed: string, names: readonly string[]): string[] {
   const words = wordsOf(typed.slice(0, 100));
   return names
     .map((name) => {
@@ -43,6 +46,6 @@ export function closestNames(typed: string, names: readonly string[], most = 3):
     })
     .filter((candidate) => candidate.shared > 0)
     .sort((a, b) => b.shared - a.shared || a.edits - b.edits)
-    .slice(0, most)
+    .slice(0, MOST)
     .map((candidate) => candidate.name);
 }

@@ -17,9 +17,9 @@ export const MAX_BODY_BYTES = 256 * 1024;
 const MAX_DISCARD_BYTES = 16 * 1024 * 1024;
 const DISCARD_MS = 5_000;
 /** Deepest nesting of arrays and objects in a message; a tool call's arguments are flat. */
-export const MAX_NESTING = 64;
+const MAX_NESTING = 64;
 /** Most messages in one JSON-RPC batch (2025-03-26 and earlier: later revisions have none). */
-export const MAX_BATCH_MESSAGES = 16;
+const MAX_BATCH_MESSAGES = 16;
 /** The first revision without JSON-RPC batches (dates compare as text). */
 const FIRST_WITHOUT_BATCHES = '2025-06-18';
 
@@ -102,7 +102,12 @@ export function bodyRefusal(parsed: unknown, protocolVersion: string | undefined
     );
   }
   if (!Array.isArray(parsed)) return undefined;
-  if (protocolVersion !== undefined && protocolVersion >= FIRST_WITHOUT_BATCHES) {
+  // Batches only where the header names one revision that has them (Node joins repeated headers
+  // with commas, which is no revision at all).
+  const hasBatches =
+    protocolVersion === undefined ||
+    (/^\d{4}-\d{2}-\d{2}$/.test(protocolVersion) && protocolVersion < FIRST_WITHOUT_BATCHES);
+  if (!hasBatches) {
     return invalid(
       `JSON-RPC batches are not part of MCP protocol ${protocolVersion.slice(0, 20)} (they ended with 2025-03-26): send each message in a request of its own.`,
     );

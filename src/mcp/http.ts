@@ -113,7 +113,9 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
       const error = { code: -32700, message: 'Parse error: the request body is not valid JSON.' };
       return sendJson(res, 400, { jsonrpc: '2.0', error, id: null });
     }
-    const invalid = bodyRefusal(body.parsed, header(req, 'mcp-protocol-version'));
+    // Node joins a repeated custom header into one string: never an array here.
+    const version = req.headers['mcp-protocol-version'] as string | undefined;
+    const invalid = bodyRefusal(body.parsed, version);
     if (invalid) {
       services.log.warn({ status: invalid.status, error: invalid.message }, 'MCP request refused');
       return refuse(res, invalid);
@@ -286,12 +288,6 @@ function methodNotAllowed(allow: string): Refusal {
 /** A refusal as a JSON-RPC error with no id (the request was not read), with its HTTP status. */
 function refuse(res: ServerResponse, { status, message, code = -32000, headers }: Refusal): void {
   sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
-}
-
-/** A header sent once, or its first value. */
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function listen(server: Server, host: string, port: number): Promise<void> {

@@ -9,7 +9,7 @@ import { Transform, type TransformCallback } from 'node:stream';
  * Longest line kept while waiting for its end: far above any request (a tool call's arguments are
  * a few hundred bytes). A longer line is dropped and answered with a parse error.
  */
-export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+const MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 

@@ -28,7 +28,7 @@ export function selectTools(config: Pick<Config, 'plan' | 'toolsets'>): Tool[] {
  * Why a tool the server has is not exposed under these settings, in one sentence that says which
  * setting hid it and how to get it; undefined when the server has no such tool.
  */
-export function whyHidden(name: string, config: Pick<Config, 'plan' | 'toolsets'>): string | undefined {
+function whyHidden(name: string, config: Pick<Config, 'plan' | 'toolsets'>): string | undefined {
   const tool = ALL_TOOLS.find((t) => t.name === name);
   if (!tool) return undefined;
   if (config.plan !== undefined && 'plans' in tool && !tool.plans.includes(config.plan)) {

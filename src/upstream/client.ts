@@ -100,7 +100,12 @@ export class UpstreamClient {
           error.mayBeCharged = mayBeCharged;
           throw error;
         }
-        await sleep(wait, signal);
+        // A cancel during the wait ends the call: with what its attempts so far may have cost.
+        await sleep(wait, signal).catch((stopped: UpstreamError) => {
+          stopped.attempts = attempt;
+          stopped.mayBeCharged = mayBeCharged;
+          throw stopped;
+        });
       }
     }
   }

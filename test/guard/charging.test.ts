@@ -90,7 +90,8 @@ describe('a call sent and never answered is charged its estimate', () => {
     try {
       // One answered call first, so that the calls cut next reach the service well within 1 s.
       expect(await (await postCall(server.url)).text()).toContain('"credits":1');
-      upstream.reply(FNG, { ...FNG_ANSWER, delayMs: 1_500 });
+      // Far past the 1 s request timeout: the request is cut whatever the machine's speed.
+      upstream.reply(FNG, { ...FNG_ANSWER, delayMs: 10_000 });
       // The answer is a 504, or a cut connection when the answer's stream had already begun.
       const ends = await Promise.all(
         [1, 2].map(() =>
@@ -137,7 +138,7 @@ describe('a call sent and never answered is charged its estimate', () => {
   it('a call whose attempts all time out is charged once, however many the service received', async () => {
     const upstream = await fakeUpstream();
     upstream.reply(FNG, { hang: true });
-    const env = settings(upstream, { SVC_TIMEOUT_MS: '500' });
+    const env = settings(upstream, { SVC_TIMEOUT_MS: '2000' });
     const mcp = await startMcp(env);
     try {
       const result = await mcp.call('get_fear_and_greed_latest');
