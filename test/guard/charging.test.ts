@@ -135,6 +135,36 @@ describe('a call sent and never answered is charged its estimate', () => {
     }
   });
 
+  it('a call cancelled while it waits to retry is charged for the attempt sent before', async () => {
+    const upstream = await fakeUpstream();
+    upstream.reply(FNG, { hang: true });
+    const env = settings(upstream, { SVC_TIMEOUT_MS: '5000' });
+    const mcp = await startMcp(env);
+    try {
+      const controller = new AbortController();
+      const call = mcp.client
+        .callTool({ name: 'get_fear_and_greed_latest', arguments: {} }, undefined, {
+          signal: controller.signal,
+        })
+        .catch((error: Error) => error);
+      // The first attempt is sent and times out; the second is answered 500, asking for 3 s.
+      await until(() => upstream.requests.length === 1);
+      upstream.reply(FNG, {
+        status: 500,
+        body: { status: { ...okStatus, error_code: 500, error_message: 'busy', credit_count: 0 } },
+        headers: { 'retry-after': '3' },
+      });
+      await until(() => upstream.requests.length === 2, 10_000);
+      controller.abort(); // during the 3 s wait
+      await call;
+      await until(async () => (await usage(env)).reserved === 0);
+      expect(upstream.requests).toHaveLength(2);
+      expect((await usage(env)).spent).toBe(ESTIMATE);
+    } finally {
+      await mcp.close();
+    }
+  }, 30_000);
+
   it('a call whose attempts all time out is charged once, however many the service received', async () => {
     const upstream = await fakeUpstream();
     upstream.reply(FNG, { hang: true });
