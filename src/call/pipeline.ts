@@ -1,8 +1,12 @@
 /**
- * The one path every tool call takes, whatever the transport:
+ * The one path every tool call takes, whatever the transport and the tool's kind:
  *
- *   arguments → input schema → cache hit, or join of an identical call in flight (both free)
- *   → credit estimate → reservation → upstream client → settle → normalise → present.
+ *   arguments → input schema → the tool's answer → present.
+ *
+ * A tool's answer reads endpoints' data through `fetchEndpoint`: a cache hit, or a join of an
+ * identical call in flight (both free); else the page is capped to what one answer carries, the
+ * credits estimated and reserved, and in the limiter's turn the request marked sent, sent,
+ * normalised and cut; the reservation then settles by how the call ended.
  *
  * It never throws: every failure is a result with `isError` and a message that says what to do.
  */
@@ -11,7 +15,14 @@ import type { Fetched } from '../cache/answers.js';
 import { cacheKey } from '../cache/key.js';
 import type { CachedAnswer } from '../cache/store.js';
 import { estimateCredits } from '../catalog/credits.js';
-import { checkedData, type Endpoint, planTitle, UnexpectedBodyError } from '../catalog/define.js';
+import {
+  checkedData,
+  type Endpoint,
+  planTitle,
+  type Tool,
+  type ToolContext,
+  UnexpectedBodyError,
+} from '../catalog/index.js';
 import { validateParams } from '../catalog/params.js';
 import { cpuTurns } from '../cpu-turns.js';
 import { accountOf } from '../guard/guard.js';
@@ -21,12 +32,9 @@ import type { DataSource } from '../upstream/source.js';
 import { fitToWire } from './cut.js';
 import { type CallEvent, notify } from './events.js';
 import { BusyError } from './limiter.js';
-import type { LocalTool } from './local-tools.js';
 import { pageOf, withPage } from './pages.js';
 import { type AnswerMeta, answerResult, errorResult } from './results.js';
 import type { Services } from './services.js';
-
-export type Tool = Endpoint | LocalTool;
 
 export interface CallContext {
   /** The caller's cancel signal: a cancelled call stops its upstream request. */
@@ -49,10 +57,6 @@ class Refused extends Error {
 interface Outcome {
   result: CallToolResult;
   event: Omit<CallEvent, 'tool' | 'durationMs'>;
-}
-
-function isEndpoint(tool: Tool): tool is Endpoint {
-  return 'path' in tool;
 }
 
 /** Run one tool call. Never throws. */
@@ -83,23 +87,29 @@ async function runCall(
   if (!checked.ok) return { result: errorResult(checked.message), event: { outcome: 'invalid', credits: 0 } };
   const { format, ...params } = checked.value as Record<string, unknown> & { format: 'text' | 'json' };
   try {
-    if (!isEndpoint(tool)) {
-      const source = await services.source();
-      const account = accountOf(context.apiKey ?? source.apiKey ?? '');
-      const fetches: Fetched[] = [];
-      const fetch = async (endpoint: Endpoint, query: Record<string, unknown>) => {
+    const source = await services.source();
+    const account = accountOf(context.apiKey ?? source.apiKey ?? '');
+    const fetches: Fetched[] = [];
+    const toolContext: ToolContext = {
+      account,
+      fetch: async (endpoint, query) => {
         const fetched = await fetchEndpoint(services, endpoint, query, context);
         fetches.push(fetched);
         return fetched;
-      };
-      const data = await tool.answer(params, { services, account, fetch });
-      const meta = answerMeta(fetches, source.sandbox);
-      return {
-        result: answerResult({ ...presentation(tool, params, format), data, meta }),
-        event: { outcome: 'ok', credits: meta.credits, via: 'local', account },
-      };
-    }
-    return await callEndpoint(services, tool, params, format, context);
+      },
+      usage: () => services.guard.usage(account),
+    };
+    const data = await tool.answer(params, toolContext);
+    const meta = answerMeta(fetches, source.sandbox);
+    return {
+      result: answerResult({ ...presentation(tool, params, format), data, meta }),
+      event: {
+        outcome: 'ok',
+        credits: meta.credits,
+        via: tool.kind === 'endpoint' ? fetches[0].via : 'local',
+        account,
+      },
+    };
   } catch (error) {
     if (context.signal?.aborted) {
       return { result: errorResult('The call was cancelled.'), event: { outcome: 'cancelled', credits: 0 } };
@@ -239,27 +249,6 @@ async function send(
   }
 }
 
-async function callEndpoint(
-  services: Services,
-  endpoint: Endpoint,
-  params: Record<string, unknown>,
-  format: 'text' | 'json',
-  context: CallContext,
-): Promise<Outcome> {
-  const fetched = await fetchEndpoint(services, endpoint, params, context);
-  let data = fetched.data as Record<string, unknown>;
-  if (endpoint.withGuardFigures) {
-    const { window, budget, spent, left, resets_at } = await services.guard.usage(fetched.account);
-    data = { ...data, guard: { window, budget, spent, left, resets_at } };
-  }
-  const meta = answerMeta([fetched], fetched.sandbox);
-  const result = answerResult({ ...presentation(endpoint, params, format), data, meta });
-  return {
-    result,
-    event: { outcome: 'ok', credits: meta.credits, via: fetched.via, account: fetched.account },
-  };
-}
-
 /**
  * What `_meta` says of an answer built from these fetches: what they cost, whether every one came
  * from the cache (or another call's request), and the age of the oldest. A local answer that
@@ -289,7 +278,7 @@ function describeFailure(error: unknown, tool: Tool, services: Services, context
   if (error instanceof Refused || error instanceof BusyError) return error.message;
   if (error instanceof UpstreamError) {
     return describeUpstreamError(error, {
-      plans: isEndpoint(tool) ? tool.plans.map(planTitle) : [],
+      plans: tool.kind === 'endpoint' ? tool.plans.map(planTitle) : [],
       timeoutMs: services.config.timeoutMs,
       keyFromCaller: context.apiKey !== undefined,
     });

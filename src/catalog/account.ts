@@ -1,11 +1,15 @@
-/** The account: what the service reports about the key itself (its plan, limits and usage). */
+/**
+ * The account: what the service reports about the key itself (its plan, limits and usage), and
+ * what this server's credit guard counts for it.
+ */
 import { z } from 'zod';
 import { formatNumber } from '../format/numbers.js';
-import { formatTime, lines } from '../format/text.js';
+import { formatTime, lines, table } from '../format/text.js';
 import { perCall } from './credits.js';
 import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
 import { paramsObject } from './params.js';
+import { defineLocalTool } from './tool.js';
 
 const credits = z.object({ used: z.number().optional(), left: z.number().optional() });
 
@@ -60,7 +64,10 @@ export const keyInfo = defineEndpoint({
   credits: perCall(0, { text: 'free (counts toward the rate limit)' }),
   refreshSeconds: 0,
   plans: ALL_PLANS,
-  withGuardFigures: true,
+  async complete(data, context) {
+    const { window, budget, spent, left, resets_at } = await context.usage();
+    return { ...data, guard: { window, budget, spent, left, resets_at } };
+  },
   normalise(body) {
     return parseBody(upstreamKeyInfo, dataOf(body));
   },
@@ -72,6 +79,52 @@ export const keyInfo = defineEndpoint({
       `This minute: ${formatNumber(data.minute.requests_made)} requests made, ${formatNumber(data.minute.requests_left)} left of ${formatNumber(data.rate_limit_minute)}`,
       guard &&
         `This server's budget (${guard.window}): ${guard.budget === null ? `no budget set, ${formatNumber(guard.spent)} spent` : `${formatNumber(guard.spent)} of ${formatNumber(guard.budget)} spent, ${formatNumber(guard.left)} left`}${guard.resets_at ? `, resets ${formatTime(guard.resets_at)}` : ''}`,
+    );
+  },
+});
+
+const toolFigures = z.object({ calls: z.number(), credits: z.number(), cache_hits: z.number() });
+
+/** All the guard's figures for one account: get_credit_usage's answer, and svc://credits. */
+const creditUsageFigures = guardFigures.extend({
+  reserved: z.number().describe('Credits held by calls in flight'),
+  max_credits_per_call: z.number(),
+  by_tool: z.record(z.string(), toolFigures),
+  cache_hits: z.number(),
+  credits_saved: z.number().describe('Credits the cache saved'),
+  ledger: z.string().describe('Where the ledger is kept'),
+  problem: z.string().optional().describe('Why the ledger is unusable, if it is'),
+});
+export type CreditUsageFigures = z.output<typeof creditUsageFigures>;
+
+export const creditUsage = defineLocalTool({
+  name: 'get_credit_usage',
+  title: 'Credit usage',
+  toolset: 'account',
+  inDefault: true,
+  summary: "This server's credit budget for the key: spent, left, window, spend by tool, cache savings.",
+  input: paramsObject({}),
+  output: creditUsageFigures,
+  answer: (_params, context) => context.usage(),
+  summarise(u) {
+    const tools = Object.entries(u.by_tool).sort(([, a], [, b]) => b.credits - a.credits);
+    const period = { day: 'today', month: 'this month', total: 'in total' }[
+      u.window as 'day' | 'month' | 'total'
+    ];
+    return lines(
+      u.problem,
+      u.budget === null
+        ? `Credits ${period}: ${formatNumber(u.spent)} spent, no budget set (SVC_CREDIT_BUDGET)`
+        : `Credits ${period}: ${formatNumber(u.spent)} of ${formatNumber(u.budget)} spent, ${formatNumber(u.left)} left${u.reserved > 0 ? `, ${formatNumber(u.reserved)} held by calls in flight` : ''}`,
+      u.resets_at !== null && `The window rolls at ${formatTime(u.resets_at)}.`,
+      `${formatNumber(u.cache_hits)} cache hits saved ${formatNumber(u.credits_saved)} credits; at most ${formatNumber(u.max_credits_per_call)} credits per call.`,
+      tools.length > 0 &&
+        table(
+          ['Tool', 'Calls', 'Credits', 'Cache hits'],
+          tools
+            .slice(0, 15)
+            .map(([name, f]) => [name, String(f.calls), String(f.credits), String(f.cache_hits)]),
+        ),
     );
   },
 });

@@ -6,8 +6,7 @@ import { z } from 'zod';
 import { formatDuration } from '../format/text.js';
 import type { CreditRule } from './credits.js';
 import type { Pages } from './pages.js';
-import { formatParam } from './params.js';
-import type { Toolset } from './toolsets.js';
+import { type ToolBase, type ToolContext, withFormat } from './tool.js';
 
 /** The header the service reads the API key from (the spec's name; configurable on both sides). */
 export const DEFAULT_KEY_HEADER = 'X-SVC_PRO_API_KEY';
@@ -22,25 +21,20 @@ export function plansFrom(first: Plan): readonly Plan[] {
   return PLANS.slice(PLANS.indexOf(first));
 }
 
-export interface EndpointSpec<I extends z.ZodObject, O extends z.ZodObject, N extends string = string> {
-  /** MCP tool name, as DESIGN.md fixes it. */
+/** An endpoint as the catalog writes it: the tool's own fields, then the service's. */
+export interface EndpointSpec<I extends z.ZodObject, O extends z.ZodObject, N extends string = string>
+  extends Omit<ToolBase<I, O>, 'name' | 'description' | 'toolInput' | 'answer'> {
   name: N;
-  title: string;
-  toolset: Toolset;
-  /** Whether the tool is in the `default` selection (SVC_TOOLSETS unset or `default`). */
-  inDefault?: boolean;
   /** Path under the base URL, with its version prefix. */
   path: string;
   /** What the tool answers and when to use it; credits, refresh and plans are appended. */
   summary: string;
-  input: I;
   /**
    * Where the service's parameters differ from the tool's, for the sandbox: those the tool does not
    * offer because they only trim upstream fields the answer does not show (`aux`), and the
    * service's own defaults where the tool's page is smaller.
    */
   serviceParams?: z.ZodRawShape;
-  output: O;
   /** How the service charges: the guard's estimate and the sandbox's charge both apply it. */
   credits: CreditRule<z.output<I>>;
   /**
@@ -53,21 +47,21 @@ export interface EndpointSpec<I extends z.ZodObject, O extends z.ZodObject, N ex
   plans: readonly Plan[];
   /** Upstream body (either documented shape) → the tool's structured data. Throws on a body that fits neither. */
   normalise(body: unknown, params: z.output<I>): z.output<O>;
-  /** Structured data → the compact text answer. */
-  summarise(data: z.output<O>, params: z.output<I>): string;
-  /** Whether the answer carries the credit guard's figures for the key, under `guard`. */
-  withGuardFigures?: boolean;
+  /**
+   * What the server adds to the service's data before answering (get_key_info adds the guard's
+   * figures); absent: the service's data as it is.
+   */
+  complete?(data: z.output<O>, context: ToolContext): Promise<z.output<O>>;
 }
 
 export interface Endpoint<
   I extends z.ZodObject = z.ZodObject,
   O extends z.ZodObject = z.ZodObject,
   N extends string = string,
-> extends EndpointSpec<I, O, N> {
-  /** The full tool description: summary, then credits, refresh frequency and plans. */
-  description: string;
-  /** What the tool takes: the endpoint's parameters and `format`. */
-  toolInput: z.ZodObject;
+> extends Omit<EndpointSpec<I, O, N>, 'complete'>,
+    ToolBase<I, O> {
+  kind: 'endpoint';
+  name: N;
   /** What the service takes: the tool's parameters and serviceParams. */
   serviceInput: z.ZodObject;
 }
@@ -79,12 +73,19 @@ export function defineEndpoint<I extends z.ZodObject, O extends z.ZodObject, con
     spec.refreshSeconds > 0 ? `Refresh ${formatDuration(spec.refreshSeconds)}` : 'Live, not cached';
   const description = `${spec.summary}\nCredits: ${spec.credits.text}. ${refresh}. Plans: ${plansText(spec.plans)}.`;
   const serviceInput = spec.serviceParams ? spec.input.safeExtend(spec.serviceParams) : spec.input;
-  return { ...spec, description, toolInput: withFormat(spec.input), serviceInput };
-}
-
-/** A tool's input: its parameters and `format`, in one zod schema. */
-export function withFormat(input: z.ZodObject): z.ZodObject {
-  return input.safeExtend({ format: formatParam });
+  const { complete, ...rest } = spec;
+  const endpoint: Endpoint<I, O, N> = {
+    ...rest,
+    kind: 'endpoint',
+    description,
+    toolInput: withFormat(spec.input),
+    serviceInput,
+    async answer(params, context) {
+      const data = (await context.fetch(endpoint, params)).data as z.output<O>;
+      return complete ? complete(data, context) : data;
+    },
+  };
+  return endpoint;
 }
 
 /** "all", or "Startup+" (Startup and up: plans are cumulative). */

@@ -1,6 +1,6 @@
-/** The catalog: every endpoint the server exposes, in the order tools are listed. */
+/** The catalog: every tool the server has, endpoints first, in the order they are listed. */
 
-import { keyInfo } from './account.js';
+import { creditUsage, keyInfo } from './account.js';
 import { trendingTokens, trendingTopics } from './community.js';
 import { latestContent, latestPosts, postComments, topPosts } from './content.js';
 import { listingsLatest, quotesLatest } from './cryptocurrency.js';
@@ -30,15 +30,18 @@ import { svc20Historical, svc20Latest, svc100Historical, svc100Latest } from './
 import { klineCandles, klinePoints } from './kline.js';
 import { listingsLatestV1, quotesLatestV2 } from './legacy.js';
 import { marketPairs } from './market-pairs.js';
+import { searchCryptocurrencies } from './search.js';
 import {
   altcoinSeasonHistorical,
   altcoinSeasonLatest,
   fearAndGreedHistorical,
   fearAndGreedLatest,
 } from './sentiment.js';
+import type { Tool } from './tool.js';
 import { fiatMap, priceConversion } from './utilities.js';
 
 export * from './define.js';
+export * from './tool.js';
 export * from './toolsets.js';
 
 export const endpoints = [
@@ -84,6 +87,9 @@ export const endpoints = [
   quotesLatestV2,
   keyInfo,
 ] as const satisfies readonly Endpoint[];
+
+/** Every tool the server has, in the order they are listed: the endpoints, then the local tools. */
+export const tools: readonly Tool[] = [...endpoints, searchCryptocurrencies, creditUsage];
 
 /** The tool name of every catalog endpoint: the sandbox keys its handlers by it. */
 export type EndpointName = (typeof endpoints)[number]['name'];

@@ -1,27 +1,22 @@
 /** The tools a configuration exposes, their definitions as MCP lists them, and how long a list keeps. */
 import type { CacheHint, Tool as McpTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { creditUsage, type LocalTool } from '../call/local-tools.js';
-import type { Tool } from '../call/pipeline.js';
-import { searchCryptocurrencies } from '../call/search.js';
-import { answerSchema, endpoints, isSelected, planTitle } from '../catalog/index.js';
+import { answerSchema, isSelected, planTitle, type Tool, tools } from '../catalog/index.js';
 import { MAX_UNBOUNDED_INT } from '../catalog/params.js';
 import type { Config } from '../config.js';
 import { closestNames } from './closest-names.js';
 
 /** Every tool the server has: the catalog's endpoints, then the tools it answers itself. */
-export const ALL_TOOLS: readonly Tool[] = [
-  ...endpoints,
-  ...([searchCryptocurrencies, creditUsage] as unknown as LocalTool[]),
-];
+export const ALL_TOOLS: readonly Tool[] = tools;
+
+/** Whether the plan has the tool: the service's plans name endpoints; local tools are on all. */
+function planHas(plan: Config['plan'], tool: Tool): boolean {
+  return plan === undefined || tool.kind === 'local' || tool.plans.includes(plan);
+}
 
 /** The chosen toolsets and default tools, minus the endpoints the plan lacks. */
 export function selectTools(config: Pick<Config, 'plan' | 'toolsets'>): Tool[] {
-  return ALL_TOOLS.filter(
-    (tool) =>
-      isSelected(tool, config.toolsets) &&
-      (config.plan === undefined || !('plans' in tool) || tool.plans.includes(config.plan)),
-  );
+  return ALL_TOOLS.filter((tool) => isSelected(tool, config.toolsets) && planHas(config.plan, tool));
 }
 
 /**
@@ -31,7 +26,7 @@ export function selectTools(config: Pick<Config, 'plan' | 'toolsets'>): Tool[] {
 function whyHidden(name: string, config: Pick<Config, 'plan' | 'toolsets'>): string | undefined {
   const tool = ALL_TOOLS.find((t) => t.name === name);
   if (!tool) return undefined;
-  if (config.plan !== undefined && 'plans' in tool && !tool.plans.includes(config.plan)) {
+  if (tool.kind === 'endpoint' && !planHas(config.plan, tool)) {
     return `The tool "${name}" is hidden by SVC_PLAN=${config.plan}: the service includes it on the ${tool.plans.map(planTitle).join(', ')} plans.`;
   }
   return `The tool "${name}" is in the ${tool.toolset} toolset, which SVC_TOOLSETS=${config.toolsets.join(',')} leaves out; add ${tool.toolset} (or all) to SVC_TOOLSETS to expose it.`;
@@ -87,7 +82,7 @@ export function exposedTools(config: Pick<Config, 'plan' | 'toolsets'>) {
  * tools serve, the longest refresh frequency among them; it is the same for every caller (public).
  */
 export function listCacheHint(tools: readonly Tool[]): Required<CacheHint> {
-  const longest = Math.max(0, ...tools.map((tool) => ('refreshSeconds' in tool ? tool.refreshSeconds : 0)));
+  const longest = Math.max(0, ...tools.map((tool) => (tool.kind === 'endpoint' ? tool.refreshSeconds : 0)));
   return { ttlMs: longest * 1000, cacheScope: 'public' };
 }
 
@@ -136,7 +131,7 @@ export function toolDefinition(tool: Tool): McpTool {
     description: tool.description,
     inputSchema: jsonSchema(tool.toolInput, 'input') as McpTool['inputSchema'],
     outputSchema: jsonSchema(
-      answerSchema(tool.output, 'pages' in tool && tool.pages !== undefined),
+      answerSchema(tool.output, tool.kind === 'endpoint' && tool.pages !== undefined),
       'output',
     ) as McpTool['outputSchema'],
     annotations: { readOnlyHint: true, openWorldHint: true },

@@ -5,15 +5,10 @@
  * market-cap rank. Where several assets share a symbol, all of them are answered, and the text says so.
  */
 import { z } from 'zod';
-import {
-  cryptocurrencyMap,
-  MAP_COLUMNS,
-  type MapEntry,
-  mapRow,
-} from '../catalog/cryptocurrency-reference.js';
-import { intParam, paramsObject, validateParams } from '../catalog/params.js';
 import { cutRows, lines, table } from '../format/text.js';
-import { defineLocalTool, type LocalContext } from './local-tools.js';
+import { cryptocurrencyMap, MAP_COLUMNS, type MapEntry, mapRow } from './cryptocurrency-reference.js';
+import { intParam, paramsObject, validateParams } from './params.js';
+import { defineLocalTool, type ToolContext } from './tool.js';
 
 /** Map pages read per search: the service has about ten thousand active assets. */
 const MAP_PAGE = 5000;
@@ -35,7 +30,7 @@ const match = z.object({
 type Match = z.infer<typeof match>;
 
 /** Every active asset in the map, page by page, through the cache and the guard. */
-async function activeAssets(context: LocalContext): Promise<MapEntry[]> {
+async function activeAssets(context: ToolContext): Promise<MapEntry[]> {
   const all: MapEntry[] = [];
   for (let page = 0; page < MAX_PAGES; page++) {
     const checked = validateParams(cryptocurrencyMap.input, { start: 1 + page * MAP_PAGE, limit: MAP_PAGE });

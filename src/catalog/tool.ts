@@ -1,0 +1,69 @@
+/**
+ * The one shape of a tool. Two kinds share it: an `endpoint` tool answers with one endpoint's data
+ * (catalog/define.ts), a `local` tool is answered by the server itself from what it holds or from
+ * endpoints' data (search, credit usage). Both answer through a `ToolContext`, so the call path
+ * (input schema, presentation, errors) is one for all.
+ */
+import type { z } from 'zod';
+import type { CreditUsageFigures } from './account.js';
+import type { Endpoint } from './define.js';
+import { formatParam } from './params.js';
+import type { Toolset } from './toolsets.js';
+
+/** What a tool's answer may use besides its parameters; the call path builds it per call. */
+export interface ToolContext {
+  /** The caller's account (a hash of its key), for its budget. */
+  account: string;
+  /** An endpoint's data through the cache and the guard, as the caller (parameters already checked). */
+  fetch(endpoint: Endpoint, params: Record<string, unknown>): Promise<{ data: unknown }>;
+  /** The credit guard's figures for the caller's account (get_credit_usage's answer). */
+  usage(): Promise<CreditUsageFigures>;
+}
+
+/** What every tool has, whatever its kind. */
+export interface ToolBase<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  /** MCP tool name, as DESIGN.md fixes it. */
+  name: string;
+  title: string;
+  toolset: Toolset;
+  /** Whether the tool is in the `default` selection (SVC_TOOLSETS unset or `default`). */
+  inDefault?: boolean;
+  /** The full tool description: what it answers and when to use it, then credits (and more). */
+  description: string;
+  input: I;
+  /** What the tool takes: its parameters and `format`. */
+  toolInput: z.ZodObject;
+  output: O;
+  /** The tool's structured data for checked parameters. */
+  answer(params: z.output<I>, context: ToolContext): Promise<z.output<O>>;
+  /** Structured data → the compact text answer. */
+  summarise(data: z.output<O>, params: z.output<I>): string;
+}
+
+export interface LocalTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject>
+  extends ToolBase<I, O> {
+  kind: 'local';
+}
+
+export type Tool = Endpoint | LocalTool;
+
+export function defineLocalTool<I extends z.ZodObject, O extends z.ZodObject>(
+  spec: Omit<LocalTool<I, O>, 'kind' | 'description' | 'toolInput'> & {
+    summary: string;
+    /** What the tool costs, when it reads endpoints' data; default: free, no call to the service. */
+    credits?: string;
+  },
+): LocalTool<I, O> {
+  const { summary, credits, ...rest } = spec;
+  return {
+    ...rest,
+    kind: 'local',
+    description: `${summary}\nCredits: ${credits ?? 'free; no call to the service'}. Plans: all.`,
+    toolInput: withFormat(spec.input),
+  };
+}
+
+/** A tool's input: its parameters and `format`, in one zod schema. */
+export function withFormat(input: z.ZodObject): z.ZodObject {
+  return input.safeExtend({ format: formatParam });
+}
