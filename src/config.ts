@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { TIMEOUT_MS } from './call/time-budget.js';
-import { DEFAULT_KEY_HEADER, PLANS } from './catalog/define.js';
+import { DEFAULT_KEY_HEADER } from './catalog/define.js';
+import { PLANS } from './catalog/plans.js';
 import { parseToolsets, TOOLSET_CHOICES } from './catalog/toolsets.js';
 import { defaultStateDir } from './state-dir.js';
 

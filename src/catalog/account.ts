@@ -6,9 +6,10 @@ import { z } from 'zod';
 import { formatNumber } from '../format/numbers.js';
 import { formatTime, lines, table } from '../format/text.js';
 import { perCall } from './credits.js';
-import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
+import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
 import { paramsObject } from './params.js';
+import { ALL_PLANS } from './plans.js';
 import { defineLocalTool } from './tool.js';
 
 const credits = z.object({ used: z.number().optional(), left: z.number().optional() });

@@ -94,6 +94,11 @@ export function page(maxLimit: number, defaultLimit: number, serviceDefault?: nu
  * The service's own page size, for serviceParams where the tool's default page is smaller: the
  * sandbox answers a request without limit as the service does (its default, or all).
  */
+export function servicePage(maxLimit: number): { limit: z.ZodOptional<ReturnType<typeof intParam>> };
+export function servicePage(
+  maxLimit: number,
+  serviceDefault: number,
+): { limit: z.ZodDefault<ReturnType<typeof intParam>> };
 export function servicePage(maxLimit: number, serviceDefault?: number) {
   const limit = intParam(1, maxLimit, 'Page size.');
   return { limit: serviceDefault === undefined ? limit.optional() : limit.default(serviceDefault) };

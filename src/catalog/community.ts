@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { formatNumber } from '../format/numbers.js';
 import { lines, table } from '../format/text.js';
 import { perCall } from './credits.js';
-import { dataOf, defineEndpoint, parseBody, plansFrom } from './define.js';
+import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
 import { intParam, paramsObject } from './params.js';
+import { plansFrom } from './plans.js';
 import { rankOf, recordsOf } from './shapes.js';
 
 const PLANS = plansFrom('standard');

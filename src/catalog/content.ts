@@ -4,9 +4,10 @@ import { formatNumber } from '../format/numbers.js';
 import { cutRows, formatTime, lines, omittedLine } from '../format/text.js';
 import { ids, oneId, oneSlug, oneSymbol, page, servicePage, slugs, symbols } from './asset-params.js';
 import { perCall } from './credits.js';
-import { dataOf, defineEndpoint, parseBody, plansFrom } from './define.js';
+import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
 import { enumParam, namesListParam, paramsObject } from './params.js';
+import { plansFrom } from './plans.js';
 import { recordsOf } from './shapes.js';
 import { isoOf } from './time.js';
 

@@ -15,16 +15,14 @@ import {
   timeEnd,
 } from './asset-params.js';
 import { perItems } from './credits.js';
-import { dataOf, defineEndpoint, plansFrom } from './define.js';
+import { dataOf, defineEndpoint } from './define.js';
 import { CALENDAR_INTERVALS, expectedPoints } from './global-metrics.js';
 import { lenient } from './lenient.js';
 import { seriesPages, UNPAGED } from './pages.js';
 import { convertExclusive, enumParam, intParam, namesListParam, paramsObject, timeOrder } from './params.js';
+import { historyByPlan, plansFrom } from './plans.js';
 import { quoteEntry, quoteOf } from './quotes.js';
 import { recordsOf } from './shapes.js';
-
-/** History depth by plan, from the first plan that has the endpoint. */
-const depth = (first: string) => `History by plan: 1 month (${first}) to 6 years (Enterprise).`;
 
 const STEP_INTERVALS = [
   '1h',
@@ -102,7 +100,7 @@ export const ohlcvHistorical = defineEndpoint({
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v2/cryptocurrency/ohlcv/historical',
-  summary: `Daily or hourly OHLCV candles of assets (time_start exclusive). ${depth('Startup')}`,
+  summary: `Daily or hourly OHLCV candles of assets (time_start exclusive). ${historyByPlan(plansFrom('startup'))}`,
   input: paramsObject(
     {
       id: ids,
@@ -344,7 +342,7 @@ export const quotesHistorical = defineEndpoint({
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v3/cryptocurrency/quotes/historical',
-  summary: `Past price, volume and market cap of assets at intervals. ${depth('Hobbyist')}`,
+  summary: `Past price, volume and market cap of assets at intervals. ${historyByPlan(plansFrom('hobbyist'))}`,
   input: paramsObject(
     {
       id: ids,

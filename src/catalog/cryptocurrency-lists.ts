@@ -14,8 +14,9 @@ import {
   upstreamOf,
 } from './assets.js';
 import { perItems } from './credits.js';
-import { dataOf, defineEndpoint, plansFrom } from './define.js';
+import { dataOf, defineEndpoint } from './define.js';
 import { convertExclusive, enumParam, namesListParam, paramsObject } from './params.js';
+import { historyByPlan, plansFrom } from './plans.js';
 import { recordsOf } from './shapes.js';
 
 const pageCredits = (per: number) =>
@@ -99,42 +100,47 @@ interface TrendingSpec<N extends string> {
   title: string;
   path: string;
   summary: string;
-  periods: readonly [Period, ...Period[]];
   refreshSeconds: number;
   inDefault?: boolean;
-  /** Extra parameters (gainers-losers sorts). */
-  extra?: z.ZodRawShape;
   heading(period: string, params: Record<string, unknown>): string;
 }
 
-function trendingEndpoint<const N extends string>(spec: TrendingSpec<N>) {
-  return defineEndpoint({
+/** A trending list's parameters: its periods, and `extra` (gainers-losers sorts). */
+function trendingInput<X extends z.ZodRawShape>(periods: readonly [Period, ...Period[]], extra: X) {
+  return paramsObject(
+    {
+      ...page(1000, LISTED_ROWS, 100),
+      time_period: enumParam(periods, 'Period.').default('24h'),
+      ...currencies(),
+      ...extra,
+    },
+    convertExclusive,
+  );
+}
+
+/** What the three trending lists share; each adds its input (trendingInput). */
+function trending<const N extends string>(spec: TrendingSpec<N>) {
+  return {
     name: spec.name,
     title: spec.title,
     toolset: 'cryptocurrency',
     inDefault: spec.inDefault,
     path: spec.path,
     summary: spec.summary,
-    input: paramsObject(
-      {
-        ...page(1000, LISTED_ROWS, 100),
-        time_period: enumParam(spec.periods, 'Period.').default('24h'),
-        ...currencies(),
-        ...spec.extra,
-      },
-      convertExclusive,
-    ),
     serviceParams: servicePage(1000, 100),
     output: z.object({ start: z.number(), time_period: z.string(), items: z.array(mover) }),
     credits: pageCredits(200),
     pages: LISTED_PAGES,
     refreshSeconds: spec.refreshSeconds,
     plans: plansFrom('startup'),
-    normalise(body, params) {
-      const p = params as { start: number; time_period: string };
-      return { start: p.start, time_period: p.time_period, items: recordsOf(upstreamMover, dataOf(body)) };
+    normalise(body: unknown, params: { start: number; time_period: string }) {
+      return {
+        start: params.start,
+        time_period: params.time_period,
+        items: recordsOf(upstreamMover, dataOf(body)),
+      };
     },
-    summarise(data, params) {
+    summarise(data: { start: number; time_period: string; items: z.output<typeof mover>[] }, params: object) {
       if (data.items.length === 0) return `Nothing from start=${data.start}.`;
       const period = data.time_period as Period;
       return lines(
@@ -145,41 +151,46 @@ function trendingEndpoint<const N extends string>(spec: TrendingSpec<N>) {
         }),
       );
     },
-  });
+  } as const;
 }
 
-export const gainersLosers = trendingEndpoint({
-  name: 'get_gainers_losers',
-  title: 'Top gainers and losers',
-  path: '/v1/cryptocurrency/trending/gainers-losers',
-  summary: 'Biggest gainers over 1h, 24h, 7d or 30d (losers with sort_dir=asc).',
-  periods: ['1h', '24h', '7d', '30d'],
-  refreshSeconds: 600,
-  inDefault: true,
-  extra: {
+export const gainersLosers = defineEndpoint({
+  ...trending({
+    name: 'get_gainers_losers',
+    title: 'Top gainers and losers',
+    path: '/v1/cryptocurrency/trending/gainers-losers',
+    summary: 'Biggest gainers over 1h, 24h, 7d or 30d (losers with sort_dir=asc).',
+    refreshSeconds: 600,
+    inDefault: true,
+    heading: (period, p) => `Top ${p.sort_dir === 'asc' ? 'losers' : 'gainers'} over ${period}:`,
+  }),
+  input: trendingInput(['1h', '24h', '7d', '30d'], {
     sort_dir: enumParam(['asc', 'desc'], 'desc: gainers first (default); asc: losers first.').optional(),
-  },
-  heading: (period, p) => `Top ${p.sort_dir === 'asc' ? 'losers' : 'gainers'} over ${period}:`,
+  }),
 });
 
-export const trendingLatest = trendingEndpoint({
-  name: 'get_trending_cryptocurrencies',
-  title: 'Trending cryptocurrencies',
-  path: '/v1/cryptocurrency/trending/latest',
-  summary: 'The most searched cryptocurrencies over 24h, 7d or 30d.',
-  periods: ['24h', '7d', '30d'],
-  refreshSeconds: 600,
-  heading: (period) => `Trending by searches over ${period}:`,
+export const trendingLatest = defineEndpoint({
+  ...trending({
+    name: 'get_trending_cryptocurrencies',
+    title: 'Trending cryptocurrencies',
+    path: '/v1/cryptocurrency/trending/latest',
+    summary: 'The most searched cryptocurrencies over 24h, 7d or 30d.',
+    refreshSeconds: 600,
+    heading: (period) => `Trending by searches over ${period}:`,
+  }),
+  input: trendingInput(['24h', '7d', '30d'], {}),
 });
 
-export const mostVisited = trendingEndpoint({
-  name: 'get_most_visited_cryptocurrencies',
-  title: 'Most visited cryptocurrencies',
-  path: '/v1/cryptocurrency/trending/most-visited',
-  summary: 'The most visited cryptocurrencies over 24h, 7d or 30d.',
-  periods: ['24h', '7d', '30d'],
-  refreshSeconds: 86_400,
-  heading: (period) => `Most visited over ${period}:`,
+export const mostVisited = defineEndpoint({
+  ...trending({
+    name: 'get_most_visited_cryptocurrencies',
+    title: 'Most visited cryptocurrencies',
+    path: '/v1/cryptocurrency/trending/most-visited',
+    summary: 'The most visited cryptocurrencies over 24h, 7d or 30d.',
+    refreshSeconds: 86_400,
+    heading: (period) => `Most visited over ${period}:`,
+  }),
+  input: trendingInput(['24h', '7d', '30d'], {}),
 });
 
 // ---------------------------------------------------------------- historical listings
@@ -215,8 +226,7 @@ export const listingsHistorical = defineEndpoint({
   title: 'Cryptocurrency listings on a past day',
   toolset: 'cryptocurrency',
   path: '/v1/cryptocurrency/listings/historical',
-  summary:
-    'The ranking at the end of a past UTC day. History by plan: 1 month (Hobbyist) to 6 years (Enterprise).',
+  summary: `The ranking at the end of a past UTC day. ${historyByPlan(plansFrom('hobbyist'))}`,
   input: paramsObject(
     {
       date: requiredTime('The day, e.g. 2026-10-10'),

@@ -15,10 +15,11 @@ import {
 } from './asset-params.js';
 import { asset, assetTable, LISTED_PAGES, LISTED_ROWS, upstreamAsset } from './assets.js';
 import { perCall, perItems } from './credits.js';
-import { ALL_PLANS, dataOf, defineEndpoint, UnexpectedBodyError } from './define.js';
+import { dataOf, defineEndpoint, UnexpectedBodyError } from './define.js';
 import { lenient } from './lenient.js';
 import { offsetPages, UNPAGED } from './pages.js';
 import { convertExclusive, enumParam, namesListParam, paramsObject, symbolListParam } from './params.js';
+import { ALL_PLANS } from './plans.js';
 import { rankOf, recordsOf } from './shapes.js';
 
 // ---------------------------------------------------------------- map

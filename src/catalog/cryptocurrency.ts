@@ -23,9 +23,10 @@ import {
   upstreamAsset,
 } from './assets.js';
 import { perItems } from './credits.js';
-import { ALL_PLANS, dataOf, defineEndpoint } from './define.js';
+import { dataOf, defineEndpoint } from './define.js';
 import { UNPAGED } from './pages.js';
 import { convertExclusive, enumParam, namesListParam, paramsObject } from './params.js';
+import { ALL_PLANS } from './plans.js';
 import { recordsOf } from './shapes.js';
 
 /** `data` as the spec writes it (an array), or in the v2 form: keyed by id, or by symbol with arrays. */
@@ -80,8 +81,10 @@ export function auxParams(extra: readonly string[]) {
 const RANGE_FILTERS = ['price', 'market_cap', 'volume_24h', 'circulating_supply'] as const;
 
 /** `<figure>_min` and `_max` for each range filter: the names say what; the unit is described. */
+type RangeName = (typeof RANGE_FILTERS)[number] | 'percent_change_24h';
+
 function rangeShape() {
-  const shape: Record<string, z.ZodOptional<z.ZodNumber>> = {};
+  const shape = {} as Record<`${RangeName}_${'min' | 'max'}`, z.ZodOptional<z.ZodNumber>>;
   for (const name of RANGE_FILTERS) {
     for (const end of ['min', 'max'] as const) {
       shape[`${name}_${end}`] = z
@@ -102,7 +105,7 @@ function rangeShape() {
  * The listings parameters (v3, and v1 with its own `tag`): page, range filters, currencies, sort,
  * type; min must not exceed max.
  */
-export function listingsInput(tag: z.ZodType) {
+export function listingsInput<T extends z.ZodType>(tag: T) {
   return paramsObject(
     {
       ...page(5000, LISTED_ROWS, 100),

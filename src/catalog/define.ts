@@ -6,24 +6,19 @@ import { z } from 'zod';
 import { formatDuration } from '../format/text.js';
 import type { CreditRule } from './credits.js';
 import type { Pages } from './pages.js';
+import { type Plan, plansText } from './plans.js';
 import { type ToolBase, type ToolContext, withFormat } from './tool.js';
 
 /** The header the service reads the API key from (the spec's name; configurable on both sides). */
 export const DEFAULT_KEY_HEADER = 'X-SVC_PRO_API_KEY';
 
-export const PLANS = ['basic', 'hobbyist', 'startup', 'standard', 'professional', 'enterprise'] as const;
-export type Plan = (typeof PLANS)[number];
-
-export const ALL_PLANS: readonly Plan[] = PLANS;
-
-/** Plans from `first` upward: the service's plans are cumulative. */
-export function plansFrom(first: Plan): readonly Plan[] {
-  return PLANS.slice(PLANS.indexOf(first));
-}
-
 /** An endpoint as the catalog writes it: the tool's own fields, then the service's. */
-export interface EndpointSpec<I extends z.ZodObject, O extends z.ZodObject, N extends string = string>
-  extends Omit<ToolBase<I, O>, 'name' | 'description' | 'toolInput' | 'answer'> {
+export interface EndpointSpec<
+  I extends z.ZodObject,
+  O extends z.ZodObject,
+  N extends string = string,
+  S extends z.ZodRawShape = Record<never, never>,
+> extends Omit<ToolBase<I, O>, 'name' | 'description' | 'toolInput' | 'answer'> {
   name: N;
   /** Path under the base URL, with its version prefix. */
   path: string;
@@ -34,7 +29,7 @@ export interface EndpointSpec<I extends z.ZodObject, O extends z.ZodObject, N ex
    * offer because they only trim upstream fields the answer does not show (`aux`), and the
    * service's own defaults where the tool's page is smaller.
    */
-  serviceParams?: z.ZodRawShape;
+  serviceParams?: S;
   /** How the service charges: the guard's estimate and the sandbox's charge both apply it. */
   credits: CreditRule<z.output<I>>;
   /**
@@ -58,7 +53,8 @@ export interface Endpoint<
   I extends z.ZodObject = z.ZodObject,
   O extends z.ZodObject = z.ZodObject,
   N extends string = string,
-> extends Omit<EndpointSpec<I, O, N>, 'complete'>,
+  S extends z.ZodRawShape = z.ZodRawShape,
+> extends Omit<EndpointSpec<I, O, N, S>, 'complete'>,
     ToolBase<I, O> {
   kind: 'endpoint';
   name: N;
@@ -66,15 +62,24 @@ export interface Endpoint<
   serviceInput: z.ZodObject;
 }
 
-export function defineEndpoint<I extends z.ZodObject, O extends z.ZodObject, const N extends string>(
-  spec: EndpointSpec<I, O, N>,
-): Endpoint<I, O, N> {
+/** What the service takes (and the sandbox's handler reads): the tool's parameters and serviceParams. */
+export type ServiceParams<E> =
+  E extends Endpoint<infer I, z.ZodObject, string, infer S>
+    ? Omit<z.output<I>, keyof S> & z.output<z.ZodObject<S>>
+    : never;
+
+export function defineEndpoint<
+  I extends z.ZodObject,
+  O extends z.ZodObject,
+  const N extends string,
+  S extends z.ZodRawShape = Record<never, never>,
+>(spec: EndpointSpec<I, O, N, S>): Endpoint<I, O, N, S> {
   const refresh =
     spec.refreshSeconds > 0 ? `Refresh ${formatDuration(spec.refreshSeconds)}` : 'Live, not cached';
   const description = `${spec.summary}\nCredits: ${spec.credits.text}. ${refresh}. Plans: ${plansText(spec.plans)}.`;
   const serviceInput = spec.serviceParams ? spec.input.safeExtend(spec.serviceParams) : spec.input;
   const { complete, ...rest } = spec;
-  const endpoint: Endpoint<I, O, N> = {
+  const endpoint: Endpoint<I, O, N, S> = {
     ...rest,
     kind: 'endpoint',
     description,
@@ -86,15 +91,6 @@ export function defineEndpoint<I extends z.ZodObject, O extends z.ZodObject, con
     },
   };
   return endpoint;
-}
-
-/** "all", or "Startup+" (Startup and up: plans are cumulative). */
-function plansText(plans: readonly Plan[]): string {
-  return plans.length === PLANS.length ? 'all' : `${planTitle(plans[0])}+`;
-}
-
-export function planTitle(plan: Plan): string {
-  return plan.charAt(0).toUpperCase() + plan.slice(1);
 }
 
 /** An upstream body that fits no documented shape: a tool error, never a crash. */

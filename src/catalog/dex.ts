@@ -2,9 +2,10 @@
 import { z } from 'zod';
 import { cutRows, lines, omittedLine, table } from '../format/text.js';
 import { perCall } from './credits.js';
-import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
+import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
 import { paramsObject } from './params.js';
+import { ALL_PLANS } from './plans.js';
 
 const platform = z.object({
   id: z.number(),

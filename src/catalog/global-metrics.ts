@@ -5,7 +5,7 @@ import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
 import { currencies, time, timeEnd } from './asset-params.js';
 import { perCall, perItems } from './credits.js';
-import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
+import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
 import { seriesPages } from './pages.js';
 import {
@@ -17,6 +17,7 @@ import {
   parseTime,
   timeOrder,
 } from './params.js';
+import { ALL_PLANS, historyByPlan } from './plans.js';
 import { quoteEntry, quoteOf } from './quotes.js';
 
 const currencyFigures = quoteEntry([
@@ -168,8 +169,7 @@ export const globalMetricsHistorical = defineEndpoint({
   toolset: 'global_metrics',
   inDefault: true,
   path: '/v1/global-metrics/quotes/historical',
-  summary:
-    'Total market cap, volume and dominance over time. History by plan: 1 month (Basic) to 6 years (Enterprise).',
+  summary: `Total market cap, volume and dominance over time. ${historyByPlan(ALL_PLANS)}`,
   input: historicalInput,
   serviceParams: { aux: namesListParam(GLOBAL_HISTORY_AUX, 'Supplemental fields.') },
   output: historicalOutput,

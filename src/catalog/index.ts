@@ -41,6 +41,7 @@ import type { Tool } from './tool.js';
 import { fiatMap, priceConversion } from './utilities.js';
 
 export * from './define.js';
+export * from './plans.js';
 export * from './tool.js';
 export * from './toolsets.js';
 

@@ -5,10 +5,11 @@ import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
 import { time, timeEnd } from './asset-params.js';
 import { perCall } from './credits.js';
-import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
+import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
 import { seriesPages } from './pages.js';
 import { enumParam, intParam, paramsObject, timeOrder } from './params.js';
+import { ALL_PLANS } from './plans.js';
 
 /** A constituent in the latest value (its page link is left out: no one asked for it). */
 const constituent = z.object({

@@ -8,8 +8,9 @@ import { formatMoney, formatNumber, formatPrice } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { formatTime, lines, table } from '../format/text.js';
 import { perItems } from './credits.js';
-import { ALL_PLANS, dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
+import { dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
 import { enumParam, intParam, paramsObject } from './params.js';
+import { ALL_PLANS } from './plans.js';
 import { isoOf } from './time.js';
 
 const INTERVALS = [

@@ -15,9 +15,10 @@ import {
   summariseListings,
   summariseQuotes,
 } from './cryptocurrency.js';
-import { ALL_PLANS, defineEndpoint } from './define.js';
+import { defineEndpoint } from './define.js';
 import { UNPAGED } from './pages.js';
 import { enumParam } from './params.js';
+import { ALL_PLANS } from './plans.js';
 
 export const listingsLatestV1 = defineEndpoint({
   name: 'get_cryptocurrency_listings_latest_v1',

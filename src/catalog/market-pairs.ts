@@ -13,7 +13,7 @@ import {
   servicePage,
 } from './asset-params.js';
 import { perItems } from './credits.js';
-import { dataOf, defineEndpoint, parseBody, plansFrom } from './define.js';
+import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
 import { offsetPages } from './pages.js';
 import {
@@ -24,6 +24,7 @@ import {
   paramsObject,
   symbolListParam,
 } from './params.js';
+import { plansFrom } from './plans.js';
 import { quoteEntry, quoteOf } from './quotes.js';
 
 const SORTS = [

@@ -4,13 +4,14 @@ import { formatMoney, formatNumber } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
 import { perCall } from './credits.js';
-import { ALL_PLANS, dataOf, defineEndpoint, parseBody } from './define.js';
+import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
 import { enumParam, intParam, paramsObject } from './params.js';
+import { ALL_PLANS } from './plans.js';
 import { isoOf } from './time.js';
 
 /** The service's bands (upstream notes): used when an answer arrives without its label. */
-export function fearAndGreedLabel(value: number): string {
+function fearAndGreedLabel(value: number): string {
   if (value < 20) return 'Extreme Fear';
   if (value < 40) return 'Fear';
   if (value < 60) return 'Neutral';

@@ -4,9 +4,10 @@ import { currencyLabel, formatNumber, formatPrice } from '../format/numbers.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
 import { currencies, exactlyOne, oneId, oneSymbol, time } from './asset-params.js';
 import { perCall } from './credits.js';
-import { ALL_PLANS, dataOf, defineEndpoint } from './define.js';
+import { dataOf, defineEndpoint } from './define.js';
 import { lenient } from './lenient.js';
 import { convertExclusive, enumParam, intParam, paramsObject } from './params.js';
+import { ALL_PLANS } from './plans.js';
 import { quoteEntry, quoteOf } from './quotes.js';
 import { recordsOf } from './shapes.js';
 

@@ -2,22 +2,21 @@
  * Keys, plans and metering: the per-minute request limit, credits charged per UTC day and month,
  * and the monthly allowance. Figures from upstream-notes.md ("Plans, rate limits, credits").
  */
-import { PLANS, type Plan, planTitle } from '../catalog/define.js';
+import {
+  DEEPER_PLANS,
+  describeDepth,
+  HISTORY_MONTHS,
+  PLANS,
+  type Plan,
+  planTitle,
+  REQUESTS_PER_MINUTE,
+} from '../catalog/plans.js';
 import { ApiError } from './envelope.js';
 import { iso, monthsBefore } from './market/time.js';
 
 export const SANDBOX_KEYS = PLANS.map((plan) => `sandbox-${plan}`) as readonly string[];
 
 export const PLAN_OF_KEY: ReadonlyMap<string, Plan> = new Map(PLANS.map((plan) => [`sandbox-${plan}`, plan]));
-
-export const REQUESTS_PER_MINUTE: Readonly<Record<Plan, number>> = {
-  basic: 30,
-  hobbyist: 30,
-  startup: 30,
-  standard: 60,
-  professional: 90,
-  enterprise: 120,
-};
 
 /** Enterprise allowances are "by contract": the sandbox's contract is generous. */
 const MONTHLY_CREDITS: Readonly<Record<Plan, number>> = {
@@ -28,24 +27,6 @@ const MONTHLY_CREDITS: Readonly<Record<Plan, number>> = {
   professional: 2_000_000,
   enterprise: 100_000_000,
 };
-
-/**
- * Months of global-metrics history per plan (spec, "Limits"). The spec gives Basic a depth without
- * a value; the sandbox gives it 1 month, like Hobbyist. Enterprise's 6 years is all the data there is.
- */
-export const HISTORY_MONTHS: Readonly<Record<Plan, number>> = {
-  basic: 1,
-  hobbyist: 1,
-  startup: 1,
-  standard: 3,
-  professional: 12,
-  enterprise: 72,
-};
-
-export function describeDepth(months: number): string {
-  if (months % 12 === 0) return months === 12 ? '12 months' : `${months / 12} years`;
-  return months === 1 ? '1 month' : `${months} months`;
-}
 
 /**
  * 403 (1006) when a request reaches back to `reach`, further than the plan's history; Enterprise
@@ -64,7 +45,7 @@ export function checkDepth(
   throw new ApiError(
     403,
     1006,
-    `Your plan (${planTitle(plan)}) includes ${describeDepth(months)} of ${text.what}, back to ${iso(limit)}; this request reaches back to ${iso(reach)}. ${text.advice}, or a plan with more history: Standard 3 months, Professional 12 months, Enterprise 6 years.`,
+    `Your plan (${planTitle(plan)}) includes ${describeDepth(months)} of ${text.what}, back to ${iso(limit)}; this request reaches back to ${iso(reach)}. ${text.advice}, or a plan with more history: ${DEEPER_PLANS}.`,
   );
 }
 

@@ -9,9 +9,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { currencyCount } from '../catalog/credits.js';
-import type { Plan } from '../catalog/define.js';
-import { DEFAULT_KEY_HEADER, planTitle } from '../catalog/define.js';
+import { DEFAULT_KEY_HEADER } from '../catalog/define.js';
 import { coerceQuery, validateParams } from '../catalog/params.js';
+import type { Plan } from '../catalog/plans.js';
+import { planTitle } from '../catalog/plans.js';
 import { Ledger, PLAN_OF_KEY, SANDBOX_KEYS, type Windows } from './accounts.js';
 import { createClock } from './clock.js';
 import { ApiError, badRequest, errorBody, successBody } from './envelope.js';

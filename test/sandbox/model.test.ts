@@ -1,9 +1,9 @@
 /** The market model on its own: determinism, continuity, pegs, gaps and the history window. */
 import { describe, expect, it } from 'vitest';
-import { fearAndGreedLabel } from '../../src/catalog/sentiment.js';
 import { closestQuote, periodsFor } from '../../src/sandbox/history.js';
 import { ASSETS, assetById, BITCOIN } from '../../src/sandbox/market/assets.js';
 import { pricesAt } from '../../src/sandbox/market/model.js';
+import { fearAndGreedClassification } from '../../src/sandbox/market/sentiment.js';
 import { marketAt } from '../../src/sandbox/market/snapshot.js';
 import { historyStart, isGapSlot, SLOT } from '../../src/sandbox/market/time.js';
 import { DAY, NOW_S } from './helpers.js';
@@ -93,7 +93,7 @@ describe('market model', () => {
       [80, 'Extreme Greed'],
       [100, 'Extreme Greed'],
     ];
-    for (const [value, label] of cases) expect(fearAndGreedLabel(value)).toBe(label);
+    for (const [value, label] of cases) expect(fearAndGreedClassification(value)).toBe(label);
   });
 
   it('takes the closest available slot of a period, skipping gap slots', () => {

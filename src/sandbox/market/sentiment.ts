@@ -62,3 +62,19 @@ export function altcoinSeasonAt(t: number, window = ALTCOIN_SEASON_WINDOW): numb
   }
   return eligible === 0 ? 0 : Math.round((beat / eligible) * 100);
 }
+
+/**
+ * The service's own label of a fear and greed value (upstream notes, "Labels and scales"). The
+ * sandbox labels as the service does, apart from the catalog's fallback for unlabelled answers, so
+ * that an end-to-end test of either catches a wrong band.
+ */
+const FEAR_AND_GREED_BANDS: readonly [below: number, label: string][] = [
+  [20, 'Extreme Fear'],
+  [40, 'Fear'],
+  [60, 'Neutral'],
+  [80, 'Greed'],
+];
+
+export function fearAndGreedClassification(value: number): string {
+  return FEAR_AND_GREED_BANDS.find(([below]) => value < below)?.[1] ?? 'Extreme Greed';
+}

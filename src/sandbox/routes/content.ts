@@ -1,4 +1,5 @@
 /** News and articles, community posts (latest and top) and their comments, from market/content.ts. */
+import type * as endpoints from '../../catalog/content.js';
 import type { Asset } from '../market/assets.js';
 import {
   commentsOn,
@@ -14,7 +15,7 @@ import {
 import { DAY, iso } from '../market/time.js';
 import { tagName } from '../records.js';
 import { namedAssets } from './named.js';
-import type { Handler } from './types.js';
+import type { HandlerOf } from './types.js';
 
 /** How far back the corpus is searched: 50 days of news, 30 days of posts. */
 const NEWS_KEPT = 400;
@@ -35,17 +36,10 @@ const about = (mentions: readonly Mention[], wanted: Asset[] | undefined) =>
   wanted === undefined || mentions.some((m) => wanted.includes(m.asset));
 
 /** Newest first; only English in the sandbox, so another language finds nothing. */
-export const latestContent: Handler = {
+export const latestContent: HandlerOf<typeof endpoints.latestContent> = {
   envelope: 'standard',
   handle({ params, now }) {
-    const p = params as {
-      start: number;
-      limit: number;
-      news_type?: string;
-      content_type?: string;
-      category?: string;
-      language?: string;
-    };
+    const p = params;
     const wanted = filterAssets(params);
     const newsTypes = (p.news_type ?? 'all').split(',');
     const contentTypes = (p.content_type ?? 'all').split(',');
@@ -98,7 +92,7 @@ function postJson(post: Post) {
 }
 
 /** Newest first; last_score is the last post's time in milliseconds, and pages on from there. */
-export const latestPosts: Handler = {
+export const latestPosts: HandlerOf<typeof endpoints.latestPosts> = {
   envelope: 'standard',
   handle({ params, now }) {
     const wanted = filterAssets(params);
@@ -121,7 +115,7 @@ export const latestPosts: Handler = {
 };
 
 /** The week's posts by popularity; last_score is the last post's score, and pages on below it. */
-export const topPosts: Handler = {
+export const topPosts: HandlerOf<typeof endpoints.topPosts> = {
   envelope: 'standard',
   handle({ params, now }) {
     const wanted = filterAssets(params);
@@ -141,7 +135,7 @@ export const topPosts: Handler = {
 };
 
 /** A post's comments; an id that is no post of the corpus has none. */
-export const postComments: Handler = {
+export const postComments: HandlerOf<typeof endpoints.postComments> = {
   envelope: 'standard',
   handle({ params, now }) {
     const post = postById(String(params.post_id), now);

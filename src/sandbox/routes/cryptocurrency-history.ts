@@ -1,4 +1,5 @@
 /** OHLCV candles (historical and today's), price performance by period, and quotes at intervals. */
+import type * as endpoints from '../../catalog/cryptocurrency-history.js';
 import { intervalSeconds } from '../../catalog/global-metrics.js';
 import { checkDepth } from '../accounts.js';
 import { type Currency, resolveConvert } from '../currencies.js';
@@ -18,7 +19,7 @@ import {
   MINUTE,
 } from '../market/time.js';
 import { keyedJson, namedAssets } from './named.js';
-import type { Handler } from './types.js';
+import type { HandlerOf } from './types.js';
 
 const CALENDAR: ReadonlySet<string> = new Set(['hourly', 'daily', 'weekly', 'monthly', 'yearly']);
 
@@ -99,16 +100,10 @@ function candleJson(
 }
 
 /** One object for a single id; keyed by id, or by symbol with lists, otherwise. */
-export const ohlcvHistorical: Handler = {
+export const ohlcvHistorical: HandlerOf<typeof endpoints.ohlcvHistorical> = {
   envelope: 'standard',
   handle({ params, now, plan }) {
-    const p = params as {
-      time_period?: string;
-      interval: string;
-      count: number;
-      time_start?: string | number;
-      time_end?: string | number;
-    };
+    const p = params;
     const length = p.time_period === 'hourly' ? HOUR : DAY;
     const starts = candleStarts(p, length, now);
     if (starts.length > 0)
@@ -135,7 +130,7 @@ export const ohlcvHistorical: Handler = {
 
 // ---------------------------------------------------------------- OHLCV latest
 
-export const ohlcvLatest: Handler = {
+export const ohlcvLatest: HandlerOf<typeof endpoints.ohlcvLatest> = {
   envelope: 'standard',
   handle({ params, now }) {
     const currencies = resolveConvert(params);
@@ -186,11 +181,11 @@ function periodSpan(name: string, a: Asset, now: number): [number, number] {
   return [Math.max(first, from), now + 1];
 }
 
-export const pricePerformance: Handler = {
+export const pricePerformance: HandlerOf<typeof endpoints.pricePerformance> = {
   envelope: 'standard',
   handle({ params, now }) {
     const t = floorTo(now, MINUTE);
-    const names = ((params.time_period as string | undefined) ?? 'all_time').split(',');
+    const names = (params.time_period ?? 'all_time').split(',');
     const currencies = resolveConvert(params);
     const { by, assets } = namedAssets(params, { skipByDefault: true });
     const record = (a: Asset) => {
@@ -246,11 +241,11 @@ const QUOTE_FIELD: Readonly<Record<string, string>> = {
 };
 
 /** One quote per interval period (the historical rules of history.ts), keyed by id or by symbol with lists. */
-export const quotesHistorical: Handler = {
+export const quotesHistorical: HandlerOf<typeof endpoints.quotesHistorical> = {
   envelope: 'standard',
   handle({ params, now, plan }) {
     const periods = requestedPeriods(params, now, plan, 'quote history');
-    const aux = new Set(((params.aux as string | undefined) ?? DEFAULT_AUX).split(','));
+    const aux = new Set((params.aux ?? DEFAULT_AUX).split(','));
     const fields = new Set([...aux].map((name) => QUOTE_FIELD[name]).filter(Boolean));
     const currencies = resolveConvert(params);
     const { by, assets } = namedAssets(params, { skipByDefault: true });

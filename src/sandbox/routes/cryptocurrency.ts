@@ -1,19 +1,12 @@
-/** Listings (v3, and v1 answered alike), quotes (v3 and v2), new listings. */
+/** Listings and quotes, latest (v3); the frame and orderings other lists share. */
+import type * as endpoints from '../../catalog/cryptocurrency.js';
 import { resolveConvert } from '../currencies.js';
-import { ASSETS, type Asset } from '../market/assets.js';
+import { ASSETS } from '../market/assets.js';
 import { marketPairs, totalSupply } from '../market/model.js';
 import { floorTo, MINUTE } from '../market/time.js';
-import {
-  assetRecord,
-  assetRecordJson,
-  percentChange,
-  type QuoteFrame,
-  quoteFrame,
-  tagName,
-  volumeOverDays,
-} from '../records.js';
-import { keyedJson, namedAssets } from './named.js';
-import type { Handler } from './types.js';
+import { assetRecordJson, percentChange, type QuoteFrame, quoteFrame, volumeOverDays } from '../records.js';
+import { namedAssets } from './named.js';
+import type { HandlerOf } from './types.js';
 
 /** Latest quotes are those of the current minute (the listings refresh every 60 s). */
 export function latestFrame(now: number): QuoteFrame {
@@ -85,17 +78,14 @@ function rangeValue(name: (typeof RANGES)[number], i: number, f: QuoteFrame): nu
   return percentChange(i, m, f.dayAgo);
 }
 
-export const listingsLatest: Handler = {
+export const listingsLatest: HandlerOf<typeof endpoints.listingsLatest> = {
   envelope: 'standard',
   handle({ params, now }) {
-    const p = params as { start: number; limit: number; sort?: string; sort_dir?: 'asc' | 'desc' } & Record<
-      string,
-      unknown
-    >;
+    const p = params;
     const currencies = resolveConvert(params);
     const f = latestFrame(now);
-    const type = (p.cryptocurrency_type as string | undefined) ?? 'all';
-    const tag = (p.tag as string | undefined) ?? 'all';
+    const type = p.cryptocurrency_type ?? 'all';
+    const tag = p.tag ?? 'all';
     let rows = Array.from(f.now.order).filter((i) => {
       const a = ASSETS[i];
       if (type === 'coins' && a.platform !== null) return false;
@@ -103,8 +93,8 @@ export const listingsLatest: Handler = {
       return tag === 'all' || a.tags.includes(tag);
     });
     for (const name of RANGES) {
-      const min = p[`${name}_min`] as number | undefined;
-      const max = p[`${name}_max`] as number | undefined;
+      const min = p[`${name}_min`];
+      const max = p[`${name}_max`];
       if (min === undefined && max === undefined) continue;
       rows = rows.filter((i) => {
         const v = rangeValue(name, i, f);
@@ -123,7 +113,7 @@ export const listingsLatest: Handler = {
   },
 };
 
-export const quotesLatest: Handler = {
+export const quotesLatest: HandlerOf<typeof endpoints.quotesLatest> = {
   envelope: 'standard',
   handle({ params, now }) {
     const currencies = resolveConvert(params);
@@ -132,45 +122,6 @@ export const quotesLatest: Handler = {
     return {
       dataJson: `[${assets.map((a) => assetRecordJson(a.index, f, currencies)).join(',')}]`,
       items: assets.length,
-    };
-  },
-};
-
-/** v2: keyed by id (id, slug) or by symbol with lists; tags as objects; unknown ones skipped by default. */
-export const quotesLatestV2: Handler = {
-  envelope: 'standard',
-  handle({ params, now }) {
-    const currencies = resolveConvert(params);
-    const f = latestFrame(now);
-    const { by, assets } = namedAssets(params, { skipByDefault: true, listed: f.now.listed });
-    const record = (a: Asset) => {
-      const r = assetRecord(a.index, f, currencies);
-      return JSON.stringify({
-        ...r,
-        tags: a.tags.map((slug) => ({ slug, name: tagName(slug), category: 'OTHERS' })),
-        is_active: 1,
-        is_fiat: 0,
-      });
-    };
-    return { dataJson: keyedJson(by, assets, record), items: assets.length };
-  },
-};
-
-/** Newest first (or oldest, asc): every listed asset by date added. */
-export const newListings: Handler = {
-  envelope: 'standard',
-  handle({ params, now }) {
-    const p = params as { start: number; limit: number; sort_dir?: 'asc' | 'desc' };
-    const currencies = resolveConvert(params);
-    const f = latestFrame(now);
-    const sign = p.sort_dir === 'asc' ? 1 : -1;
-    const rows = Array.from(f.now.order).sort(
-      (x, y) => sign * (ASSETS[x].dateAdded - ASSETS[y].dateAdded) || f.now.rank[x] - f.now.rank[y],
-    );
-    const page = rows.slice(p.start - 1, p.start - 1 + p.limit);
-    return {
-      dataJson: `[${page.map((i) => assetRecordJson(i, f, currencies)).join(',')}]`,
-      items: page.length,
     };
   },
 };

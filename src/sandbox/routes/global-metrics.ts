@@ -1,10 +1,11 @@
 /** GET /v1/global-metrics/quotes/latest and /historical. */
+import type * as endpoints from '../../catalog/global-metrics.js';
 import { GLOBAL_HISTORY_AUX } from '../../catalog/global-metrics.js';
 import { type Currency, resolveConvert } from '../currencies.js';
 import { closestQuote, type Period, requestedPeriods } from '../history.js';
 import { type GlobalFigures, globalAt } from '../market/metrics.js';
 import { floorTo, historyStart, iso, MINUTE } from '../market/time.js';
-import { type Handler, lastValueMemo } from './types.js';
+import { type HandlerOf, lastValueMemo } from './types.js';
 
 type Figures = Record<string, number | string>;
 
@@ -22,7 +23,7 @@ function moneyFigures(g: GlobalFigures, c: Currency): Record<string, number> {
 
 const latestMemo = lastValueMemo<string>();
 
-export const globalMetricsLatest: Handler = {
+export const globalMetricsLatest: HandlerOf<typeof endpoints.globalMetricsLatest> = {
   envelope: 'standard',
   handle({ params, now }) {
     // Latest figures are those of the current minute, the same instant the listings use.
@@ -96,7 +97,7 @@ function historicalRecord(period: Period, t: number, currencies: Currency[], aux
   return record;
 }
 
-export const globalMetricsHistorical: Handler = {
+export const globalMetricsHistorical: HandlerOf<typeof endpoints.globalMetricsHistorical> = {
   envelope: 'standard',
   handle({ params, now, plan }) {
     const periods = requestedPeriods(params, now, plan, 'global metrics history');

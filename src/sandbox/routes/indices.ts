@@ -1,14 +1,18 @@
 /** The svc100 and svc20 indices: latest and historical. */
-import { type HistoryQuery, historyRange } from '../history.js';
+import type * as endpoints from '../../catalog/indices.js';
+import { historyRange } from '../history.js';
 import { type IndexName, indexAt } from '../market/indices.js';
 import { DAY, floorTo, historyStart, isoSeconds } from '../market/time.js';
-import { type Handler, lastValueMemo } from './types.js';
+import { type HandlerOf, lastValueMemo } from './types.js';
+
+type LatestHandler = HandlerOf<typeof endpoints.svc100Latest | typeof endpoints.svc20Latest>;
+type HistoricalHandler = HandlerOf<typeof endpoints.svc100Historical | typeof endpoints.svc20Historical>;
 
 /** The indices are recomputed every 5 minutes; next_update is last_update plus 5 minutes. */
 const UPDATE = 300;
 const INTERVAL_SECONDS: Readonly<Record<string, number>> = { '5m': 300, '15m': 900, daily: DAY };
 
-function latest(index: IndexName): Handler {
+function latest(index: IndexName): LatestHandler {
   const memo = lastValueMemo<string>();
   return {
     envelope: 'string-code',
@@ -36,11 +40,11 @@ function latest(index: IndexName): Handler {
  * `count` values from the first grid time at or after it, up to time_end; without, `count` values
  * back from the last grid time at or before time_end.
  */
-function historical(index: IndexName): Handler {
+function historical(index: IndexName): HistoricalHandler {
   return {
     envelope: 'string-code',
     handle({ params, now }) {
-      const p = params as HistoryQuery;
+      const p = params;
       const step = INTERVAL_SECONDS[p.interval];
       const { start, end } = historyRange(p, now);
       const first = historyStart(now);

@@ -2,6 +2,8 @@
  * DEX charts of the sandbox's tokens by chain and contract address: candles and points from the
  * same prices as everything else (candles through market/candles.ts). `{data: [rows], status}`.
  */
+import type { ServiceParams } from '../../catalog/define.js';
+import type * as endpoints from '../../catalog/kline.js';
 import { badRequest } from '../envelope.js';
 import { type Asset, assetById } from '../market/assets.js';
 import { type Candle, candleOver, volumeOver } from '../market/candles.js';
@@ -9,7 +11,7 @@ import { circulatingSupply, priceAt, volume24h } from '../market/model.js';
 import { DEX_PLATFORMS, findPlatform } from '../market/platforms.js';
 import { DAY, floorTo, HOUR, historyStart, MINUTE } from '../market/time.js';
 import { assetByAddress } from './named.js';
-import type { Handler, RouteResult } from './types.js';
+import type { HandlerOf, RouteResult } from './types.js';
 
 const STEP: Readonly<Record<string, number>> = {
   '1s': 1,
@@ -34,16 +36,8 @@ const STEP: Readonly<Record<string, number>> = {
 /** The service picks an interval when none is given; the sandbox picks an hour. */
 const DEFAULT_INTERVAL = '1h';
 
-interface ChartParams {
-  platform: string;
-  address: string;
-  interval?: string;
-  from?: number;
-  to?: number;
-  unit?: 'usd' | 'native' | 'quote';
-  limit: number;
-  pm?: 'p' | 'm';
-}
+/** What the candles and the points take: a chain, a token address, a range and a unit. */
+type ChartParams = ServiceParams<typeof endpoints.klineCandles | typeof endpoints.klinePoints>;
 
 /** The token a chart names, checked against its chain; the chain's own coin prices `native`. */
 function tokenOf(p: ChartParams): { token: Asset; chainCoin: Asset } {
@@ -96,11 +90,11 @@ type Row = (
   now: number,
 ) => unknown[];
 
-function chart(row: Row): Handler {
+function chart(row: Row): HandlerOf<typeof endpoints.klineCandles | typeof endpoints.klinePoints> {
   return {
     envelope: 'standard',
     handle({ params, now }): RouteResult {
-      const p = params as unknown as ChartParams;
+      const p = params;
       const { token, chainCoin } = tokenOf(p);
       const step = STEP[p.interval ?? DEFAULT_INTERVAL];
       const rows = starts(p, step, token, now).map((s) => row(p, token, chainCoin, s, step, now));

@@ -1,4 +1,6 @@
 /** An asset's market pairs across the synthetic exchanges (market/exchanges.ts). */
+import type { ServiceParams } from '../../catalog/define.js';
+import type * as endpoints from '../../catalog/market-pairs.js';
 import { type Currency, findCurrency, resolveConvert } from '../currencies.js';
 import { badRequest } from '../envelope.js';
 import { ASSETS, assetById, assetBySlug, assetBySymbol } from '../market/assets.js';
@@ -6,7 +8,7 @@ import { assetPairs, fiatPairs, type Pair } from '../market/exchanges.js';
 import { fiatById } from '../market/fiat.js';
 import { marketAt } from '../market/snapshot.js';
 import { floorTo, iso, MINUTE } from '../market/time.js';
-import type { Handler } from './types.js';
+import type { HandlerOf } from './types.js';
 
 interface Subject {
   id: number;
@@ -17,8 +19,10 @@ interface Subject {
   volume: number;
 }
 
+type MarketPairsParams = ServiceParams<typeof endpoints.marketPairs>;
+
 /** The asset (or fiat currency) asked for, with its pairs at t. */
-function subjectOf(params: Record<string, unknown>, t: number): Subject {
+function subjectOf(params: MarketPairsParams, t: number): Subject {
   const m = marketAt(t);
   const by = (['id', 'slug', 'symbol'] as const).find((k) => params[k] !== undefined) ?? 'id';
   const value = String(params[by]);
@@ -57,13 +61,13 @@ function subjectOf(params: Record<string, unknown>, t: number): Subject {
   );
 }
 
-function matches(pair: Pair, params: Record<string, unknown>): boolean {
+function matches(pair: Pair, params: MarketPairsParams): boolean {
   const matchedIds =
     params.matched_id === undefined ? undefined : String(params.matched_id).split(',').map(Number);
   const matchedSymbols =
     params.matched_symbol === undefined ? undefined : String(params.matched_symbol).toUpperCase().split(',');
-  const category = (params.category as string | undefined) ?? 'all';
-  const fee = (params.fee_type as string | undefined) ?? 'all';
+  const category = params.category ?? 'all';
+  const fee = params.fee_type ?? 'all';
   return (
     (matchedIds === undefined || matchedIds.includes(pair.quote.id)) &&
     (matchedSymbols === undefined || matchedSymbols.includes(pair.quote.symbol)) &&
@@ -81,10 +85,10 @@ function side(c: Currency) {
  * Pairs by 24h volume (the sandbox ranks by volume whatever the sort key), largest first unless
  * sort_dir=asc; num_market_pairs counts the pairs the filters keep.
  */
-export const marketPairsLatest: Handler = {
+export const marketPairs: HandlerOf<typeof endpoints.marketPairs> = {
   envelope: 'standard',
   handle({ params, now }) {
-    const p = params as { start: number; limit: number; sort_dir?: 'asc' | 'desc' };
+    const p = params;
     const t = floorTo(now, MINUTE);
     const subject = subjectOf(params, t);
     const currencies = resolveConvert(params);

@@ -28,11 +28,11 @@ export function assetByAddress(address: string): Asset | undefined {
  * listed, per `listed`) is a 400 unless skip_invalid is true (its default is `skipByDefault`).
  */
 export function namedAssets(
-  params: Record<string, unknown>,
+  params: Partial<Record<NamedBy, string | number>> & { skip_invalid?: boolean },
   options: { skipByDefault: boolean; listed?: Uint8Array },
 ): { by: NamedBy; assets: Asset[] } {
   const by = (['id', 'slug', 'symbol', 'address'] as const).find((k) => params[k] !== undefined) ?? 'id';
-  const skip = (params.skip_invalid as boolean | undefined) ?? options.skipByDefault;
+  const skip = params.skip_invalid ?? options.skipByDefault;
   const assets: Asset[] = [];
   for (const item of String(params[by]).split(',')) {
     const asset = lookup(by, item);

@@ -1,10 +1,10 @@
 /** Fear and greed, and altcoin season: latest and historical. */
 
-import { fearAndGreedLabel } from '../../catalog/sentiment.js';
+import type * as endpoints from '../../catalog/sentiment.js';
 import { globalAt } from '../market/metrics.js';
-import { altcoinSeasonAt, fearAndGreedAt } from '../market/sentiment.js';
+import { altcoinSeasonAt, fearAndGreedAt, fearAndGreedClassification } from '../market/sentiment.js';
 import { DAY, floorTo, historyStart, iso } from '../market/time.js';
-import { type Handler, lastValueMemo } from './types.js';
+import { type HandlerOf, lastValueMemo } from './types.js';
 
 /** Both indices refresh every 15 minutes (spec, cache frequencies). */
 const BUCKET = 900;
@@ -27,22 +27,26 @@ const altcoinSeasonDaily = dailyCache((t) => altcoinSeasonAt(t));
 
 const fearAndGreedMemo = lastValueMemo<string>();
 
-export const fearAndGreedLatest: Handler = {
+export const fearAndGreedLatest: HandlerOf<typeof endpoints.fearAndGreedLatest> = {
   envelope: 'standard',
   handle({ now }) {
     const t = floorTo(now, BUCKET);
     const dataJson = fearAndGreedMemo(String(t), () => {
       const value = fearAndGreedAt(t);
-      return JSON.stringify({ value, value_classification: fearAndGreedLabel(value), update_time: iso(t) });
+      return JSON.stringify({
+        value,
+        value_classification: fearAndGreedClassification(value),
+        update_time: iso(t),
+      });
     });
     return { dataJson, items: 1 };
   },
 };
 
-export const fearAndGreedHistorical: Handler = {
+export const fearAndGreedHistorical: HandlerOf<typeof endpoints.fearAndGreedHistorical> = {
   envelope: 'standard',
   handle({ params, now }) {
-    const { start, limit } = params as { start: number; limit: number };
+    const { start, limit } = params;
     const today = floorTo(now, DAY);
     const first = historyStart(now);
     const items: { timestamp: string; value: number; value_classification: string }[] = [];
@@ -50,7 +54,7 @@ export const fearAndGreedHistorical: Handler = {
       const day = today - k * DAY;
       if (day < first) break;
       const value = fearAndGreedDaily(day);
-      items.push({ timestamp: String(day), value, value_classification: fearAndGreedLabel(value) });
+      items.push({ timestamp: String(day), value, value_classification: fearAndGreedClassification(value) });
     }
     return { dataJson: JSON.stringify(items), items: items.length };
   },
@@ -58,7 +62,7 @@ export const fearAndGreedHistorical: Handler = {
 
 const altcoinMemo = lastValueMemo<string>();
 
-export const altcoinSeasonLatest: Handler = {
+export const altcoinSeasonLatest: HandlerOf<typeof endpoints.altcoinSeasonLatest> = {
   envelope: 'standard',
   handle({ now }) {
     const t = floorTo(now, BUCKET);
@@ -90,10 +94,10 @@ export const altcoinSeasonLatest: Handler = {
 
 const TIMEFRAME_DAYS: Readonly<Record<string, number>> = { '7d': 7, '30d': 30, '90d': 90 };
 
-export const altcoinSeasonHistorical: Handler = {
+export const altcoinSeasonHistorical: HandlerOf<typeof endpoints.altcoinSeasonHistorical> = {
   envelope: 'standard',
   handle({ params, now }) {
-    const timeframe = params.timeframe as string;
+    const timeframe = params.timeframe;
     const days = TIMEFRAME_DAYS[timeframe];
     const today = floorTo(now, DAY);
     const points = [];

@@ -1,13 +1,14 @@
 /** What a route is: its path, its parameter schema and plans, and a handler over validated params. */
 import type { z } from 'zod';
 import type { CreditRule } from '../../catalog/credits.js';
-import type { Plan } from '../../catalog/define.js';
+import type { ServiceParams } from '../../catalog/define.js';
+import type { Plan } from '../../catalog/plans.js';
 import type { Ledger, Windows } from '../accounts.js';
 import type { EnvelopeKind } from '../envelope.js';
 
-export interface RouteContext {
+export interface RouteContext<P = Record<string, unknown>> {
   /** Parameters, already checked and defaulted by the route's schema. */
-  params: Record<string, unknown>;
+  params: P;
   /** The clock's now, whole Unix seconds. */
   now: number;
   plan: Plan;
@@ -34,7 +35,21 @@ export interface Route {
 }
 
 /** A route's handler and envelope; its path, schema, plans and credit rule come from the catalog. */
-export type Handler = Pick<Route, 'envelope' | 'handle'>;
+export interface Handler<P = Record<string, unknown>> {
+  envelope: EnvelopeKind;
+  handle(ctx: RouteContext<P>): RouteResult;
+}
+
+/** The handler of a catalog endpoint, over the parameters its service schema gives. */
+export type HandlerOf<E> = Handler<ServiceParams<E>>;
+
+/**
+ * A sandbox route module's handlers for a catalog module's endpoints: one per endpoint, of the
+ * same name (a missing or misnamed one is a type error).
+ */
+export type HandlersFor<M> = {
+  [K in keyof M as M[K] extends { kind: 'endpoint' } ? K : never]: HandlerOf<M[K]>;
+};
 
 /** Remembers the last value per key: "latest" data changes only when its time bucket does. */
 export function lastValueMemo<T>(): (key: string, make: () => T) => T {

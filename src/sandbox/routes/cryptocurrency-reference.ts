@@ -1,4 +1,5 @@
 /** The cryptocurrency map, asset info, and categories (the assets' tags). */
+import type * as endpoints from '../../catalog/cryptocurrency-reference.js';
 import { resolveConvert } from '../currencies.js';
 import { badRequest } from '../envelope.js';
 import { ASSETS, type Asset } from '../market/assets.js';
@@ -8,20 +9,13 @@ import { floorTo, historyStart, iso, MINUTE } from '../market/time.js';
 import { assetRecordJson, platformOf, tagName } from '../records.js';
 import { latestFrame } from './cryptocurrency.js';
 import { keyedJson, namedAssets } from './named.js';
-import type { Handler } from './types.js';
+import type { HandlerOf } from './types.js';
 
 /** ids, names, symbols and slugs; `rank` is the current market-cap rank. */
-export const cryptocurrencyMap: Handler = {
+export const cryptocurrencyMap: HandlerOf<typeof endpoints.cryptocurrencyMap> = {
   envelope: 'standard',
   handle({ params, now }) {
-    const p = params as {
-      listing_status?: string;
-      start: number;
-      limit?: number;
-      sort: string;
-      symbol?: string;
-      aux?: string;
-    };
+    const p = params;
     const t = floorTo(now, MINUTE);
     const m = marketAt(t);
     const aux = new Set(
@@ -120,10 +114,10 @@ function infoRecord(a: Asset, aux: ReadonlySet<string>): Record<string, unknown>
 const INFO_AUX = 'urls,logo,description,tags,platform,date_added,notice';
 
 /** Keyed by id (id, slug, address) or by symbol with lists. */
-export const cryptocurrencyInfo: Handler = {
+export const cryptocurrencyInfo: HandlerOf<typeof endpoints.cryptocurrencyInfo> = {
   envelope: 'standard',
   handle({ params }) {
-    const aux = new Set(((params.aux as string | undefined) ?? INFO_AUX).split(','));
+    const aux = new Set((params.aux ?? INFO_AUX).split(','));
     const { by, assets } = namedAssets(params, { skipByDefault: false });
     return {
       dataJson: keyedJson(by, assets, (a) => JSON.stringify(infoRecord(a, aux))),
@@ -152,11 +146,11 @@ function categoryRecord(c: Category, now: number): Record<string, unknown> {
 }
 
 /** Largest market cap first; id, slug or symbol keep the categories holding those assets. */
-export const categories: Handler = {
+export const categories: HandlerOf<typeof endpoints.categories> = {
   envelope: 'standard',
   handle({ params, now }) {
-    const p = params as { start: number; limit?: number };
-    const named = ['id', 'slug', 'symbol'].some((k) => params[k] !== undefined)
+    const p = params;
+    const named = (['id', 'slug', 'symbol'] as const).some((k) => params[k] !== undefined)
       ? namedAssets(params, { skipByDefault: false }).assets
       : undefined;
     const wanted = named?.map((a) => a.index);
@@ -171,10 +165,10 @@ export const categories: Handler = {
 };
 
 /** One category and its coins, by market cap, paged. */
-export const category: Handler = {
+export const categoryCoins: HandlerOf<typeof endpoints.categoryCoins> = {
   envelope: 'standard',
   handle({ params, now }) {
-    const p = params as { id: string; start: number; limit: number };
+    const p = params;
     const c = categoryById.get(p.id.toLowerCase());
     if (!c) {
       throw badRequest(

@@ -1,4 +1,5 @@
-/** Gainers and losers, trending and most visited (all from the model's moves), and a past day's listings. */
+/** New listings, gainers and losers, trending and most visited (from the model's moves), and a past day's listings. */
+import type * as endpoints from '../../catalog/cryptocurrency-lists.js';
 import { parseTime } from '../../catalog/params.js';
 import { checkDepth } from '../accounts.js';
 import { resolveConvert } from '../currencies.js';
@@ -8,7 +9,7 @@ import { unit } from '../market/noise.js';
 import { DAY, floorTo, HOUR, historyStart, iso, SLOT } from '../market/time.js';
 import { assetRecordJson, changeOver, type QuoteFrame, quoteFrame } from '../records.js';
 import { latestFrame, sortBy, sortKey } from './cryptocurrency.js';
-import type { Handler, RouteResult } from './types.js';
+import type { HandlerOf, RouteResult } from './types.js';
 
 type Page = { start: number; limit: number };
 
@@ -27,10 +28,10 @@ function pageOf(
 }
 
 /** By the change over time_period, largest first (desc, the default) or smallest first (asc). */
-export const gainersLosers: Handler = {
+export const gainersLosers: HandlerOf<typeof endpoints.gainersLosers> = {
   envelope: 'standard',
   handle({ params, now }) {
-    const p = params as Page & { time_period: string; sort_dir?: 'asc' | 'desc' };
+    const p = params;
     const f = latestFrame(now);
     const change = new Map<number, number>();
     for (const i of f.now.order) {
@@ -50,11 +51,14 @@ const BUCKET: Readonly<Record<string, number>> = { '24h': HOUR, '7d': DAY, '30d'
  * Searches follow moves: an asset's chance to trend grows with its move over the period, plus a
  * draw that changes each bucket. Visits follow size: market cap, plus a smaller draw.
  */
-function rankedBy(seed: number, score: (i: number, f: QuoteFrame, draw: number) => number): Handler {
+function rankedBy(
+  seed: number,
+  score: (i: number, f: QuoteFrame, draw: number) => number,
+): HandlerOf<typeof endpoints.trendingLatest | typeof endpoints.mostVisited> {
   return {
     envelope: 'standard',
     handle({ params, now }) {
-      const p = params as Page & { time_period: string };
+      const p = params;
       const f = latestFrame(now);
       const bucket = floorTo(now, BUCKET[p.time_period] ?? HOUR);
       const scores = new Map<number, number>();
@@ -73,10 +77,10 @@ export const trendingLatest = rankedBy(0x5ea2c4, (i, f, draw) => {
 export const mostVisited = rankedBy(0x715175, (i, f, draw) => Math.log10(f.now.cap[i] + 1) + 1.5 * draw);
 
 /** The ranking at the end of a completed UTC day: the day's last 5-minute snapshot. */
-export const listingsHistorical: Handler = {
+export const listingsHistorical: HandlerOf<typeof endpoints.listingsHistorical> = {
   envelope: 'standard',
   handle({ params, now, plan }) {
-    const p = params as Page & { date: string | number; sort?: string; sort_dir?: 'asc' | 'desc' };
+    const p = params;
     const day = floorTo(parseTime(p.date) as number, DAY);
     if (day + DAY > now) {
       throw badRequest(
@@ -90,7 +94,7 @@ export const listingsHistorical: Handler = {
     }
     checkDepth(plan, now, day, { what: 'listings history', advice: 'Ask for a later date' });
     const f = quoteFrame(day + DAY - SLOT);
-    const type = (params.cryptocurrency_type as string | undefined) ?? 'all';
+    const type = params.cryptocurrency_type ?? 'all';
     let rows = Array.from(f.now.order).filter((i) => {
       const isToken = ASSETS[i].platform !== null;
       return type === 'all' || (type === 'tokens') === isToken;
@@ -102,6 +106,20 @@ export const listingsHistorical: Handler = {
     } else {
       rows = sortBy(rows, sortKey(sort, f), p.sort_dir ?? 'desc', f.now.rank);
     }
+    return pageOf(rows, p, f, params);
+  },
+};
+
+/** Newest first (or oldest, asc): every listed asset by date added. */
+export const newCryptocurrencies: HandlerOf<typeof endpoints.newCryptocurrencies> = {
+  envelope: 'standard',
+  handle({ params, now }) {
+    const p = params;
+    const f = latestFrame(now);
+    const sign = p.sort_dir === 'asc' ? 1 : -1;
+    const rows = Array.from(f.now.order).sort(
+      (x, y) => sign * (ASSETS[x].dateAdded - ASSETS[y].dateAdded) || f.now.rank[x] - f.now.rank[y],
+    );
     return pageOf(rows, p, f, params);
   },
 };

@@ -1,0 +1,63 @@
+/**
+ * The service's plans and what each includes beyond its endpoints: the per-minute request limit and
+ * how far back history reaches. The catalog's descriptions and the sandbox's refusals both read
+ * these (upstream-notes.md, "Plans, rate limits, credits"; the spec's "Limits").
+ */
+
+export const PLANS = ['basic', 'hobbyist', 'startup', 'standard', 'professional', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const ALL_PLANS: readonly Plan[] = PLANS;
+
+/** Plans from `first` upward: the service's plans are cumulative. */
+export function plansFrom(first: Plan): readonly Plan[] {
+  return PLANS.slice(PLANS.indexOf(first));
+}
+
+export function planTitle(plan: Plan): string {
+  return plan.charAt(0).toUpperCase() + plan.slice(1);
+}
+
+/** "all", or "Startup+" (Startup and up: plans are cumulative). */
+export function plansText(plans: readonly Plan[]): string {
+  return plans.length === PLANS.length ? 'all' : `${planTitle(plans[0])}+`;
+}
+
+export const REQUESTS_PER_MINUTE: Readonly<Record<Plan, number>> = {
+  basic: 30,
+  hobbyist: 30,
+  startup: 30,
+  standard: 60,
+  professional: 90,
+  enterprise: 120,
+};
+
+/**
+ * Months of history per plan. The spec gives Basic a depth without a value; it is taken as 1 month,
+ * like Hobbyist. Enterprise's "up to 6 years" is all the data there is.
+ */
+export const HISTORY_MONTHS: Readonly<Record<Plan, number>> = {
+  basic: 1,
+  hobbyist: 1,
+  startup: 1,
+  standard: 3,
+  professional: 12,
+  enterprise: 72,
+};
+
+/** "1 month", "3 months", "12 months", "6 years". */
+export function describeDepth(months: number): string {
+  if (months % 12 === 0) return months === 12 ? '12 months' : `${months / 12} years`;
+  return months === 1 ? '1 month' : `${months} months`;
+}
+
+/** An endpoint's description of its history: "History by plan: 1 month (Hobbyist) to 6 years (Enterprise)." */
+export function historyByPlan(plans: readonly Plan[]): string {
+  const first = plans[0];
+  return `History by plan: ${describeDepth(HISTORY_MONTHS[first])} (${planTitle(first)}) to ${describeDepth(HISTORY_MONTHS.enterprise)} (Enterprise).`;
+}
+
+/** The plans that reach further back than the first ones: "Standard 3 months, …, Enterprise 6 years". */
+export const DEEPER_PLANS = PLANS.filter((plan) => HISTORY_MONTHS[plan] > HISTORY_MONTHS.basic)
+  .map((plan) => `${planTitle(plan)} ${describeDepth(HISTORY_MONTHS[plan])}`)
+  .join(', ');
