@@ -20,10 +20,11 @@ export interface Setting<S extends z.ZodType = z.ZodType> {
   key: string;
   title: string;
   meaning: string;
-  /** The default as a person reads it. */
-  shown: string;
-  /** The default a desktop host may pre-fill, when there is one. */
-  default?: string | number;
+  /**
+   * What leaving it unset means, for a setting whose schema has no default value (the README and
+   * the manifest show the schema's default otherwise).
+   */
+  whenUnset?: string;
   /** Never repeated in an error message (and marked sensitive in the manifest). */
   sensitive?: boolean;
   /** Parses the value, `undefined` when unset. */
@@ -82,7 +83,7 @@ export const SETTINGS = {
     key: 'api_key',
     title: 'API key',
     meaning: 'API key for the upstream service; leave empty to use the built-in sandbox',
-    shown: 'unset: embedded sandbox',
+    whenUnset: 'unset: embedded sandbox',
     sensitive: true,
     // The key travels in a header: a control character or a space inside it could never be sent.
     schema: optionalText(
@@ -96,7 +97,7 @@ export const SETTINGS = {
     key: 'base_url',
     title: 'Service base URL',
     meaning: 'upstream base address',
-    shown: 'required when SVC_API_KEY is set',
+    whenUnset: 'required when SVC_API_KEY is set',
     schema: optionalText(
       z
         .url({ protocol: /^https?$/, message: 'must be an http or https URL, e.g. https://api.example.com' })
@@ -108,8 +109,6 @@ export const SETTINGS = {
     key: 'api_key_header',
     title: 'API key header',
     meaning: 'name of the key header',
-    shown: DEFAULT_KEY_HEADER,
-    default: DEFAULT_KEY_HEADER,
     schema: z.preprocess(
       unsetIfBlank,
       z
@@ -123,7 +122,7 @@ export const SETTINGS = {
     key: 'plan',
     title: 'Plan',
     meaning: `the key's plan (${PLANS.join(', ')}): hides tools it lacks`,
-    shown: 'unset: show all',
+    whenUnset: 'unset: show all',
     schema: z.preprocess(lowerCase, oneOf(PLANS).optional()),
   }),
   toolsets: setting({
@@ -131,16 +130,14 @@ export const SETTINGS = {
     key: 'toolsets',
     title: 'Toolsets',
     meaning: `groups of tools to expose: a comma list of ${TOOLSET_CHOICES.join(', ')}`,
-    shown: 'default',
-    default: 'default',
-    schema: z.preprocess(unsetIfBlank, z.string().optional()).transform(parseToolsets),
+    schema: z.preprocess(unsetIfBlank, z.string().default('default')).transform(parseToolsets),
   }),
   creditBudget: setting({
     env: 'SVC_CREDIT_BUDGET',
     key: 'credit_budget',
     title: 'Credit budget',
     meaning: 'credits allowed per window; a call whose estimate does not fit is refused before it is sent',
-    shown: 'unset: no budget',
+    whenUnset: 'unset: no budget',
     schema: z.preprocess(unsetIfBlank, wholeNumber(0, 1e12, 'credits').optional()),
   }),
   creditWindow: setting({
@@ -148,8 +145,6 @@ export const SETTINGS = {
     key: 'credit_window',
     title: 'Credit window',
     meaning: 'the budget window: day or month (each rolls at 00:00 UTC) or total (never rolls)',
-    shown: 'day',
-    default: 'day',
     schema: z.preprocess(lowerCase, oneOf(['day', 'month', 'total']).default('day')),
   }),
   maxCreditsPerCall: setting({
@@ -157,8 +152,6 @@ export const SETTINGS = {
     key: 'max_credits_per_call',
     title: 'Most credits per call',
     meaning: 'refuse any single call estimated above this many credits',
-    shown: '25',
-    default: 25,
     schema: z.preprocess(unsetIfBlank, wholeNumber(0, 1e9, 'credits').default(25)),
   }),
   stateDir: setting({
@@ -166,7 +159,7 @@ export const SETTINGS = {
     key: 'state_dir',
     title: 'State directory',
     meaning: 'where the credit ledger persists (ledger.sqlite; ledger.json on Node 20)',
-    shown:
+    whenUnset:
       "the user's state directory (~/.local/state/svc-mcp, ~/Library/Application Support/svc-mcp, %LOCALAPPDATA%\\svc-mcp)",
     schema: optionalText(z.string().max(4096, 'must be a path of at most 4096 characters')).transform(
       (dir) => dir ?? defaultStateDir(),
@@ -177,8 +170,6 @@ export const SETTINGS = {
     key: 'cache',
     title: 'Cache',
     meaning: "on or off: keep answers for each endpoint's refresh frequency",
-    shown: 'on',
-    default: 'on',
     schema: z.preprocess(lowerCase, oneOf(['on', 'off']).default('on')).transform((v) => v === 'on'),
   }),
   timeoutMs: setting({
@@ -186,8 +177,6 @@ export const SETTINGS = {
     key: 'timeout_ms',
     title: 'Timeout (ms)',
     meaning: `timeout per upstream request, in milliseconds (${TIMEOUT_MS.min} to ${TIMEOUT_MS.max}); a call's other waits derive from it`,
-    shown: String(TIMEOUT_MS.default),
-    default: TIMEOUT_MS.default,
     schema: z.preprocess(
       unsetIfBlank,
       wholeNumber(TIMEOUT_MS.min, TIMEOUT_MS.max, 'milliseconds').default(TIMEOUT_MS.default),
@@ -199,7 +188,7 @@ export const SETTINGS = {
     title: 'Redis URL',
     meaning:
       'Redis for the credit ledger and the cache, shared by every replica (redis://[:password@]host:port[/db], or rediss:// for TLS)',
-    shown: 'unset: in-process cache, the ledger in SVC_STATE_DIR',
+    whenUnset: 'unset: in-process cache, the ledger in SVC_STATE_DIR',
     // It may carry a password.
     sensitive: true,
     schema: optionalText(
@@ -214,8 +203,6 @@ export const SETTINGS = {
     key: 'redis_prefix',
     title: 'Redis key prefix',
     meaning: 'prefix of every Redis key, so that several deployments can share one Redis',
-    shown: 'svc-mcp',
-    default: 'svc-mcp',
     schema: z.preprocess(
       unsetIfBlank,
       z
@@ -232,7 +219,7 @@ export const SETTINGS = {
     title: 'Log level',
     meaning:
       'JSON log lines on stderr at this level or above: debug (also each upstream request), info (one line per tool call), warn, error or silent',
-    shown: 'unset: info for http, warn otherwise (stdio hosts show stderr to people)',
+    whenUnset: 'unset: info for http, warn otherwise (stdio hosts show stderr to people)',
     schema: z.preprocess(lowerCase, oneOf(LOG_LEVELS).optional()),
   }),
   httpToken: setting({
@@ -241,7 +228,7 @@ export const SETTINGS = {
     title: 'HTTP bearer token',
     meaning:
       'bearer token every HTTP request to /mcp and /metrics must carry (checked in constant time); required to listen beyond loopback',
-    shown: 'unset: none (loopback only)',
+    whenUnset: 'unset: none (loopback only)',
     sensitive: true,
     schema: optionalText(
       z.string().regex(/^[\x21-\x7e]{16,512}$/, {
@@ -256,7 +243,7 @@ export const SETTINGS = {
     title: 'Allowed browser origins',
     meaning:
       'origins (comma list, like https://app.example.com) whose browser pages may call the HTTP transport, beyond loopback ones',
-    shown: 'unset: loopback origins only',
+    whenUnset: 'unset: loopback origins only',
     schema: commaList(
       z
         .url({ protocol: /^https?$/, message: 'must list origins like https://app.example.com' })
@@ -278,7 +265,7 @@ export const SETTINGS = {
     title: 'Allowed Host names',
     meaning:
       'names (comma list, like mcp.example.com) clients may reach the HTTP transport by, beyond loopback ones and the --host address',
-    shown: 'unset: loopback names and the --host address',
+    whenUnset: 'unset: loopback names and the --host address',
     schema: commaList(
       z
         .string()
@@ -294,8 +281,6 @@ export const SETTINGS = {
     title: 'Most HTTP requests at once',
     meaning:
       'MCP messages the HTTP transport serves at once (each message of a batch counts); past it a request gets 503 with Retry-After',
-    shown: '64',
-    default: 64,
     schema: z.preprocess(unsetIfBlank, wholeNumber(1, 10_000, 'requests').default(64)),
   }),
   httpMaxConnectionsPerAddress: setting({
@@ -304,8 +289,6 @@ export const SETTINGS = {
     title: 'Most HTTP connections from one address',
     meaning:
       "connections the HTTP transport holds open at once from one client address (of 1,024 in all), so that no one peer takes every slot; past it a new connection is closed at once. Behind a proxy, every client comes from the proxy's address: raise it there",
-    shown: '256',
-    default: 256,
     schema: z.preprocess(unsetIfBlank, wholeNumber(1, 1_024, 'connections').default(256)),
   }),
   httpRequestTimeoutMs: setting({
@@ -314,8 +297,6 @@ export const SETTINGS = {
     title: 'HTTP request timeout (ms)',
     meaning:
       'longest an HTTP request may take, from its first byte to the end of the answer, in milliseconds (1000 to 600000); past it the call is cancelled and the request answered 504',
-    shown: '60000',
-    default: 60000,
     schema: z.preprocess(unsetIfBlank, wholeNumber(1000, 600_000, 'milliseconds').default(60_000)),
   }),
   now: setting({
@@ -324,7 +305,7 @@ export const SETTINGS = {
     title: 'Frozen clock',
     meaning:
       "freezes the server's clock (the credit windows) and the embedded sandbox's at this ISO 8601 instant, for tests and reproducible demos",
-    shown: 'unset: real time',
+    whenUnset: 'unset: real time',
     schema: optionalText(
       z
         .string()
@@ -376,5 +357,24 @@ function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
-/** Each setting as the README's settings table and the bundle manifest describe it. */
-export const SETTINGS_DOC: readonly Setting[] = entries.map(([, entry]) => entry);
+/** The default value in a setting's schema (inside its preprocessing and transforms), if it has one. */
+function defaultOf(schema: z.ZodType): string | number | undefined {
+  const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
+  if (def.type === 'default') return def.defaultValue as string | number;
+  for (const inner of [def.in, def.out, def.innerType]) {
+    const found = inner === undefined ? undefined : defaultOf(inner as z.ZodType);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Each setting as the README's settings table and the bundle manifest describe it: `shown` as a
+ * person reads the default, `default` what a desktop host may pre-fill.
+ */
+export const SETTINGS_DOC: readonly (Setting & { shown: string; default?: string | number })[] = entries.map(
+  ([, entry]) => {
+    const value = defaultOf(entry.schema);
+    return { ...entry, shown: entry.whenUnset ?? String(value), default: value };
+  },
+);

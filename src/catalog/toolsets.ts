@@ -28,9 +28,9 @@ export type ToolsetChoice = Toolset | 'default';
 /** Everything SVC_TOOLSETS accepts: the toolsets, and `all` and `default`. */
 export const TOOLSET_CHOICES: readonly string[] = [...TOOLSET_NAMES, 'all', 'default'];
 
-/** SVC_TOOLSETS (case-insensitive comma list; unset means `default`) → what it selects. */
-export function parseToolsets(value: string | undefined, ctx: z.RefinementCtx): ToolsetChoice[] {
-  const names = (value ?? 'default').split(',').map((s) => s.trim().toLowerCase());
+/** SVC_TOOLSETS (case-insensitive comma list) → what it selects. */
+export function parseToolsets(value: string, ctx: z.RefinementCtx): ToolsetChoice[] {
+  const names = value.split(',').map((s) => s.trim().toLowerCase());
   const unknown = names.find((n) => !TOOLSET_CHOICES.includes(n));
   if (unknown !== undefined) {
     ctx.addIssue({
