@@ -4,6 +4,7 @@
  * uses. Exit codes: 0 done, 1 a tool answered with an error (`call`), 2 a mistake in how the command
  * was run (a usage or settings error: one line saying what was wrong and what is allowed).
  */
+import { clip, ISO_INSTANT_RULE, listenProblem } from './messages.js';
 import './heap.js';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -63,9 +64,7 @@ const commands: Record<string, Command> = {
       const port = parsePort(values.port as string);
       const now = values.now as string | undefined;
       if (now !== undefined && Number.isNaN(Date.parse(now))) {
-        throw new UsageError(
-          `--now must be an ISO 8601 instant such as 2026-11-22T12:00:00Z (got "${clip(now)}")`,
-        );
+        throw new UsageError(`--now ${ISO_INSTANT_RULE} (got "${clip(now)}")`);
       }
       const { startSandbox, parseFaultSpec, SANDBOX_KEYS } = await import('./sandbox/server.js');
       const faults = ((values.fault as string[] | undefined) ?? []).map((spec) =>
@@ -78,12 +77,8 @@ const commands: Record<string, Command> = {
         keyHeader: loadConfig().keyHeader,
         faults,
       }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'EADDRINUSE') {
-          throw new UsageError(`port ${port} is in use; choose another with --port (0 picks a free one)`);
-        }
-        if (error.code === 'EACCES')
-          throw new UsageError(`port ${port} needs more privileges; choose one above 1023`);
-        throw error;
+        const why = listenProblem(error, '127.0.0.1', port);
+        throw why === undefined ? error : new UsageError(why);
       });
       console.log(`Sandbox Market Data Service at ${sandbox.url}`);
       console.log(`Keys: ${SANDBOX_KEYS.join(', ')}`);
@@ -197,10 +192,6 @@ function asUsage<T>(parse: () => T): T {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-}
-
-function clip(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
 /** A host name or address to listen on; an IPv6 address may come in brackets. */

@@ -3,11 +3,13 @@
  * the bundle manifest describe it, and the Config property it becomes. The schema, the Config type,
  * the README settings table and the manifest's user_config are all derived from SETTINGS.
  */
+
 import { z } from 'zod';
 import { TIMEOUT_MS } from './call/time-budget.js';
 import { DEFAULT_KEY_HEADER } from './catalog/define.js';
 import { PLANS } from './catalog/plans.js';
 import { parseToolsets, TOOLSET_CHOICES } from './catalog/toolsets.js';
+import { clip, ISO_INSTANT_RULE } from './messages.js';
 import { defaultStateDir } from './state-dir.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -306,14 +308,9 @@ export const SETTINGS = {
     meaning:
       "freezes the server's clock (the credit windows) and the embedded sandbox's at this ISO 8601 instant, for tests and reproducible demos",
     whenUnset: 'unset: real time',
-    schema: optionalText(
-      z
-        .string()
-        .refine(
-          (v) => !Number.isNaN(Date.parse(v)),
-          'must be an ISO 8601 instant such as 2026-11-22T12:00:00Z',
-        ),
-    ).transform((v) => (v === undefined ? undefined : new Date(v))),
+    schema: optionalText(z.string().refine((v) => !Number.isNaN(Date.parse(v)), ISO_INSTANT_RULE)).transform(
+      (v) => (v === undefined ? undefined : new Date(v)),
+    ),
   }),
 } as const;
 
@@ -351,10 +348,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problem = crossCheck(config as Config);
   if (problem) throw new ConfigError(problem);
   return config as Config;
-}
-
-function clip(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
 /** The default value in a setting's schema (inside its preprocessing and transforms), if it has one. */

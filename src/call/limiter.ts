@@ -1,3 +1,4 @@
+import { CALL_CANCELLED } from '../messages.js';
 /**
  * A bound on the calls that reach the service at once: the rest wait in a queue, each for a bounded
  * time, and past the queue's length a call is refused at once with a message saying so. Cache hits
@@ -60,7 +61,7 @@ export class CallLimiter {
         signal?.removeEventListener('abort', cancelled);
         reject(error);
       };
-      const cancelled = () => leave(new Error('The call was cancelled.'));
+      const cancelled = () => leave(new Error(CALL_CANCELLED));
       const waiter: Waiter = {
         start: () => {
           clearTimeout(waiter.timer);

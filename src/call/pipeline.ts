@@ -10,6 +10,7 @@
  *
  * It never throws: every failure is a result with `isError` and a message that says what to do.
  */
+
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Fetched } from '../cache/answers.js';
 import { cacheKey } from '../cache/key.js';
@@ -26,6 +27,7 @@ import {
 import { validateParams } from '../catalog/params.js';
 import { cpuTurns } from '../cpu-turns.js';
 import { accountOf } from '../guard/guard.js';
+import { CALL_CANCELLED } from '../messages.js';
 import type { QueryParams, UpstreamAnswer } from '../upstream/client.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
 import type { DataSource } from '../upstream/source.js';
@@ -112,7 +114,7 @@ async function runCall(
     };
   } catch (error) {
     if (context.signal?.aborted) {
-      return { result: errorResult('The call was cancelled.'), event: { outcome: 'cancelled', credits: 0 } };
+      return { result: errorResult(CALL_CANCELLED), event: { outcome: 'cancelled', credits: 0 } };
     }
     const reason = error instanceof Refused ? error.reason : error instanceof BusyError ? 'busy' : undefined;
     return {

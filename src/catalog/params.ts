@@ -2,7 +2,9 @@
  * The spec's parameter rules as zod pieces, shared by the MCP tools (which check arguments before
  * anything is sent) and the sandbox (which answers 400 for the same input). One definition, two users.
  */
+
 import { z } from 'zod';
+import { clip } from '../messages.js';
 import { parseTime, TIME_RULE } from './time.js';
 
 export { parseTime } from './time.js';
@@ -175,11 +177,6 @@ export function paramsObject<T extends z.ZodRawShape>(shape: T, ...rules: Refine
 
 export type ParamsResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
-/** A name the caller chose, as an error message repeats it: never more than a line. */
-export function clipName(name: string): string {
-  return name.length > 40 ? `${name.slice(0, 40)}…` : name;
-}
-
 /**
  * Validate arguments against an endpoint's schema and turn the first problem into one sentence
  * that names the parameter and says what is allowed (the field's own description).
@@ -208,7 +205,7 @@ export function validateParams<S extends z.ZodObject>(schema: S, args: unknown):
 /** "Unknown parameter …; this endpoint takes: …" */
 export function unknownParameter(schema: z.ZodObject, name: string): string {
   const allowed = Object.keys(schema.shape);
-  return `Unknown parameter "${clipName(name)}"; this endpoint takes: ${allowed.length ? allowed.join(', ') : 'none'}.`;
+  return `Unknown parameter "${clip(name, 40)}"; this endpoint takes: ${allowed.length ? allowed.join(', ') : 'none'}.`;
 }
 
 function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: Record<string, unknown>): string {
@@ -265,7 +262,7 @@ export function coerceQuery(
   const out: Record<string, unknown> = {};
   for (const [key, raw] of query) {
     if (Object.hasOwn(out, key)) {
-      return { ok: false, message: `Parameter "${clipName(key)}" is repeated; send it once.` };
+      return { ok: false, message: `Parameter "${clip(key, 40)}" is repeated; send it once.` };
     }
     let value: unknown = raw;
     const kind = baseType(Object.hasOwn(schema.shape, key) ? (schema.shape[key] as z.ZodType) : undefined);
@@ -273,7 +270,7 @@ export function coerceQuery(
       if (!PLAIN_DECIMAL.test(raw)) {
         return {
           ok: false,
-          message: `Invalid value for "${key}": "${clipName(raw)}" is not a plain decimal number.`,
+          message: `Invalid value for "${key}": "${clip(raw, 40)}" is not a plain decimal number.`,
         };
       }
       value = Number(raw);

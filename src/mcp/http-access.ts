@@ -3,9 +3,11 @@
  * the Host and Origin checks that stop DNS rebinding, the bearer token, and the key a client sends
  * for the service. Each check answers nothing (go on) or a refusal that says what to do.
  */
+
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { Config } from '../config.js';
+import { clip } from '../messages.js';
 
 /** A request refused: its HTTP status, a message for the client and its JSON-RPC error code. */
 export interface Refusal {
@@ -90,7 +92,7 @@ export function checkHost(rules: AccessRules, hostHeader: string | undefined): R
   const names = ['localhost', '127.0.0.1', '[::1]', ...rules.hosts].join(', ');
   return {
     status: FORBIDDEN,
-    message: `Host "${clip(hostHeader ?? '')}" is not allowed: this server answers requests addressed to ${names} (DNS-rebinding protection). Add the name clients use to SVC_HTTP_ALLOWED_HOSTS.`,
+    message: `Host "${clip(hostHeader ?? '', 100)}" is not allowed: this server answers requests addressed to ${names} (DNS-rebinding protection). Add the name clients use to SVC_HTTP_ALLOWED_HOSTS.`,
   };
 }
 
@@ -99,7 +101,7 @@ export function checkOrigin(rules: AccessRules, origin: string | undefined): Ref
   if (origin === undefined || rules.origins.has(origin) || isLoopbackOrigin(origin)) return undefined;
   return {
     status: FORBIDDEN,
-    message: `Origin "${clip(origin)}" is not allowed: only loopback pages${rules.origins.size > 0 ? ` and ${[...rules.origins].join(', ')}` : ''} may call this server. Add the page's origin to SVC_HTTP_ALLOWED_ORIGINS.`,
+    message: `Origin "${clip(origin, 100)}" is not allowed: only loopback pages${rules.origins.size > 0 ? ` and ${[...rules.origins].join(', ')}` : ''} may call this server. Add the page's origin to SVC_HTTP_ALLOWED_ORIGINS.`,
   };
 }
 
@@ -149,9 +151,4 @@ export function callerKey(
     };
   }
   return { apiKey: value };
-}
-
-function clip(text: string): string {
-  const printable = text.replace(/[^\x20-\x7e]/g, '?');
-  return printable.length > 100 ? `${printable.slice(0, 100)}…` : printable;
 }

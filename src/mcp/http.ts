@@ -7,6 +7,7 @@
  * then stops listening, flushes the ledger and exits 0. Hostile traffic is bounded too: slow
  * senders by the header timeout and a cap on connections per address, bodies by http-body.ts.
  */
+
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -18,6 +19,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createServices } from '../call/services.js';
 import { type Config, ConfigError } from '../config.js';
+import { listenProblem } from '../messages.js';
 import { VERSION } from '../version.js';
 import { operationalRoutes, sendJson } from './health.js';
 import {
@@ -293,14 +295,7 @@ function refuse(res: ServerResponse, { status, message, code = -32000, headers }
 function listen(server: Server, host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      const why =
-        error.code === 'EADDRINUSE'
-          ? `port ${port} is in use; choose another with --port`
-          : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND'
-            ? `${host} is not an address of this machine`
-            : error.code === 'EACCES'
-              ? `listening on port ${port} needs more privileges; choose a port above 1023`
-              : error.message;
+      const why = listenProblem(error, host, port) ?? error.message;
       reject(new ConfigError(`Cannot listen on ${host}:${port}: ${why}.`));
     });
     server.listen(port, host, () => resolve());

@@ -4,10 +4,12 @@
  * and retries only where they can help, within the bounds call/time-budget.ts derives from
  * SVC_TIMEOUT_MS.
  */
+
 import type { Agent, Dispatcher } from 'undici';
 import { plainDecimal } from '../catalog/params.js';
 import { cpuTurns } from '../cpu-turns.js';
 import { formatDuration } from '../format/text.js';
+import { CALL_CANCELLED } from '../messages.js';
 import { UpstreamError } from './errors.js';
 import { redactKey } from './redact.js';
 
@@ -267,7 +269,7 @@ function send(
       () => stop(new UpstreamError('timeout', undefined, undefined, timeoutDetail)),
       timeoutMs,
     );
-    const cancel = () => stop(new UpstreamError('cancelled', undefined, undefined, 'The call was cancelled'));
+    const cancel = () => stop(cancelledError());
     if (signal?.aborted) return cancel();
     signal?.addEventListener('abort', cancel, { once: true });
     dispatcher.dispatch(options, {
@@ -345,7 +347,7 @@ function retryAfterSeconds(header: string | string[] | undefined): number | unde
 
 function asUpstreamError(caught: unknown, origin: string, signal?: AbortSignal): UpstreamError {
   if (caught instanceof UpstreamError) return caught;
-  if (signal?.aborted) return new UpstreamError('cancelled', undefined, undefined, 'The call was cancelled');
+  if (signal?.aborted) return cancelledError();
   const error = caught as { name?: string; code?: string; message?: string };
   if (error?.code === 'UND_ERR_HEADERS_TIMEOUT' || error?.code === 'UND_ERR_BODY_TIMEOUT') {
     return new UpstreamError('timeout', undefined, undefined, 'The service did not answer in time');
@@ -375,8 +377,12 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }
     function abort() {
       clearTimeout(timer);
-      reject(new UpstreamError('cancelled', undefined, undefined, 'The call was cancelled'));
+      reject(cancelledError());
     }
     signal?.addEventListener('abort', abort, { once: true });
   });
+}
+
+function cancelledError(): UpstreamError {
+  return new UpstreamError('cancelled', undefined, undefined, CALL_CANCELLED);
 }
