@@ -46,7 +46,7 @@ export interface CallContext {
 }
 
 /** A call refused before anything was sent, and why (for metrics). */
-class Refused extends Error {
+class RefusedCall extends Error {
   constructor(
     message: string,
     readonly reason: string,
@@ -116,7 +116,8 @@ async function runCall(
     if (context.signal?.aborted) {
       return { result: errorResult(CALL_CANCELLED), event: { outcome: 'cancelled', credits: 0 } };
     }
-    const reason = error instanceof Refused ? error.reason : error instanceof BusyError ? 'busy' : undefined;
+    const reason =
+      error instanceof RefusedCall ? error.reason : error instanceof BusyError ? 'busy' : undefined;
     return {
       result: errorResult(describeFailure(error, tool, services, context)),
       event: {
@@ -147,7 +148,7 @@ export async function fetchEndpoint(
   const source = await services.source();
   const apiKey = context.apiKey ?? source.apiKey;
   if (apiKey === undefined) {
-    throw new Refused(
+    throw new RefusedCall(
       'No API key: send your key for the service in the key header with each request.',
       'no_key',
     );
@@ -189,7 +190,7 @@ async function requestUpstream(
     rule: endpoint.credits,
     params,
   });
-  if (!admission.ok) throw new Refused(admission.message, admission.reason);
+  if (!admission.ok) throw new RefusedCall(admission.message, admission.reason);
   const { reservation } = admission;
   let charged: number | undefined;
   try {
@@ -277,7 +278,7 @@ function presentation(tool: Tool, params: Record<string, unknown>, format: 'text
 }
 
 function describeFailure(error: unknown, tool: Tool, services: Services, context: CallContext): string {
-  if (error instanceof Refused || error instanceof BusyError) return error.message;
+  if (error instanceof RefusedCall || error instanceof BusyError) return error.message;
   if (error instanceof UpstreamError) {
     return describeUpstreamError(error, {
       plans: tool.kind === 'endpoint' ? tool.plans.map(planTitle) : [],

@@ -9,15 +9,12 @@ import {
   convertParam,
   idListParam,
   intParam,
+  type Rule,
   slugListParam,
   splitList,
   symbolListParam,
   timeParam,
 } from './params.js';
-
-type Issue = { path: string; message: string };
-/** A rule between parameters, as paramsObject takes it. */
-export type Rule = (value: Record<string, unknown>, add: (issue: Issue) => void) => void;
 
 /** Exactly one of `keys` must be given. */
 export function exactlyOne(...keys: string[]): Rule {
@@ -40,18 +37,9 @@ export function exactlyOne(...keys: string[]): Rule {
   };
 }
 
-/** `a` and `b` must not both be given. */
-export function notTogether(a: string, b: string): Rule {
-  return (value, add) => {
-    if (value[a] !== undefined && value[b] !== undefined) {
-      add({ path: b, message: `must not be combined with ${a}: send one of them` });
-    }
-  };
-}
-
-export const ids = idListParam.optional().describe('Asset ids, e.g. 1,1027 (best).');
-export const slugs = slugListParam.optional().describe('Slugs, e.g. bitcoin,ethereum.');
-export const symbols = symbolListParam.optional().describe('Symbols, e.g. BTC,ETH.');
+export const idsParam = idListParam.optional().describe('Asset ids, e.g. 1,1027 (best).');
+export const slugsParam = slugListParam.optional().describe('Slugs, e.g. bitcoin,ethereum.');
+export const symbolsParam = symbolListParam.optional().describe('Symbols, e.g. BTC,ETH.');
 
 export const oneId = z
   .string()
@@ -82,7 +70,7 @@ export function skipInvalid(byDefault: boolean) {
 }
 
 /** `start` and `limit`; where the service's default page is large, the tool's is smaller (said here). */
-export function page(maxLimit: number, defaultLimit: number, serviceDefault?: number) {
+export function pageParams(maxLimit: number, defaultLimit: number, serviceDefault?: number) {
   const note = serviceDefault === undefined ? '' : ` (service default ${serviceDefault})`;
   return {
     start: intParam(1, undefined, 'Offset.').default(1),
@@ -105,7 +93,7 @@ export function servicePage(maxLimit: number, serviceDefault?: number) {
 }
 
 /** `convert` and `convert_id`, up to `max` currencies; pair with the convertExclusive rule. */
-export function currencies(max = 120, note = '') {
+export function currencyParams(max = 120, note = '') {
   return {
     convert: convertParam(max, note).describe(`Quote currencies, e.g. EUR,BTC (default USD); up to ${max}.`),
     convert_id: convertIdParam(max).describe(`Or by id, e.g. 2790; up to ${max}.`),
@@ -113,14 +101,14 @@ export function currencies(max = 120, note = '') {
 }
 
 /** A time bound (Unix seconds or ISO 8601), described in few words. */
-export function time(description: string) {
+export function timeBoundParam(description: string) {
   return timeParam(description).describe(`${description} (Unix s or ISO 8601).`);
 }
 
 /** The end of a series (the start's description says the format). */
-export const timeEnd = timeParam('End').describe('End, inclusive; default now.');
+export const timeEndParam = timeParam('End').describe('End, inclusive; default now.');
 
 /** A time the call cannot do without. */
-export function requiredTime(description: string) {
+export function requiredTimeParam(description: string) {
   return timeParam(description).unwrap().describe(`${description} (Unix s or ISO 8601).`);
 }

@@ -2,7 +2,16 @@
 import { z } from 'zod';
 import { formatNumber } from '../format/numbers.js';
 import { cutRows, formatTime, lines, omittedLine } from '../format/text.js';
-import { ids, oneId, oneSlug, oneSymbol, page, servicePage, slugs, symbols } from './asset-params.js';
+import {
+  idsParam,
+  oneId,
+  oneSlug,
+  oneSymbol,
+  pageParams,
+  servicePage,
+  slugsParam,
+  symbolsParam,
+} from './asset-params.js';
 import { perCall } from './credits.js';
 import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
@@ -52,10 +61,10 @@ export const latestContent = defineEndpoint({
   path: '/v1/content/latest',
   summary: 'The latest crypto news, articles and videos, optionally about given assets.',
   input: paramsObject({
-    ...page(200, 10, 100),
-    id: ids.describe('Only content about these asset ids, comma-separated.'),
-    slug: slugs.describe('Only content about these slugs.'),
-    symbol: symbols.describe('Only content about these symbols.'),
+    ...pageParams(200, 10, 100),
+    id: idsParam.describe('Only content about these asset ids, comma-separated.'),
+    slug: slugsParam.describe('Only content about these slugs.'),
+    symbol: symbolsParam.describe('Only content about these symbols.'),
     news_type: namesListParam(['news', 'community', 'alexandria', 'all'], 'Default all.'),
     content_type: namesListParam(['audio', 'news', 'video', 'all'], 'Default all.'),
     category: z

@@ -4,15 +4,15 @@ import { currencyLabel, formatMoney, formatPercent, formatPrice } from '../forma
 import { describeSeries, samplePoints } from '../format/series.js';
 import { formatTime, lines, table } from '../format/text.js';
 import {
-  currencies,
+  currencyParams,
   exactlyOne,
-  ids,
+  idsParam,
   namedCount,
   skipInvalid,
-  slugs,
-  symbols,
-  time,
-  timeEnd,
+  slugsParam,
+  symbolsParam,
+  timeBoundParam,
+  timeEndParam,
 } from './asset-params.js';
 import { perItems } from './credits.js';
 import { dataOf, defineEndpoint } from './define.js';
@@ -46,8 +46,8 @@ const STEP_INTERVALS = [
 /** Series parameters: the time range, how many points, and how far apart. */
 function seriesParams(intervals: readonly [string, ...string[]], defaultInterval: string) {
   return {
-    time_start: time('Start'),
-    time_end: timeEnd,
+    time_start: timeBoundParam('Start'),
+    time_end: timeEndParam,
     count: intParam(1, 10_000, 'Points per asset.').default(10),
     interval: enumParam(intervals, 'Spacing.').default(defaultInterval),
   };
@@ -103,12 +103,12 @@ export const ohlcvHistorical = defineEndpoint({
   summary: `Daily or hourly OHLCV candles of assets (time_start exclusive). ${historyByPlan(plansFrom('startup'))}`,
   input: paramsObject(
     {
-      id: ids,
-      slug: slugs,
-      symbol: symbols,
+      id: idsParam,
+      slug: slugsParam,
+      symbol: symbolsParam,
       time_period: enumParam(['daily', 'hourly'], 'Candle length; default daily.').optional(),
       ...seriesParams([...CALENDAR_INTERVALS, ...STEP_INTERVALS] as [string, ...string[]], 'daily'),
-      ...currencies(3),
+      ...currencyParams(3),
       skip_invalid: skipInvalid(true),
     },
     convertExclusive,
@@ -180,7 +180,7 @@ export const ohlcvLatest = defineEndpoint({
   path: '/v2/cryptocurrency/ohlcv/latest',
   summary: `Today's (UTC) open, high, low and latest price of assets, with 24h volume. ${UNPAGED}`,
   input: paramsObject(
-    { id: ids, symbol: symbols, ...currencies(), skip_invalid: skipInvalid(true) },
+    { id: idsParam, symbol: symbolsParam, ...currencyParams(), skip_invalid: skipInvalid(true) },
     convertExclusive,
     exactlyOne('id', 'symbol'),
   ),
@@ -250,11 +250,11 @@ export const pricePerformance = defineEndpoint({
   summary: `Open, high, low (with times), close and change of assets over periods from 24h to all time: all-time highs and the like. ${UNPAGED}`,
   input: paramsObject(
     {
-      id: ids,
-      slug: slugs,
-      symbol: symbols,
+      id: idsParam,
+      slug: slugsParam,
+      symbol: symbolsParam,
       time_period: namesListParam(PERFORMANCE_PERIODS, 'Periods; default all_time.'),
-      ...currencies(),
+      ...currencyParams(),
       skip_invalid: skipInvalid(true),
     },
     convertExclusive,
@@ -345,10 +345,10 @@ export const quotesHistorical = defineEndpoint({
   summary: `Past price, volume and market cap of assets at intervals. ${historyByPlan(plansFrom('hobbyist'))}`,
   input: paramsObject(
     {
-      id: ids,
-      symbol: symbols,
+      id: idsParam,
+      symbol: symbolsParam,
       ...seriesParams(QUOTE_HISTORY_INTERVALS, '5m'),
-      ...currencies(3),
+      ...currencyParams(3),
       skip_invalid: skipInvalid(true),
     },
     convertExclusive,

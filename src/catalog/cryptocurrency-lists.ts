@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
-import { currencies, page, requiredTime, servicePage } from './asset-params.js';
+import { currencyParams, pageParams, requiredTimeParam, servicePage } from './asset-params.js';
 import {
   asset,
   assetPage,
@@ -44,8 +44,8 @@ export const newCryptocurrencies = defineEndpoint({
   summary: 'The newest listed cryptocurrencies with price, change and market cap.',
   input: paramsObject(
     {
-      ...page(5000, LISTED_ROWS, 100),
-      ...currencies(),
+      ...pageParams(5000, LISTED_ROWS, 100),
+      ...currencyParams(),
       sort_dir: enumParam(['asc', 'desc'], 'By date added; default desc (newest first).').optional(),
     },
     convertExclusive,
@@ -109,9 +109,9 @@ interface TrendingSpec<N extends string> {
 function trendingInput<X extends z.ZodRawShape>(periods: readonly [Period, ...Period[]], extra: X) {
   return paramsObject(
     {
-      ...page(1000, LISTED_ROWS, 100),
+      ...pageParams(1000, LISTED_ROWS, 100),
       time_period: enumParam(periods, 'Period.').default('24h'),
-      ...currencies(),
+      ...currencyParams(),
       ...extra,
     },
     convertExclusive,
@@ -229,9 +229,9 @@ export const listingsHistorical = defineEndpoint({
   summary: `The ranking at the end of a past UTC day. ${historyByPlan(plansFrom('hobbyist'))}`,
   input: paramsObject(
     {
-      date: requiredTime('The day, e.g. 2026-10-10'),
-      ...page(5000, LISTED_ROWS, 100),
-      ...currencies(),
+      date: requiredTimeParam('The day, e.g. 2026-10-10'),
+      ...pageParams(5000, LISTED_ROWS, 100),
+      ...currencyParams(),
       sort: enumParam(HISTORICAL_SORTS, 'Sort key; default svc_rank.').optional(),
       sort_dir: enumParam(['asc', 'desc'], 'Sort direction.').optional(),
       cryptocurrency_type: enumParam(['all', 'coins', 'tokens'], 'Default all.').optional(),

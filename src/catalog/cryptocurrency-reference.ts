@@ -3,15 +3,15 @@ import { z } from 'zod';
 import { formatMoney, formatPercent } from '../format/numbers.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
 import {
-  currencies,
+  currencyParams,
   exactlyOne,
-  ids,
+  idsParam,
   namedCount,
-  page,
+  pageParams,
   servicePage,
   skipInvalid,
-  slugs,
-  symbols,
+  slugsParam,
+  symbolsParam,
 } from './asset-params.js';
 import { asset, assetTable, LISTED_PAGES, LISTED_ROWS, upstreamAsset } from './assets.js';
 import { perCall, perItems } from './credits.js';
@@ -67,7 +67,7 @@ export const cryptocurrencyMap = defineEndpoint({
   summary: 'All assets with id, symbol, slug, rank and contract; search_cryptocurrencies finds one.',
   input: paramsObject({
     listing_status: namesListParam(['active', 'inactive', 'untracked'], 'Default active.'),
-    ...page(5000, 50),
+    ...pageParams(5000, 50),
     sort: enumParam(['id', 'svc_rank'], 'Order.').default('id'),
     symbol: symbolListParam.optional().describe('Only these symbols (other options ignored).'),
   }),
@@ -127,7 +127,7 @@ const upstreamInfo = lenient(info, {
     }),
 });
 
-const INFO_AUX = [
+export const INFO_AUX = [
   'urls',
   'logo',
   'description',
@@ -163,9 +163,9 @@ export const cryptocurrencyInfo = defineEndpoint({
   summary: `Asset facts: description, website, social and explorer links, tags, launch date, contract. ${UNPAGED}`,
   input: paramsObject(
     {
-      id: ids,
-      slug: slugs,
-      symbol: symbols,
+      id: idsParam,
+      slug: slugsParam,
+      symbol: symbolsParam,
       address: z
         .string()
         .regex(/^[0-9A-Za-z]{20,128}$/, {
@@ -233,10 +233,10 @@ export const categories = defineEndpoint({
   summary:
     'Categories (DeFi, Layer 1, ...) with coin count, market cap, volume and 24h changes; get_category lists the coins.',
   input: paramsObject({
-    ...page(5000, LISTED_ROWS),
-    id: ids.describe('Only categories holding these asset ids, comma-separated.'),
-    slug: slugs.describe('Only categories holding these slugs.'),
-    symbol: symbols.describe('Only categories holding these symbols.'),
+    ...pageParams(5000, LISTED_ROWS),
+    id: idsParam.describe('Only categories holding these asset ids, comma-separated.'),
+    slug: slugsParam.describe('Only categories holding these slugs.'),
+    symbol: symbolsParam.describe('Only categories holding these symbols.'),
   }),
   serviceParams: { ...servicePage(5000) },
   output: z.object({ start: z.number(), items: z.array(category) }),
@@ -288,8 +288,8 @@ export const categoryCoins = defineEndpoint({
         .string()
         .regex(/^[0-9a-f]{24}$/i, { message: 'must be a category id from list_categories (24 hex digits)' })
         .describe('Category id from list_categories (24 hex digits).'),
-      ...page(1000, LISTED_ROWS, 100),
-      ...currencies(),
+      ...pageParams(1000, LISTED_ROWS, 100),
+      ...currencyParams(),
     },
     convertExclusive,
   ),

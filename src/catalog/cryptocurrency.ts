@@ -3,15 +3,15 @@ import { z } from 'zod';
 import { currencyLabel, formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
 import {
-  currencies,
+  currencyParams,
   exactlyOne,
-  ids,
+  idsParam,
   namedCount,
-  page,
+  pageParams,
   servicePage,
   skipInvalid,
-  slugs,
-  symbols,
+  slugsParam,
+  symbolsParam,
 } from './asset-params.js';
 import {
   type Asset,
@@ -108,9 +108,9 @@ function rangeShape() {
 export function listingsInput<T extends z.ZodType>(tag: T) {
   return paramsObject(
     {
-      ...page(5000, LISTED_ROWS, 100),
+      ...pageParams(5000, LISTED_ROWS, 100),
       ...rangeShape(),
-      ...currencies(),
+      ...currencyParams(),
       sort: enumParam(LISTING_SORTS, 'Default market_cap.').optional(),
       sort_dir: enumParam(['asc', 'desc'], 'Default desc.').optional(),
       cryptocurrency_type: enumParam(['all', 'coins', 'tokens'], 'Default all.').optional(),
@@ -184,10 +184,10 @@ export const listingsLatest = defineEndpoint({
 export function quotesInput(skipInvalidByDefault: boolean) {
   return paramsObject(
     {
-      id: ids,
-      slug: slugs,
-      symbol: symbols,
-      ...currencies(),
+      id: idsParam,
+      slug: slugsParam,
+      symbol: symbolsParam,
+      ...currencyParams(),
       skip_invalid: skipInvalid(skipInvalidByDefault),
     },
     convertExclusive,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { currencyLabel, formatMoney, formatNumber, formatShare } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
-import { currencies, time, timeEnd } from './asset-params.js';
+import { currencyParams, timeBoundParam, timeEndParam } from './asset-params.js';
 import { perCall, perItems } from './credits.js';
 import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
@@ -53,7 +53,7 @@ export const globalMetricsLatest = defineEndpoint({
   inDefault: true,
   path: '/v1/global-metrics/quotes/latest',
   summary: 'The crypto market now: total cap, volume, BTC/ETH dominance, asset and exchange counts.',
-  input: paramsObject(currencies(), convertExclusive),
+  input: paramsObject(currencyParams(), convertExclusive),
   output: latestOutput,
   credits: perCall(1, { convert: true }),
   refreshSeconds: 300,
@@ -123,11 +123,11 @@ export function intervalSeconds(interval: string): number {
 
 const historicalInput = paramsObject(
   {
-    time_start: time('Start'),
-    time_end: timeEnd,
+    time_start: timeBoundParam('Start'),
+    time_end: timeEndParam,
     count: intParam(1, 10_000, 'Quotes.').default(10),
     interval: enumParam(GLOBAL_HISTORY_INTERVALS, 'Spacing.').default('1d'),
-    ...currencies(4, ' (the first plus up to 3 others)'),
+    ...currencyParams(4, ' (the first plus up to 3 others)'),
   },
   convertExclusive,
   timeOrder,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { formatNumber, formatPercent, formatPrice } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
-import { time, timeEnd } from './asset-params.js';
+import { timeBoundParam, timeEndParam } from './asset-params.js';
 import { perCall } from './credits.js';
 import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
@@ -96,8 +96,8 @@ function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
     summary: `Past ${label} index values (5m, 15m or daily) with constituents.`,
     input: paramsObject(
       {
-        time_start: time('Start'),
-        time_end: timeEnd,
+        time_start: timeBoundParam('Start'),
+        time_end: timeEndParam,
         count: intParam(
           1,
           100,

@@ -3,13 +3,12 @@ import { z } from 'zod';
 import { formatMoney, formatNumber, formatPrice } from '../format/numbers.js';
 import { cutRows, lines, omittedLine, table } from '../format/text.js';
 import {
-  currencies,
+  currencyParams,
   exactlyOne,
-  notTogether,
   oneId,
   oneSlug,
   oneSymbol,
-  page,
+  pageParams,
   servicePage,
 } from './asset-params.js';
 import { perItems } from './credits.js';
@@ -21,6 +20,7 @@ import {
   enumParam,
   idListParam,
   namesListParam,
+  notTogether,
   paramsObject,
   symbolListParam,
 } from './params.js';
@@ -104,7 +104,7 @@ export const marketPairs = defineEndpoint({
       id: oneId,
       slug: oneSlug,
       symbol: oneSymbol.describe('One crypto symbol, e.g. BTC (fiat: use id).'),
-      ...page(5000, 20, 100),
+      ...pageParams(5000, 20, 100),
       sort: enumParam(SORTS, 'Sort key; default volume_24h_strict.').optional(),
       sort_dir: enumParam(['asc', 'desc'], 'Default desc.').optional(),
       matched_id: idListParam.optional().describe('Only pairs against these ids, e.g. 825 (USDT).'),
@@ -114,7 +114,7 @@ export const marketPairs = defineEndpoint({
         ['all', 'percentage', 'no-fees', 'transactional-mining', 'unknown'],
         'Default all.',
       ).optional(),
-      ...currencies(),
+      ...currencyParams(),
     },
     convertExclusive,
     exactlyOne('id', 'slug', 'symbol'),

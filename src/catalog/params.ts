@@ -143,17 +143,23 @@ export const symbolListParam = boundedList(
 );
 
 type Issue = { path: string; message: string };
-type Refinement = (value: Record<string, unknown>, add: (issue: Issue) => void) => void;
+/** A rule between parameters, as paramsObject takes it. */
+export type Rule = (value: Record<string, unknown>, add: (issue: Issue) => void) => void;
+
+/** `a` and `b` must not both be given. */
+export function notTogether(a: string, b: string): Rule {
+  return (value, add) => {
+    if (value[a] !== undefined && value[b] !== undefined) {
+      add({ path: b, message: `must not be combined with ${a}: send one of them` });
+    }
+  };
+}
 
 /** Rules between parameters: convert and convert_id are exclusive. */
-export const convertExclusive: Refinement = (value, add) => {
-  if (value.convert !== undefined && value.convert_id !== undefined) {
-    add({ path: 'convert_id', message: 'must not be combined with convert: send one of them' });
-  }
-};
+export const convertExclusive = notTogether('convert', 'convert_id');
 
 /** Rules between parameters: time_start must not be after time_end. */
-export const timeOrder: Refinement = (value, add) => {
+export const timeOrder: Rule = (value, add) => {
   if (value.time_start === undefined || value.time_end === undefined) return;
   const start = parseTime(value.time_start as string | number);
   const end = parseTime(value.time_end as string | number);
@@ -163,7 +169,7 @@ export const timeOrder: Refinement = (value, add) => {
 };
 
 /** A strict object (unknown parameters are refused) with cross-parameter rules attached. */
-export function paramsObject<T extends z.ZodRawShape>(shape: T, ...rules: Refinement[]) {
+export function paramsObject<T extends z.ZodRawShape>(shape: T, ...rules: Rule[]) {
   const object = z.strictObject(shape);
   if (rules.length === 0) return object;
   return object.superRefine((value, ctx) => {

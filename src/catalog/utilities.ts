@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { currencyLabel, formatNumber, formatPrice } from '../format/numbers.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
-import { currencies, exactlyOne, oneId, oneSymbol, time } from './asset-params.js';
+import { currencyParams, exactlyOne, oneId, oneSymbol, timeBoundParam } from './asset-params.js';
 import { perCall } from './credits.js';
 import { dataOf, defineEndpoint } from './define.js';
 import { lenient } from './lenient.js';
@@ -34,8 +34,8 @@ export const priceConversion = defineEndpoint({
       amount: z.number().min(1e-8).max(1e12).describe('Amount to convert.'),
       id: oneId.describe('Currency to convert from (crypto or fiat), by id, e.g. 1.'),
       symbol: oneSymbol.describe('Or by symbol, e.g. BTC.'),
-      time: time('Rate at this past time (plan permitting); default now'),
-      ...currencies(),
+      time: timeBoundParam('Rate at this past time (plan permitting); default now'),
+      ...currencyParams(),
     },
     convertExclusive,
     exactlyOne('id', 'symbol'),
@@ -62,7 +62,11 @@ export const priceConversion = defineEndpoint({
   },
 });
 
-const METALS = 'XAU 3575, XAG 3574, XPT 3577, XPD 3576';
+/** The precious metals' ids, as the fiat map (include_metals) and convert_id know them. */
+export const METAL_IDS = { XAU: 3575, XAG: 3574, XPT: 3577, XPD: 3576 } as const;
+const METALS = Object.entries(METAL_IDS)
+  .map(([symbol, id]) => `${symbol} ${id}`)
+  .join(', ');
 const fiat = z.object({ id: z.number(), name: z.string(), sign: z.string().optional(), symbol: z.string() });
 const upstreamFiat = lenient(fiat);
 

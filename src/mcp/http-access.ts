@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import { clip } from '../messages.js';
 
 /** A request refused: its HTTP status, a message for the client and its JSON-RPC error code. */
-export interface Refusal {
+export interface HttpRefusal {
   status: number;
   message: string;
   /** -32000 (a server error) unless the request itself was invalid. */
@@ -85,7 +85,7 @@ function sha256(text: string): Buffer {
 
 const FORBIDDEN = 403;
 
-export function checkHost(rules: AccessRules, hostHeader: string | undefined): Refusal | undefined {
+export function checkHost(rules: AccessRules, hostHeader: string | undefined): HttpRefusal | undefined {
   if (rules.hosts === undefined) return undefined;
   const name = hostHeader === undefined ? undefined : hostnameOf(hostHeader);
   if (name !== undefined && (isLoopback(name) || rules.hosts.has(name))) return undefined;
@@ -97,7 +97,7 @@ export function checkHost(rules: AccessRules, hostHeader: string | undefined): R
 }
 
 /** Browsers send Origin; other clients send none, and pass. */
-export function checkOrigin(rules: AccessRules, origin: string | undefined): Refusal | undefined {
+export function checkOrigin(rules: AccessRules, origin: string | undefined): HttpRefusal | undefined {
   if (origin === undefined || rules.origins.has(origin) || isLoopbackOrigin(origin)) return undefined;
   return {
     status: FORBIDDEN,
@@ -115,7 +115,7 @@ function isLoopbackOrigin(origin: string): boolean {
 }
 
 /** Compares hashes of equal length, so the time taken says nothing about the token. */
-export function checkToken(rules: AccessRules, authorization: string | undefined): Refusal | undefined {
+export function checkToken(rules: AccessRules, authorization: string | undefined): HttpRefusal | undefined {
   if (rules.tokenHash === undefined) return undefined;
   const match = /^Bearer +(\S+) *$/i.exec(authorization ?? '');
   if (match && timingSafeEqual(sha256(match[1]), rules.tokenHash)) return undefined;
@@ -135,7 +135,7 @@ export function checkToken(rules: AccessRules, authorization: string | undefined
 export function callerKey(
   rules: AccessRules,
   header: string | string[] | undefined,
-): { apiKey: string | undefined } | Refusal {
+): { apiKey: string | undefined } | HttpRefusal {
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || value === '') {
     if (!rules.keyRequired) return { apiKey: undefined };

@@ -5,10 +5,10 @@
  * with a 400 that says why.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Refusal } from './http-access.js';
+import type { HttpRefusal } from './http-access.js';
 
 /** Largest request body: a tool call's arguments are a few hundred bytes. */
-export const MAX_BODY_BYTES = 256 * 1024;
+export const MAX_REQUEST_BYTES = 256 * 1024;
 /**
  * An over-limit body is read and dropped up to this size (and for at most DISCARD_MS) before its
  * 413 is sent: a client still sending when the connection closes (Node's fetch, so the MCP SDK's
@@ -25,11 +25,11 @@ const FIRST_WITHOUT_BATCHES = '2025-06-18';
 
 const INVALID_REQUEST = -32600;
 
-export type Body = { parsed: unknown } | { refusal: Refusal } | { invalid: true };
+export type Body = { parsed: unknown } | { refusal: HttpRefusal } | { invalid: true };
 
 export async function readBody(req: IncomingMessage): Promise<Body> {
   const declared = Number(req.headers['content-length']);
-  if (declared > MAX_BODY_BYTES) return { refusal: await tooLarge(req, declared) };
+  if (declared > MAX_REQUEST_BYTES) return { refusal: await tooLarge(req, declared) };
   const received = await receive(req);
   if ('refusal' in received) return received;
   try {
@@ -43,7 +43,7 @@ export async function readBody(req: IncomingMessage): Promise<Body> {
  * The body's bytes, or the 413 for a body over the limit once the rest of it has been read and
  * dropped within its bounds, so that the client has finished sending when the answer comes.
  */
-function receive(req: IncomingMessage): Promise<{ chunks: Buffer[] } | { refusal: Refusal }> {
+function receive(req: IncomingMessage): Promise<{ chunks: Buffer[] } | { refusal: HttpRefusal }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -54,7 +54,7 @@ function receive(req: IncomingMessage): Promise<{ chunks: Buffer[] } | { refusal
       req.off('end', done);
       req.off('error', done);
       req.off('close', done);
-      if (size <= MAX_BODY_BYTES && req.readableEnded) resolve({ chunks });
+      if (size <= MAX_REQUEST_BYTES && req.readableEnded) resolve({ chunks });
       else {
         req.pause();
         resolve({ refusal: overLimit() });
@@ -62,7 +62,7 @@ function receive(req: IncomingMessage): Promise<{ chunks: Buffer[] } | { refusal
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
       else if (size > MAX_DISCARD_BYTES) done();
       else {
         chunks.length = 0;
@@ -77,15 +77,15 @@ function receive(req: IncomingMessage): Promise<{ chunks: Buffer[] } | { refusal
 }
 
 /** The 413 for a body whose Content-Length is over the limit, its bytes dropped within bounds. */
-async function tooLarge(req: IncomingMessage, declared: number): Promise<Refusal> {
+async function tooLarge(req: IncomingMessage, declared: number): Promise<HttpRefusal> {
   if (declared <= MAX_DISCARD_BYTES) await receive(req);
   return overLimit();
 }
 
-function overLimit(): Refusal {
+function overLimit(): HttpRefusal {
   return {
     status: 413,
-    message: `The request body is over the limit of ${MAX_BODY_BYTES} bytes.`,
+    message: `The request body is over the limit of ${MAX_REQUEST_BYTES} bytes.`,
     headers: { connection: 'close' },
   };
 }
@@ -95,7 +95,7 @@ function overLimit(): Refusal {
  * revision without batches (`protocolVersion`, the MCP-Protocol-Version header), an empty batch or
  * one over MAX_BATCH_MESSAGES.
  */
-export function bodyRefusal(parsed: unknown, protocolVersion: string | undefined): Refusal | undefined {
+export function bodyRefusal(parsed: unknown, protocolVersion: string | undefined): HttpRefusal | undefined {
   if (deeperThan(parsed, MAX_NESTING)) {
     return invalid(
       `The message is nested more than ${MAX_NESTING} levels deep (arrays and objects, in params, arguments, _meta or id); at most ${MAX_NESTING} are allowed.`,
@@ -120,7 +120,7 @@ export function bodyRefusal(parsed: unknown, protocolVersion: string | undefined
   return undefined;
 }
 
-function invalid(message: string): Refusal {
+function invalid(message: string): HttpRefusal {
   return { status: 400, code: INVALID_REQUEST, message: `Invalid Request: ${message}` };
 }
 

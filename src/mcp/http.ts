@@ -28,10 +28,10 @@ import {
   checkHost,
   checkOrigin,
   checkToken,
+  type HttpRefusal,
   isLoopback,
-  type Refusal,
 } from './http-access.js';
-import { bodyRefusal, MAX_BODY_BYTES, readBody } from './http-body.js';
+import { bodyRefusal, MAX_REQUEST_BYTES, readBody } from './http-body.js';
 import { DRAIN_TIMEOUT_MS, InFlight } from './in-flight.js';
 import { protoKeyCall } from './proto-key.js';
 import { createServer, protoKeyRefusal } from './server.js';
@@ -67,9 +67,9 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
   const mcp = createMcpHandler(
     ({ era, requestInfo }) =>
       createServer(services, { era, apiKey: requestInfo?.headers.get(config.keyHeader) || undefined }),
-    { maxRequestBodySize: MAX_BODY_BYTES },
+    { maxRequestBodySize: MAX_REQUEST_BYTES },
   );
-  const serveMcp = toNodeHandler(mcp, { maxRequestBodySize: MAX_BODY_BYTES });
+  const serveMcp = toNodeHandler(mcp, { maxRequestBodySize: MAX_REQUEST_BYTES });
 
   const inFlight = new InFlight<ServerResponse>();
   /** MCP messages being answered: a batch counts each of its messages against the bound. */
@@ -79,7 +79,7 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
   async function handleMcp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method === 'OPTIONS') return preflight(req, res);
     if (req.method !== 'POST') {
-      return refuse(res, {
+      return sendRefusal(res, {
         status: 405,
         message:
           'The MCP endpoint takes POST only: it is stateless, with no session stream to GET or session to DELETE.',
@@ -89,7 +89,7 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
     const key = callerKey(rules, req.headers[rules.keyHeader]);
     const refusal =
       checkToken(rules, req.headers.authorization) ?? ('status' in key ? key : undefined) ?? admission();
-    if (refusal) return refuse(res, refusal);
+    if (refusal) return sendRefusal(res, refusal);
     allowOrigin(req, res);
     inFlight.add(res);
     let messages = 1;
@@ -102,7 +102,7 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
       // A stream already under way is cut; either way the closed response cancels the call.
       if (res.headersSent) res.destroy();
       else
-        refuse(res, {
+        sendRefusal(res, {
           status: 504,
           message: `The request did not finish within ${config.httpRequestTimeoutMs / 1000} s (SVC_HTTP_REQUEST_TIMEOUT_MS); the call was cancelled.`,
           headers: { connection: 'close' },
@@ -110,7 +110,7 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
     }, config.httpRequestTimeoutMs);
     res.once('close', () => clearTimeout(timer));
     const body = await readBody(req);
-    if ('refusal' in body) return refuse(res, body.refusal);
+    if ('refusal' in body) return sendRefusal(res, body.refusal);
     if (!('parsed' in body)) {
       const error = { code: -32700, message: 'Parse error: the request body is not valid JSON.' };
       return sendJson(res, 400, { jsonrpc: '2.0', error, id: null });
@@ -120,11 +120,11 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
     const invalid = bodyRefusal(body.parsed, version);
     if (invalid) {
       services.log.warn({ status: invalid.status, error: invalid.message }, 'MCP request refused');
-      return refuse(res, invalid);
+      return sendRefusal(res, invalid);
     }
     if (Array.isArray(body.parsed)) {
       const busy = tooBusy(body.parsed.length - 1);
-      if (busy) return refuse(res, busy);
+      if (busy) return sendRefusal(res, busy);
       messagesInFlight += body.parsed.length - 1;
       messages = body.parsed.length;
     }
@@ -138,12 +138,12 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
   }
 
   /** Whether the server can take one more MCP request now. */
-  function admission(): Refusal | undefined {
+  function admission(): HttpRefusal | undefined {
     return closing ? stopping() : tooBusy(1);
   }
 
   /** A refusal when `more` messages would take the server past SVC_HTTP_MAX_REQUESTS. */
-  function tooBusy(more: number): Refusal | undefined {
+  function tooBusy(more: number): HttpRefusal | undefined {
     if (messagesInFlight + more <= config.httpMaxRequests) return undefined;
     return {
       status: 503,
@@ -175,7 +175,7 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
     // calls in flight are done: each answer now ends its connection, and new ones are refused.
     if (closing) res.setHeader('connection', 'close');
     if (req.rawHeaders.filter((_, at) => at % 2 === 0 && /^host$/i.test(req.rawHeaders[at])).length > 1) {
-      return refuse(res, {
+      return sendRefusal(res, {
         status: 400,
         message: 'A request carries one Host header (HTTP/1.1); this one has several.',
       });
@@ -183,30 +183,30 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
     // Health checks come from load balancers by address and carry nothing: they say which part is
     // failing, and why only to a caller that passes the token check.
     if (path === '/healthz' || path === '/readyz') {
-      if (!reading) return refuse(res, methodNotAllowed('GET, HEAD'));
+      if (!reading) return sendRefusal(res, methodNotAllowed('GET, HEAD'));
       if (path === '/healthz') return routes.healthz(res);
-      if (closing) return refuse(res, stopping());
+      if (closing) return sendRefusal(res, stopping());
       return routes.readyz(res, checkToken(rules, req.headers.authorization) === undefined);
     }
     if (path !== '/mcp' && path !== '/metrics') {
-      return refuse(res, {
+      return sendRefusal(res, {
         status: 404,
         message: `Nothing at ${path.slice(0, 100)}: the MCP endpoint is /mcp; /healthz, /readyz and /metrics report on the server.`,
       });
     }
     const refusal = checkHost(rules, req.headers.host) ?? checkOrigin(rules, req.headers.origin);
-    if (refusal) return refuse(res, refusal);
+    if (refusal) return sendRefusal(res, refusal);
     if (path === '/mcp') return handleMcp(req, res);
-    if (!reading) return refuse(res, methodNotAllowed('GET, HEAD'));
+    if (!reading) return sendRefusal(res, methodNotAllowed('GET, HEAD'));
     const denied = checkToken(rules, req.headers.authorization);
-    if (denied) return refuse(res, denied);
+    if (denied) return sendRefusal(res, denied);
     return routes.metrics(res);
   }
 
   const server = createHttpServer({ connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       process.stderr.write(`svc-mcp: request failed: ${(error as Error)?.message ?? error}\n`);
-      if (!res.headersSent) refuse(res, { status: 500, message: 'The server failed while answering.' });
+      if (!res.headersSent) sendRefusal(res, { status: 500, message: 'The server failed while answering.' });
       else res.destroy();
     });
   });
@@ -253,7 +253,7 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
   }
 }
 
-function stopping(): Refusal {
+function stopping(): HttpRefusal {
   return {
     status: 503,
     message: 'The server is shutting down; retry in a moment (or on another replica).',
@@ -283,12 +283,12 @@ function capConnectionsPerAddress(server: Server, max: number): void {
   });
 }
 
-function methodNotAllowed(allow: string): Refusal {
+function methodNotAllowed(allow: string): HttpRefusal {
   return { status: 405, message: `This route takes ${allow} only.`, headers: { allow } };
 }
 
 /** A refusal as a JSON-RPC error with no id (the request was not read), with its HTTP status. */
-function refuse(res: ServerResponse, { status, message, code = -32000, headers }: Refusal): void {
+function sendRefusal(res: ServerResponse, { status, message, code = -32000, headers }: HttpRefusal): void {
   sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
 }
 

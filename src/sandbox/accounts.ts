@@ -14,9 +14,10 @@ import {
 import { ApiError } from './envelope.js';
 import { iso, monthsBefore } from './market/time.js';
 
-export const SANDBOX_KEYS = PLANS.map((plan) => `sandbox-${plan}`) as readonly string[];
-
+/** The sandbox's demo keys, one per plan: `sandbox-<plan>`. */
 export const PLAN_OF_KEY: ReadonlyMap<string, Plan> = new Map(PLANS.map((plan) => [`sandbox-${plan}`, plan]));
+
+export const SANDBOX_KEYS: readonly string[] = [...PLAN_OF_KEY.keys()];
 
 /** Enterprise allowances are "by contract": the sandbox's contract is generous. */
 const MONTHLY_CREDITS: Readonly<Record<Plan, number>> = {

@@ -6,8 +6,10 @@
  * handler → charge (200 only). Each refusal is the spec's status object with a message that says
  * what to do.
  */
+
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keyInfo } from '../catalog/account.js';
 import { currencyCount } from '../catalog/credits.js';
 import { DEFAULT_KEY_HEADER } from '../catalog/define.js';
 import { coerceQuery, validateParams } from '../catalog/params.js';
@@ -55,7 +57,6 @@ export interface Sandbox {
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** The one `stats.byPath` entry for every path the sandbox does not serve. */
 export const UNKNOWN_PATHS = '(unknown paths)';
-const KEY_INFO_PATH = '/v1/key/info';
 
 /** Starts the sandbox on loopback and resolves once it listens. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -99,7 +100,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     res.end(body);
   }
 
-  function refuse(res: ServerResponse, error: ApiError, timestamp: string, elapsed: number): void {
+  function sendError(res: ServerResponse, error: ApiError, timestamp: string, elapsed: number): void {
     send(res, error.httpStatus, errorBody(error, timestamp, elapsed), error.headers);
   }
 
@@ -162,7 +163,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         );
       }
       // Key info costs nothing and must still answer when the month's credits are spent.
-      if (path !== KEY_INFO_PATH) ledger.checkCredits(key, plan, windows);
+      if (path !== keyInfo.path) ledger.checkCredits(key, plan, windows);
       const result = route.handle({ params, now: Math.floor(nowMs / 1000), plan, key, ledger, windows });
       const credits = route.credits.charge(params, result.items);
       const status = {
@@ -186,10 +187,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       send(res, 200, body);
     } catch (error) {
       if (error instanceof ApiError) {
-        refuse(res, error, timestamp, elapsed());
+        sendError(res, error, timestamp, elapsed());
       } else {
         console.error('sandbox: internal error', error);
-        refuse(res, new ApiError(500, 500, 'Internal sandbox error.'), timestamp, elapsed());
+        sendError(res, new ApiError(500, 500, 'Internal sandbox error.'), timestamp, elapsed());
       }
     }
   }
@@ -221,12 +222,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         req.socket.destroy();
         break;
       case '500':
-        refuse(res, new ApiError(500, 500, 'Internal server error (sandbox fault).'), timestamp, 0);
+        sendError(res, new ApiError(500, 500, 'Internal server error (sandbox fault).'), timestamp, 0);
         break;
       case '429': {
         const retryAfter = fault.retryAfter ?? 1;
         const message = `Rate limit reached (sandbox fault); retry after ${retryAfter} s.`;
-        refuse(res, new ApiError(429, 1008, message, { 'retry-after': String(retryAfter) }), timestamp, 0);
+        sendError(res, new ApiError(429, 1008, message, { 'retry-after': String(retryAfter) }), timestamp, 0);
         break;
       }
       case 'delay': {

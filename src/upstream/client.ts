@@ -57,7 +57,7 @@ const BACKOFF_CAP_MS = 4_000;
  * The most of a response body read: far above the largest real answer (a full listings page in
  * several currencies is a few MB), far below what would hurt the process. Reading stops there.
  */
-export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 /** A readiness check waits at most this long for the service. */
 const REACHABLE_TIMEOUT_MS = 2_000;
@@ -252,7 +252,7 @@ function send(
           'too_large',
           undefined,
           undefined,
-          `The service's answer is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB; reading stopped there`,
+          `The service's answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; reading stopped there`,
         ),
       );
     const settle = () => {
@@ -281,12 +281,12 @@ function send(
       onResponseStart(_controller, status, responseHeaders) {
         statusCode = status;
         headers = responseHeaders;
-        if (Number(responseHeaders['content-length']) > MAX_BODY_BYTES) tooLarge();
+        if (Number(responseHeaders['content-length']) > MAX_ANSWER_BYTES) tooLarge();
       },
       onResponseData(_controller, chunk) {
         if (failure) return;
         received += chunk.length;
-        if (received > MAX_BODY_BYTES) return tooLarge();
+        if (received > MAX_ANSWER_BYTES) return tooLarge();
         chunks.push(chunk);
       },
       onResponseEnd() {

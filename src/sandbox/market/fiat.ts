@@ -3,6 +3,7 @@
  * in US dollars that drifts slowly and deterministically (a few percent over months), so converted
  * quotes move a little differently from USD ones.
  */
+import { METAL_IDS } from '../../catalog/utilities.js';
 import { fractal, type Octave, seedOf } from './noise.js';
 
 export interface Fiat {
@@ -67,10 +68,10 @@ export const FIATS: readonly Fiat[] = FIAT_TABLE.map(([id, name, sign, symbol, b
 
 /** The precious metals the fiat map adds with include_metals (per troy ounce). */
 export const METALS: readonly Pick<Fiat, 'id' | 'name' | 'sign' | 'symbol'>[] = [
-  { id: 3575, name: 'Gold Troy Ounce', sign: '', symbol: 'XAU' },
-  { id: 3574, name: 'Silver Troy Ounce', sign: '', symbol: 'XAG' },
-  { id: 3577, name: 'Platinum Ounce', sign: '', symbol: 'XPT' },
-  { id: 3576, name: 'Palladium Ounce', sign: '', symbol: 'XPD' },
+  { id: METAL_IDS.XAU, name: 'Gold Troy Ounce', sign: '', symbol: 'XAU' },
+  { id: METAL_IDS.XAG, name: 'Silver Troy Ounce', sign: '', symbol: 'XAG' },
+  { id: METAL_IDS.XPT, name: 'Platinum Ounce', sign: '', symbol: 'XPT' },
+  { id: METAL_IDS.XPD, name: 'Palladium Ounce', sign: '', symbol: 'XPD' },
 ];
 
 export const fiatById: ReadonlyMap<number, Fiat> = new Map(FIATS.map((f) => [f.id, f]));

@@ -1,5 +1,7 @@
 /** The cryptocurrency map, asset info, and categories (the assets' tags). */
+
 import type * as endpoints from '../../catalog/cryptocurrency-reference.js';
+import { INFO_AUX } from '../../catalog/cryptocurrency-reference.js';
 import { resolveConvert } from '../currencies.js';
 import { badRequest } from '../envelope.js';
 import { ASSETS, type Asset } from '../market/assets.js';
@@ -111,13 +113,14 @@ function infoRecord(a: Asset, aux: ReadonlySet<string>): Record<string, unknown>
   return record;
 }
 
-const INFO_AUX = 'urls,logo,description,tags,platform,date_added,notice';
+/** The service's default fields: every one but status. */
+const DEFAULT_INFO_AUX = INFO_AUX.filter((name) => name !== 'status').join(',');
 
 /** Keyed by id (id, slug, address) or by symbol with lists. */
 export const cryptocurrencyInfo: HandlerOf<typeof endpoints.cryptocurrencyInfo> = {
   envelope: 'standard',
   handle({ params }) {
-    const aux = new Set((params.aux ?? INFO_AUX).split(','));
+    const aux = new Set((params.aux ?? DEFAULT_INFO_AUX).split(','));
     const { by, assets } = namedAssets(params, { skipByDefault: false });
     return {
       dataJson: keyedJson(by, assets, (a) => JSON.stringify(infoRecord(a, aux))),

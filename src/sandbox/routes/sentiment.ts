@@ -1,13 +1,13 @@
 /** Fear and greed, and altcoin season: latest and historical. */
 
-import type * as endpoints from '../../catalog/sentiment.js';
+import * as endpoints from '../../catalog/sentiment.js';
 import { globalAt } from '../market/metrics.js';
 import { altcoinSeasonAt, fearAndGreedAt, fearAndGreedClassification } from '../market/sentiment.js';
 import { DAY, floorTo, historyStart, iso } from '../market/time.js';
 import { type HandlerOf, lastValueMemo } from './types.js';
 
-/** Both indices refresh every 15 minutes (spec, cache frequencies). */
-const BUCKET = 900;
+/** Both indices refresh as often as the catalog's latest endpoints say (spec, cache frequencies). */
+const BUCKET = endpoints.fearAndGreedLatest.refreshSeconds;
 
 /** Values at 00:00 UTC never change: keep every day computed (six years is ~2,200 numbers). */
 function dailyCache(compute: (t: number) => number): (day: number) => number {
