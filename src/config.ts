@@ -5,12 +5,12 @@
  */
 
 import { z } from 'zod';
-import { TIMEOUT_MS } from './call/time-budget.js';
 import { DEFAULT_KEY_HEADER } from './catalog/define.js';
 import { PLANS } from './catalog/plans.js';
-import { parseToolsets, TOOLSET_CHOICES } from './catalog/toolsets.js';
+import { TOOLSET_CHOICES, TOOLSET_NAMES, type ToolsetChoice } from './catalog/toolsets.js';
 import { clip, ISO_INSTANT_RULE } from './messages.js';
 import { defaultStateDir } from './state-dir.js';
+import { TIMEOUT_MS } from './time-budget.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -77,6 +77,21 @@ function commaList(item: z.ZodType<string>) {
 function lowerCase(value: unknown): unknown {
   const text = unsetIfBlank(value);
   return typeof text === 'string' ? text.toLowerCase() : text;
+}
+
+/** SVC_TOOLSETS (case-insensitive comma list) → what it selects. */
+function parseToolsets(value: string, ctx: z.RefinementCtx): ToolsetChoice[] {
+  const names = value.split(',').map((s) => s.trim().toLowerCase());
+  const unknown = names.find((n) => !TOOLSET_CHOICES.includes(n));
+  if (unknown !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `names an unknown toolset "${unknown.slice(0, 40)}"; allowed: ${TOOLSET_CHOICES.join(', ')}`,
+    });
+    return [];
+  }
+  const expanded = names.flatMap((n) => (n === 'all' ? TOOLSET_NAMES : [n as ToolsetChoice]));
+  return [...new Set(expanded)];
 }
 
 export const SETTINGS = {

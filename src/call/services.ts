@@ -16,13 +16,13 @@ import type { LedgerStore } from '../guard/ledger.js';
 import { RedisLedger } from '../guard/redis-ledger.js';
 import { loadSqlite } from '../guard/sqlite.js';
 import { SqliteLedger } from '../guard/sqlite-ledger.js';
+import type { CallObserver } from '../ops/events.js';
 import { type Log, logCalls, openLog, SILENT_LOG } from '../ops/logs.js';
 import type { Metrics } from '../ops/metrics.js';
 import { RedisConnection } from '../redis.js';
-import { type DataSource, openDataSource } from '../upstream/source.js';
-import type { CallObserver } from './events.js';
+import { timeBudget } from '../time-budget.js';
+import { type DataSource, openDataSource } from './data-source.js';
 import { CallLimiter } from './limiter.js';
-import { timeBudget } from './time-budget.js';
 
 /** A readiness check that takes longer than this has failed. */
 const CHECK_TIMEOUT_MS = 3_000;
@@ -91,7 +91,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   let metrics: Metrics | undefined;
   if (options.metrics) {
     const { createMetrics } = await import('../ops/metrics.js');
-    metrics = createMetrics(guard);
+    metrics = createMetrics((account) => guard.usage(account));
     observers.push(metrics.observer);
   }
   let opening: Promise<DataSource> | undefined;

@@ -1,5 +1,6 @@
 /** Content: news and articles, and the community's posts and their comments. */
 import { z } from 'zod';
+import { isoOf } from '../calendar.js';
 import { formatNumber } from '../format/numbers.js';
 import { cutRows, formatTime, lines, omittedLine } from '../format/text.js';
 import {
@@ -18,7 +19,6 @@ import { lenient } from './lenient.js';
 import { enumParam, namesListParam, paramsObject } from './params.js';
 import { plansFrom } from './plans.js';
 import { recordsOf } from './shapes.js';
-import { isoOf } from './time.js';
 
 const PLANS = plansFrom('standard');
 const FREE = perCall(0);

@@ -4,6 +4,7 @@
  * keyless): the estimate is conservative and the charge is settled from what the service reports.
  */
 import { z } from 'zod';
+import { isoOf } from '../calendar.js';
 import { formatMoney, formatNumber, formatPrice } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { formatTime, lines, table } from '../format/text.js';
@@ -11,7 +12,6 @@ import { perItems } from './credits.js';
 import { dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
 import { enumParam, intParam, paramsObject } from './params.js';
 import { ALL_PLANS } from './plans.js';
-import { isoOf } from './time.js';
 
 const INTERVALS = [
   ...['1s', '5s', '30s', '1min', '3min', '5min', '15min', '30min'],

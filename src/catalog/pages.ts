@@ -4,14 +4,7 @@
  * of records and continued on the next page. The pipeline (call/pages.ts) lowers them before the
  * estimate, so the estimate, the reservation, the request and the charge all cover what is returned.
  */
-import {
-  type CalendarUnit,
-  calendarStart,
-  calendarStep,
-  DAY,
-  floorTo,
-  isoSeconds,
-} from '../sandbox/market/time.js';
+import { type CalendarUnit, calendarStart, calendarStep, DAY, floorTo, isoSeconds } from '../calendar.js';
 import { namedCount } from './asset-params.js';
 import { currencyCount } from './credits.js';
 import { CALENDAR_INTERVALS, expectedPoints, intervalSeconds } from './global-metrics.js';

@@ -251,11 +251,6 @@ function lowerFirst(text: string): string {
 
 const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
-/** A number as a query string writes it: plain decimal digits, never an exponent (1e-8 → 0.00000001). */
-export function plainDecimal(value: number): string {
-  return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
-}
-
 /**
  * Query strings carry text only: turn the values of number and boolean fields into their types so
  * that the same schema checks a query string and a tool call's JSON arguments. A parameter sent

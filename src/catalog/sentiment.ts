@@ -1,5 +1,6 @@
 /** Market sentiment: the fear and greed index and the altcoin season index. */
 import { z } from 'zod';
+import { isoOf } from '../calendar.js';
 import { formatMoney, formatNumber } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
@@ -8,7 +9,6 @@ import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
 import { enumParam, intParam, paramsObject } from './params.js';
 import { ALL_PLANS } from './plans.js';
-import { isoOf } from './time.js';
 
 /** The service's bands (upstream notes): used when an answer arrives without its label. */
 function fearAndGreedLabel(value: number): string {

@@ -51,17 +51,3 @@ export function parseTime(value: string | number, nowSeconds = Date.now() / 1000
   if (seconds === undefined || seconds < EARLIEST_TIME || seconds > nowSeconds + DAY) return undefined;
   return Math.floor(seconds);
 }
-
-/** Epoch numbers above this are milliseconds (1e11 seconds is the year 5138; 1e11 ms is 1973). */
-const MILLISECONDS_FROM = 1e11;
-
-/**
- * Epoch time (a number or a string of digits, in seconds or, as post times and some charts write
- * it, milliseconds) or ISO 8601 → ISO 8601. Anything else is returned as it is.
- */
-export function isoOf(value: string | number): string {
-  const text = String(value);
-  if (!/^\d+$/.test(text)) return text;
-  const n = Number(text);
-  return new Date(n > MILLISECONDS_FROM ? n : n * 1000).toISOString();
-}

@@ -3,7 +3,6 @@
  * group but a choice each tool makes (`inDefault`): the tools most questions need, kept few so the
  * tool list stays small in a model's context.
  */
-import type { z } from 'zod';
 
 export const TOOLSETS = {
   global_metrics: 'Global market totals, latest and historical',
@@ -27,21 +26,6 @@ export type ToolsetChoice = Toolset | 'default';
 
 /** Everything SVC_TOOLSETS accepts: the toolsets, and `all` and `default`. */
 export const TOOLSET_CHOICES: readonly string[] = [...TOOLSET_NAMES, 'all', 'default'];
-
-/** SVC_TOOLSETS (case-insensitive comma list) → what it selects. */
-export function parseToolsets(value: string, ctx: z.RefinementCtx): ToolsetChoice[] {
-  const names = value.split(',').map((s) => s.trim().toLowerCase());
-  const unknown = names.find((n) => !TOOLSET_CHOICES.includes(n));
-  if (unknown !== undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `names an unknown toolset "${unknown.slice(0, 40)}"; allowed: ${TOOLSET_CHOICES.join(', ')}`,
-    });
-    return [];
-  }
-  const expanded = names.flatMap((n) => (n === 'all' ? TOOLSET_NAMES : [n as ToolsetChoice]));
-  return [...new Set(expanded)];
-}
 
 /** Whether a tool is selected by these choices. */
 export function isSelected(

@@ -92,3 +92,8 @@ export function formatShare(value: number | null | undefined): string {
 function trim(text: string): string {
   return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
 }
+
+/** A number as a query string writes it: plain decimal digits, never an exponent (1e-8 → 0.00000001). */
+export function plainDecimal(value: number): string {
+  return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+}

@@ -1,5 +1,5 @@
 /** Small helpers for compact text answers: durations, dates, tables, cut lists. */
-import { isoOf } from '../catalog/time.js';
+import { isoOf } from '../calendar.js';
 
 const UNITS: [number, string][] = [
   [86_400, 'day'],

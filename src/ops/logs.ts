@@ -4,8 +4,8 @@
  * outcomes, credits, times and the account's hash: never the key, never an argument value.
  */
 import { createRequire } from 'node:module';
-import type { CallObserver } from '../call/events.js';
 import type { LogLevel } from '../config.js';
+import type { CallObserver } from './events.js';
 
 /** Fields first, then the message (pino's order). */
 type LogMethod = (fields: Record<string, unknown>, message: string) => void;

@@ -6,8 +6,8 @@
  * most MAX_ACCOUNTS recently seen accounts.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { CallObserver } from '../call/events.js';
-import type { CreditGuard } from '../guard/guard.js';
+import type { CreditUsageFigures } from '../catalog/account.js';
+import type { CallObserver } from './events.js';
 
 /** Accounts whose window figures are reported (the most recently seen). */
 const MAX_ACCOUNTS = 100;
@@ -21,7 +21,8 @@ export interface Metrics {
   observer: CallObserver;
 }
 
-export function createMetrics(guard: CreditGuard): Metrics {
+/** `usage`: the credit guard's figures for an account, read when /metrics is scraped. */
+export function createMetrics(usage: (account: string) => Promise<CreditUsageFigures>): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -83,8 +84,8 @@ export function createMetrics(guard: CreditGuard): Metrics {
   const windowFigures = async () => {
     const figures = [];
     for (const account of accounts) {
-      const usage = await guard.usage(account);
-      if (usage.problem === undefined) figures.push({ account, ...usage });
+      const own = await usage(account);
+      if (own.problem === undefined) figures.push({ account, ...own });
     }
     return figures;
   };

@@ -6,8 +6,8 @@
  */
 
 import type { Agent, Dispatcher } from 'undici';
-import { plainDecimal } from '../catalog/params.js';
 import { cpuTurns } from '../cpu-turns.js';
+import { plainDecimal } from '../format/numbers.js';
 import { formatDuration } from '../format/text.js';
 import { CALL_CANCELLED } from '../messages.js';
 import { UpstreamError } from './errors.js';

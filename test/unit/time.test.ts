@@ -1,6 +1,7 @@
 /** Times in and out: what the tools accept, and how upstream epoch numbers read as ISO 8601. */
 import { describe, expect, it } from 'vitest';
-import { isoOf, parseTime } from '../../src/catalog/time.js';
+import { isoOf } from '../../src/calendar.js';
+import { parseTime } from '../../src/catalog/time.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z') / 1000;
 

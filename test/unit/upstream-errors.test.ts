@@ -3,8 +3,8 @@
  * every setting it names exists and is one that would help in that case.
  */
 import { describe, expect, it } from 'vitest';
-import { TIMEOUT_MS } from '../../src/call/time-budget.js';
 import { SETTINGS_DOC } from '../../src/config.js';
+import { TIMEOUT_MS } from '../../src/time-budget.js';
 import { describeUpstreamError, type ErrorContext, UpstreamError } from '../../src/upstream/errors.js';
 
 const KNOWN_SETTINGS = new Set<string>(SETTINGS_DOC.map((setting) => setting.env));

@@ -4,10 +4,10 @@
  */
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { timeBudget } from '../call/time-budget.js';
 import type { Config } from '../config.js';
 import type { SandboxOptions } from '../sandbox/server.js';
-import { UpstreamClient } from './client.js';
+import { timeBudget } from '../time-budget.js';
+import { UpstreamClient } from '../upstream/client.js';
 
 /** The key the embedded sandbox is called with (an Enterprise key: every endpoint, deepest history). */
 const EMBEDDED_SANDBOX_KEY = 'sandbox-enterprise';
