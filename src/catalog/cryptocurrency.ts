@@ -30,7 +30,7 @@ import { ALL_PLANS } from './plans.js';
 import { recordsOf } from './shapes.js';
 
 /** `data` as the spec writes it (an array), or in the v2 form: keyed by id, or by symbol with arrays. */
-export function assetsOf(body: unknown): Asset[] {
+function assetsOf(body: unknown): Asset[] {
   return recordsOf(upstreamAsset, dataOf(body));
 }
 
@@ -74,7 +74,7 @@ const AUX_FIELDS = [
 ] as const;
 
 /** The service's `aux` of the listings and quotes: served, not offered (see serviceParams). */
-export function auxParams(extra: readonly string[]) {
+function auxParams(extra: readonly string[]) {
   return { aux: namesListParam([...AUX_FIELDS, ...extra], 'Supplemental fields.') };
 }
 
@@ -130,7 +130,7 @@ export function listingsInput<T extends z.ZodType>(tag: T) {
 }
 
 /** The listings answer: a heading, then the table of the page. */
-export function summariseListings(
+function summariseListings(
   data: { start: number; items: Asset[] },
   params: { start: number; sort?: string; sort_dir?: string },
 ): string {
@@ -143,13 +143,27 @@ export function summariseListings(
 }
 
 /** The listings credit rule (v1 and v3): 1 per 200 assets, rounded up, plus converts. */
-export const LISTINGS_CREDITS = perItems({
+const LISTINGS_CREDITS = perItems({
   per: 200,
   what: 'assets',
   items: (p: { limit: number }) => p.limit,
   scales: 'limit',
   convert: true,
 });
+
+/** What the listings (v3, and the deprecated v1) share: all but their names, paths and tags. */
+export const LISTINGS = {
+  serviceParams: { ...auxParams(['is_market_cap_included_in_calc']), ...servicePage(5000, 100) },
+  output: assetPage,
+  credits: LISTINGS_CREDITS,
+  pages: LISTED_PAGES,
+  refreshSeconds: 60,
+  plans: ALL_PLANS,
+  normalise(body: unknown, params: { start: number }) {
+    return { start: params.start, items: assetsOf(body) };
+  },
+  summarise: summariseListings,
+};
 
 export const listingsLatest = defineEndpoint({
   name: 'get_cryptocurrency_listings_latest',
@@ -166,16 +180,7 @@ export const listingsLatest = defineEndpoint({
       .optional()
       .describe('Only this tag, e.g. defi.'),
   ),
-  serviceParams: { ...auxParams(['is_market_cap_included_in_calc']), ...servicePage(5000, 100) },
-  output: assetPage,
-  credits: LISTINGS_CREDITS,
-  pages: LISTED_PAGES,
-  refreshSeconds: 60,
-  plans: ALL_PLANS,
-  normalise(body, params) {
-    return { start: params.start, items: assetsOf(body) };
-  },
-  summarise: summariseListings,
+  ...LISTINGS,
 });
 
 // ---------------------------------------------------------------- quotes
@@ -195,7 +200,18 @@ export function quotesInput(skipInvalidByDefault: boolean) {
   );
 }
 
-export const QUOTES_CREDITS = perItems({ per: 100, what: 'assets', items: namedCount, convert: true });
+/** What the quotes (v3, and the deprecated v2) share: all but their names, paths and input. */
+export const QUOTES = {
+  serviceParams: auxParams(['is_active', 'is_fiat']),
+  output: z.object({ items: z.array(asset) }),
+  credits: perItems({ per: 100, what: 'assets', items: namedCount, convert: true }),
+  refreshSeconds: 60,
+  plans: ALL_PLANS,
+  normalise(body: unknown) {
+    return { items: assetsOf(body) };
+  },
+  summarise: summariseQuotes,
+};
 
 export const quotesLatest = defineEndpoint({
   name: 'get_cryptocurrency_quotes_latest',
@@ -205,19 +221,11 @@ export const quotesLatest = defineEndpoint({
   path: '/v3/cryptocurrency/quotes/latest',
   summary: `Latest price, change, volume and market cap of assets by id, slug or symbol. ${UNPAGED}`,
   input: quotesInput(false),
-  serviceParams: auxParams(['is_active', 'is_fiat']),
-  output: z.object({ items: z.array(asset) }),
-  credits: QUOTES_CREDITS,
-  refreshSeconds: 60,
-  plans: ALL_PLANS,
-  normalise(body) {
-    return { items: assetsOf(body) };
-  },
-  summarise: summariseQuotes,
+  ...QUOTES,
 });
 
 /** The quotes answer: the first asset's headline, then a row per asset and currency. */
-export function summariseQuotes(data: { items: Asset[] }): string {
+function summariseQuotes(data: { items: Asset[] }): string {
   if (data.items.length === 0) return 'No quotes: none of the assets asked for is known.';
   const lead = data.items[0];
   const q = lead.quote[0];
