@@ -1,5 +1,5 @@
 /**
- * What the model sees: tools/list against a committed snapshot, annotations, the banner, stdout
+ * What the model sees: tools/list (each definition against its file: toolsnaps.test.ts), annotations, the banner, stdout
  * carrying protocol only, and the SVC_PLAN / SVC_TOOLSETS filters.
  */
 import { readFileSync } from 'node:fs';
@@ -27,11 +27,6 @@ describe('tools/list on the embedded sandbox', () => {
     mcp = await startMcp();
   });
   afterAll(() => mcp?.close());
-
-  it('matches the committed snapshot of every definition', async () => {
-    // CI does not write snapshots: a changed description or schema fails until the file is reviewed.
-    await expect(JSON.stringify(mcp.tools, null, 2)).toMatchFileSnapshot('./__snapshots__/tools-list.json');
-  });
 
   it('has the tools DESIGN.md names, in catalog order', () => {
     expect(names(mcp.tools)).toEqual(DEFAULT_TOOLS);
