@@ -1,13 +1,12 @@
 /**
  * Every tool's estimate against what the sandbox actually charged, over a grid of arguments: the
- * estimate (the catalog's rule at the most records the parameters allow) is never below the charge
- * (`_meta.credits`, the service's credit_count), and equal where the rule does not depend on what
- * comes back. Every catalog endpoint runs with its default arguments and with arguments that make
+ * guard's estimate (read from its refusal by a server with SVC_MAX_CREDITS_PER_CALL=0) is never
+ * below the charge (`_meta.credits`, the service's credit_count), and equal where the rule does not
+ * depend on what comes back. (credits-by-spec.test.ts checks both against the spec's numbers.) Every catalog endpoint runs with its default arguments and with arguments that make
  * its rule count (pages, several assets, long series, currencies), plus the rows of GRID.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { estimateCredits } from '../../src/catalog/credits.js';
-import { endpoints, endpointsByName } from '../../src/catalog/index.js';
+import { endpoints } from '../../src/catalog/index.js';
 import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
 import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { BONK_CHART, defaultArgs } from '../helpers/tool-names.js';
@@ -108,21 +107,29 @@ const GRID: Record<string, Row[]> = {
 
 let sandbox: Sandbox;
 let mcp: McpSession;
+let refusing: McpSession;
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });
-  mcp = await startMcp(
-    sandboxEnv(sandbox, 'sandbox-enterprise', {
-      SVC_TOOLSETS: 'all',
-      SVC_CACHE: 'off',
-      SVC_NOW: SANDBOX_NOW,
-      SVC_MAX_CREDITS_PER_CALL: '10000',
-    }),
-  );
+  const env = { SVC_TOOLSETS: 'all', SVC_CACHE: 'off', SVC_NOW: SANDBOX_NOW };
+  [mcp, refusing] = await Promise.all([
+    startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { ...env, SVC_MAX_CREDITS_PER_CALL: '10000' })),
+    startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { ...env, SVC_MAX_CREDITS_PER_CALL: '0' })),
+  ]);
 });
 afterAll(async () => {
+  await refusing?.close();
   await mcp?.close();
   await sandbox?.close();
 });
+
+/** The guard's estimate: what its refusal at a limit of 0 credits per call says (a free call passes). */
+async function estimateOf(tool: string, args: Record<string, unknown>): Promise<number> {
+  const refused = await refusing.call(tool, args);
+  if (!refused.isError) return 0;
+  const said = /estimated at (\d+) credits?, over the limit of 0/.exec(textOf(refused));
+  if (!said) throw new Error(`${tool}: not a per-call refusal: ${textOf(refused)}`);
+  return Number(said[1]);
+}
 
 describe('estimate ≥ charge, for every endpoint', () => {
   const rows = (tool: string): Row[] => [
@@ -134,15 +141,12 @@ describe('estimate ≥ charge, for every endpoint', () => {
 
   for (const { name: tool } of endpoints) {
     it(tool, async () => {
-      const endpoint = endpointsByName.get(tool);
-      if (!endpoint) throw new Error(`${tool} is not in the catalog`);
       for (const { args, exact } of rows(tool)) {
         const result = await mcp.call(tool, args);
         const what = `${tool} ${JSON.stringify(args).slice(0, 80)}`;
         expect(result.isError, `${what}: ${textOf(result)}`).toBeFalsy();
         const charged = (result._meta as { credits: number }).credits;
-        const params = endpoint.input.parse(args) as Record<string, unknown>;
-        const estimate = estimateCredits(endpoint.credits, params, Date.parse(SANDBOX_NOW) / 1000);
+        const estimate = await estimateOf(tool, args);
         if (exact) expect(charged, what).toBe(estimate);
         else expect(estimate, what).toBeGreaterThanOrEqual(charged);
         if (charged > 1) grown++;
