@@ -65,33 +65,64 @@ export const ALL_TOOLS = [
   'get_credit_usage',
 ];
 
-/** Tools that need an asset named: the default arguments name bitcoin. */
-const NEEDS_ASSET = [
-  'get_cryptocurrency_quotes_latest',
-  'get_cryptocurrency_info',
-  'get_cryptocurrency_quotes_historical',
-  'get_ohlcv_historical',
-  'get_ohlcv_latest',
-  'get_price_performance',
-  'get_market_pairs',
-  'get_cryptocurrency_quotes_latest_v2',
-];
-
 /** A sandbox token's chart: BONK on Solana, by its contract address. */
 export const BONK_CHART = { platform: 'solana', address: tokenAddress(assetBySymbol.get('BONK') as never) };
 
-/** The smallest arguments each tool needs on the sandbox (most need none). */
+const BITCOIN = { id: '1' };
+
+/**
+ * One valid set of arguments per tool, the smallest each needs on the sandbox: every tool has a row
+ * (tools-list and parity tests fail on a tool without one), so a new tool adds its row here.
+ */
+export const VALID_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
+  get_global_metrics_latest: {},
+  get_global_metrics_historical: {},
+  get_fear_and_greed_latest: {},
+  get_fear_and_greed_historical: {},
+  get_altcoin_season_index_latest: {},
+  get_altcoin_season_index_historical: {},
+  get_svc100_index_latest: {},
+  get_svc100_index_historical: {},
+  get_svc20_index_latest: {},
+  get_svc20_index_historical: {},
+  get_trending_community_tokens: {},
+  get_trending_community_topics: {},
+  list_dex_platforms: {},
+  get_dex_platform: { platformName: 'Ethereum' },
+  get_cryptocurrency_listings_latest: {},
+  get_cryptocurrency_quotes_latest: BITCOIN,
+  get_cryptocurrency_map: {},
+  get_cryptocurrency_info: BITCOIN,
+  get_cryptocurrency_quotes_historical: BITCOIN,
+  get_ohlcv_historical: BITCOIN,
+  get_gainers_losers: {},
+  convert_price: { amount: 1, id: '1' },
+  get_new_cryptocurrencies: {},
+  get_trending_cryptocurrencies: {},
+  get_most_visited_cryptocurrencies: {},
+  get_cryptocurrency_listings_historical: { date: '2026-11-01' },
+  get_ohlcv_latest: BITCOIN,
+  get_price_performance: BITCOIN,
+  get_market_pairs: BITCOIN,
+  list_categories: {},
+  get_category: { id: '7a3fa62a7b3fa7bd783fa304' },
+  get_latest_content: {},
+  get_latest_posts: {},
+  get_top_posts: {},
+  get_post_comments: { post_id: '1795345200' },
+  get_kline_candles: BONK_CHART,
+  get_kline_points: BONK_CHART,
+  get_fiat_map: {},
+  get_cryptocurrency_listings_latest_v1: {},
+  get_cryptocurrency_quotes_latest_v2: BITCOIN,
+  get_key_info: {},
+  search_cryptocurrencies: { query: 'bitcoin' },
+  get_credit_usage: {},
+};
+
+/** The smallest arguments a tool needs on the sandbox (its VALID_ARGS row). */
 export function defaultArgs(tool: string): Record<string, unknown> {
-  if (NEEDS_ASSET.includes(tool)) return { id: '1' };
-  const args: Record<string, Record<string, unknown>> = {
-    get_dex_platform: { platformName: 'Ethereum' },
-    convert_price: { amount: 1, id: '1' },
-    search_cryptocurrencies: { query: 'bitcoin' },
-    get_cryptocurrency_listings_historical: { date: '2026-11-01' },
-    get_category: { id: '7a3fa62a7b3fa7bd783fa304' },
-    get_post_comments: { post_id: '1795345200' },
-    get_kline_candles: BONK_CHART,
-    get_kline_points: BONK_CHART,
-  };
-  return args[tool] ?? {};
+  const args = VALID_ARGS[tool];
+  if (args === undefined) throw new Error(`${tool} has no row in VALID_ARGS (test/helpers/tool-names.ts)`);
+  return args;
 }

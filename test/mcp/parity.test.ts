@@ -2,6 +2,8 @@
  * Transport and protocol parity: the SDK 1.x client over the 2025 handshake and the v2 client over
  * 2026-07-28, each over stdio and over HTTP, list the same tools and get the same answers, byte for
  * byte, from servers on the same frozen clock (the embedded sandbox is deterministic at an instant).
+ * Every tool is called with valid arguments (its VALID_ARGS row), so every compared answer is an
+ * answer, not an error.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +11,7 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kindLabel, openSession, SESSION_KINDS, type Session } from '../helpers/session.js';
+import { ALL_TOOLS, defaultArgs, VALID_ARGS } from '../helpers/tool-names.js';
 
 const NOW = '2026-11-22T12:00:00Z';
 /** A state directory each, so every session's credit figures start from nothing. */
@@ -19,12 +22,11 @@ function answer(result: CallToolResult) {
   return { content: result.content, structuredContent: result.structuredContent, isError: result.isError };
 }
 
-/** Each tool once with its smallest arguments and once as JSON, then the credit figures. */
+/** Each tool once with its valid arguments and once as JSON, then the credit figures. */
 async function everything(session: Session) {
   const answers: Record<string, unknown> = {};
   for (const tool of session.tools) {
-    const args = tool.name === 'get_dex_platform' ? { platformName: 'Uniswap v3' } : {};
-    if (tool.name === 'get_cryptocurrency_quotes_latest') Object.assign(args, { id: '1' });
+    const args = defaultArgs(tool.name);
     answers[tool.name] = answer(await session.call(tool.name, args));
     answers[`${tool.name} json`] = answer(await session.call(tool.name, { ...args, format: 'json' }));
   }
@@ -40,7 +42,14 @@ const sessions: Session[] = [];
 beforeAll(async () => {
   for (const [i, kind] of SESSION_KINDS.entries()) {
     // No cache: a cached answer says how old it is, in real seconds, which a slow moment changes.
-    sessions.push(await openSession(kind, { SVC_NOW: NOW, SVC_STATE_DIR: stateDirs[i], SVC_CACHE: 'off' }));
+    sessions.push(
+      await openSession(kind, {
+        SVC_NOW: NOW,
+        SVC_STATE_DIR: stateDirs[i],
+        SVC_CACHE: 'off',
+        SVC_TOOLSETS: 'all',
+      }),
+    );
   }
 });
 afterAll(async () => {
@@ -56,6 +65,11 @@ describe('both clients, both transports', () => {
     }
   });
 
+  it('every tool has a row of valid arguments', () => {
+    expect(Object.keys(VALID_ARGS)).toEqual(ALL_TOOLS);
+    expect(sessions[0].tools.map((t) => t.name)).toEqual(ALL_TOOLS);
+  });
+
   it('list the same tools with the same definitions', () => {
     const [first, ...others] = sessions;
     for (const session of others) expect(session.tools, kindLabel(session.kind)).toEqual(first.tools);
@@ -63,7 +77,12 @@ describe('both clients, both transports', () => {
 
   it('get the same answers to every tool, and the same credit figures', async () => {
     const [first, ...others] = await Promise.all(sessions.map(everything));
-    expect(Object.keys(first).length).toBeGreaterThan(30);
+    for (const tool of ALL_TOOLS) {
+      for (const name of [tool, `${tool} json`]) {
+        const { isError, content } = first[name] as ReturnType<typeof answer>;
+        expect(isError, `${name}: ${JSON.stringify(content).slice(0, 300)}`).toBeFalsy();
+      }
+    }
     for (const [i, answers] of others.entries()) {
       expect(answers, kindLabel(sessions[i + 1].kind)).toEqual(first);
     }
