@@ -26,6 +26,7 @@ describe('on the sandbox', () => {
     const before = requestsTo(FNG);
     const first = await mcp.call('get_fear_and_greed_latest');
     expect(first._meta).toEqual({ credits: 1, cached: false, joined: false, age_seconds: 0, sandbox: false });
+    // Time passing is what is tested: the answer must be a second old.
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const second = await mcp.call('get_fear_and_greed_latest');
     expect(second._meta).toMatchObject({ credits: 0, cached: true, joined: false });
@@ -60,6 +61,7 @@ describe('on the sandbox', () => {
     await mcp.call('get_fear_and_greed_historical', args);
     await mcp.call('get_fear_and_greed_historical', args);
     expect(requestsTo(FNG_HISTORY) - before).toBe(1);
+    // Time passing is what is tested: the answer's 15 s run out (the cache keeps real time).
     await new Promise((resolve) => setTimeout(resolve, 15_200));
     const again = await mcp.call('get_fear_and_greed_historical', args);
     expect(again._meta).toMatchObject({ cached: false, credits: 1 });
@@ -131,6 +133,8 @@ describe('joined calls and cancellation', () => {
     });
     await until(() => upstream.requests.length > before);
     const second = mcp.call('get_fear_and_greed_latest');
+    // Nothing outside the server says a call has joined another; 50 ms of the upstream's 400 ms
+    // lets it, and a second call that had not joined would be seen below (joined, one request).
     await new Promise((resolve) => setTimeout(resolve, 50));
     controller.abort();
     await expect(first).rejects.toThrow();

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileLedger } from '../../src/guard/file-ledger.js';
+import { until } from '../helpers/until.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-ledger-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,19 +22,18 @@ describe('cache hits', () => {
     const ledger = new FileLedger(dir);
     const hit = () => void ledger.recordHit('acct', 'day-2026-11-22', 'get_fear_and_greed_latest', 1);
     // Hits arriving faster than the file is written keep one write loop busy past the hits' wait.
-    const until = Date.now() + 1_200;
+    const stopAt = Date.now() + 1_200;
     let sent = 0;
-    while (Date.now() < until) {
+    while (Date.now() < stopAt) {
       hit();
       sent++;
+      // Pacing: a hit every millisecond or so, for the write loop to fall behind.
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect((await onDisk('acct')).cache_hits).toBe(sent);
+    await until(async () => (await onDisk('acct')).cache_hits === sent);
     // Then a lone hit, once everything is quiet.
     hit();
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect((await onDisk('acct')).cache_hits).toBe(sent + 1);
+    await until(async () => (await onDisk('acct')).cache_hits === sent + 1);
   });
 });
 

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlite } from '../../src/guard/sqlite.js';
 import { type McpSession, newStateDir, startMcp, textOf } from '../helpers/cli.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { until } from '../helpers/until.js';
 
 /** The server runs on this test's Node: SQLite where it is built in, else (Node 20) the JSON file. */
 const SQLITE = loadSqlite() !== undefined;
@@ -120,7 +121,7 @@ describe('on disk', () => {
     await Promise.allSettled(burst);
     await mcp.close().catch(() => {});
     // Every request that reached the sandbox is charged 1 once its delay ends, answered or not.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until(() => requestsTo(FNG) - before > answered);
     sandbox.faults.clear();
     const charged = requestsTo(FNG) - before;
     expect(charged).toBeGreaterThan(answered);

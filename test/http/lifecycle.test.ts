@@ -128,7 +128,8 @@ describe('stopping', () => {
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.write(`GET /healthz HTTP/1.1\r\nHost: ${host}:${port}\r\n`);
     server.proc.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The server is stopping once a new request is told so.
+    await until(async () => (await rawRequest(`${server.origin}/readyz`, { method: 'GET' })).status === 503);
     socket.write('\r\n');
     await ended;
     expect(received).toMatch(/^HTTP\/1\.1 200/);

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
 import { useFakeUpstreamSession } from '../helpers/fake-session.js';
+import { until } from '../helpers/until.js';
 import { NOW, okStatus } from '../helpers/upstream-shapes.js';
 
 const session = useFakeUpstreamSession();
@@ -60,8 +61,7 @@ describe('upstream error codes: kept, explained, retried only where it helps', (
     const before = session.upstream.requests.length;
     const pending = session.mcp.call('get_altcoin_season_index_historical', { timeframe: '7d' });
     // The first attempt meets the 429; by the retry, a second later, the service answers.
-    while (session.upstream.requests.length === before)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => session.upstream.requests.length > before);
     session.upstream.reply(PATH, {
       body: {
         status: okStatus,

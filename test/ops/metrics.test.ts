@@ -10,6 +10,7 @@ import { accountOf } from '../../src/guard/guard.js';
 import { rawRequest } from '../helpers/http.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { connectHttp, type HttpServer, type Session, startHttpServer } from '../helpers/session.js';
+import { until } from '../helpers/until.js';
 
 /** The value of one sample: `name` with exactly these labels; undefined when absent. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -65,8 +66,10 @@ describe('metrics', () => {
     expect((await call('get_fear_and_greed_latest'))._meta?.cached).toBe(true);
     expect((await call('get_fear_and_greed_latest', { limit: 'zz-argument-7' })).isError).toBe(true);
     sandbox.faults.add({ path: '/v3/index/svc100-latest', kind: 'delay', ms: 300 });
+    const asked = sandbox.stats.byPath.get('/v3/index/svc100-latest') ?? 0;
     const slow = call('get_svc100_index_latest');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The call is in flight once the sandbox has its request (the fault holds the answer 300 ms).
+    await until(() => (sandbox.stats.byPath.get('/v3/index/svc100-latest') ?? 0) > asked);
     const during = await metrics.render();
     expect((await slow).isError).toBeFalsy();
     expect((await call('get_altcoin_season_index_latest')).isError).toBe(true); // the budget of 2 is spent

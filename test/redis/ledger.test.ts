@@ -13,6 +13,7 @@ import { RedisConnection } from '../../src/redis.js';
 import { newStateDir } from '../helpers/cli.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { until } from '../helpers/until.js';
 
 const missing = redisMissing();
 
@@ -84,7 +85,8 @@ describe.skipIf(missing)('the ledger on Redis', () => {
     // Closing stops the lease's renewal without settling: as if the process had died.
     await gone.close();
     expect(await other.figures(call.account, call.window)).toMatchObject({ spent: 0, reserved: 6 });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The lease runs out and another process counts the sent reservation as spent.
+    await until(async () => (await other.figures(call.account, call.window)).reserved === 0);
     expect(await other.figures(call.account, call.window)).toMatchObject({
       spent: 4,
       reserved: 0,
@@ -117,6 +119,7 @@ describe.skipIf(missing)('the ledger on Redis', () => {
     const downUntil = Date.now() + 3_000;
     while (Date.now() < downUntil) {
       await expect(connection.ping()).rejects.toThrow(/^Redis is unreachable: /);
+      // Pacing, not waiting for a condition: the outage lasts its 3 s whatever happens.
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await redis.start();
@@ -147,10 +150,10 @@ describe.skipIf(missing)('the ledger on Redis', () => {
       expect(down.checks.ledger).toMatch(/^Redis is unreachable: /);
       await redis.start();
       let again = down;
-      for (const deadline = Date.now() + 15_000; !again.ok && Date.now() < deadline; ) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      await until(async () => {
         again = await services.ready();
-      }
+        return again.ok;
+      }, 15_000);
       expect(again).toEqual({ ok: true, checks: { upstream: 'ok', ledger: 'ok', redis: 'ok' } });
     } finally {
       await services.close();

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Env, type McpSession, startMcp, textOf } from '../helpers/cli.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { until } from '../helpers/until.js';
 
 const missing = redisMissing();
 
@@ -136,12 +137,10 @@ describe.skipIf(missing)('replicas on one Redis', () => {
 
     await redis.start();
     let recovered: CallToolResult | undefined;
-    const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline) {
+    await until(async () => {
       recovered = await budgeted.call('get_fear_and_greed_historical');
-      if (!recovered.isError) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+      return !recovered.isError;
+    }, 15_000).catch(() => {});
     expect(recovered?.isError, recovered && textOf(recovered)).toBeFalsy();
     // The ledger kept the credit spent before the outage (Redis keeps its data across a restart).
     const after = await budgeted.call('get_credit_usage');

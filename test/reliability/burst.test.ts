@@ -69,6 +69,7 @@ describe.runIf(process.platform === 'linux')('a burst of 500 concurrent calls', 
         expect(results).toHaveLength(500);
         // Answered while the burst ran, not only after it.
         expect(pings).toBeGreaterThan(3);
+        // A quiet moment before reading memory: what is measured is where it settles.
         await new Promise((resolve) => setTimeout(resolve, 2000));
         after.push(residentMb(mcp.pid));
         console.log(
