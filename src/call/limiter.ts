@@ -1,9 +1,9 @@
-import { CALL_CANCELLED } from '../messages.js';
 /**
  * A bound on the calls that reach the service at once: the rest wait in a queue, each for a bounded
  * time, and past the queue's length a call is refused at once with a message saying so. Cache hits
  * and joined calls never wait here: only calls that make a request do.
  */
+import { CALL_CANCELLED } from '../messages.js';
 
 /**
  * Calls making requests at once: more than the service's per-minute limits ever need, and few

@@ -37,6 +37,8 @@ export class ShortFirstOutput extends Writable {
     if (this.destroyed) return;
     if (this.short.length + this.long.length > 0) {
       await new Promise<void>((resolve) => this.emptied.add(resolve));
+      // Woken because stdout went away: there is nothing left to wait for.
+      if (this.destroyed) return;
     }
     await new Promise<void>((resolve) => this.out.write('', () => resolve()));
   }

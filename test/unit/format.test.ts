@@ -1,0 +1,132 @@
+/** The compact text helpers on their own: numbers, money, percentages, times, tables, series. */
+import { describe, expect, it } from 'vitest';
+import {
+  currencyLabel,
+  formatMoney,
+  formatNumber,
+  formatPercent,
+  formatPrice,
+  formatShare,
+  plainDecimal,
+} from '../../src/format/numbers.js';
+import { describeSeries, samplePoints } from '../../src/format/series.js';
+import { cutRows, formatDuration, formatTime, lines, omittedLine, table } from '../../src/format/text.js';
+
+describe('numbers', () => {
+  it.each([
+    [1_930_000_000_000, 'USD', '$1.93T'],
+    [2_100_000_000, 'EUR', '€2.1B'],
+    [123_456_789_000, 'USD', '$123.5B'],
+    [45_600, 'GBP', '£45.6K'],
+    [733.5, 'USD', '$733.50'],
+    [0.070881, 'USD', '$0.07088'],
+    [-2_500_000, 'USD', '-$2.5M'],
+    [0.0312, 'BTC', '0.0312 BTC'],
+    [12, '2790', '€12.00'],
+    [Number.NaN, 'USD', 'n/a'],
+  ])('formatMoney(%d, %s) is %s', (value, currency, text) => {
+    expect(formatMoney(value, currency)).toBe(text);
+  });
+
+  it('prices keep their digits unless they are very large', () => {
+    expect(formatPrice(97_123.456)).toBe('$97,123.46');
+    expect(formatPrice(2_500_000_000)).toBe('$2.5B');
+    expect(formatPrice(undefined)).toBe('n/a');
+  });
+
+  it('numbers, percentages and shares', () => {
+    expect(formatNumber(1234.5678)).toBe('1,234.57');
+    expect(formatNumber(0.000123456)).toBe('0.0001235');
+    expect(formatNumber(null)).toBe('n/a');
+    expect(formatPercent(2.44)).toBe('+2.4%');
+    expect(formatPercent(-0.345)).toBe('-0.34%');
+    expect(formatPercent(0)).toBe('0.0%');
+    expect(formatShare(56.24)).toBe('56.2%');
+    expect(currencyLabel('2781')).toBe('USD');
+    expect(currencyLabel('XYZ')).toBe('XYZ');
+  });
+
+  it('plain decimals never use an exponent', () => {
+    expect(plainDecimal(1e-8)).toBe('0.00000001');
+    expect(plainDecimal(1e21)).toBe('1000000000000000000000');
+    expect(plainDecimal(-12.5)).toBe('-12.5');
+  });
+});
+
+describe('text', () => {
+  it.each([
+    [15, '15 s'],
+    [60, '1 min'],
+    [300, '5 min'],
+    [3_600, '1 h'],
+    [86_400, '1 day'],
+    [172_800, '2 days'],
+    [90, '90 s'],
+  ])('formatDuration(%i) is %s', (seconds, text) => {
+    expect(formatDuration(seconds)).toBe(text);
+  });
+
+  it('times from ISO 8601, Unix seconds and milliseconds', () => {
+    expect(formatTime('2026-11-22T14:05:09.000Z')).toBe('2026-11-22 14:05 UTC');
+    expect(formatTime(1_795_345_200)).toBe('2026-11-22 11:00 UTC');
+    expect(formatTime('1795345200000')).toBe('2026-11-22 11:00 UTC');
+    expect(formatTime('2026-11-22T00:00:00Z', true)).toBe('2026-11-22');
+    expect(formatTime(undefined)).toBe('unknown time');
+    expect(formatTime('not a time')).toBe('not a time');
+  });
+
+  it('tables leave out columns with nothing in them', () => {
+    expect(
+      table(
+        ['A', 'B', 'C'],
+        [
+          ['1', '-', 'x'],
+          ['2', 'n/a', 'y'],
+        ],
+      ),
+    ).toBe('A | C\n1 | x\n2 | y');
+    expect(table(['A', 'B'], [])).toBe('A | B');
+  });
+
+  it('cut lists say how many rows were left out, and lines drop the empty parts', () => {
+    expect(cutRows([1, 2, 3], 5)).toEqual({ shown: [1, 2, 3], omitted: 0 });
+    expect(cutRows([1, 2, 3], 2)).toEqual({ shown: [1, 2], omitted: 1 });
+    expect(omittedLine(0, 'x')).toBeUndefined();
+    expect(omittedLine(1, 'send start=3')).toBe('… 1 more row not shown; send start=3.');
+    expect(omittedLine(80, 'send start=3')).toBe('… 80 more rows not shown; send start=3.');
+    expect(lines('a', undefined, false, '', 'b')).toBe('a\nb');
+  });
+});
+
+describe('series', () => {
+  const points = [
+    { time: '2026-11-20T00:00:00Z', value: 100 },
+    { time: '2026-11-21T00:00:00Z', value: 80 },
+    { time: '2026-11-22T00:00:00Z', value: 120 },
+  ];
+
+  it('describes first, last, min, max and the change', () => {
+    expect(describeSeries(points, String, { dateOnly: true })).toBe(
+      'first 100 (2026-11-20), last 120 (2026-11-22), min 80 (2026-11-21), max 120 (2026-11-22), change +20.0%',
+    );
+    expect(describeSeries(points, String, { dateOnly: true, changeIn: 'points' })).toContain(
+      'change +20 points',
+    );
+    expect(describeSeries([], String)).toBe('no data points');
+    expect(
+      describeSeries(
+        [
+          { time: 0, value: 0 },
+          { time: 60, value: 5 },
+        ],
+        String,
+      ),
+    ).not.toContain('change');
+  });
+
+  it('samples evenly, keeping the first and the last', () => {
+    const many = Array.from({ length: 101 }, (_, i) => i);
+    expect(samplePoints(many, 5)).toEqual([0, 25, 50, 75, 100]);
+    expect(samplePoints([1, 2], 5)).toEqual([1, 2]);
+  });
+});
