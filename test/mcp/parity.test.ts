@@ -66,8 +66,7 @@ describe('both clients, both transports', () => {
   });
 
   it('every tool has a row of valid arguments', () => {
-    expect(Object.keys(VALID_ARGS)).toEqual(ALL_TOOLS);
-    expect(sessions[0].tools.map((t) => t.name)).toEqual(ALL_TOOLS);
+    expect(sessions[0].tools.map((t) => t.name)).toEqual(Object.keys(VALID_ARGS));
   });
 
   it('list the same tools with the same definitions', () => {
