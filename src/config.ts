@@ -5,6 +5,7 @@
  */
 
 import { z } from 'zod';
+import { CREDIT_WINDOWS } from './catalog/credits.js';
 import { DEFAULT_KEY_HEADER } from './catalog/define.js';
 import { PLANS } from './catalog/plans.js';
 import { TOOLSET_CHOICES, TOOLSET_NAMES, type ToolsetChoice } from './catalog/toolsets.js';
@@ -162,7 +163,7 @@ export const SETTINGS = {
     key: 'credit_window',
     title: 'Credit window',
     meaning: 'the budget window: day or month (each rolls at 00:00 UTC) or total (never rolls)',
-    schema: z.preprocess(lowerCase, oneOf(['day', 'month', 'total']).default('day')),
+    schema: z.preprocess(lowerCase, oneOf(CREDIT_WINDOWS).default('day')),
   }),
   maxCreditsPerCall: setting({
     env: 'SVC_MAX_CREDITS_PER_CALL',

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { formatNumber } from '../format/numbers.js';
 import { formatTime, lines, table } from '../format/text.js';
-import { perCall } from './credits.js';
+import { CREDIT_WINDOWS, perCall } from './credits.js';
 import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
 import { paramsObject } from './params.js';
@@ -16,7 +16,7 @@ const credits = z.object({ used: z.number().optional(), left: z.number().optiona
 
 /** The guard's figures for this key, next to the service's (see get_credit_usage). */
 export const guardFigures = z.object({
-  window: z.string(),
+  window: z.enum(CREDIT_WINDOWS),
   budget: z.number().nullable().describe('Credits per window; null: no budget'),
   spent: z.number(),
   left: z.number().nullable(),
@@ -109,9 +109,7 @@ export const creditUsage = defineLocalTool({
   answer: (_params, context) => context.usage(),
   summarise(u) {
     const tools = Object.entries(u.by_tool).sort(([, a], [, b]) => b.credits - a.credits);
-    const period = { day: 'today', month: 'this month', total: 'in total' }[
-      u.window as 'day' | 'month' | 'total'
-    ];
+    const period = { day: 'today', month: 'this month', total: 'in total' }[u.window];
     return lines(
       u.problem,
       u.budget === null

@@ -5,6 +5,10 @@
  * spec is silent upstream-notes.md's and listed-endpoints.md's.
  */
 
+/** The credit budget's windows: the UTC day, the UTC month, or all time (SVC_CREDIT_WINDOW). */
+export const CREDIT_WINDOWS = ['day', 'month', 'total'] as const;
+export type CreditWindow = (typeof CREDIT_WINDOWS)[number];
+
 /** Parameters every rule may read: the convert options. */
 export interface ConvertParams {
   convert?: string;

@@ -6,9 +6,10 @@
  * cost, what is left, when the window rolls and how to make the call fit.
  */
 import { createHash } from 'node:crypto';
+import type { CreditUsageFigures } from '../catalog/account.js';
 import type { CreditRule } from '../catalog/credits.js';
 import { largestFit } from './fit.js';
-import { LedgerDamagedError, LedgerLostError, type LedgerStore, type ToolFigures } from './ledger.js';
+import { LedgerDamagedError, LedgerLostError, type LedgerStore } from './ledger.js';
 import { type BudgetWindow, describeReset, type WindowKind, windowAt } from './windows.js';
 
 export interface GuardOptions {
@@ -66,21 +67,7 @@ export type Admission =
   | { ok: false; message: string; reason: 'per_call_limit' | 'budget' | 'ledger' };
 
 /** The guard's figures for one account, as get_credit_usage and svc://credits show them. */
-export interface CreditUsage {
-  window: WindowKind;
-  budget: number | null;
-  spent: number;
-  reserved: number;
-  left: number | null;
-  resets_at: string | null;
-  max_credits_per_call: number;
-  by_tool: Record<string, ToolFigures>;
-  cache_hits: number;
-  credits_saved: number;
-  ledger: string;
-  /** Set when the ledger cannot be used: why, and what to do. */
-  problem?: string;
-}
+export type CreditUsage = CreditUsageFigures;
 
 /** A reservation not yet settled or released, and the write that marked it sent, once it was. */
 interface OpenCall {

@@ -1,6 +1,7 @@
 /** Budget windows: a UTC day, a UTC month, or all time. Each has an id and the instant it rolls. */
+import type { CreditWindow } from '../catalog/credits.js';
 
-export type WindowKind = 'day' | 'month' | 'total';
+export type WindowKind = CreditWindow;
 
 export interface BudgetWindow {
   kind: WindowKind;
