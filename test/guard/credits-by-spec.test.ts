@@ -7,8 +7,8 @@
  * The k-line and DEX endpoints are left out: the spec documents no credits for them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
-import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { type McpSession, textOf } from '../helpers/cli.js';
+import { type Sandbox, startPayingAndRefusing, startTestSandbox } from '../helpers/sandbox.js';
 
 /** "1/N": one credit per N records returned, rounded up. */
 const per = (n: number, records: number) => Math.ceil(records / n);
@@ -108,11 +108,7 @@ let paying: McpSession;
 let refusing: McpSession;
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });
-  const env = { SVC_TOOLSETS: 'all', SVC_CACHE: 'off', SVC_NOW: SANDBOX_NOW };
-  [paying, refusing] = await Promise.all([
-    startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { ...env, SVC_MAX_CREDITS_PER_CALL: '10000' })),
-    startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { ...env, SVC_MAX_CREDITS_PER_CALL: '0' })),
-  ]);
+  ({ paying, refusing } = await startPayingAndRefusing(sandbox));
 });
 afterAll(async () => {
   await Promise.all([paying?.close(), refusing?.close()]);

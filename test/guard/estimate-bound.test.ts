@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/catalog/index.js';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
-import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { type McpSession, textOf } from '../helpers/cli.js';
+import { type Sandbox, startPayingAndRefusing, startTestSandbox } from '../helpers/sandbox.js';
 import { BONK_CHART, defaultArgs } from '../helpers/tool-names.js';
 
 interface Row {
@@ -110,11 +110,7 @@ let mcp: McpSession;
 let refusing: McpSession;
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });
-  const env = { SVC_TOOLSETS: 'all', SVC_CACHE: 'off', SVC_NOW: SANDBOX_NOW };
-  [mcp, refusing] = await Promise.all([
-    startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { ...env, SVC_MAX_CREDITS_PER_CALL: '10000' })),
-    startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { ...env, SVC_MAX_CREDITS_PER_CALL: '0' })),
-  ]);
+  ({ paying: mcp, refusing } = await startPayingAndRefusing(sandbox));
 });
 afterAll(async () => {
   await refusing?.close();

@@ -4,7 +4,7 @@
  * count and add faults.
  */
 import { startSandbox } from '../../src/sandbox/server.js';
-import type { Env } from './cli.js';
+import { type Env, type McpSession, startMcp } from './cli.js';
 
 export const SANDBOX_NOW = '2026-11-22T12:00:00Z';
 
@@ -18,4 +18,19 @@ export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox>
 /** The CLI's environment for a sandbox started here, called with one of its keys. */
 export function sandboxEnv(sandbox: Sandbox, key = 'sandbox-enterprise', extra: Env = {}): Env {
   return { SVC_API_KEY: key, SVC_BASE_URL: sandbox.url, ...extra };
+}
+
+/**
+ * Two servers on one sandbox, cache off, every toolset: one that pays (a per-call limit no call
+ * reaches), and one whose limit of 0 credits per call refuses every paid call saying its estimate.
+ */
+export async function startPayingAndRefusing(
+  sandbox: Sandbox,
+): Promise<{ paying: McpSession; refusing: McpSession }> {
+  const env = { SVC_TOOLSETS: 'all', SVC_CACHE: 'off', SVC_NOW: SANDBOX_NOW };
+  const [paying, refusing] = await Promise.all([
+    startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { ...env, SVC_MAX_CREDITS_PER_CALL: '10000' })),
+    startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { ...env, SVC_MAX_CREDITS_PER_CALL: '0' })),
+  ]);
+  return { paying, refusing };
 }

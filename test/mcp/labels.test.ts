@@ -6,36 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
 import { useFakeUpstreamSession } from '../helpers/fake-session.js';
+import { ALTCOIN_SEASON_BANDS, FEAR_AND_GREED_BANDS } from '../helpers/spec-bands.js';
 import { NOW, okStatus } from '../helpers/upstream-shapes.js';
-
-/** `Extreme Fear` below 20, `Fear` 20–39, `Neutral` 40–59, `Greed` 60–79, `Extreme Greed` 80–100. */
-const FEAR_AND_GREED: [number, string][] = [
-  [0, 'Extreme Fear'],
-  [19, 'Extreme Fear'],
-  [20, 'Fear'],
-  [39, 'Fear'],
-  [40, 'Neutral'],
-  [59, 'Neutral'],
-  [60, 'Greed'],
-  [79, 'Greed'],
-  [80, 'Extreme Greed'],
-  [100, 'Extreme Greed'],
-];
-
-/** Above 75 altcoin season, below 25 bitcoin season, between them neither. */
-const ALTCOIN_SEASON: [number, string][] = [
-  [0, 'bitcoin season'],
-  [24, 'bitcoin season'],
-  [25, 'neither season'],
-  [75, 'neither season'],
-  [76, 'altcoin season'],
-  [100, 'altcoin season'],
-];
 
 const session = useFakeUpstreamSession();
 
 describe('fear and greed answered without labels', () => {
-  it.each(FEAR_AND_GREED)('latest %i is %s', async (value, label) => {
+  it.each(FEAR_AND_GREED_BANDS)('latest %i is %s', async (value, label) => {
     session.upstream.reply('/v3/fear-and-greed/latest', {
       body: { status: okStatus, data: { value, update_time: NOW } },
     });
@@ -50,22 +27,24 @@ describe('fear and greed answered without labels', () => {
     session.upstream.reply('/v3/fear-and-greed/historical', {
       body: {
         status: okStatus,
-        data: FEAR_AND_GREED.map(([value], i) => ({ timestamp: String(day - i * 86_400), value })),
+        data: FEAR_AND_GREED_BANDS.map(([value], i) => ({ timestamp: String(day - i * 86_400), value })),
       },
     });
-    const result = await session.mcp.call('get_fear_and_greed_historical', { limit: FEAR_AND_GREED.length });
+    const result = await session.mcp.call('get_fear_and_greed_historical', {
+      limit: FEAR_AND_GREED_BANDS.length,
+    });
     expect(result.isError, textOf(result)).toBeFalsy();
     const points = (result.structuredContent as { items: { value: number; value_classification: string }[] })
       .items;
     expect(points.map((p) => [p.value, p.value_classification])).toEqual(
-      expect.arrayContaining(FEAR_AND_GREED),
+      expect.arrayContaining([...FEAR_AND_GREED_BANDS]),
     );
-    expect(points).toHaveLength(FEAR_AND_GREED.length);
+    expect(points).toHaveLength(FEAR_AND_GREED_BANDS.length);
   });
 });
 
 describe('altcoin season', () => {
-  it.each(ALTCOIN_SEASON)('index %i is %s', async (index, season) => {
+  it.each(ALTCOIN_SEASON_BANDS)('index %i is %s', async (index, season) => {
     session.upstream.reply('/v1/altcoin-season-index/latest', {
       body: { status: okStatus, data: { altcoin_index: index, timestamp: NOW } },
     });

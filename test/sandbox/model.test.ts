@@ -6,6 +6,7 @@ import { pricesAt } from '../../src/sandbox/market/model.js';
 import { fearAndGreedClassification } from '../../src/sandbox/market/sentiment.js';
 import { marketAt } from '../../src/sandbox/market/snapshot.js';
 import { historyStart, isGapSlot, SLOT } from '../../src/sandbox/market/time.js';
+import { FEAR_AND_GREED_BANDS } from '../helpers/spec-bands.js';
 import { DAY, NOW_S } from './helpers.js';
 
 describe('market model', () => {
@@ -81,19 +82,7 @@ describe('market model', () => {
   });
 
   it('labels fear and greed with the service bands', () => {
-    const cases: [number, string][] = [
-      [0, 'Extreme Fear'],
-      [19, 'Extreme Fear'],
-      [20, 'Fear'],
-      [39, 'Fear'],
-      [40, 'Neutral'],
-      [59, 'Neutral'],
-      [60, 'Greed'],
-      [79, 'Greed'],
-      [80, 'Extreme Greed'],
-      [100, 'Extreme Greed'],
-    ];
-    for (const [value, label] of cases) expect(fearAndGreedClassification(value)).toBe(label);
+    for (const [value, label] of FEAR_AND_GREED_BANDS) expect(fearAndGreedClassification(value)).toBe(label);
   });
 
   it('takes the closest available slot of a period, skipping gap slots', () => {
