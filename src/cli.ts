@@ -108,7 +108,10 @@ const commands: Record<string, Command> = {
         );
       }
       const config = loadConfig();
-      const { exposedTools, unknownToolMessage } = await import('./mcp/tools.js');
+      const [{ exposedTools }, { unknownToolMessage }] = await Promise.all([
+        import('./mcp/tools.js'),
+        import('./catalog/index.js'),
+      ]);
       const exposed = exposedTools(config).tools;
       const tool = exposed.get(name);
       if (!tool) {
@@ -139,7 +142,10 @@ const commands: Record<string, Command> = {
       'svc-mcp tools [--json]    the tools with their toolsets and one-line descriptions (or full definitions)',
     options: { json: { type: 'boolean' } },
     async run(values) {
-      const { exposedTools, noToolsError } = await import('./mcp/tools.js');
+      const [{ exposedTools }, { noToolsError }] = await Promise.all([
+        import('./mcp/tools.js'),
+        import('./catalog/index.js'),
+      ]);
       const config = loadConfig();
       const none = noToolsError(config);
       if (none) throw new ConfigError(none);

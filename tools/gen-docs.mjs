@@ -9,26 +9,20 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { PLANS, planTitle, TOOLSETS } = await import(`${root}dist/catalog/index.js`);
-const { ALL_TOOLS } = await import(`${root}dist/mcp/tools.js`);
+const { plansText, TOOLSETS, tools } = await import(`${root}dist/catalog/index.js`);
 const { SETTINGS_DOC } = await import(`${root}dist/config.js`);
 const { formatDuration } = await import(`${root}dist/format/text.js`);
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
-function plansCell(plans) {
-  if (plans.length === PLANS.length) return 'all';
-  return `${planTitle(plans[0])}+`;
-}
-
 function toolRow(t) {
   const set = `${t.toolset}${t.inDefault ? ' (default)' : ''}`;
-  if (!t.path) return `| \`${t.name}\` | (answered by the server) | ${set} | free | live | all |`;
+  if (t.kind === 'local') return `| \`${t.name}\` | (answered by the server) | ${set} | free | live | all |`;
   const refresh = t.refreshSeconds > 0 ? `every ${formatDuration(t.refreshSeconds)}` : 'live, not cached';
-  return `| \`${t.name}\` | \`GET ${t.path}\` | ${set} | ${t.credits.text} | ${refresh} | ${plansCell(t.plans)} |`;
+  return `| \`${t.name}\` | \`GET ${t.path}\` | ${set} | ${t.credits.text} | ${refresh} | ${plansText(t.plans)} |`;
 }
 
 function toolTable() {
-  const rows = ALL_TOOLS.map(toolRow);
+  const rows = tools.map(toolRow);
   return [
     '| Tool | Endpoint | Toolset | Credits | Refresh | Plans |',
     '|---|---|---|---|---|---|',
@@ -85,7 +79,7 @@ function manifest(current) {
         env,
       },
     },
-    tools: ALL_TOOLS.map((t) => ({ name: t.name, description: t.description.split('\n')[0] })),
+    tools: tools.map((t) => ({ name: t.name, description: t.description.split('\n')[0] })),
     user_config: userConfig,
   };
 }

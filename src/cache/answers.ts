@@ -40,6 +40,12 @@ export class SharedAnswers {
     private readonly claimMs: number,
   ) {}
 
+  /** Whether a call for `key` would be answered from the store now (free), without fetching anything. */
+  async cached(key: string, ttlMs: number): Promise<boolean> {
+    if (!this.enabled || ttlMs <= 0) return false;
+    return (await this.store.get(key).catch(() => undefined)) !== undefined;
+  }
+
   /**
    * The answer for `key`: from the store while it is fresh, else from an identical call in flight,
    * else from `produce` (which receives the shared request's signal). `ttlMs` 0: live data, never shared.

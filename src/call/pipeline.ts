@@ -33,6 +33,7 @@ import type { QueryParams, UpstreamAnswer } from '../upstream/client.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
 import { fitToWire } from './cut.js';
 import type { DataSource } from './data-source.js';
+import { estimateCall } from './estimate.js';
 import { BusyError } from './limiter.js';
 import { pageOf, withPage } from './pages.js';
 import { type AnswerMeta, answerResult, errorResult } from './results.js';
@@ -100,6 +101,7 @@ async function runCall(
         return fetched;
       },
       usage: () => services.guard.usage(account),
+      estimate: (name, query) => estimateCall(services, account, name, query),
     };
     const data = await tool.answer(params, toolContext);
     const meta = answerMeta(fetches, source.sandbox);

@@ -127,3 +127,92 @@ export const creditUsage = defineLocalTool({
     );
   },
 });
+
+/** Planned calls one estimate takes: a task's worth, bounded like any list an answer carries. */
+const MAX_PLANNED_CALLS = 50;
+
+const plannedCall = z.object({
+  tool: z.string(),
+  credits: z.number().optional().describe('The estimate, after capping to one answer'),
+  cached: z.boolean().optional().describe('Answered from the cache now: free'),
+  plans: z.string().optional(),
+  plan_has: z.boolean().nullable().optional().describe("Whether SVC_PLAN's plan has it; null: unknown"),
+  within_limit: z.boolean().optional().describe('Within the per-call limit'),
+  note: z.string().optional(),
+  error: z.string().optional().describe('Why a real call would be refused before sending'),
+});
+
+export const estimateCost = defineLocalTool({
+  name: 'estimate_cost',
+  title: 'Estimate cost',
+  toolset: 'account',
+  inDefault: true,
+  summary:
+    'Prices planned calls before making them: credits each, cached (free), plan, per-call limit, total against the budget left.',
+  input: paramsObject({
+    calls: z
+      .array(
+        z.strictObject({
+          tool: z.string().min(1).max(100).describe('Tool name.'),
+          arguments: z.record(z.string().max(100), z.unknown()).optional().describe('As for the call.'),
+        }),
+      )
+      .min(1)
+      .max(MAX_PLANNED_CALLS)
+      .describe(`Up to ${MAX_PLANNED_CALLS} planned calls.`),
+  }),
+  output: z.object({
+    calls: z.array(plannedCall),
+    total: z.number().describe('Credits of the calls that would be sent (not cached, not refused)'),
+    window: z.enum(CREDIT_WINDOWS),
+    budget: z.number().nullable(),
+    left: z.number().nullable(),
+    fits: z.boolean().nullable().describe('Whether the total fits what is left; null: no budget'),
+    max_credits_per_call: z.number(),
+  }),
+  async answer(params, context) {
+    const calls: z.output<typeof plannedCall>[] = [];
+    for (const planned of params.calls) {
+      const priced = await context.estimate(planned.tool, planned.arguments ?? {});
+      if (!priced.ok) calls.push({ tool: planned.tool, error: priced.error });
+      else {
+        const { ok: _, ...figures } = priced;
+        calls.push({ tool: planned.tool, ...figures });
+      }
+    }
+    const sent = calls.filter((c) => c.error === undefined && !c.cached && c.within_limit);
+    const total = sent.reduce((sum, c) => sum + (c.credits ?? 0), 0);
+    const { window, budget, left, max_credits_per_call } = await context.usage();
+    return {
+      calls,
+      total,
+      window,
+      budget,
+      left,
+      fits: left === null ? null : total <= left,
+      max_credits_per_call,
+    };
+  },
+  summarise(data) {
+    const cached = data.calls.filter((c) => c.cached).length;
+    const refused = data.calls.filter((c) => c.error !== undefined || c.within_limit === false).length;
+    const period = { day: 'today', month: 'this month', total: 'in total' }[data.window];
+    return lines(
+      `${data.calls.length} planned call${data.calls.length === 1 ? '' : 's'}: ${formatNumber(data.total)} credits in all${cached > 0 ? `; ${cached} from the cache, free` : ''}${refused > 0 ? `; ${refused} would be refused before sending` : ''}.`,
+      data.budget === null
+        ? 'No budget is set (SVC_CREDIT_BUDGET).'
+        : `${formatNumber(data.left)} of ${formatNumber(data.budget)} credits left ${period}: ${data.fits ? 'it fits' : 'it does not fit'}.`,
+      table(
+        ['Tool', 'Credits', 'Note'],
+        data.calls.map((c) => [
+          c.tool,
+          c.error !== undefined ? '-' : c.cached ? '0 (cached)' : String(c.credits),
+          c.error ??
+            (c.within_limit === false
+              ? `over the limit of ${data.max_credits_per_call} per call. ${c.note}`
+              : (c.note ?? '')),
+        ]),
+      ),
+    );
+  },
+});

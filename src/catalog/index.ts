@@ -1,6 +1,6 @@
 /** The catalog: every tool the server has, endpoints first, in the order they are listed. */
 
-import { creditUsage, keyInfo } from './account.js';
+import { creditUsage, estimateCost, keyInfo } from './account.js';
 import { trendingTokens, trendingTopics } from './community.js';
 import { latestContent, latestPosts, postComments, topPosts } from './content.js';
 import { listingsLatest, quotesLatest } from './cryptocurrency.js';
@@ -42,6 +42,7 @@ import { fiatMap, priceConversion } from './utilities.js';
 
 export * from './define.js';
 export * from './plans.js';
+export * from './selection.js';
 export * from './tool.js';
 export * from './toolsets.js';
 
@@ -90,7 +91,7 @@ export const endpoints = [
 ] as const satisfies readonly Endpoint[];
 
 /** Every tool the server has, in the order they are listed: the endpoints, then the local tools. */
-export const tools: readonly Tool[] = [...endpoints, searchCryptocurrencies, creditUsage];
+export const tools: readonly Tool[] = [...endpoints, searchCryptocurrencies, creditUsage, estimateCost];
 
 /** The tool name of every catalog endpoint: the sandbox keys its handlers by it. */
 export type EndpointName = (typeof endpoints)[number]['name'];

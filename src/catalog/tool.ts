@@ -18,7 +18,28 @@ export interface ToolContext {
   fetch(endpoint: Endpoint, params: Record<string, unknown>): Promise<{ data: unknown }>;
   /** The credit guard's figures for the caller's account (get_credit_usage's answer). */
   usage(): Promise<CreditUsageFigures>;
+  /** What a call of `tool` with `args` would cost now, checked and priced as a real call is; nothing is sent. */
+  estimate(tool: string, args: Record<string, unknown>): Promise<CallEstimate>;
 }
+
+/** A planned call, priced: or why a real call with those arguments would be refused before sending. */
+export type CallEstimate =
+  | { ok: false; error: string }
+  | {
+      ok: true;
+      /** The guard's estimate, after the same capping to one answer as a real call. */
+      credits: number;
+      /** Answered from the cache now, so free. */
+      cached: boolean;
+      /** The plans that have the endpoint: "all", or "Startup+". */
+      plans: string;
+      /** Whether the key's plan (SVC_PLAN) has it; null when SVC_PLAN is unset. */
+      plan_has: boolean | null;
+      /** Within SVC_MAX_CREDITS_PER_CALL. */
+      within_limit: boolean;
+      /** How to make it fit the per-call limit, when it does not; or the capping a real call would do. */
+      note?: string;
+    };
 
 /** What every tool has, whatever its kind. */
 export interface ToolBase<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {

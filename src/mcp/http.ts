@@ -54,7 +54,7 @@ export interface HttpOptions {
 }
 
 export async function runHttp(config: Config, { host, port }: HttpOptions): Promise<void> {
-  const none = (await import('./tools.js')).noToolsError(config);
+  const none = (await import('../catalog/index.js')).noToolsError(config);
   if (none) throw new ConfigError(none);
   if (!isLoopback(host) && config.httpToken === undefined) {
     throw new ConfigError(

@@ -39,11 +39,12 @@ type ToolPath = Awaited<ReturnType<typeof loadToolPath>>;
 const toolPaths = new WeakMap<Services, Promise<ToolPath>>();
 
 async function loadToolPath(services: Services) {
-  const [tools, pipeline, results, resources] = await Promise.all([
+  const [tools, pipeline, results, resources, catalog] = await Promise.all([
     import('./tools.js'),
     import('../call/pipeline.js'),
     import('../call/results.js'),
     import('./resources.js'),
+    import('../catalog/index.js'),
   ]);
   const exposed = tools.exposedTools(services.config);
   return {
@@ -52,7 +53,7 @@ async function loadToolPath(services: Services) {
     ...results,
     resources,
     listHint: tools.listCacheHint([...exposed.tools.values()]),
-    unknownToolMessage: tools.unknownToolMessage,
+    unknownToolMessage: catalog.unknownToolMessage,
   };
 }
 

@@ -52,7 +52,10 @@ export async function runStdio(config: Config): Promise<void> {
   process.once('SIGTERM', () => void shutdown(true));
   const source = await services.source();
   source.client.warm();
-  const { exposedTools, noToolsError } = await import('./tools.js');
+  const [{ exposedTools }, { noToolsError }] = await Promise.all([
+    import('./tools.js'),
+    import('../catalog/index.js'),
+  ]);
   // Checked once the tool path is loaded (after `initialize`, to keep start-up fast): a host shows
   // this line in its log rather than a server that silently offers nothing.
   const none = noToolsError(config);

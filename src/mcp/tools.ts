@@ -1,65 +1,11 @@
 /** The tools a configuration exposes, their definitions as MCP lists them, and how long a list keeps. */
 import type { CacheHint, Tool as McpTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { answerSchema, isSelected, planTitle, type Tool, tools } from '../catalog/index.js';
+import { answerSchema, type Selection, selectTools, type Tool } from '../catalog/index.js';
 import { MAX_UNBOUNDED_INT } from '../catalog/params.js';
-import type { Config } from '../config.js';
-import { closestNames } from './closest-names.js';
-
-/** Every tool the server has: the catalog's endpoints, then the tools it answers itself. */
-export const ALL_TOOLS: readonly Tool[] = tools;
-
-/** Whether the plan has the tool: the service's plans name endpoints; local tools are on all. */
-function planHas(plan: Config['plan'], tool: Tool): boolean {
-  return plan === undefined || tool.kind === 'local' || tool.plans.includes(plan);
-}
-
-/** The chosen toolsets and default tools, minus the endpoints the plan lacks. */
-export function selectTools(config: Pick<Config, 'plan' | 'toolsets'>): Tool[] {
-  return ALL_TOOLS.filter((tool) => isSelected(tool, config.toolsets) && planHas(config.plan, tool));
-}
-
-/**
- * Why a tool the server has is not exposed under these settings, in one sentence that says which
- * setting hid it and how to get it; undefined when the server has no such tool.
- */
-function whyHidden(name: string, config: Pick<Config, 'plan' | 'toolsets'>): string | undefined {
-  const tool = ALL_TOOLS.find((t) => t.name === name);
-  if (!tool) return undefined;
-  if (tool.kind === 'endpoint' && !planHas(config.plan, tool)) {
-    return `The tool "${name}" is hidden by SVC_PLAN=${config.plan}: the service includes it on the ${tool.plans.map(planTitle).join(', ')} plans.`;
-  }
-  return `The tool "${name}" is in the ${tool.toolset} toolset, which SVC_TOOLSETS=${config.toolsets.join(',')} leaves out; add ${tool.toolset} (or all) to SVC_TOOLSETS to expose it.`;
-}
-
-/**
- * What a call of a tool this configuration does not expose is told: which setting hid it, or that
- * there is no such tool and which names are closest. `listing` says where the whole list is.
- */
-export function unknownToolMessage(
-  name: string,
-  config: Pick<Config, 'plan' | 'toolsets'>,
-  exposed: readonly string[],
-  listing: string,
-): string {
-  const hidden = whyHidden(name, config);
-  if (hidden) return hidden;
-  const closest = closestNames(name, exposed);
-  const guess =
-    closest.length > 0
-      ? ` Did you mean ${closest.slice(0, -1).join(', ')}${closest.length > 1 ? ' or ' : ''}${closest.at(-1)}?`
-      : '';
-  return `Unknown tool "${name.slice(0, 100)}".${guess} ${listing}`;
-}
-
-/** The one-line error when the settings leave no tool at all, else undefined. */
-export function noToolsError(config: Pick<Config, 'plan' | 'toolsets'>): string | undefined {
-  if (selectTools(config).length > 0) return undefined;
-  return `SVC_PLAN=${config.plan} and SVC_TOOLSETS=${config.toolsets.join(',')} leave no tool to expose: every tool in those toolsets needs a higher plan. Add toolsets (default, all) or check SVC_PLAN.`;
-}
 
 /** The tools a configuration exposes, by name, with their definitions computed on first use. */
-export function exposedTools(config: Pick<Config, 'plan' | 'toolsets'>) {
+export function exposedTools(config: Selection) {
   const selected = selectTools(config);
   let definitions: McpTool[] | undefined;
   let byName: Map<string, McpTool> | undefined;

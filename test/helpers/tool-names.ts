@@ -34,6 +34,7 @@ export const DEFAULT_TOOLS = [
   'get_key_info',
   'search_cryptocurrencies',
   'get_credit_usage',
+  'estimate_cost',
 ];
 
 /** A sandbox token's chart: BONK on Solana, by its contract address. */
@@ -89,6 +90,7 @@ export const VALID_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   get_key_info: {},
   search_cryptocurrencies: { query: 'bitcoin' },
   get_credit_usage: {},
+  estimate_cost: { calls: [{ tool: 'get_fear_and_greed_latest' }] },
 };
 
 /** The smallest arguments a tool needs on the sandbox (its VALID_ARGS row). */

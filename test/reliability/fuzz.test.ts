@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ALL_TOOLS } from '../../src/mcp/tools.js';
+import { tools } from '../../src/catalog/index.js';
 import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { defaultArgs } from '../helpers/tool-names.js';
@@ -75,7 +75,7 @@ describe('every tool refuses what its own schema forbids, sending nothing', () =
     let cases = 0;
     for (const tool of mcp.tools) {
       const schema = tool.inputSchema as { properties?: Record<string, PropertySchema>; required?: string[] };
-      const own = ALL_TOOLS.find((t) => t.name === tool.name);
+      const own = tools.find((t) => t.name === tool.name);
       if (!own) throw new Error(`${tool.name} is not one of the server's tools`);
       const full = z.toJSONSchema(own.toolInput, { io: 'input', unrepresentable: 'any' }) as {
         properties: Record<string, PropertySchema>;

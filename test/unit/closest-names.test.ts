@@ -1,6 +1,6 @@
 /** The "did you mean" ranking of tool names, on the real tool list. */
 import { describe, expect, it } from 'vitest';
-import { closestNames, editDistance } from '../../src/mcp/closest-names.js';
+import { closestNames, editDistance } from '../../src/catalog/closest-names.js';
 import { ALL_TOOLS } from '../helpers/tool-names.js';
 
 describe('closestNames', () => {

@@ -33,7 +33,7 @@ for (const [name, value] of [
 }
 const WARMUP = 100;
 const { startSandbox } = await import(join(ROOT, 'dist', 'sandbox', 'server.js'));
-const { ALL_TOOLS } = await import(join(ROOT, 'dist', 'mcp', 'tools.js'));
+const { tools } = await import(join(ROOT, 'dist', 'catalog', 'index.js'));
 const { assetBySymbol, tokenAddress } = await import(join(ROOT, 'dist', 'sandbox', 'market', 'assets.js'));
 
 async function connect(args, env) {
@@ -82,7 +82,7 @@ function variants() {
     get_kline_candles: [bonk],
     get_kline_points: [bonk],
   };
-  return ALL_TOOLS.flatMap((tool) => (special[tool.name] ?? [{}]).map((args) => ({ name: tool.name, args })));
+  return tools.flatMap((tool) => (special[tool.name] ?? [{}]).map((args) => ({ name: tool.name, args })));
 }
 
 /** A deterministic pick skewed towards the first variants, as an assistant repeats common questions. */

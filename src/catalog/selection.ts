@@ -1,0 +1,64 @@
+/**
+ * Which tools settings expose (SVC_TOOLSETS, SVC_PLAN), and what a call of a tool they do not
+ * expose is told: which setting hid it, or the closest names the server has.
+ */
+import { closestNames } from './closest-names.js';
+import { tools } from './index.js';
+import { type Plan, planTitle } from './plans.js';
+import type { Tool } from './tool.js';
+import { isSelected, type ToolsetChoice } from './toolsets.js';
+
+/** What the settings choose: the key's plan (SVC_PLAN) and the toolsets (SVC_TOOLSETS). */
+export interface Selection {
+  plan?: Plan;
+  toolsets: readonly ToolsetChoice[];
+}
+
+/** Whether the plan has the tool: the service's plans name endpoints; local tools are on all. */
+function planHas(plan: Plan | undefined, tool: Tool): boolean {
+  return plan === undefined || tool.kind === 'local' || tool.plans.includes(plan);
+}
+
+/** The chosen toolsets and default tools, minus the endpoints the plan lacks. */
+export function selectTools(config: Selection): Tool[] {
+  return tools.filter((tool) => isSelected(tool, config.toolsets) && planHas(config.plan, tool));
+}
+
+/**
+ * Why a tool the server has is not exposed under these settings, in one sentence that says which
+ * setting hid it and how to get it; undefined when the server has no such tool.
+ */
+function whyHidden(name: string, config: Selection): string | undefined {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) return undefined;
+  if (tool.kind === 'endpoint' && !planHas(config.plan, tool)) {
+    return `The tool "${name}" is hidden by SVC_PLAN=${config.plan}: the service includes it on the ${tool.plans.map(planTitle).join(', ')} plans.`;
+  }
+  return `The tool "${name}" is in the ${tool.toolset} toolset, which SVC_TOOLSETS=${config.toolsets.join(',')} leaves out; add ${tool.toolset} (or all) to SVC_TOOLSETS to expose it.`;
+}
+
+/**
+ * What a call of a tool this configuration does not expose is told: which setting hid it, or that
+ * there is no such tool and which names are closest. `listing` says where the whole list is.
+ */
+export function unknownToolMessage(
+  name: string,
+  config: Selection,
+  exposed: readonly string[],
+  listing: string,
+): string {
+  const hidden = whyHidden(name, config);
+  if (hidden) return hidden;
+  const closest = closestNames(name, exposed);
+  const guess =
+    closest.length > 0
+      ? ` Did you mean ${closest.slice(0, -1).join(', ')}${closest.length > 1 ? ' or ' : ''}${closest.at(-1)}?`
+      : '';
+  return `Unknown tool "${name.slice(0, 100)}".${guess} ${listing}`;
+}
+
+/** The one-line error when the settings leave no tool at all, else undefined. */
+export function noToolsError(config: Selection): string | undefined {
+  if (selectTools(config).length > 0) return undefined;
+  return `SVC_PLAN=${config.plan} and SVC_TOOLSETS=${config.toolsets.join(',')} leave no tool to expose: every tool in those toolsets needs a higher plan. Add toolsets (default, all) or check SVC_PLAN.`;
+}
