@@ -190,6 +190,16 @@ export const SETTINGS = {
     meaning: "on or off: keep answers for each endpoint's refresh frequency",
     schema: z.preprocess(lowerCase, oneOf(['on', 'off']).default('on')).transform((v) => v === 'on'),
   }),
+  staleMaxSeconds: setting({
+    env: 'SVC_STALE_MAX_SECONDS',
+    key: 'stale_max_seconds',
+    title: 'Stale answers (s)',
+    // An hour rides out most outages of the service while the data still says something; the
+    // answer says how old it is, and 0 turns it off.
+    meaning:
+      'when the service fails (5xx, 429, timeout, network), answer with a cached answer this many seconds past its freshness at most, saying how old it is (0 to 86400; 0: never)',
+    schema: z.preprocess(unsetIfBlank, wholeNumber(0, 86_400, 'seconds').default(3_600)),
+  }),
   timeoutMs: setting({
     env: 'SVC_TIMEOUT_MS',
     key: 'timeout_ms',

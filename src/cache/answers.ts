@@ -7,6 +7,9 @@
  * Across processes (a store on Redis), the process that claims a key fetches it and the others
  * poll the store until its answer is there; a claim that fails, expires or outlasts the wait
  * lets them fetch for themselves, so a lost replica costs at most a duplicate request.
+ *
+ * An answer is fresh for its endpoint's refresh frequency; the store keeps it `staleMs` longer
+ * (SVC_STALE_MAX_SECONDS), within the same memory bound, to stand in when the service fails.
  */
 import type { CachedAnswer, CacheStore, FetchClaims } from './store.js';
 
@@ -14,8 +17,11 @@ import type { CachedAnswer, CacheStore, FetchClaims } from './store.js';
 const POLL_MS = 20;
 
 export interface Fetched extends CachedAnswer {
-  /** `upstream`: this call made the request; `cache`: a stored answer; `joined`: another call's request. */
-  via: 'upstream' | 'cache' | 'joined';
+  /**
+   * `upstream`: this call made the request; `cache`: a stored answer; `joined`: another call's
+   * request; `stale`: a stored answer past its freshness, standing in for a service that failed.
+   */
+  via: 'upstream' | 'cache' | 'joined' | 'stale';
 }
 
 interface Produced {
@@ -38,12 +44,21 @@ export class SharedAnswers {
     private readonly enabled: boolean,
     /** How long another process may hold a claim, and how long this one waits on it (time-budget.ts). */
     private readonly claimMs: number,
+    /** How long past its freshness an answer is kept to stand in for a failing service (0: not at all). */
+    private readonly staleMs = 0,
   ) {}
+
+  /** A stored answer past its freshness but within the stale bound: what stands in when the service fails. */
+  async stale(key: string, ttlMs: number): Promise<CachedAnswer | undefined> {
+    if (!this.enabled || ttlMs <= 0 || this.staleMs <= 0) return undefined;
+    const stored = await this.store.get(key).catch(() => undefined);
+    return stored && Date.now() - stored.fetchedAt < ttlMs + this.staleMs ? stored : undefined;
+  }
 
   /** Whether a call for `key` would be answered from the store now (free), without fetching anything. */
   async cached(key: string, ttlMs: number): Promise<boolean> {
     if (!this.enabled || ttlMs <= 0) return false;
-    return (await this.store.get(key).catch(() => undefined)) !== undefined;
+    return fresh(await this.store.get(key).catch(() => undefined), ttlMs);
   }
 
   /**
@@ -60,7 +75,7 @@ export class SharedAnswers {
       return { ...(await produce(signal ?? new AbortController().signal)), via: 'upstream' };
     }
     const stored = await this.store.get(key).catch(() => undefined);
-    if (stored) return { ...stored, via: 'cache' };
+    if (stored && fresh(stored, ttlMs)) return { ...stored, via: 'cache' };
     let flight = this.flights.get(key);
     const joined = flight !== undefined;
     if (!flight) {
@@ -89,19 +104,19 @@ export class SharedAnswers {
     // Without the shared store (Redis down), each process fetches for itself.
     const claimed = claims ? await claims.claim(key, this.claimMs).catch(() => undefined) : undefined;
     if (claims && claimed === false) {
-      const answer = await answerOfOther(claims, key, this.claimMs, signal);
+      const answer = await answerOfOther(claims, key, this.claimMs, ttlMs, signal);
       if (answer) return { answer, via: 'joined' };
     } else if (claimed) {
       // The previous holder may have stored its answer just before letting go.
       const stored = await this.store.get(key).catch(() => undefined);
-      if (stored) {
+      if (stored && fresh(stored, ttlMs)) {
         await claims?.release(key).catch(() => {});
         return { answer: stored, via: 'cache' };
       }
     }
     try {
       const answer = await produce(signal);
-      await this.store.set(key, answer, ttlMs).catch(() => {});
+      await this.store.set(key, answer, ttlMs + this.staleMs).catch(() => {});
       return { answer, via: 'upstream' };
     } finally {
       if (claimed) await claims?.release(key).catch(() => {});
@@ -114,16 +129,22 @@ async function answerOfOther(
   claims: FetchClaims,
   key: string,
   claimMs: number,
+  ttlMs: number,
   signal: AbortSignal,
 ): Promise<CachedAnswer | undefined> {
   const deadline = performance.now() + claimMs;
   while (performance.now() < deadline) {
     await sleep(POLL_MS, signal);
     const seen = await claims.peek(key).catch(() => undefined);
-    if (seen?.answer) return seen.answer;
+    if (seen?.answer && fresh(seen.answer, ttlMs)) return seen.answer;
     if (!seen?.claimed) return undefined;
   }
   return undefined;
+}
+
+/** Whether a stored answer is still within its endpoint's refresh frequency. */
+function fresh(answer: CachedAnswer | undefined, ttlMs: number): answer is CachedAnswer {
+  return answer !== undefined && Date.now() - answer.fetchedAt < ttlMs;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

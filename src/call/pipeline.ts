@@ -92,7 +92,7 @@ async function runCall(
   try {
     const source = await services.source();
     const account = accountOf(context.apiKey ?? source.apiKey ?? '');
-    const fetches: Fetched[] = [];
+    const fetches: EndpointAnswer[] = [];
     const toolContext: ToolContext = {
       account,
       fetch: async (endpoint, query) => {
@@ -135,6 +135,8 @@ async function runCall(
 export interface EndpointAnswer extends Fetched {
   account: string;
   sandbox: boolean;
+  /** For a stale answer: how the service failed. */
+  staleBecause?: string;
 }
 
 /**
@@ -156,14 +158,31 @@ export async function fetchEndpoint(
     );
   }
   const account = accountOf(apiKey);
-  const fetched = await services.answers.fetch(
-    cacheKey(endpoint.name, account, params),
-    endpoint.refreshSeconds * 1000,
-    context.signal,
-    (signal) => requestUpstream(services, source, endpoint, params, { apiKey, account, signal }),
-  );
-  if (fetched.via !== 'upstream') services.guard.recordHit(account, endpoint.name, fetched.credits);
-  return { ...fetched, account, sandbox: source.sandbox };
+  const key = cacheKey(endpoint.name, account, params);
+  const ttlMs = endpoint.refreshSeconds * 1000;
+  try {
+    const fetched = await services.answers.fetch(key, ttlMs, context.signal, (signal) =>
+      requestUpstream(services, source, endpoint, params, { apiKey, account, signal }),
+    );
+    if (fetched.via !== 'upstream') services.guard.recordHit(account, endpoint.name, fetched.credits);
+    return { ...fetched, account, sandbox: source.sandbox };
+  } catch (error) {
+    // The service failed, not the call: the last answer, within SVC_STALE_MAX_SECONDS, stands in.
+    const failure = context.signal?.aborted ? undefined : serviceFailure(error);
+    const stale = failure ? await services.answers.stale(key, ttlMs) : undefined;
+    if (!stale) throw error;
+    return { ...stale, via: 'stale', staleBecause: failure, account, sandbox: source.sandbox };
+  }
+}
+
+/** How the service failed, in a few words, when a stale answer may stand in: not for a refusal of the key or the call. */
+function serviceFailure(error: unknown): string | undefined {
+  if (!(error instanceof UpstreamError)) return undefined;
+  if (error.kind === 'timeout') return 'it did not answer in time';
+  if (error.kind === 'network') return 'it could not be reached';
+  if (error.kind === 'http' && error.status === 429) return 'it refused more requests for now (429)';
+  if (error.kind === 'http' && (error.status ?? 0) >= 500) return `it failed (HTTP ${error.status})`;
+  return undefined;
 }
 
 /**
@@ -259,15 +278,17 @@ async function send(
  * from the cache (or another call's request), and the age of the oldest. A local answer that
  * fetched nothing is free and fresh.
  */
-function answerMeta(fetches: readonly Fetched[], sandbox: boolean): AnswerMeta {
+function answerMeta(fetches: readonly EndpointAnswer[], sandbox: boolean): AnswerMeta {
   const now = Date.now();
   const all = (via: Fetched['via']) => fetches.length > 0 && fetches.every((f) => f.via === via);
+  const staleBecause = fetches.find((f) => f.via === 'stale')?.staleBecause;
   return {
     credits: fetches.reduce((sum, f) => sum + (f.via === 'upstream' ? f.credits : 0), 0),
     cached: all('cache'),
     joined: all('joined'),
     age_seconds: Math.max(0, ...fetches.map((f) => Math.round((now - f.fetchedAt) / 1000))),
     sandbox,
+    ...(staleBecause === undefined ? {} : { stale: true, stale_because: staleBecause }),
   };
 }
 

@@ -15,6 +15,10 @@ export interface AnswerMeta {
   age_seconds: number;
   /** Whether the data comes from the sandbox, not the real service (the text says so too). */
   sandbox: boolean;
+  /** Set when the service failed and the last answer stands in (SVC_STALE_MAX_SECONDS). */
+  stale?: true;
+  /** How the service failed, for a stale answer. */
+  stale_because?: string;
 }
 
 export function errorResult(message: string): CallToolResult {
@@ -50,6 +54,8 @@ export function answerResult({ data, summarise, format, meta }: Presented): Call
     summarise(data),
     truncated,
     meta.cached && `(cached answer: the data is ${ageText(meta.age_seconds)} old)`,
+    meta.stale &&
+      `(stale answer: the service ${meta.stale_because ?? 'failed'}, so this is the last answer, ${ageText(meta.age_seconds)} old)`,
     meta.sandbox && SANDBOX_NOTE,
   ]
     .filter((line): line is string => typeof line === 'string' && line !== '')

@@ -102,7 +102,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   return {
     config,
     source,
-    answers: new SharedAnswers(cacheStore, config.cache, claimMs),
+    answers: new SharedAnswers(cacheStore, config.cache, claimMs, config.staleMaxSeconds * 1000),
     guard,
     limiter: new CallLimiter(turnWaitMs),
     observers,

@@ -5,8 +5,8 @@
  */
 
 export type CallOutcome = 'ok' | 'invalid' | 'refused' | 'error' | 'cancelled';
-/** Where an answer came from: the service, the cache, another identical call, or the server itself. */
-export type AnswerSource = 'upstream' | 'cache' | 'joined' | 'local';
+/** Where an answer came from: the service, the cache, another identical call, a stale answer standing in for a failed service, or the server itself. */
+export type AnswerSource = 'upstream' | 'cache' | 'joined' | 'stale' | 'local';
 
 export interface CallEvent {
   tool: string;

@@ -4,6 +4,11 @@
  */
 
 export const NOW = '2026-11-22T12:00:00.000Z';
+/** An error answer as the service writes it: the status object only, no data, nothing charged. */
+export const errorBody = (code: number | string, message: string) => ({
+  status: { timestamp: NOW, error_code: code, error_message: message, elapsed: 0, credit_count: 0 },
+});
+
 export const okStatus = {
   timestamp: NOW,
   error_code: 0,

@@ -7,15 +7,12 @@ import { describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
 import { useFakeUpstreamSession } from '../helpers/fake-session.js';
 import { until } from '../helpers/until.js';
-import { NOW, okStatus } from '../helpers/upstream-shapes.js';
+import { errorBody, NOW, okStatus } from '../helpers/upstream-shapes.js';
 
 const session = useFakeUpstreamSession();
 
 describe('upstream error codes: kept, explained, retried only where it helps', () => {
   const PATH = '/v1/altcoin-season-index/historical';
-  const errorBody = (code: number | string, message: string) => ({
-    status: { timestamp: NOW, error_code: code, error_message: message, elapsed: 0, credit_count: 0 },
-  });
   const nextUtcDay = () => {
     const now = new Date();
     return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1))
