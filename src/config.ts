@@ -172,6 +172,16 @@ export const SETTINGS = {
     meaning: 'refuse any single call estimated above this many credits',
     schema: z.preprocess(unsetIfBlank, wholeNumber(0, 1e9, 'credits').default(25)),
   }),
+  confirmCredits: setting({
+    env: 'SVC_CONFIRM_CREDITS',
+    key: 'confirm_credits',
+    title: 'Confirm from (credits)',
+    // Ten credits is ten ordinary calls in one (a 2,000-row listing, a long history): rare in a
+    // conversation, worth one click from the person paying; 0 never asks.
+    meaning:
+      'a call estimated at this many credits or more asks the user first (elicitation), where the client can; 0: never ask',
+    schema: z.preprocess(unsetIfBlank, wholeNumber(0, 1e9, 'credits').default(10)),
+  }),
   stateDir: setting({
     env: 'SVC_STATE_DIR',
     key: 'state_dir',

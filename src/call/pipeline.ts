@@ -26,6 +26,7 @@ import {
 } from '../catalog/index.js';
 import { validateParams } from '../catalog/params.js';
 import { cpuTurns } from '../cpu-turns.js';
+import { largestFit } from '../guard/fit.js';
 import { accountOf } from '../guard/guard.js';
 import { CALL_CANCELLED } from '../messages.js';
 import { type CallEvent, notify } from '../ops/events.js';
@@ -44,6 +45,11 @@ export interface CallContext {
   signal?: AbortSignal;
   /** A key the caller brought (HTTP); else the data source's own. */
   apiKey?: string;
+  /**
+   * Asks the person whether to send a costly call (SVC_CONFIRM_CREDITS): true to send it. Absent
+   * where the client cannot ask (no elicitation): such calls go on as before.
+   */
+  confirm?: (question: string) => Promise<boolean>;
 }
 
 /** A call refused before anything was sent, and why (for metrics). */
@@ -162,7 +168,12 @@ export async function fetchEndpoint(
   const ttlMs = endpoint.refreshSeconds * 1000;
   try {
     const fetched = await services.answers.fetch(key, ttlMs, context.signal, (signal) =>
-      requestUpstream(services, source, endpoint, params, { apiKey, account, signal }),
+      requestUpstream(services, source, endpoint, params, {
+        apiKey,
+        account,
+        signal,
+        confirm: context.confirm,
+      }),
     );
     if (fetched.via !== 'upstream') services.guard.recordHit(account, endpoint.name, fetched.credits);
     return { ...fetched, account, sandbox: source.sandbox };
@@ -197,13 +208,14 @@ async function requestUpstream(
   source: DataSource,
   endpoint: Endpoint,
   asked: Record<string, unknown>,
-  call: { apiKey: string; account: string; signal: AbortSignal },
+  call: { apiKey: string; account: string; signal: AbortSignal; confirm?: CallContext['confirm'] },
 ): Promise<CachedAnswer> {
   const { guard, observers } = services;
   const now = Math.floor(services.now() / 1000);
   const page = pageOf(endpoint, asked, now);
   const { params } = page;
   const estimate = estimateCredits(endpoint.credits, params, now);
+  await confirmCostly(services, endpoint, params, estimate, call);
   const admission = await guard.admit({
     account: call.account,
     tool: endpoint.name,
@@ -243,6 +255,32 @@ async function requestUpstream(
     // answered with an error: nothing.
     if (charged === undefined) await guard.release(reservation);
     else await guard.settle(reservation, charged);
+  }
+}
+
+/**
+ * A call estimated at SVC_CONFIRM_CREDITS or more is put to the person first, where the client can
+ * ask: declined, or not answered, it is refused before anything is reserved or sent.
+ */
+async function confirmCostly(
+  services: Services,
+  endpoint: Endpoint,
+  params: Record<string, unknown>,
+  estimate: number,
+  call: { account: string; confirm?: CallContext['confirm'] },
+): Promise<void> {
+  const threshold = services.config.confirmCredits;
+  if (!call.confirm || threshold === 0 || estimate < threshold) return;
+  const { left, window } = await services.guard.usage(call.account);
+  const now = Math.floor(services.now() / 1000);
+  const cheaper = largestFit(endpoint.credits, params, threshold - 1, now);
+  const budget = left === null ? 'No budget is set.' : `${left} credits are left for the ${window}.`;
+  const question = `${endpoint.title}: this call is estimated at ${estimate} credits. ${budget}${cheaper ? ` For less: ${cheaper.replace(/^To make it fit now: /, '')}` : ''} Send it?`;
+  if (!(await call.confirm(question))) {
+    throw new RefusedCall(
+      `Not sent: the call was not confirmed (estimated at ${estimate} credits; SVC_CONFIRM_CREDITS=${threshold} asks first). Nothing was charged.${cheaper ? ` ${cheaper}` : ''}`,
+      'not_confirmed',
+    );
   }
 }
 

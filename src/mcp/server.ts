@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Services } from '../call/services.js';
 import { VERSION } from '../version.js';
+import { askToConfirm } from './confirm.js';
 import { listPrompts, PromptError, renderPrompt } from './prompts.js';
 
 const SERVER_NAME = 'svc-mcp';
@@ -119,9 +120,16 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
     const { name, arguments: args } = request.params;
     const tool = exposed.tools.get(name);
     if (!tool) return errorResult(unknownTool(services, path, name));
+    const confirmation = askToConfirm(mcp, ctx);
     const result = await whileReportingProgress(ctx, () =>
-      callTool(services, tool, args, { signal: ctx.mcpReq.signal, apiKey: caller.apiKey }),
+      callTool(services, tool, args, {
+        signal: ctx.mcpReq.signal,
+        apiKey: caller.apiKey,
+        confirm: confirmation?.confirm,
+      }),
     );
+    // 2026-07-28: the question goes back as an input-required result; the client retries with the answer.
+    if (confirmation?.pending) return confirmation.pending;
     return mcp.server.projectCallToolResult(result, exposed.definition(name)?.outputSchema);
   });
   mcp.server.setRequestHandler('resources/list', async () => {

@@ -10,7 +10,7 @@ import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/st
 import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as Sdk1Stdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as Sdk1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ElicitRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CLI_PATH, type CliProcess, childEnv, type Env, isAlive, REPO_ROOT, spawnCli } from './cli.js';
 import { record } from './recorder.js';
 
@@ -64,14 +64,30 @@ interface AnyClient {
   close(): Promise<void>;
 }
 
-function newClient(kind: ClientKind): AnyClient {
+/** A person answering the server's questions (elicitation): given the question, the answer. */
+export type Answerer = (message: string) => {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+};
+
+function newClient(kind: ClientKind, answer?: Answerer): AnyClient {
   const info = { name: 'svc-mcp-tests', version: '0.0.0' };
-  if (kind === 'sdk1') return new Sdk1Client(info) as unknown as AnyClient;
-  return new V2Client(info, { versionNegotiation: { mode: { pin: '2026-07-28' } } }) as unknown as AnyClient;
+  const handler = async (request: { params: { message: string } }) => answer?.(request.params.message);
+  if (kind === 'sdk1') {
+    const client = new Sdk1Client(info, answer ? { capabilities: { elicitation: {} } } : undefined);
+    if (answer) client.setRequestHandler(ElicitRequestSchema, handler as never);
+    return client as unknown as AnyClient;
+  }
+  const client = new V2Client(info, {
+    versionNegotiation: { mode: { pin: '2026-07-28' } },
+    ...(answer ? { capabilities: { elicitation: { form: {} } } } : {}),
+  });
+  if (answer) client.setRequestHandler('elicitation/create', handler as never);
+  return client as unknown as AnyClient;
 }
 
 /** Connect a client over a transport and list the tools (which also makes it cache the output validators). */
-async function connectClient(kind: SessionKind, transport: object): Promise<Session> {
+async function connectClient(kind: SessionKind, transport: object, answer?: Answerer): Promise<Session> {
   // The 1.x client tells its transport the version `initialize` settled on, when the transport asks.
   let settled: string | undefined;
   const told = transport as { setProtocolVersion?: (version: string) => void };
@@ -80,7 +96,7 @@ async function connectClient(kind: SessionKind, transport: object): Promise<Sess
     settled = version;
     previous?.(version);
   };
-  const client = newClient(kind.client);
+  const client = newClient(kind.client, answer);
   await client.connect(transport);
   const { tools } = await client.listTools();
   return {
@@ -160,20 +176,22 @@ export function connectHttp(
   server: HttpServer,
   client: ClientKind,
   headers: Record<string, string> = {},
+  answer?: Answerer,
 ): Promise<Session> {
   const url = new URL(server.url);
   const transport =
     client === 'sdk1'
       ? new Sdk1Http(url, { requestInit: { headers } })
       : new V2Http(url, { requestInit: { headers } });
-  return connectClient({ client, transport: 'http' }, transport);
+  return connectClient({ client, transport: 'http' }, transport, answer);
 }
 
 /** A session on a server of its own: spawned over stdio, or `svc-mcp http` then a client. */
-export async function openSession(kind: SessionKind, env: Env = {}): Promise<Session> {
+/** `answer`: the client declares elicitation and answers the server's questions with it. */
+export async function openSession(kind: SessionKind, env: Env = {}, answer?: Answerer): Promise<Session> {
   if (kind.transport === 'http') {
     const server = await startHttpServer(env);
-    const session = await connectHttp(server, kind.client);
+    const session = await connectHttp(server, kind.client, {}, answer);
     return {
       ...session,
       async close() {
@@ -193,5 +211,5 @@ export async function openSession(kind: SessionKind, env: Env = {}): Promise<Ses
   transport.stderr?.on('data', (chunk: Buffer) =>
     record(`${kind.client} stdio stderr`, chunk.toString('utf8')),
   );
-  return connectClient(kind, transport);
+  return connectClient(kind, transport, answer);
 }

@@ -1,0 +1,74 @@
+/**
+ * Asking the person before a costly call is sent (SVC_CONFIRM_CREDITS), in the way the client's
+ * revision has: on the 2025 revisions a server-to-client `elicitation/create` request the call
+ * waits for; on 2026-07-28 an input-required result carrying the same question, which the client
+ * answers by calling again with the person's answer. A client that has not declared elicitation
+ * is never asked: its calls go on as before.
+ */
+import {
+  acceptedContent,
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  inputRequired,
+  type McpServer,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+
+/** How long a 2025 client may take to answer before the call is refused (a person is reading). */
+export const CONFIRM_WAIT_MS = 120_000;
+
+/** The key of the question in an input-required result, and of its answer on the retry. */
+const QUESTION = 'confirm';
+
+const ANSWER_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    confirm: { type: 'boolean' as const, title: 'Send this call', description: 'Yes to spend the credits.' },
+  },
+  required: ['confirm'],
+};
+
+export interface Confirmation {
+  confirm(question: string): Promise<boolean>;
+  /** Set when a 2026-07-28 call must go back to ask: the result to answer with. */
+  pending?: InputRequiredResult;
+}
+
+/** How to ask this request's client, or undefined when it cannot be asked. */
+export function askToConfirm(mcp: McpServer, ctx: ServerContext): Confirmation | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const modern = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  if (modern !== undefined) {
+    if (!modern.elicitation) return undefined;
+    const confirmation: Confirmation = {
+      async confirm(question) {
+        const responses = ctx.mcpReq.inputResponses;
+        if (responses && QUESTION in responses) return acceptedContent(responses, QUESTION)?.confirm === true;
+        confirmation.pending = inputRequired({
+          inputRequests: {
+            [QUESTION]: inputRequired.elicit({
+              mode: 'form',
+              message: question,
+              requestedSchema: ANSWER_SCHEMA,
+            }),
+          },
+        });
+        return false;
+      },
+    };
+    return confirmation;
+  }
+  if (!mcp.server.getClientCapabilities()?.elicitation) return undefined;
+  return {
+    async confirm(question) {
+      const answer = await ctx.mcpReq
+        .elicitInput(
+          { mode: 'form', message: question, requestedSchema: ANSWER_SCHEMA },
+          { timeout: CONFIRM_WAIT_MS, signal: ctx.mcpReq.signal },
+        )
+        .catch(() => undefined);
+      return answer?.action === 'accept' && answer.content?.confirm === true;
+    },
+  };
+}
