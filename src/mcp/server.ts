@@ -40,12 +40,13 @@ type ToolPath = Awaited<ReturnType<typeof loadToolPath>>;
 const toolPaths = new WeakMap<Services, Promise<ToolPath>>();
 
 async function loadToolPath(services: Services) {
-  const [tools, pipeline, results, resources, catalog] = await Promise.all([
+  const [tools, pipeline, results, resources, catalog, views] = await Promise.all([
     import('./tools.js'),
     import('../call/pipeline.js'),
     import('../call/results.js'),
     import('./resources.js'),
     import('../catalog/index.js'),
+    import('./views.js'),
   ]);
   const exposed = tools.exposedTools(services.config);
   return {
@@ -55,6 +56,7 @@ async function loadToolPath(services: Services) {
     resources,
     listHint: tools.listCacheHint([...exposed.tools.values()]),
     unknownToolMessage: catalog.unknownToolMessage,
+    views,
   };
 }
 
@@ -133,19 +135,24 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
     return mcp.server.projectCallToolResult(result, exposed.definition(name)?.outputSchema);
   });
   mcp.server.setRequestHandler('resources/list', async () => {
-    const { creditsResource, endpointsResource } = (await loading).resources;
-    return { resources: [creditsResource, endpointsResource] };
+    const { resources, exposed, views } = await loading;
+    const { creditsResource, endpointsResource } = resources;
+    return {
+      resources: [creditsResource, endpointsResource, ...views.viewResources(new Set(exposed.tools.keys()))],
+    };
   });
   mcp.server.setRequestHandler('resources/read', async (request) => {
     const { uri } = request.params;
-    const { exposed, resources } = await loading;
+    const { exposed, resources, views } = await loading;
     const { CREDITS_URI, ENDPOINTS_URI } = resources;
     const json = (text: string) => ({ contents: [{ uri, mimeType: 'application/json', text }] });
     if (uri === ENDPOINTS_URI) return json(resources.endpointsJson(new Set(exposed.tools.keys())));
+    const view = views.readView(uri);
+    if (view) return { contents: [{ uri, mimeType: views.VIEW_MIME_TYPE, text: await view }] };
     if (uri !== CREDITS_URI) {
       throw new ResourceNotFoundError(
         uri,
-        `Unknown resource "${uri.slice(0, 100)}"; this server has ${CREDITS_URI} and ${ENDPOINTS_URI}.`,
+        `Unknown resource "${uri.slice(0, 100)}"; this server has ${CREDITS_URI}, ${ENDPOINTS_URI} and the ui:// views resources/list gives.`,
       );
     }
     const { accountOf } = await import('../guard/guard.js');

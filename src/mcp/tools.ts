@@ -3,6 +3,7 @@ import type { CacheHint, Tool as McpTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { answerSchema, type Selection, selectTools, type Tool } from '../catalog/index.js';
 import { MAX_UNBOUNDED_INT } from '../catalog/params.js';
+import { viewMeta } from './views.js';
 
 /** The tools a configuration exposes, by name, with their definitions computed on first use. */
 export function exposedTools(config: Selection) {
@@ -71,6 +72,7 @@ function trim(node: unknown): unknown {
 }
 
 export function toolDefinition(tool: Tool): McpTool {
+  const view = viewMeta(tool.name);
   return {
     name: tool.name,
     title: tool.title,
@@ -81,5 +83,6 @@ export function toolDefinition(tool: Tool): McpTool {
       'output',
     ) as McpTool['outputSchema'],
     annotations: { readOnlyHint: true, openWorldHint: true },
+    ...(view === undefined ? {} : { _meta: view }),
   };
 }

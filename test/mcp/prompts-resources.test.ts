@@ -107,10 +107,20 @@ describe('prompts', () => {
 });
 
 describe('resources', () => {
-  it('lists svc://credits and svc://endpoints', async () => {
+  it('lists svc://credits, svc://endpoints and the views of the tools it exposes', async () => {
     const { resources } = await mcp.client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['svc://credits', 'svc://endpoints']);
-    for (const r of resources) expect(r.mimeType).toBe('application/json');
+    expect(resources.map((r) => r.uri)).toEqual([
+      'svc://credits',
+      'svc://endpoints',
+      'ui://svc-mcp/price.html',
+      'ui://svc-mcp/sentiment.html',
+      'ui://svc-mcp/overview.html',
+    ]);
+    expect(resources.map((r) => r.mimeType)).toEqual([
+      'application/json',
+      'application/json',
+      ...Array(3).fill('text/html;profile=mcp-app'),
+    ]);
   });
 
   it('svc://endpoints is the catalog: every endpoint with path, tool, credits, refresh, plans and whether it is exposed', async () => {
@@ -127,7 +137,7 @@ describe('resources', () => {
       plans: string[];
     }[];
     const endpointTools = ALL_TOOLS.filter(
-      (t) => t !== 'search_cryptocurrencies' && t !== 'get_credit_usage',
+      (t) => !['search_cryptocurrencies', 'get_credit_usage', 'estimate_cost'].includes(t),
     );
     expect(catalog.map((e) => e.tool)).toEqual(endpointTools);
     expect(new Set(catalog.map((e) => e.path)).size).toBe(catalog.length);
@@ -151,7 +161,7 @@ describe('resources', () => {
     const { contents } = await mcp.client.readResource({ uri: 'svc://credits' });
     expect(JSON.parse(resourceText(contents))).toMatchObject({ window: 'day', budget: null });
     await expect(mcp.client.readResource({ uri: 'svc://nothing' })).rejects.toThrow(
-      /svc:\/\/credits and svc:\/\/endpoints/,
+      /svc:\/\/credits, svc:\/\/endpoints and the ui:\/\/ views/,
     );
   });
 });

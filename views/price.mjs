@@ -1,0 +1,99 @@
+/**
+ * Price chart: candles and volume for get_ohlcv_historical and get_kline_candles, a line for
+ * get_cryptocurrency_quotes_historical and get_kline_points; the crosshair's values in the legend.
+ */
+import { CandlestickSeries, HistogramSeries, LineSeries } from 'lightweight-charts';
+import { byTime, connect, reportSize, showMessage, toSeconds } from './bridge.mjs';
+import { COLORS, legendOnCrosshair, newChart, short, when } from './chart.mjs';
+
+/** The first asset's series in the first currency: {title, candles?, line?}. */
+function seriesOf(data) {
+  if (Array.isArray(data.candles)) {
+    return { title: `${data.address?.slice(0, 10)}… on ${data.platform}`, candles: data.candles.map(candle) };
+  }
+  if (Array.isArray(data.points)) {
+    return {
+      title: `${data.address?.slice(0, 10)}… on ${data.platform}`,
+      line: data.points.map((p) => ({ time: toSeconds(p.time), value: p.value, volume: p.volume })),
+    };
+  }
+  const asset = data.items?.[0];
+  if (!asset) return undefined;
+  const currency = asset.quotes?.[0]?.quote?.[0]?.currency ?? 'USD';
+  const inCurrency = (q) => q.quote.find((c) => c.currency === currency) ?? {};
+  if (asset.quotes?.[0]?.time_open !== undefined) {
+    return {
+      title: `${asset.name} (${asset.symbol}) in ${currency}`,
+      candles: asset.quotes.map((q) => candle({ time: q.time_open, ...inCurrency(q) })),
+    };
+  }
+  return {
+    title: `${asset.name} (${asset.symbol}) in ${currency}`,
+    line: asset.quotes.map((q) => ({
+      time: toSeconds(q.timestamp),
+      value: inCurrency(q).price,
+      volume: inCurrency(q).volume_24h,
+    })),
+  };
+}
+
+function candle(c) {
+  return {
+    time: toSeconds(c.time),
+    open: c.open,
+    high: c.high,
+    low: c.low,
+    close: c.close,
+    volume: c.volume,
+  };
+}
+
+const valued = (points, key) => byTime(points.filter((p) => Number.isFinite(p[key])));
+
+function draw(result) {
+  const series = result.structuredContent && seriesOf(result.structuredContent);
+  if (!series) return showMessage('No price data to draw.');
+  document.getElementById('title').textContent = series.title;
+  const chart = newChart(document.getElementById('chart'));
+  const volume = chart.addSeries(HistogramSeries, {
+    priceScaleId: 'volume',
+    priceFormat: { type: 'volume' },
+    color: `${COLORS.line}55`,
+  });
+  chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
+  let main;
+  if (series.candles) {
+    main = chart.addSeries(CandlestickSeries, {
+      upColor: COLORS.up,
+      downColor: COLORS.down,
+      wickUpColor: COLORS.up,
+      wickDownColor: COLORS.down,
+      borderVisible: false,
+    });
+    main.setData(valued(series.candles, 'close'));
+  } else {
+    main = chart.addSeries(LineSeries, { color: COLORS.line, lineWidth: 2 });
+    main.setData(valued(series.line, 'value').map(({ time, value }) => ({ time, value })));
+  }
+  const points = series.candles ?? series.line;
+  volume.setData(valued(points, 'volume').map(({ time, volume: value }) => ({ time, value })));
+  chart.timeScale().fitContent();
+  const last = points.at(-1);
+  legendOnCrosshair(
+    chart,
+    document.getElementById('legend'),
+    (data, time) => {
+      const p = data.get(main);
+      const v = data.get(volume)?.value;
+      const price =
+        p?.close !== undefined
+          ? `O ${short(p.open)} H ${short(p.high)} L ${short(p.low)} C ${short(p.close)}`
+          : `${short(p?.value)}`;
+      return `${when(time)}  ${price}  Vol ${short(v)}`;
+    },
+    last ? `${points.length} points; last ${short(last.close ?? last.value)}` : '',
+  );
+  reportSize();
+}
+
+connect('svc-mcp price chart', draw);
