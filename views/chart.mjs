@@ -19,6 +19,7 @@ export function newChart(element, options = {}) {
     layout: { background: { color: 'transparent' }, textColor: COLORS.text, attributionLogo: true },
     grid: { vertLines: { color: COLORS.grid }, horzLines: { color: COLORS.grid } },
     timeScale: { timeVisible: true, secondsVisible: false },
+    localization: { priceFormatter: short },
     ...options,
   });
 }
