@@ -275,6 +275,44 @@ export const SETTINGS = {
       }),
     ),
   }),
+  oauthIssuer: setting({
+    env: 'SVC_OAUTH_ISSUER',
+    key: 'oauth_issuer',
+    title: 'Sign-in issuer',
+    meaning:
+      'HTTP: accept access tokens from this OAuth 2.1 authorization server (its issuer URL) instead of SVC_HTTP_TOKEN; needs SVC_OAUTH_RESOURCE',
+    whenUnset: 'unset: no sign-in',
+    schema: optionalText(
+      z.url({
+        protocol: /^https?$/,
+        message: 'must be the issuer URL, e.g. https://login.example.com/realms/team',
+      }),
+    ),
+  }),
+  oauthResource: setting({
+    env: 'SVC_OAUTH_RESOURCE',
+    key: 'oauth_resource',
+    title: 'Sign-in resource URL',
+    meaning:
+      "with sign-in: this server's public URL, the audience its tokens must name, e.g. https://mcp.example.com/mcp",
+    whenUnset: 'unset: none',
+    schema: optionalText(
+      z.url({ protocol: /^https?$/, message: "must be this server's public URL, ending in /mcp" }),
+    ),
+  }),
+  oauthScope: setting({
+    env: 'SVC_OAUTH_SCOPE',
+    key: 'oauth_scope',
+    title: 'Sign-in scope',
+    meaning: 'with sign-in: the scope an access token needs to call tools',
+    schema: z.preprocess(
+      unsetIfBlank,
+      z
+        .string()
+        .regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/, { message: 'must be one OAuth scope, e.g. mcp:tools' })
+        .default('mcp:tools'),
+    ),
+  }),
   httpAllowedOrigins: setting({
     env: 'SVC_HTTP_ALLOWED_ORIGINS',
     key: 'http_allowed_origins',
@@ -365,6 +403,12 @@ const entries = Object.entries(SETTINGS) as [keyof Settings, Setting][];
 function crossCheck(config: Config): string | undefined {
   if (config.apiKey !== undefined && config.baseUrl === undefined) {
     return 'SVC_BASE_URL is required when SVC_API_KEY is set (the upstream base address, e.g. https://api.example.com).';
+  }
+  if (config.oauthIssuer !== undefined && config.httpToken !== undefined) {
+    return 'SVC_OAUTH_ISSUER and SVC_HTTP_TOKEN are both set: pick one. Sign-in (SVC_OAUTH_ISSUER) gives each person their own token; SVC_HTTP_TOKEN is one shared token for small setups.';
+  }
+  if (config.oauthIssuer !== undefined && config.oauthResource === undefined) {
+    return "SVC_OAUTH_RESOURCE is required with SVC_OAUTH_ISSUER: this server's public URL (e.g. https://mcp.example.com/mcp), the audience its access tokens must name.";
   }
   return undefined;
 }

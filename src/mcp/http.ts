@@ -35,6 +35,7 @@ import { bodyRefusal, MAX_REQUEST_BYTES, readBody } from './http-body.js';
 import { DRAIN_TIMEOUT_MS, InFlight } from './in-flight.js';
 import { protoKeyCall } from './proto-key.js';
 import { createServer, protoKeyRefusal } from './server.js';
+import { SignIn } from './sign-in.js';
 
 /** Time a client has to send a request's headers. */
 const HEADERS_TIMEOUT_MS = 10_000;
@@ -56,7 +57,11 @@ export interface HttpOptions {
 export async function runHttp(config: Config, { host, port }: HttpOptions): Promise<void> {
   const none = (await import('../catalog/index.js')).noToolsError(config);
   if (none) throw new ConfigError(none);
-  if (!isLoopback(host) && config.httpToken === undefined) {
+  const signIn =
+    config.oauthIssuer === undefined || config.oauthResource === undefined
+      ? undefined
+      : new SignIn({ issuer: config.oauthIssuer, resource: config.oauthResource, scope: config.oauthScope });
+  if (!isLoopback(host) && config.httpToken === undefined && signIn === undefined) {
     throw new ConfigError(
       `Refusing to listen on ${host} without SVC_HTTP_TOKEN: anyone who can reach the port could call the service on your credits. Set SVC_HTTP_TOKEN (for example to the output of \`openssl rand -hex 32\`) and give it to your clients, or listen on 127.0.0.1.`,
     );
@@ -87,8 +92,7 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
       });
     }
     const key = callerKey(rules, req.headers[rules.keyHeader]);
-    const refusal =
-      checkToken(rules, req.headers.authorization) ?? ('status' in key ? key : undefined) ?? admission();
+    const refusal = (await authorize(req)) ?? ('status' in key ? key : undefined) ?? admission();
     if (refusal) return sendRefusal(res, refusal);
     allowOrigin(req, res);
     inFlight.add(res);
@@ -186,7 +190,18 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
       if (!reading) return sendRefusal(res, methodNotAllowed('GET, HEAD'));
       if (path === '/healthz') return routes.healthz(res);
       if (closing) return sendRefusal(res, stopping());
-      return routes.readyz(res, checkToken(rules, req.headers.authorization) === undefined);
+      return routes.readyz(res, (await authorize(req)) === undefined);
+    }
+    if (signIn && (path === signIn.metadataPath || path === '/.well-known/oauth-protected-resource')) {
+      if (!reading) return sendRefusal(res, methodNotAllowed('GET, HEAD'));
+      const document = await signIn.metadataDocument().catch((error: Error) => error);
+      if (document instanceof Error) {
+        return sendRefusal(res, {
+          status: 503,
+          message: `The authorization server's metadata could not be read (${document.message}).`,
+        });
+      }
+      return sendJson(res, 200, document, { 'access-control-allow-origin': '*' });
     }
     if (path !== '/mcp' && path !== '/metrics') {
       return sendRefusal(res, {
@@ -198,9 +213,16 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
     if (refusal) return sendRefusal(res, refusal);
     if (path === '/mcp') return handleMcp(req, res);
     if (!reading) return sendRefusal(res, methodNotAllowed('GET, HEAD'));
-    const denied = checkToken(rules, req.headers.authorization);
+    const denied = await authorize(req);
     if (denied) return sendRefusal(res, denied);
     return routes.metrics(res);
+  }
+
+  /** The shared token's check, or the signed-in person's (SVC_OAUTH_ISSUER). */
+  async function authorize(req: IncomingMessage): Promise<HttpRefusal | undefined> {
+    if (!signIn) return checkToken(rules, req.headers.authorization);
+    const checked = await signIn.check(req.headers.authorization);
+    return 'status' in checked ? checked : undefined;
   }
 
   const server = createHttpServer({ connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS }, (req, res) => {
