@@ -158,6 +158,15 @@ export const SETTINGS = {
     whenUnset: 'unset: no budget',
     schema: z.preprocess(unsetIfBlank, wholeNumber(0, 1e12, 'credits').optional()),
   }),
+  userCreditBudget: setting({
+    env: 'SVC_USER_CREDIT_BUDGET',
+    key: 'user_credit_budget',
+    title: 'Credit budget per person',
+    meaning:
+      "with sign-in (SVC_OAUTH_ISSUER): each person's credits per window, inside SVC_CREDIT_BUDGET; a call must fit both",
+    whenUnset: 'unset: none',
+    schema: z.preprocess(unsetIfBlank, wholeNumber(0, 1e12, 'credits').optional()),
+  }),
   creditWindow: setting({
     env: 'SVC_CREDIT_WINDOW',
     key: 'credit_window',
@@ -406,6 +415,9 @@ function crossCheck(config: Config): string | undefined {
   }
   if (config.oauthIssuer !== undefined && config.httpToken !== undefined) {
     return 'SVC_OAUTH_ISSUER and SVC_HTTP_TOKEN are both set: pick one. Sign-in (SVC_OAUTH_ISSUER) gives each person their own token; SVC_HTTP_TOKEN is one shared token for small setups.';
+  }
+  if (config.userCreditBudget !== undefined && config.oauthIssuer === undefined) {
+    return 'SVC_USER_CREDIT_BUDGET needs sign-in (SVC_OAUTH_ISSUER): without it the server cannot tell one person from another.';
   }
   if (config.oauthIssuer !== undefined && config.oauthResource === undefined) {
     return "SVC_OAUTH_RESOURCE is required with SVC_OAUTH_ISSUER: this server's public URL (e.g. https://mcp.example.com/mcp), the audience its access tokens must name.";

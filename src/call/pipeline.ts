@@ -45,6 +45,8 @@ export interface CallContext {
   signal?: AbortSignal;
   /** A key the caller brought (HTTP); else the data source's own. */
   apiKey?: string;
+  /** The signed-in person (HTTP with sign-in, as personOf names them), whose own budget applies too. */
+  person?: string;
   /**
    * Asks the person whether to send a costly call (SVC_CONFIRM_CREDITS): true to send it. Absent
    * where the client cannot ask (no elicitation): such calls go on as before.
@@ -106,7 +108,7 @@ async function runCall(
         fetches.push(fetched);
         return fetched;
       },
-      usage: () => services.guard.usage(account),
+      usage: () => services.guard.usage(account, context.person),
       estimate: (name, query) => estimateCall(services, account, name, query),
     };
     const data = await tool.answer(params, toolContext);
@@ -173,6 +175,7 @@ export async function fetchEndpoint(
         account,
         signal,
         confirm: context.confirm,
+        person: context.person,
       }),
     );
     if (fetched.via !== 'upstream') services.guard.recordHit(account, endpoint.name, fetched.credits);
@@ -208,7 +211,13 @@ async function requestUpstream(
   source: DataSource,
   endpoint: Endpoint,
   asked: Record<string, unknown>,
-  call: { apiKey: string; account: string; signal: AbortSignal; confirm?: CallContext['confirm'] },
+  call: {
+    apiKey: string;
+    account: string;
+    signal: AbortSignal;
+    confirm?: CallContext['confirm'];
+    person?: string;
+  },
 ): Promise<CachedAnswer> {
   const { guard, observers } = services;
   const now = Math.floor(services.now() / 1000);
@@ -218,6 +227,7 @@ async function requestUpstream(
   await confirmCostly(services, endpoint, params, estimate, call);
   const admission = await guard.admit({
     account: call.account,
+    person: call.person,
     tool: endpoint.name,
     estimate,
     rule: endpoint.credits,

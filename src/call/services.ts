@@ -81,6 +81,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const guard = new CreditGuard({
     store: redis ? new RedisLedger(redis) : localLedger(config.stateDir, now),
     budget: config.creditBudget,
+    personBudget: config.userCreditBudget,
     window: config.creditWindow,
     maxPerCall: config.maxCreditsPerCall,
     now,

@@ -95,6 +95,10 @@ const creditUsageFigures = guardFigures.extend({
   credits_saved: z.number().describe('Credits the cache saved'),
   ledger: z.string().describe('Where the ledger is kept'),
   problem: z.string().optional().describe('Why the ledger is unusable, if it is'),
+  you: z
+    .object({ budget: z.number(), spent: z.number(), reserved: z.number(), left: z.number() })
+    .optional()
+    .describe('With sign-in: your own budget, inside the one above'),
 });
 export type CreditUsageFigures = z.output<typeof creditUsageFigures>;
 
@@ -115,6 +119,8 @@ export const creditUsage = defineLocalTool({
       u.budget === null
         ? `Credits ${period}: ${formatNumber(u.spent)} spent, no budget set (SVC_CREDIT_BUDGET)`
         : `Credits ${period}: ${formatNumber(u.spent)} of ${formatNumber(u.budget)} spent, ${formatNumber(u.left)} left${u.reserved > 0 ? `, ${formatNumber(u.reserved)} held by calls in flight` : ''}`,
+      u.you &&
+        `Yours: ${formatNumber(u.you.spent)} of your ${formatNumber(u.you.budget)} spent, ${formatNumber(u.you.left)} left.`,
       u.resets_at !== null && `The window rolls at ${formatTime(u.resets_at)}.`,
       `${formatNumber(u.cache_hits)} cache hits saved ${formatNumber(u.credits_saved)} credits; at most ${formatNumber(u.max_credits_per_call)} credits per call.`,
       tools.length > 0 &&

@@ -16,6 +16,8 @@ export interface GuardOptions {
   store: LedgerStore;
   /** Credits allowed per window; undefined: no budget. */
   budget?: number;
+  /** With sign-in: each person's own credits per window, inside `budget` (SVC_USER_CREDIT_BUDGET). */
+  personBudget?: number;
   window: WindowKind;
   maxPerCall: number;
   /** Milliseconds since the epoch (the server's clock, frozen by SVC_NOW). */
@@ -42,9 +44,16 @@ export function accountOf(apiKey: string): string {
   return account;
 }
 
+/** A signed-in person as the ledger knows them: a short hash of the token's subject, never the subject. */
+export function personOf(subject: string): string {
+  return `person:${createHash('sha256').update(subject).digest('hex').slice(0, 16)}`;
+}
+
 /** What the guard needs to know of a call. */
 export interface GuardedCall {
   account: string;
+  /** The signed-in person making it (personOf), whose own budget it must fit too. */
+  person?: string;
   tool: string;
   estimate: number;
   /** The endpoint's rule and the call's parameters, to say how to make a refused call fit. */
@@ -73,6 +82,8 @@ export type CreditUsage = CreditUsageFigures;
 interface OpenCall {
   id: string;
   estimate: number;
+  /** The same credits held against the person's own budget, ended with the account's. */
+  personId?: string;
   sent?: Promise<void>;
 }
 
@@ -114,19 +125,29 @@ export class CreditGuard {
       tool: call.tool,
       estimate: call.estimate,
     };
+    // A person's own budget first: the call must fit it and the account's; each is reserved
+    // atomically, so neither is ever passed, and a call the account refuses gives the person's back.
+    const person = await this.reservePerson(call, window);
+    if (person && !person.ok) return person;
     let result: Awaited<ReturnType<LedgerStore['reserve']>>;
     try {
       result = await this.options.store.reserve({ ...reservation, amount: call.estimate, budget });
     } catch (error) {
+      if (person?.ok) await this.options.store.release(person.id).catch(() => {});
       // Never spend credits that cannot be counted; without a budget there is nothing to protect.
-      if (budget === undefined) return { ok: true, reservation };
+      if (budget === undefined && person === undefined) return { ok: true, reservation };
       return { ok: false, reason: 'ledger', message: this.problemOf(error) };
     }
     if (result.ok) {
       const held = { ...reservation, id: result.id };
-      this.open.set(result.id, { id: result.id, estimate: call.estimate });
+      this.open.set(result.id, {
+        id: result.id,
+        estimate: call.estimate,
+        personId: person?.ok ? person.id : undefined,
+      });
       return { ok: true, reservation: held };
     }
+    if (person?.ok) await this.options.store.release(person.id).catch(() => {});
     const left = Math.max(0, (budget ?? 0) - result.spent - result.reserved);
     const held = result.reserved > 0 ? `, ${credits(result.reserved)} held by calls in flight` : '';
     const fit = left > 0 ? largestFit(call.rule, call.params, left, nowSeconds) : undefined;
@@ -137,6 +158,35 @@ export class CreditGuard {
       ok: false,
       reason: 'budget',
       message: `Refused before sending: this call is estimated at ${credits(call.estimate)}, but ${credits(left)} of the ${window.kind === 'total' ? 'total' : `${window.kind}'s`} budget of ${budget} are left (${result.spent} spent${held}). The window rolls ${describeReset(window, this.options.now())}. ${advice}`,
+    };
+  }
+
+  /** The person's own reservation, when they have a budget: undefined, the id held, or the refusal. */
+  private async reservePerson(
+    call: GuardedCall,
+    window: BudgetWindow,
+  ): Promise<{ ok: true; id: string } | Extract<Admission, { ok: false }> | undefined> {
+    const { personBudget } = this.options;
+    if (call.person === undefined || personBudget === undefined) return undefined;
+    let result: Awaited<ReturnType<LedgerStore['reserve']>>;
+    try {
+      result = await this.options.store.reserve({
+        account: call.person,
+        window: window.id,
+        tool: call.tool,
+        amount: call.estimate,
+        budget: personBudget,
+      });
+    } catch (error) {
+      return { ok: false, reason: 'ledger', message: this.problemOf(error) };
+    }
+    if (result.ok) return { ok: true, id: result.id };
+    const left = Math.max(0, personBudget - result.spent - result.reserved);
+    const held = result.reserved > 0 ? `, ${credits(result.reserved)} held by your calls in flight` : '';
+    return {
+      ok: false,
+      reason: 'budget',
+      message: `Refused before sending: this call is estimated at ${credits(call.estimate)}, but ${credits(left)} of your own budget of ${personBudget} are left for the ${window.kind === 'total' ? 'total' : window.kind} (${result.spent} spent${held}; SVC_USER_CREDIT_BUDGET). The window rolls ${describeReset(window, this.options.now())}.`,
     };
   }
 
@@ -152,7 +202,14 @@ export class CreditGuard {
   async markSent(reservation: Reservation): Promise<void> {
     const call = this.openCall(reservation);
     if (!call || call.sent) return;
-    call.sent = this.options.store.markSent(call.id).catch(() => {});
+    const { store } = this.options;
+    call.sent = Promise.all([
+      store.markSent(call.id),
+      call.personId === undefined ? undefined : store.markSent(call.personId),
+    ]).then(
+      () => {},
+      () => {},
+    );
     await call.sent;
   }
 
@@ -173,7 +230,10 @@ export class CreditGuard {
     this.open.delete(call.id);
     const ended = (async () => {
       await call.sent;
-      await write(call.id).catch(() => {});
+      await Promise.all([
+        write(call.id).catch(() => {}),
+        call.personId === undefined ? undefined : write(call.personId).catch(() => {}),
+      ]);
     })();
     this.ending.add(ended);
     void ended.finally(() => this.ending.delete(ended));
@@ -189,7 +249,18 @@ export class CreditGuard {
     this.options.store.recordHit(account, this.window().id, tool, saved).catch(() => {});
   }
 
-  async usage(account: string): Promise<CreditUsage> {
+  /** The account's figures; with `person`, their own budget's beside them (`you`). */
+  async usage(account: string, person?: string): Promise<CreditUsage> {
+    const team = await this.accountUsage(account);
+    const { personBudget } = this.options;
+    if (person === undefined || personBudget === undefined || team.problem !== undefined) return team;
+    const own = await this.options.store.figures(person, this.window().id).catch(() => undefined);
+    if (!own) return team;
+    const left = Math.max(0, personBudget - own.spent - own.reserved);
+    return { ...team, you: { budget: personBudget, spent: own.spent, reserved: own.reserved, left } };
+  }
+
+  private async accountUsage(account: string): Promise<CreditUsage> {
     const window = this.window();
     const { budget } = this.options;
     const base = {

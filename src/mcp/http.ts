@@ -16,9 +16,10 @@ import {
 } from 'node:http';
 import type { Socket } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
 import { createServices } from '../call/services.js';
 import { type Config, ConfigError } from '../config.js';
+import { personOf } from '../guard/guard.js';
 import { listenProblem } from '../messages.js';
 import { VERSION } from '../version.js';
 import { operationalRoutes, sendJson } from './health.js';
@@ -70,8 +71,12 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
   const rules = accessRules(config, host);
   const routes = operationalRoutes(services);
   const mcp = createMcpHandler(
-    ({ era, requestInfo }) =>
-      createServer(services, { era, apiKey: requestInfo?.headers.get(config.keyHeader) || undefined }),
+    ({ era, requestInfo, authInfo }) =>
+      createServer(services, {
+        era,
+        apiKey: requestInfo?.headers.get(config.keyHeader) || undefined,
+        person: authInfo?.extra?.person as string | undefined,
+      }),
     { maxRequestBodySize: MAX_REQUEST_BYTES },
   );
   const serveMcp = toNodeHandler(mcp, { maxRequestBodySize: MAX_REQUEST_BYTES });
@@ -92,7 +97,11 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
       });
     }
     const key = callerKey(rules, req.headers[rules.keyHeader]);
-    const refusal = (await authorize(req)) ?? ('status' in key ? key : undefined) ?? admission();
+    const checked = await authorize(req);
+    const refusal =
+      (checked && 'status' in checked ? checked : undefined) ??
+      ('status' in key ? key : undefined) ??
+      admission();
     if (refusal) return sendRefusal(res, refusal);
     allowOrigin(req, res);
     inFlight.add(res);
@@ -190,7 +199,8 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
       if (!reading) return sendRefusal(res, methodNotAllowed('GET, HEAD'));
       if (path === '/healthz') return routes.healthz(res);
       if (closing) return sendRefusal(res, stopping());
-      return routes.readyz(res, (await authorize(req)) === undefined);
+      const checked = await authorize(req);
+      return routes.readyz(res, !(checked && 'status' in checked));
     }
     if (signIn && (path === signIn.metadataPath || path === '/.well-known/oauth-protected-resource')) {
       if (!reading) return sendRefusal(res, methodNotAllowed('GET, HEAD'));
@@ -214,15 +224,26 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
     if (path === '/mcp') return handleMcp(req, res);
     if (!reading) return sendRefusal(res, methodNotAllowed('GET, HEAD'));
     const denied = await authorize(req);
-    if (denied) return sendRefusal(res, denied);
+    if (denied && 'status' in denied) return sendRefusal(res, denied);
     return routes.metrics(res);
   }
 
-  /** The shared token's check, or the signed-in person's (SVC_OAUTH_ISSUER). */
-  async function authorize(req: IncomingMessage): Promise<HttpRefusal | undefined> {
+  /**
+   * The shared token's check, or the signed-in person's (SVC_OAUTH_ISSUER): a refusal, or who the
+   * caller is, carried to the MCP server as the request's auth info (the SDK passes it through).
+   */
+  async function authorize(req: IncomingMessage): Promise<HttpRefusal | undefined | { person: string }> {
     if (!signIn) return checkToken(rules, req.headers.authorization);
     const checked = await signIn.check(req.headers.authorization);
-    return 'status' in checked ? checked : undefined;
+    if ('status' in checked) return checked;
+    const person = personOf(checked.subject);
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = {
+      token: '',
+      clientId: person,
+      scopes: checked.scopes,
+      extra: { person },
+    };
+    return { person };
   }
 
   const server = createHttpServer({ connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS }, (req, res) => {

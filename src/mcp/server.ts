@@ -32,6 +32,8 @@ export interface Caller {
   era?: 'legacy' | 'modern';
   /** The key the client sent for the service (HTTP), used instead of the server's own. */
   apiKey?: string;
+  /** The signed-in person (HTTP with sign-in), as the ledger names them. */
+  person?: string;
 }
 
 type ToolPath = Awaited<ReturnType<typeof loadToolPath>>;
@@ -127,6 +129,7 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
       callTool(services, tool, args, {
         signal: ctx.mcpReq.signal,
         apiKey: caller.apiKey,
+        person: caller.person,
         confirm: confirmation?.confirm,
       }),
     );
@@ -157,7 +160,8 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
     }
     const { accountOf } = await import('../guard/guard.js');
     const source = await services.source();
-    return json(JSON.stringify(await services.guard.usage(accountOf(caller.apiKey ?? source.apiKey ?? ''))));
+    const account = accountOf(caller.apiKey ?? source.apiKey ?? '');
+    return json(JSON.stringify(await services.guard.usage(account, caller.person)));
   });
   mcp.server.setRequestHandler('prompts/list', async () => ({ prompts: listPrompts() }));
   mcp.server.setRequestHandler('prompts/get', async (request) => {

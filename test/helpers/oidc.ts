@@ -10,8 +10,11 @@ import Provider, { errors } from 'oidc-provider';
 
 export interface AuthorizationServer {
   issuer: string;
-  /** A client-credentials token for `resource` with `scope`, from `client` ('team', or 'short' for 1 s tokens). */
-  token(resource: string, scope: string, client?: 'team' | 'short'): Promise<string>;
+  /**
+   * A client-credentials token for `resource` with `scope`, from `client` (its subject): 'team', a
+   * name of `people`, or 'short' for tokens of 1 s.
+   */
+  token(resource: string, scope: string, client?: string): Promise<string>;
   /** Replace the signing key: tokens signed with the old one no longer verify. */
   rotateKey(): Promise<void>;
   close(): Promise<void>;
@@ -32,6 +35,7 @@ async function signingKey() {
 /** `resources`: each resource URL this server issues tokens for, with the scopes it grants there. */
 export async function startAuthorizationServer(
   resources: Record<string, string>,
+  people: readonly string[] = [],
 ): Promise<AuthorizationServer> {
   let handler: ReturnType<Provider['callback']> = async (_req, res) => {
     res.end();
@@ -42,7 +46,7 @@ export async function startAuthorizationServer(
 
   const start = async () => {
     const provider = new Provider(issuer, {
-      clients: ['team', 'short'].map((client_id) => ({
+      clients: ['team', 'short', ...people].map((client_id) => ({
         client_id,
         client_secret: SECRET,
         grant_types: ['client_credentials'],

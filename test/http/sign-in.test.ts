@@ -124,7 +124,7 @@ describe('sign-in', () => {
     expect(challenge(refused)).toContain('invalid_token');
   }, 20_000);
 
-  it('SVC_OAUTH_ISSUER with SVC_HTTP_TOKEN, or without a resource URL, will not start', async () => {
+  it('SVC_OAUTH_ISSUER with SVC_HTTP_TOKEN, or without a resource URL, and a per-person budget without sign-in, will not start', async () => {
     const both = await runCli(['http', '--port', '0'], {
       SVC_OAUTH_ISSUER: auth.issuer,
       SVC_OAUTH_RESOURCE: resource,
@@ -135,5 +135,8 @@ describe('sign-in', () => {
     const alone = await runCli(['http', '--port', '0'], { SVC_OAUTH_ISSUER: auth.issuer });
     expect(alone.code).toBe(2);
     expect(alone.stderr).toMatch(/SVC_OAUTH_RESOURCE is required with SVC_OAUTH_ISSUER/);
+    const perPerson = await runCli(['http', '--port', '0'], { SVC_USER_CREDIT_BUDGET: '5' });
+    expect(perPerson.code).toBe(2);
+    expect(perPerson.stderr).toMatch(/SVC_USER_CREDIT_BUDGET needs sign-in \(SVC_OAUTH_ISSUER\)/);
   });
 });

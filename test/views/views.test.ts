@@ -3,7 +3,8 @@
  * resource, framed in a real browser (Debian's chromium, driven by playwright-core) by a host page
  * that speaks through the extension's own AppBridge, given a real tool result from the sandbox.
  * That the chart drew is read from the page (painted canvas pixels, the crosshair's legend, the
- * gauge and the table), not taken from the code. Screenshots go to docs/screenshots/.
+ * gauge and the table), not taken from the code. With SCREENSHOTS=1 it saves the README's
+ * screenshots to docs/screenshots/.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +17,8 @@ import { BONK_CHART } from '../helpers/tool-names.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join(REPO_ROOT, 'docs', 'screenshots');
+/** The README's screenshots are taken again with SCREENSHOTS=1 (a run does not rewrite them otherwise). */
+const SAVE_SHOTS = process.env.SCREENSHOTS === '1';
 const found = existsSync(CHROMIUM);
 if (!found && process.env.CI === 'true')
   throw new Error(`CI needs chromium at ${CHROMIUM} for the views' tests`);
@@ -162,7 +165,7 @@ describe.skipIf(!found)('views in a browser', () => {
         expect(await frame.textContent('tbody tr')).toMatch(/^BTC/);
       }
       expect(await frame.textContent('#message')).toBe('');
-      if (c.shot)
+      if (c.shot && SAVE_SHOTS)
         await page.screenshot({
           path: join(SHOTS, `${c.shot}.png`),
           clip: { x: 0, y: 0, width: 780, height: 480 },
