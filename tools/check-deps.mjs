@@ -21,7 +21,7 @@ const MAY_IMPORT = {
   format: ['calendar'],
   catalog: ['calendar', 'format', 'messages'],
   config: ['catalog', 'messages', 'state-dir', 'time-budget'],
-  ops: ['catalog', 'config'],
+  ops: ['catalog', 'config', 'version'],
   redis: ['config', 'ops'],
   upstream: ['cpu-turns', 'format', 'messages', 'time-budget'],
   cache: ['catalog', 'config', 'redis'],

@@ -30,6 +30,7 @@ import { largestFit } from '../guard/fit.js';
 import { accountOf } from '../guard/guard.js';
 import { CALL_CANCELLED } from '../messages.js';
 import { type CallEvent, notify } from '../ops/events.js';
+import { traced } from '../ops/traces.js';
 import type { QueryParams, UpstreamAnswer } from '../upstream/client.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
 import { fitToWire } from './cut.js';
@@ -169,14 +170,24 @@ export async function fetchEndpoint(
   const key = cacheKey(endpoint.name, account, params);
   const ttlMs = endpoint.refreshSeconds * 1000;
   try {
-    const fetched = await services.answers.fetch(key, ttlMs, context.signal, (signal) =>
-      requestUpstream(services, source, endpoint, params, {
-        apiKey,
-        account,
-        signal,
-        confirm: context.confirm,
-        person: context.person,
-      }),
+    const fetched = await traced(
+      services.traces,
+      'svc.cache',
+      { 'gen_ai.tool.name': endpoint.name },
+      async (span) => {
+        const answer = await services.answers.fetch(key, ttlMs, context.signal, (signal) =>
+          requestUpstream(services, source, endpoint, params, {
+            apiKey,
+            account,
+            signal,
+            confirm: context.confirm,
+            person: context.person,
+          }),
+        );
+        span?.setAttribute('svc.cache.hit', answer.via !== 'upstream');
+        span?.setAttribute('svc.answer.via', answer.via);
+        return answer;
+      },
     );
     if (fetched.via !== 'upstream') services.guard.recordHit(account, endpoint.name, fetched.credits);
     return { ...fetched, account, sandbox: source.sandbox };
@@ -219,20 +230,30 @@ async function requestUpstream(
     person?: string;
   },
 ): Promise<CachedAnswer> {
-  const { guard, observers } = services;
+  const { guard } = services;
   const now = Math.floor(services.now() / 1000);
   const page = pageOf(endpoint, asked, now);
   const { params } = page;
   const estimate = estimateCredits(endpoint.credits, params, now);
   await confirmCostly(services, endpoint, params, estimate, call);
-  const admission = await guard.admit({
-    account: call.account,
-    person: call.person,
-    tool: endpoint.name,
-    estimate,
-    rule: endpoint.credits,
-    params,
-  });
+  const admission = await traced(
+    services.traces,
+    'svc.guard',
+    { 'svc.credits.estimate': estimate },
+    async (span) => {
+      const decided = await guard.admit({
+        account: call.account,
+        person: call.person,
+        tool: endpoint.name,
+        estimate,
+        rule: endpoint.credits,
+        params,
+      });
+      span?.setAttribute('svc.guard.decision', decided.ok ? 'reserved' : 'refused');
+      if (!decided.ok) span?.setAttribute('svc.guard.reason', decided.reason);
+      return decided;
+    },
+  );
   if (!admission.ok) throw new RefusedCall(admission.message, admission.reason);
   const { reservation } = admission;
   let charged: number | undefined;
@@ -240,7 +261,7 @@ async function requestUpstream(
     const kept = await services.limiter.run(async () => {
       // On the ledger before the request can reach the service, and only once the call has its turn.
       await guard.markSent(reservation);
-      const answer = await send(observers, source, endpoint, params, call);
+      const answer = await send(services, source, endpoint, params, call);
       const credits = answer.creditCount ?? estimate;
       charged = credits;
       // Cut once, here, to what any answer may carry (cached answers are bounded, and hits never
@@ -294,31 +315,39 @@ async function confirmCostly(
   }
 }
 
-/** The upstream request, reported to the observers whatever its outcome. */
-async function send(
-  observers: Services['observers'],
+/** The upstream request, reported to the observers whatever its outcome, in a span when traces are on. */
+function send(
+  services: Services,
   source: DataSource,
   endpoint: Endpoint,
   params: Record<string, unknown>,
   call: { apiKey: string; signal: AbortSignal },
 ): Promise<UpstreamAnswer> {
-  const sent = performance.now();
-  const report = (ok: boolean, status?: number) =>
-    notify(observers, 'upstream', {
-      tool: endpoint.name,
-      path: endpoint.path,
-      durationMs: performance.now() - sent,
-      ok,
-      status,
-    });
-  try {
-    const answer = await source.client.get(endpoint.path, params as QueryParams, call);
-    report(true, 200);
-    return answer;
-  } catch (error) {
-    report(false, error instanceof UpstreamError ? error.status : undefined);
-    throw error;
-  }
+  const attributes = { 'http.request.method': 'GET', 'url.path': endpoint.path };
+  return traced(services.traces, `GET ${endpoint.path}`, attributes, async (span) => {
+    const sent = performance.now();
+    const report = (ok: boolean, status?: number) =>
+      notify(services.observers, 'upstream', {
+        tool: endpoint.name,
+        path: endpoint.path,
+        durationMs: performance.now() - sent,
+        ok,
+        status,
+      });
+    try {
+      const traceparent = services.traces?.traceparent();
+      const answer = await source.client.get(endpoint.path, params as QueryParams, { ...call, traceparent });
+      report(true, 200);
+      span?.setAttribute('http.response.status_code', 200);
+      if (answer.creditCount !== undefined) span?.setAttribute('svc.credits.charged', answer.creditCount);
+      return answer;
+    } catch (error) {
+      const status = error instanceof UpstreamError ? error.status : undefined;
+      report(false, status);
+      if (status !== undefined) span?.setAttribute('http.response.status_code', status);
+      throw error;
+    }
+  });
 }
 
 /**

@@ -19,6 +19,7 @@ import { SqliteLedger } from '../guard/sqlite-ledger.js';
 import type { CallObserver } from '../ops/events.js';
 import { type Log, logCalls, openLog, SILENT_LOG } from '../ops/logs.js';
 import type { Metrics } from '../ops/metrics.js';
+import { openTraces, type Traces, tracesWanted } from '../ops/traces.js';
 import { RedisConnection } from '../redis.js';
 import { timeBudget } from '../time-budget.js';
 import { type DataSource, openDataSource } from './data-source.js';
@@ -62,6 +63,8 @@ export interface Services {
   log: Log;
   /** Prometheus metrics, when created with `metrics: true`. */
   metrics?: Metrics;
+  /** OpenTelemetry traces, when the OTEL_* exporter settings ask for them (ops/traces.ts). */
+  traces?: Traces;
   /** Milliseconds since the epoch: real time, or SVC_NOW's frozen instant. */
   now(): number;
   /** Whether calls can be answered now: the upstream reachable, the ledger writable and, with
@@ -95,6 +98,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     metrics = createMetrics((account) => guard.usage(account));
     observers.push(metrics.observer);
   }
+  const traces = tracesWanted() ? await openTraces() : undefined;
   let opening: Promise<DataSource> | undefined;
   const source = () => {
     opening ??= openDataSource(config);
@@ -109,6 +113,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     observers,
     log,
     metrics,
+    traces,
     now,
     async ready() {
       const checks: Record<string, string> = {
@@ -123,6 +128,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       await cacheStore.close();
       await redis?.close();
       if (opening) await (await opening.catch(() => undefined))?.close().catch(() => {});
+      await traces?.shutdown().catch(() => {});
     },
   };
 }

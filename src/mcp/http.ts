@@ -36,7 +36,6 @@ import { bodyRefusal, MAX_REQUEST_BYTES, readBody } from './http-body.js';
 import { DRAIN_TIMEOUT_MS, InFlight } from './in-flight.js';
 import { protoKeyCall } from './proto-key.js';
 import { createServer, protoKeyRefusal } from './server.js';
-import { SignIn } from './sign-in.js';
 
 /** Time a client has to send a request's headers. */
 const HEADERS_TIMEOUT_MS = 10_000;
@@ -58,10 +57,15 @@ export interface HttpOptions {
 export async function runHttp(config: Config, { host, port }: HttpOptions): Promise<void> {
   const none = (await import('../catalog/index.js')).noToolsError(config);
   if (none) throw new ConfigError(none);
+  // Loaded only with sign-in on: the desktop bundle leaves its token library out.
   const signIn =
     config.oauthIssuer === undefined || config.oauthResource === undefined
       ? undefined
-      : new SignIn({ issuer: config.oauthIssuer, resource: config.oauthResource, scope: config.oauthScope });
+      : new (await import('./sign-in.js')).SignIn({
+          issuer: config.oauthIssuer,
+          resource: config.oauthResource,
+          scope: config.oauthScope,
+        });
   if (!isLoopback(host) && config.httpToken === undefined && signIn === undefined) {
     throw new ConfigError(
       `Refusing to listen on ${host} without SVC_HTTP_TOKEN: anyone who can reach the port could call the service on your credits. Set SVC_HTTP_TOKEN (for example to the output of \`openssl rand -hex 32\`) and give it to your clients, or listen on 127.0.0.1.`,

@@ -125,14 +125,29 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
     const tool = exposed.tools.get(name);
     if (!tool) return errorResult(unknownTool(services, path, name));
     const confirmation = askToConfirm(mcp, ctx);
-    const result = await whileReportingProgress(ctx, () =>
-      callTool(services, tool, args, {
-        signal: ctx.mcpReq.signal,
-        apiKey: caller.apiKey,
-        person: caller.person,
-        confirm: confirmation?.confirm,
-      }),
-    );
+    const run = () =>
+      whileReportingProgress(ctx, () =>
+        callTool(services, tool, args, {
+          signal: ctx.mcpReq.signal,
+          apiKey: caller.apiKey,
+          person: caller.person,
+          confirm: confirmation?.confirm,
+        }),
+      );
+    // The MCP semantic conventions' server span, continuing the trace the client's _meta names.
+    const attributes = {
+      'mcp.method.name': 'tools/call',
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': name,
+      'jsonrpc.request.id': String(ctx.mcpReq.id),
+    };
+    const result = services.traces
+      ? await services.traces.request(`tools/call ${name}`, attributes, ctx.mcpReq._meta, async (span) => {
+          const answer = await run();
+          if (answer.isError) span.setAttribute('error.type', 'tool_error');
+          return answer;
+        })
+      : await run();
     // 2026-07-28: the question goes back as an input-required result; the client retries with the answer.
     if (confirmation?.pending) return confirmation.pending;
     return mcp.server.projectCallToolResult(result, exposed.definition(name)?.outputSchema);

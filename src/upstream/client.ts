@@ -49,6 +49,8 @@ export interface RequestOptions {
   apiKey: string;
   /** The caller's cancel signal. */
   signal?: AbortSignal;
+  /** The W3C trace context the request carries, when traces are on. */
+  traceparent?: string;
 }
 
 const BACKOFF_BASE_MS = 200;
@@ -78,7 +80,11 @@ export class UpstreamClient {
    * GET a path with query parameters; throws UpstreamError (with `attempts`, and `mayBeCharged` when
    * a request reached the service without an error answer coming back) when it cannot answer.
    */
-  async get(path: string, params: QueryParams, { apiKey, signal }: RequestOptions): Promise<UpstreamAnswer> {
+  async get(
+    path: string,
+    params: QueryParams,
+    { apiKey, signal, traceparent }: RequestOptions,
+  ): Promise<UpstreamAnswer> {
     const target = `${this.basePath}${path}${queryString(params)}`;
     const deadline = Date.now() + this.options.requestsMs;
     let mayBeCharged = false;
@@ -88,7 +94,7 @@ export class UpstreamClient {
         sent = true;
       };
       try {
-        const answer = await this.once(target, apiKey, deadline, signal, onSent);
+        const answer = await this.once(target, apiKey, deadline, signal, onSent, traceparent);
         return { ...answer, attempts: attempt };
       } catch (caught) {
         const error = asUpstreamError(caught, this.origin, signal);
@@ -155,6 +161,7 @@ export class UpstreamClient {
     deadline: number,
     signal: AbortSignal | undefined,
     onSent: () => void,
+    traceparent: string | undefined,
   ) {
     const dispatcher = await this.agent();
     const { attemptMs, requestsMs } = this.options;
@@ -168,7 +175,11 @@ export class UpstreamClient {
       origin: this.origin,
       path,
       method: 'GET',
-      headers: { [this.options.keyHeader]: apiKey, accept: 'application/json' },
+      headers: {
+        [this.options.keyHeader]: apiKey,
+        accept: 'application/json',
+        ...(traceparent === undefined ? {} : { traceparent }),
+      },
       timeoutMs,
       timeoutDetail: `The service did not answer within ${allowed}`,
       signal,
