@@ -12,7 +12,8 @@ import {
   getOAuthProtectedResourceMetadataUrl,
   type OAuthMetadata,
 } from '@modelcontextprotocol/server';
-import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+import { createRemoteJWKSet, errors, type JWKSCacheInput, type JWTPayload, jwksCache, jwtVerify } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { HttpRefusal } from './http-access.js';
 
 /** How long the issuer's key set is kept before it is fetched again. */
@@ -25,6 +26,13 @@ const CLOCK_TOLERANCE_S = 5;
 const MAX_TOKEN_CHARS = 8_192;
 /** How long the issuer's metadata and keys may take to arrive. */
 const FETCH_TIMEOUT_MS = 5_000;
+/**
+ * Tokens already checked, kept so that a client's next requests skip the signature (about a
+ * quarter of a millisecond each): at most this many, each at most VERIFIED_TTL_MS and never past
+ * its expiry, and forgotten as soon as the issuer's key set is fetched again (a key rotated out).
+ */
+const VERIFIED_TOKENS = 1_000;
+const VERIFIED_TTL_MS = 60_000;
 
 export interface SignInSettings {
   issuer: string;
@@ -43,6 +51,11 @@ export interface Person {
 export class SignIn {
   private readonly metadataUrl: string;
   private discovered?: Promise<{ metadata: OAuthMetadata; keys: ReturnType<typeof createRemoteJWKSet> }>;
+  /** Where jose keeps the key set; its `uat` changes with every fetch. */
+  private readonly keySet: JWKSCacheInput = {};
+  private readonly verified = new LRUCache<string, { person: Person; keysFetchedAt: number }>({
+    max: VERIFIED_TOKENS,
+  });
 
   constructor(private readonly settings: SignInSettings) {
     this.metadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(settings.resource));
@@ -72,6 +85,8 @@ export class SignIn {
       return this.refuse(401, undefined, 'Sign in: send an access token from the authorization server.');
     if (match[1].length > MAX_TOKEN_CHARS)
       return this.refuse(401, 'invalid_token', 'The access token is too long.');
+    const known = this.verified.get(match[1]);
+    if (known && known.keysFetchedAt === this.keysFetchedAt()) return known.person;
     let payload: JWTPayload;
     try {
       const { keys } = await this.discover();
@@ -92,7 +107,17 @@ export class SignIn {
         `The access token lacks the scope "${this.settings.scope}" that calling tools needs.`,
       );
     }
-    return { subject: String(payload.sub), scopes };
+    const person = { subject: String(payload.sub), scopes };
+    const ttl = Math.min(VERIFIED_TTL_MS, (payload.exp as number) * 1000 - Date.now());
+    const keysFetchedAt = this.keysFetchedAt();
+    if (ttl > 0 && keysFetchedAt !== undefined)
+      this.verified.set(match[1], { person, keysFetchedAt }, { ttl });
+    return person;
+  }
+
+  /** When the key set now in use was fetched: a checked token counts only under the same set. */
+  private keysFetchedAt(): number | undefined {
+    return (this.keySet as { uat?: number }).uat;
   }
 
   /** The issuer's metadata and key set, fetched once (again after a failure). */
@@ -104,6 +129,7 @@ export class SignIn {
           cacheMaxAge: JWKS_MAX_AGE_MS,
           cooldownDuration: JWKS_COOLDOWN_MS,
           timeoutDuration: FETCH_TIMEOUT_MS,
+          [jwksCache]: this.keySet,
         }),
       }),
       (error) => {
