@@ -84,6 +84,7 @@ export async function callTool(
   notify(services.observers, 'call', {
     tool: tool.name,
     durationMs: performance.now() - started,
+    person: context.person,
     ...event,
   });
   return result;

@@ -18,6 +18,8 @@ export interface CallEvent {
   durationMs: number;
   /** A hash of the key the call used. */
   account?: string;
+  /** With sign-in: a hash of the person's subject, never the subject or the token. */
+  person?: string;
 }
 
 export interface UpstreamEvent {

@@ -65,6 +65,7 @@ export function logCalls(log: Log): CallObserver {
           cache: event.via,
           duration_ms: round(event.durationMs),
           account: event.account,
+          person: event.person,
         },
         'tool call',
       );

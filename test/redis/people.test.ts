@@ -112,6 +112,12 @@ describe.skipIf(missing)('a budget per person on one key, two replicas on Redis'
       you: { budget: 5, spent: 5, left: 0 },
     });
     expect(textOf(usage)).toContain('Yours: 5 of your 5 spent, 0 left.');
+    // The logs name each person by a hash of the token's subject: never the subject or the token.
+    const logged = replicas.map((r) => r.stderr()).join('\n');
+    expect(logged).toMatch(
+      /"msg":"tool call".*"person":"person:[0-9a-f]{16}"|"person":"person:[0-9a-f]{16}".*"msg":"tool call"/,
+    );
+    expect(logged).not.toMatch(/alice|bob|Bearer/);
     const his = await sessions.bob[1].call('get_credit_usage');
     expect(his.structuredContent).toMatchObject({ spent: 8, left: 0, you: { spent: 3, left: 2 } });
   }, 60_000);
