@@ -30,7 +30,7 @@ import { largestFit } from '../guard/fit.js';
 import { accountOf } from '../guard/guard.js';
 import { CALL_CANCELLED } from '../messages.js';
 import { type CallEvent, notify } from '../ops/events.js';
-import { traced } from '../ops/traces.js';
+import { traced } from '../ops/telemetry.js';
 import type { QueryParams, UpstreamAnswer } from '../upstream/client.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
 import { fitToWire } from './cut.js';
@@ -48,6 +48,8 @@ export interface CallContext {
   apiKey?: string;
   /** The signed-in person (HTTP with sign-in, as personOf names them), whose own budget applies too. */
   person?: string;
+  /** The person may see everyone's figures (the admin scope). */
+  admin?: boolean;
   /**
    * Asks the person whether to send a costly call (SVC_CONFIRM_CREDITS): true to send it. Absent
    * where the client cannot ask (no elicitation): such calls go on as before.
@@ -110,7 +112,7 @@ async function runCall(
         fetches.push(fetched);
         return fetched;
       },
-      usage: () => services.guard.usage(account, context.person),
+      usage: () => services.guard.usage(account, context.person, context.admin),
       estimate: (name, query) => estimateCall(services, account, name, query),
     };
     const data = await tool.answer(params, toolContext);
@@ -172,7 +174,7 @@ export async function fetchEndpoint(
   const ttlMs = endpoint.refreshSeconds * 1000;
   try {
     const fetched = await traced(
-      services.traces,
+      services.telemetry,
       'svc.cache',
       { 'gen_ai.tool.name': endpoint.name },
       async (span) => {
@@ -238,7 +240,7 @@ async function requestUpstream(
   const estimate = estimateCredits(endpoint.credits, params, now);
   await confirmCostly(services, endpoint, params, estimate, call);
   const admission = await traced(
-    services.traces,
+    services.telemetry,
     'svc.guard',
     { 'svc.credits.estimate': estimate },
     async (span) => {
@@ -325,7 +327,7 @@ function send(
   call: { apiKey: string; signal: AbortSignal },
 ): Promise<UpstreamAnswer> {
   const attributes = { 'http.request.method': 'GET', 'url.path': endpoint.path };
-  return traced(services.traces, `GET ${endpoint.path}`, attributes, async (span) => {
+  return traced(services.telemetry, `GET ${endpoint.path}`, attributes, async (span) => {
     const sent = performance.now();
     const report = (ok: boolean, status?: number) =>
       notify(services.observers, 'upstream', {
@@ -336,7 +338,7 @@ function send(
         status,
       });
     try {
-      const traceparent = services.traces?.traceparent();
+      const traceparent = services.telemetry?.traceparent();
       const answer = await source.client.get(endpoint.path, params as QueryParams, { ...call, traceparent });
       report(true, 200);
       span?.setAttribute('http.response.status_code', 200);

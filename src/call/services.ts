@@ -19,7 +19,7 @@ import { SqliteLedger } from '../guard/sqlite-ledger.js';
 import type { CallObserver } from '../ops/events.js';
 import { type Log, logCalls, openLog, SILENT_LOG } from '../ops/logs.js';
 import type { Metrics } from '../ops/metrics.js';
-import { openTraces, type Traces, tracesWanted } from '../ops/traces.js';
+import { openTelemetry, type Telemetry, telemetryWanted } from '../ops/telemetry.js';
 import { RedisConnection } from '../redis.js';
 import { timeBudget } from '../time-budget.js';
 import { type DataSource, openDataSource } from './data-source.js';
@@ -63,8 +63,8 @@ export interface Services {
   log: Log;
   /** Prometheus metrics, when created with `metrics: true`. */
   metrics?: Metrics;
-  /** OpenTelemetry traces, when the OTEL_* exporter settings ask for them (ops/traces.ts). */
-  traces?: Traces;
+  /** OpenTelemetry traces and metrics, when the OTEL_* exporter settings ask for them (ops/telemetry.ts). */
+  telemetry?: Telemetry;
   /** Milliseconds since the epoch: real time, or SVC_NOW's frozen instant. */
   now(): number;
   /** Whether calls can be answered now: the upstream reachable, the ledger writable and, with
@@ -95,10 +95,13 @@ export async function createServices(config: Config, options: ServiceOptions = {
   let metrics: Metrics | undefined;
   if (options.metrics) {
     const { createMetrics } = await import('../ops/metrics.js');
-    metrics = createMetrics((account) => guard.usage(account));
+    metrics = createMetrics({
+      account: (account) => guard.usage(account),
+      person: (person) => guard.personUsage(person),
+    });
     observers.push(metrics.observer);
   }
-  const traces = tracesWanted() ? await openTraces() : undefined;
+  const telemetry = telemetryWanted() ? await openTelemetry() : undefined;
   let opening: Promise<DataSource> | undefined;
   const source = () => {
     opening ??= openDataSource(config);
@@ -113,7 +116,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     observers,
     log,
     metrics,
-    traces,
+    telemetry,
     now,
     async ready() {
       const checks: Record<string, string> = {
@@ -128,7 +131,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       await cacheStore.close();
       await redis?.close();
       if (opening) await (await opening.catch(() => undefined))?.close().catch(() => {});
-      await traces?.shutdown().catch(() => {});
+      await telemetry?.shutdown().catch(() => {});
     },
   };
 }

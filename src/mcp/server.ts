@@ -34,6 +34,8 @@ export interface Caller {
   apiKey?: string;
   /** The signed-in person (HTTP with sign-in), as the ledger names them. */
   person?: string;
+  /** The person's token carries the admin scope: they see everyone's figures. */
+  admin?: boolean;
 }
 
 type ToolPath = Awaited<ReturnType<typeof loadToolPath>>;
@@ -131,6 +133,7 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
           signal: ctx.mcpReq.signal,
           apiKey: caller.apiKey,
           person: caller.person,
+          admin: caller.admin,
           confirm: confirmation?.confirm,
         }),
       );
@@ -141,12 +144,10 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
       'gen_ai.tool.name': name,
       'jsonrpc.request.id': String(ctx.mcpReq.id),
     };
-    const result = services.traces
-      ? await services.traces.request(`tools/call ${name}`, attributes, ctx.mcpReq._meta, async (span) => {
-          const answer = await run();
-          if (answer.isError) span.setAttribute('error.type', 'tool_error');
-          return answer;
-        })
+    const result = services.telemetry
+      ? await services.telemetry.request(`tools/call ${name}`, attributes, ctx.mcpReq._meta, run, (answer) =>
+          answer.isError ? 'tool_error' : undefined,
+        )
       : await run();
     // 2026-07-28: the question goes back as an input-required result; the client retries with the answer.
     if (confirmation?.pending) return confirmation.pending;
@@ -176,7 +177,7 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
     const { accountOf } = await import('../guard/guard.js');
     const source = await services.source();
     const account = accountOf(caller.apiKey ?? source.apiKey ?? '');
-    return json(JSON.stringify(await services.guard.usage(account, caller.person)));
+    return json(JSON.stringify(await services.guard.usage(account, caller.person, caller.admin)));
   });
   mcp.server.setRequestHandler('prompts/list', async () => ({ prompts: listPrompts() }));
   mcp.server.setRequestHandler('prompts/get', async (request) => {

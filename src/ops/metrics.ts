@@ -1,16 +1,16 @@
 /**
  * Prometheus metrics (prom-client, a registry of our own): tool calls by tool and outcome,
  * refusals by reason, cache hits, joins and misses, credits spent, the budget window's figures from
- * the shared ledger, upstream latency, calls in flight, and Node's process metrics. Every label
- * comes from a bounded set: catalog tool names, outcomes, refusal reasons, and the hashes of at
- * most MAX_ACCOUNTS recently seen accounts.
+ * the shared ledger by account and by signed-in person, upstream latency, calls in flight, and
+ * Node's process metrics. Every label comes from a bounded set: catalog tool names, outcomes, refusal reasons, and the hashes of at
+ * most MAX_LABELS recently seen accounts and signed-in people.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CreditUsageFigures } from '../catalog/account.js';
 import type { CallObserver } from './events.js';
 
-/** Accounts whose window figures are reported (the most recently seen). */
-const MAX_ACCOUNTS = 100;
+/** Accounts, and people, whose window figures are reported (the most recently seen). */
+const MAX_LABELS = 100;
 
 export interface Metrics {
   /** The Content-Type of `render()`'s text. */
@@ -21,8 +21,37 @@ export interface Metrics {
   observer: CallObserver;
 }
 
-/** `usage`: the credit guard's figures for an account, read when /metrics is scraped. */
-export function createMetrics(usage: (account: string) => Promise<CreditUsageFigures>): Metrics {
+/** The credit guard's figures, read when /metrics is scraped. */
+export interface WindowUsage {
+  account(account: string): Promise<CreditUsageFigures>;
+  person(person: string): Promise<{ spent: number; left: number | null } | undefined>;
+}
+
+interface WindowGauge {
+  name: string;
+  help: string;
+  label: 'account' | 'person';
+  seen: RecentlySeen;
+  read(label: string): Promise<{ spent: number; left: number | null } | undefined>;
+  figure: 'spent' | 'left';
+}
+
+/** The labels most recently seen, at most MAX_LABELS of them: what the window gauges report. */
+class RecentlySeen {
+  private readonly seen = new Set<string>();
+
+  saw(label: string): void {
+    this.seen.delete(label);
+    this.seen.add(label);
+    if (this.seen.size > MAX_LABELS) this.seen.delete(this.seen.values().next().value as string);
+  }
+
+  all(): string[] {
+    return [...this.seen];
+  }
+}
+
+export function createMetrics(usage: WindowUsage): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -75,39 +104,58 @@ export function createMetrics(usage: (account: string) => Promise<CreditUsageFig
     registers,
   });
 
-  const accounts = new Set<string>();
-  const seen = (account: string) => {
-    accounts.delete(account);
-    accounts.add(account);
-    if (accounts.size > MAX_ACCOUNTS) accounts.delete(accounts.values().next().value as string);
+  const accounts = new RecentlySeen();
+  const people = new RecentlySeen();
+  const accountFigures = async (account: string) => {
+    const own = await usage.account(account);
+    return own.problem === undefined ? own : undefined;
   };
-  const windowFigures = async () => {
-    const figures = [];
-    for (const account of accounts) {
-      const own = await usage(account);
-      if (own.problem === undefined) figures.push({ account, ...own });
-    }
-    return figures;
-  };
-  new Gauge({
+  /** A gauge of one window figure for each label seen lately, read from the ledger when scraped. */
+  const windowGauge = ({ name, help, label, seen, read, figure }: WindowGauge) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: [label],
+      registers,
+      async collect() {
+        this.reset();
+        for (const value of seen.all()) {
+          const f = await read(value);
+          if (f && f[figure] !== null) this.set({ [label]: value }, f[figure]);
+        }
+      },
+    });
+  windowGauge({
     name: 'svc_mcp_window_credits_spent',
     help: 'Credits spent in the budget window by every replica, from the shared ledger, by account (a hash of its key)',
-    labelNames: ['account'] as const,
-    registers,
-    async collect() {
-      this.reset();
-      for (const f of await windowFigures()) this.set({ account: f.account }, f.spent);
-    },
+    label: 'account',
+    seen: accounts,
+    read: accountFigures,
+    figure: 'spent',
   });
-  new Gauge({
+  windowGauge({
     name: 'svc_mcp_window_credits_left',
     help: 'Credits left in the budget window (budget less spent and held), by account; only with a budget',
-    labelNames: ['account'] as const,
-    registers,
-    async collect() {
-      this.reset();
-      for (const f of await windowFigures()) if (f.left !== null) this.set({ account: f.account }, f.left);
-    },
+    label: 'account',
+    seen: accounts,
+    read: accountFigures,
+    figure: 'left',
+  });
+  windowGauge({
+    name: 'svc_mcp_person_window_credits_spent',
+    help: "With sign-in: credits a person spent in the budget window, from the shared ledger, by person (a hash of the token's subject)",
+    label: 'person',
+    seen: people,
+    read: usage.person,
+    figure: 'spent',
+  });
+  windowGauge({
+    name: 'svc_mcp_person_window_credits_left',
+    help: "With sign-in: credits left of a person's own budget in the window; only with SVC_USER_CREDIT_BUDGET",
+    label: 'person',
+    seen: people,
+    read: usage.person,
+    figure: 'left',
   });
 
   const observer: CallObserver = {
@@ -118,7 +166,8 @@ export function createMetrics(usage: (account: string) => Promise<CreditUsageFig
       inFlight.dec();
       calls.inc({ tool: event.tool, outcome: event.outcome });
       if (event.outcome === 'refused') refusals.inc({ reason: event.reason ?? 'unknown' });
-      if (event.account !== undefined) seen(event.account);
+      if (event.account !== undefined) accounts.saw(event.account);
+      if (event.person !== undefined) people.saw(event.person);
       if (event.via === 'cache') hits.inc({ tool: event.tool });
       else if (event.via === 'joined') joins.inc({ tool: event.tool });
       else if (event.via === 'upstream') misses.inc({ tool: event.tool });

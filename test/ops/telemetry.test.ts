@@ -1,8 +1,9 @@
 /**
- * Traces (OTEL_EXPORTER_OTLP_ENDPOINT): the built CLI over stdio exports to an OTLP/HTTP receiver
- * in the test. A tool call from a real SDK client that sends a `traceparent` in `_meta` makes a
- * server span in that trace, with the MCP conventions' attributes, and child spans for the cache,
- * the guard's decision and the upstream request, which carries the trace to the service.
+ * Telemetry (OTEL_EXPORTER_OTLP_ENDPOINT): the built CLI over stdio exports to an OTLP/HTTP
+ * receiver in the test. A tool call from a real SDK client that sends a `traceparent` in `_meta`
+ * makes a server span in that trace, with the MCP conventions' attributes, and child spans for the
+ * cache, the guard's decision and the upstream request, which carries the trace to the service;
+ * each call is timed into the `mcp.server.operation.duration` histogram.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,13 +14,24 @@ import { SECRET_KEY } from '../helpers/secret.js';
 import { until } from '../helpers/until.js';
 import { NOW, okStatus } from '../helpers/upstream-shapes.js';
 
+interface Attribute {
+  key: string;
+  value: Record<string, unknown>;
+}
+
 interface ExportedSpan {
   traceId: string;
   spanId: string;
   parentSpanId?: string;
   name: string;
   kind: number;
-  attributes: { key: string; value: Record<string, unknown> }[];
+  attributes: Attribute[];
+}
+
+interface ExportedMetric {
+  name: string;
+  unit: string;
+  histogram?: { dataPoints: { attributes: Attribute[]; count: number | string; sum: number }[] };
 }
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -27,6 +39,7 @@ const CLIENT_SPAN = '00f067aa0ba902b7';
 
 let receiver: Server;
 let spans: ExportedSpan[] = [];
+const metrics: ExportedMetric[] = [];
 let upstream: FakeUpstream;
 let mcp: McpSession;
 
@@ -37,8 +50,12 @@ beforeAll(async () => {
       body += chunk;
     });
     req.on('end', () => {
-      const sent = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: ExportedSpan[] }[] }[] };
-      for (const r of sent.resourceSpans) for (const s of r.scopeSpans) spans.push(...s.spans);
+      const sent = JSON.parse(body) as {
+        resourceSpans?: { scopeSpans: { spans: ExportedSpan[] }[] }[];
+        resourceMetrics?: { scopeMetrics: { metrics: ExportedMetric[] }[] }[];
+      };
+      for (const r of sent.resourceSpans ?? []) for (const s of r.scopeSpans) spans.push(...s.spans);
+      for (const r of sent.resourceMetrics ?? []) for (const s of r.scopeMetrics) metrics.push(...s.metrics);
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
@@ -56,6 +73,7 @@ beforeAll(async () => {
     OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     OTEL_BSP_SCHEDULE_DELAY: '50',
+    OTEL_METRIC_EXPORT_INTERVAL: '100',
   });
 });
 afterAll(async () => {
@@ -64,8 +82,8 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-const attribute = (span: ExportedSpan, key: string) => {
-  const value = span.attributes.find((a) => a.key === key)?.value;
+const attribute = (of: { attributes: Attribute[] }, key: string) => {
+  const value = of.attributes.find((a) => a.key === key)?.value;
   return value === undefined ? undefined : Object.values(value)[0];
 };
 
@@ -109,5 +127,30 @@ describe('traces', () => {
     await until(() => spans.some((s) => s.name === 'svc.cache'), 10_000);
     expect(attribute(spans.find((s) => s.name === 'svc.cache') as ExportedSpan, 'svc.cache.hit')).toBe(true);
     expect(spans.some((s) => s.name.startsWith('GET '))).toBe(false);
+  });
+
+  it('each call is timed into mcp.server.operation.duration, by method and tool, with error.type on a failure', async () => {
+    await mcp.client.callTool({ name: 'get_fear_and_greed_latest', arguments: {} });
+    await mcp.client.callTool({ name: 'get_fear_and_greed_historical', arguments: { limit: -1 } });
+    const points = () =>
+      metrics
+        .filter((m) => m.name === 'mcp.server.operation.duration')
+        .flatMap((m) => (m.histogram?.dataPoints ?? []).map((p) => ({ ...p, unit: m.unit })));
+    const toolOf = (p: { attributes: Attribute[] }) => attribute(p, 'gen_ai.tool.name');
+    await until(() => points().some((p) => toolOf(p) === 'get_fear_and_greed_historical'), 10_000);
+    const latest = points()
+      .filter((p) => toolOf(p) === 'get_fear_and_greed_latest')
+      .at(-1);
+    const failed = points()
+      .filter((p) => toolOf(p) === 'get_fear_and_greed_historical')
+      .at(-1);
+    expect(latest?.unit).toBe('s');
+    expect(Number(latest?.count)).toBeGreaterThanOrEqual(3); // the three calls of this file
+    expect(latest?.sum).toBeGreaterThan(0);
+    expect(attribute(latest as never, 'mcp.method.name')).toBe('tools/call');
+    expect(attribute(latest as never, 'error.type')).toBeUndefined();
+    expect(attribute(failed as never, 'error.type')).toBe('tool_error');
+    // The request's id would make a series per call: spans carry it, the metric does not.
+    expect(points().every((p) => attribute(p, 'jsonrpc.request.id') === undefined)).toBe(true);
   });
 });
