@@ -80,6 +80,17 @@ function lowerCase(value: unknown): unknown {
   return typeof text === 'string' ? text.toLowerCase() : text;
 }
 
+/** One OAuth scope (RFC 6749's characters), `fallback` when unset. */
+function oauthScope(fallback: string) {
+  return z.preprocess(
+    unsetIfBlank,
+    z
+      .string()
+      .regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/, { message: `must be one OAuth scope, e.g. ${fallback}` })
+      .default(fallback),
+  );
+}
+
 /** SVC_TOOLSETS (case-insensitive comma list) → what it selects. */
 function parseToolsets(value: string, ctx: z.RefinementCtx): ToolsetChoice[] {
   const names = value.split(',').map((s) => s.trim().toLowerCase());
@@ -314,13 +325,15 @@ export const SETTINGS = {
     key: 'oauth_scope',
     title: 'Sign-in scope',
     meaning: 'with sign-in: the scope an access token needs to call tools',
-    schema: z.preprocess(
-      unsetIfBlank,
-      z
-        .string()
-        .regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/, { message: 'must be one OAuth scope, e.g. mcp:tools' })
-        .default('mcp:tools'),
-    ),
+    schema: oauthScope('mcp:tools'),
+  }),
+  oauthAdminScope: setting({
+    env: 'SVC_OAUTH_ADMIN_SCOPE',
+    key: 'oauth_admin_scope',
+    title: 'Sign-in admin scope',
+    meaning:
+      "with sign-in: a token carrying this scope as well sees every person's figures in get_credit_usage and svc://credits",
+    schema: oauthScope('mcp:admin'),
   }),
   httpAllowedOrigins: setting({
     env: 'SVC_HTTP_ALLOWED_ORIGINS',

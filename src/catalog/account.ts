@@ -86,19 +86,28 @@ export const keyInfo = defineEndpoint({
 
 const toolFigures = z.object({ calls: z.number(), credits: z.number(), cache_hits: z.number() });
 
+/** A signed-in person's figures in the window; budget and left are null without SVC_USER_CREDIT_BUDGET. */
+const personFigures = z.object({
+  budget: z.number().nullable(),
+  spent: z.number(),
+  reserved: z.number(),
+  left: z.number().nullable(),
+});
+
 /** All the guard's figures for one account: get_credit_usage's answer, and svc://credits. */
 const creditUsageFigures = guardFigures.extend({
-  reserved: z.number().describe('Credits held by calls in flight'),
+  reserved: z.number().describe('Held by calls in flight'),
   max_credits_per_call: z.number(),
   by_tool: z.record(z.string(), toolFigures),
   cache_hits: z.number(),
-  credits_saved: z.number().describe('Credits the cache saved'),
-  ledger: z.string().describe('Where the ledger is kept'),
-  problem: z.string().optional().describe('Why the ledger is unusable, if it is'),
-  you: z
-    .object({ budget: z.number(), spent: z.number(), reserved: z.number(), left: z.number() })
+  credits_saved: z.number(),
+  ledger: z.string(),
+  problem: z.string().optional(),
+  you: personFigures.optional().describe('Sign-in: yours'),
+  people: z
+    .array(personFigures.pick({ spent: true, left: true }).extend({ person: z.string() }))
     .optional()
-    .describe('With sign-in: your own budget, inside the one above'),
+    .describe("Admin scope: everyone's"),
 });
 export type CreditUsageFigures = z.output<typeof creditUsageFigures>;
 
@@ -120,7 +129,9 @@ export const creditUsage = defineLocalTool({
         ? `Credits ${period}: ${formatNumber(u.spent)} spent, no budget set (SVC_CREDIT_BUDGET)`
         : `Credits ${period}: ${formatNumber(u.spent)} of ${formatNumber(u.budget)} spent, ${formatNumber(u.left)} left${u.reserved > 0 ? `, ${formatNumber(u.reserved)} held by calls in flight` : ''}`,
       u.you &&
-        `Yours: ${formatNumber(u.you.spent)} of your ${formatNumber(u.you.budget)} spent, ${formatNumber(u.you.left)} left.`,
+        (u.you.budget === null
+          ? `Yours: ${formatNumber(u.you.spent)} spent.`
+          : `Yours: ${formatNumber(u.you.spent)} of your ${formatNumber(u.you.budget)} spent, ${formatNumber(u.you.left)} left.`),
       u.resets_at !== null && `The window rolls at ${formatTime(u.resets_at)}.`,
       `${formatNumber(u.cache_hits)} cache hits saved ${formatNumber(u.credits_saved)} credits; at most ${formatNumber(u.max_credits_per_call)} credits per call.`,
       tools.length > 0 &&
@@ -129,6 +140,11 @@ export const creditUsage = defineLocalTool({
           tools
             .slice(0, 15)
             .map(([name, f]) => [name, String(f.calls), String(f.credits), String(f.cache_hits)]),
+        ),
+      u.people &&
+        table(
+          ['Person', 'Spent', 'Left'],
+          u.people.map((p) => [p.person, String(p.spent), p.left === null ? '-' : String(p.left)]),
         ),
     );
   },

@@ -13,6 +13,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import {
+  accountsIn,
   applyHit,
   applyMarkSent,
   applyRelease,
@@ -100,6 +101,11 @@ export class FileLedger implements LedgerStore {
   async figures(account: string, window: string): Promise<WindowFigures> {
     await this.flush();
     return this.change((state) => readFigures(state, account, window)) as Promise<WindowFigures>;
+  }
+
+  async accounts(window: string): Promise<string[]> {
+    await this.flush();
+    return this.change((state) => accountsIn(state, window)) as Promise<string[]>;
   }
 
   /** A write under the lock that changes nothing: the file can be locked, read and replaced. */

@@ -44,10 +44,15 @@ export function accountOf(apiKey: string): string {
   return account;
 }
 
+const PERSON = 'person:';
+
 /** A signed-in person as the ledger knows them: a short hash of the token's subject, never the subject. */
 export function personOf(subject: string): string {
-  return `person:${createHash('sha256').update(subject).digest('hex').slice(0, 16)}`;
+  return `${PERSON}${createHash('sha256').update(subject).digest('hex').slice(0, 16)}`;
 }
+
+/** Most people an admin's figures list: those who spent most. */
+const PEOPLE_SHOWN = 100;
 
 /** What the guard needs to know of a call. */
 export interface GuardedCall {
@@ -77,6 +82,8 @@ export type Admission =
 
 /** The guard's figures for one account, as get_credit_usage and svc://credits show them. */
 export type CreditUsage = CreditUsageFigures;
+/** One signed-in person's figures. */
+export type PersonUsage = NonNullable<CreditUsage['you']>;
 
 /** A reservation not yet settled or released, and the write that marked it sent, once it was. */
 interface OpenCall {
@@ -166,8 +173,9 @@ export class CreditGuard {
     call: GuardedCall,
     window: BudgetWindow,
   ): Promise<{ ok: true; id: string } | Extract<Admission, { ok: false }> | undefined> {
-    const { personBudget } = this.options;
-    if (call.person === undefined || personBudget === undefined) return undefined;
+    const { personBudget, budget } = this.options;
+    // With sign-in every person's spend is recorded, with or without a budget of their own.
+    if (call.person === undefined) return undefined;
     let result: Awaited<ReturnType<LedgerStore['reserve']>>;
     try {
       result = await this.options.store.reserve({
@@ -178,9 +186,12 @@ export class CreditGuard {
         budget: personBudget,
       });
     } catch (error) {
+      // As for the account: without a budget there is nothing to protect, and the call goes on.
+      if (personBudget === undefined && budget === undefined) return undefined;
       return { ok: false, reason: 'ledger', message: this.problemOf(error) };
     }
     if (result.ok) return { ok: true, id: result.id };
+    if (personBudget === undefined) return undefined;
     const left = Math.max(0, personBudget - result.spent - result.reserved);
     const held = result.reserved > 0 ? `, ${credits(result.reserved)} held by your calls in flight` : '';
     return {
@@ -249,15 +260,44 @@ export class CreditGuard {
     this.options.store.recordHit(account, this.window().id, tool, saved).catch(() => {});
   }
 
-  /** The account's figures; with `person`, their own budget's beside them (`you`). */
-  async usage(account: string, person?: string): Promise<CreditUsage> {
+  /**
+   * The account's figures; with `person`, that person's own beside them (`you`); with `everyone`
+   * (an admin), every signed-in person's in the window (`people`, those who spent most first).
+   */
+  async usage(account: string, person?: string, everyone = false): Promise<CreditUsage> {
     const team = await this.accountUsage(account);
-    const { personBudget } = this.options;
-    if (person === undefined || personBudget === undefined || team.problem !== undefined) return team;
+    if (team.problem !== undefined) return team;
+    const [you, people] = await Promise.all([
+      person === undefined ? undefined : this.personUsage(person),
+      everyone ? this.peopleUsage() : undefined,
+    ]);
+    return { ...team, ...(you && { you }), ...(people && { people }) };
+  }
+
+  /** A signed-in person's figures in the window, against SVC_USER_CREDIT_BUDGET when it is set. */
+  async personUsage(person: string): Promise<PersonUsage | undefined> {
     const own = await this.options.store.figures(person, this.window().id).catch(() => undefined);
-    if (!own) return team;
-    const left = Math.max(0, personBudget - own.spent - own.reserved);
-    return { ...team, you: { budget: personBudget, spent: own.spent, reserved: own.reserved, left } };
+    if (!own) return undefined;
+    const budget = this.options.personBudget ?? null;
+    const left = budget === null ? null : Math.max(0, budget - own.spent - own.reserved);
+    return { budget, spent: own.spent, reserved: own.reserved, left };
+  }
+
+  private async peopleUsage(): Promise<NonNullable<CreditUsage['people']> | undefined> {
+    const accounts = await this.options.store.accounts(this.window().id).catch(() => undefined);
+    if (!accounts) return undefined;
+    const people = await Promise.all(
+      accounts
+        .filter((a) => a.startsWith(PERSON))
+        .map(async (person) => {
+          const figures = await this.personUsage(person);
+          return figures && { person, spent: figures.spent, left: figures.left };
+        }),
+    );
+    return people
+      .filter((p) => p !== undefined)
+      .sort((a, b) => b.spent - a.spent)
+      .slice(0, PEOPLE_SHOWN);
   }
 
   private async accountUsage(account: string): Promise<CreditUsage> {

@@ -48,6 +48,8 @@ export interface LedgerStore {
   /** A cache hit or a joined call: free, and `saved` credits not spent. */
   recordHit(account: string, window: string, tool: string, saved: number): Promise<void>;
   figures(account: string, window: string): Promise<WindowFigures>;
+  /** Every account with figures or calls in flight in the window (keys and signed-in people). */
+  accounts(window: string): Promise<string[]>;
   /** Fails, saying why, when the ledger cannot be written (a readiness check). */
   check(): Promise<void>;
   close(): Promise<void>;
@@ -237,4 +239,10 @@ export function readFigures(state: LedgerState, account: string, window: string)
     cache_hits: t?.cache_hits ?? 0,
     credits_saved: t?.credits_saved ?? 0,
   };
+}
+
+export function accountsIn(state: LedgerState, window: string): string[] {
+  const found = new Set(Object.keys(state.accounts).filter((a) => state.accounts[a][window] !== undefined));
+  for (const r of Object.values(state.reservations)) if (r.window === window) found.add(r.account);
+  return [...found];
 }

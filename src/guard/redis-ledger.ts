@@ -5,7 +5,8 @@
  * so replicas whose clocks differ agree on a reservation's age.
  *
  * Per account and window: a hash of totals (spent, cache hits, credits saved, and calls, credits
- * and hits per tool) and a hash of reservations in flight. Each replica holds a lease in a sorted
+ * and hits per tool) and a hash of reservations in flight; per window, the set of accounts that
+ * reserved in it (for the figures of everyone). Each replica holds a lease in a sorted
  * set of owners while it has reservations; a reservation whose owner's lease ran out (the process
  * died or lost Redis for longer than the lease) or that outlived any call is counted as spent at
  * its full amount when its request was sent, and dropped when it was not. Old windows expire: days
@@ -61,7 +62,7 @@ local function reap(totals, held, owners, now, ttl)
 end
 `;
 
-/** KEYS: totals, held, owners. ARGV: id, tool, amount, budget ('' for none), owner, ttl, keep, lease. */
+/** KEYS: totals, held, owners, the window's accounts. ARGV: id, tool, amount, budget ('' for none), owner, ttl, keep, lease, account. */
 const RESERVE = script(`${PRELUDE}
 local now = now_ms()
 redis.call('ZADD', KEYS[3], now + tonumber(ARGV[8]), ARGV[5])
@@ -72,8 +73,10 @@ if ARGV[4] ~= '' and spent + reserved + amount > tonumber(ARGV[4]) then
   return {0, tostring(spent), tostring(reserved)}
 end
 redis.call('HSET', KEYS[2], ARGV[1], cjson.encode({tool = ARGV[2], amount = amount, owner = ARGV[5], at = now, sent = false}))
+redis.call('SADD', KEYS[4], ARGV[9])
 keep(KEYS[1], tonumber(ARGV[7]))
 keep(KEYS[2], tonumber(ARGV[7]))
+keep(KEYS[4], tonumber(ARGV[7]))
 return {1}
 `);
 
@@ -160,16 +163,21 @@ export class RedisLedger implements LedgerStore {
     await this.marker.check();
     const id = randomUUID();
     const { account, window } = request;
-    const reply = (await this.redis.run(RESERVE, this.keys(account, window), [
-      id,
-      request.tool,
-      request.amount,
-      request.budget ?? '',
-      this.owner,
-      RESERVATION_TTL_MS,
-      keepMs(window),
-      this.leaseMs,
-    ])) as [number, string?, string?];
+    const reply = (await this.redis.run(
+      RESERVE,
+      [...this.keys(account, window), this.accountsKey(window)],
+      [
+        id,
+        request.tool,
+        request.amount,
+        request.budget ?? '',
+        this.owner,
+        RESERVATION_TTL_MS,
+        keepMs(window),
+        this.leaseMs,
+        account,
+      ],
+    )) as [number, string?, string?];
     if (reply[0] !== 1) return { ok: false, spent: Number(reply[1]), reserved: Number(reply[2]) };
     this.held.set(id, { account, window });
     this.leaseTimer ??= setInterval(() => void this.renewLease(), this.leaseMs / 3).unref();
@@ -206,6 +214,16 @@ export class RedisLedger implements LedgerStore {
       keepMs(window),
     ])) as [string, string[]];
     return { ...parseTotals(fields), reserved: Number(reserved) };
+  }
+
+  async accounts(window: string): Promise<string[]> {
+    await this.marker.check();
+    return this.redis.use((redis) => redis.smembers(this.accountsKey(window)));
+  }
+
+  /** The set of accounts that reserved in a window (which every call that spends does first). */
+  private accountsKey(window: string): string {
+    return this.redis.key('ledger', 'accounts', window);
   }
 
   /** Its data is there, and it is writable: a key of this process's is set (and expires by itself). */

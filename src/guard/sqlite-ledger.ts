@@ -76,6 +76,8 @@ const QUERIES = {
     credits = credits + excluded.credits, cache_hits = cache_hits + excluded.cache_hits`,
   totals: 'SELECT spent, cache_hits, credits_saved FROM windows WHERE account = ? AND window_id = ?',
   toolsIn: 'SELECT tool, calls, credits, cache_hits FROM tools WHERE account = ? AND window_id = ?',
+  accountsIn:
+    'SELECT account FROM windows WHERE window_id = ? UNION SELECT account FROM reservations WHERE window_id = ?',
   imported: 'SELECT at FROM imports WHERE checksum = ?',
   recordImport: 'INSERT INTO imports (checksum, at) VALUES (?, ?)',
 };
@@ -214,6 +216,14 @@ export class SqliteLedger implements LedgerStore {
         cache_hits: totals?.cache_hits ?? 0,
         credits_saved: totals?.credits_saved ?? 0,
       };
+    });
+  }
+
+  async accounts(window: string): Promise<string[]> {
+    this.flushHits();
+    return this.transaction((q) => {
+      this.reapEverywhere(q);
+      return (q.accountsIn.all(window, window) as unknown as { account: string }[]).map((r) => r.account);
     });
   }
 

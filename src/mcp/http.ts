@@ -64,7 +64,7 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
       : new (await import('./sign-in.js')).SignIn({
           issuer: config.oauthIssuer,
           resource: config.oauthResource,
-          scope: config.oauthScope,
+          scopes: { tools: config.oauthScope, admin: config.oauthAdminScope },
         });
   if (!isLoopback(host) && config.httpToken === undefined && signIn === undefined) {
     throw new ConfigError(
@@ -80,6 +80,7 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
         era,
         apiKey: requestInfo?.headers.get(config.keyHeader) || undefined,
         person: authInfo?.extra?.person as string | undefined,
+        admin: authInfo?.extra?.admin === true,
       }),
     { maxRequestBodySize: MAX_REQUEST_BYTES },
   );
@@ -245,7 +246,7 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
       token: '',
       clientId: person,
       scopes: checked.scopes,
-      extra: { person },
+      extra: { person, admin: checked.scopes.includes(config.oauthAdminScope) },
     };
     return { person };
   }

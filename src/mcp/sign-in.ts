@@ -38,8 +38,8 @@ export interface SignInSettings {
   issuer: string;
   /** This server's public URL (the token's audience), e.g. https://mcp.example.com/mcp. */
   resource: string;
-  /** The scope a token needs to call tools. */
-  scope: string;
+  /** The scope a token needs to call tools, and the one that also shows everyone's figures. */
+  scopes: { tools: string; admin: string };
 }
 
 /** Who a token says the caller is. */
@@ -66,13 +66,13 @@ export class SignIn {
     return new URL(this.metadataUrl).pathname;
   }
 
-  /** The RFC 9728 document: this resource, its authorization server, the scope it understands. */
+  /** The RFC 9728 document: this resource, its authorization server, the scopes it understands. */
   async metadataDocument(): Promise<unknown> {
     const { metadata } = await this.discover();
     return buildOAuthProtectedResourceMetadata({
       oauthMetadata: metadata,
       resourceServerUrl: new URL(this.settings.resource),
-      scopesSupported: [this.settings.scope],
+      scopesSupported: [this.settings.scopes.tools, this.settings.scopes.admin],
       resourceName: 'svc-mcp',
       dangerouslyAllowInsecureIssuerUrl: new URL(this.settings.issuer).protocol === 'http:',
     });
@@ -100,11 +100,11 @@ export class SignIn {
       return this.refuse(401, 'invalid_token', reasonOf(error, this.settings));
     }
     const scopes = scopesOf(payload);
-    if (!scopes.includes(this.settings.scope)) {
+    if (!scopes.includes(this.settings.scopes.tools)) {
       return this.refuse(
         403,
         'insufficient_scope',
-        `The access token lacks the scope "${this.settings.scope}" that calling tools needs.`,
+        `The access token lacks the scope "${this.settings.scopes.tools}" that calling tools needs.`,
       );
     }
     const person = { subject: String(payload.sub), scopes };
@@ -143,7 +143,7 @@ export class SignIn {
   private refuse(status: 401 | 403, error: string | undefined, description: string): HttpRefusal {
     const fields = [`resource_metadata="${this.metadataUrl}"`];
     if (error) fields.push(`error="${error}"`, `error_description="${description.replaceAll('"', "'")}"`);
-    if (status === 403) fields.push(`scope="${this.settings.scope}"`);
+    if (status === 403) fields.push(`scope="${this.settings.scopes.tools}"`);
     return { status, message: description, headers: { 'www-authenticate': `Bearer ${fields.join(', ')}` } };
   }
 }

@@ -5,11 +5,11 @@
  * token for another audience, expired, from another issuer, without the scope, or signed with a
  * key the issuer has rotated out is refused with its reason in WWW-Authenticate.
  */
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, textOf } from '../helpers/cli.js';
 import { INITIALIZE, postMcp, rawRequest } from '../helpers/http.js';
 import { type AuthorizationServer, startAuthorizationServer } from '../helpers/oidc.js';
+import { freePort } from '../helpers/ports.js';
 import { connectHttp, type HttpServer, startHttpServer } from '../helpers/session.js';
 
 const OTHER = 'https://another-server.test/mcp';
@@ -19,16 +19,6 @@ let auth: AuthorizationServer;
 let stranger: AuthorizationServer;
 let server: HttpServer;
 let resource: string;
-
-/** A free loopback port, so that the resource URL can name the server before it starts. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   const port = await freePort();
@@ -62,7 +52,7 @@ describe('sign-in', () => {
     expect(JSON.parse(metadata.text)).toMatchObject({
       resource,
       authorization_servers: [auth.issuer],
-      scopes_supported: [SCOPE],
+      scopes_supported: [SCOPE, 'mcp:admin'],
     });
   });
 

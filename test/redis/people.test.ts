@@ -4,10 +4,10 @@
  * replicas that share one Redis. 200 concurrent calls never take a person past 5 or the team past
  * 8, and what the sandbox received matches what was charged.
  */
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
 import { type AuthorizationServer, startAuthorizationServer } from '../helpers/oidc.js';
+import { freePort } from '../helpers/ports.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { connectHttp, type HttpServer, type Session, startHttpServer } from '../helpers/session.js';
@@ -16,27 +16,19 @@ const missing = redisMissing();
 const PATH = '/v3/fear-and-greed/historical';
 const PEOPLE = ['alice', 'bob'] as const;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 describe.skipIf(missing)('a budget per person on one key, two replicas on Redis', () => {
   let redis: TestRedis;
   let sandbox: Sandbox;
   let auth: AuthorizationServer;
   const replicas: HttpServer[] = [];
   const sessions: Record<string, Session[]> = {};
+  let resource: string;
 
   beforeAll(async () => {
     [redis, sandbox] = await Promise.all([startRedis(), startTestSandbox({ rateLimit: false })]);
     // Both replicas answer for one resource, as behind one load balancer: the audience is the same.
-    const resource = 'https://mcp.team.test/mcp';
-    auth = await startAuthorizationServer({ [resource]: 'mcp:tools' }, PEOPLE);
+    resource = 'https://mcp.team.test/mcp';
+    auth = await startAuthorizationServer({ [resource]: 'mcp:tools mcp:admin' }, [...PEOPLE, 'carol']);
     for (let i = 0; i < 2; i++) {
       const port = await freePort();
       replicas.push(
@@ -121,4 +113,22 @@ describe.skipIf(missing)('a budget per person on one key, two replicas on Redis'
     const his = await sessions.bob[1].call('get_credit_usage');
     expect(his.structuredContent).toMatchObject({ spent: 8, left: 0, you: { spent: 3, left: 2 } });
   }, 60_000);
+
+  it("an admin's token sees every person's figures, from either replica", async () => {
+    const token = await auth.token(resource, 'mcp:tools mcp:admin', 'carol');
+    for (const replica of replicas) {
+      const admin = await connectHttp(replica, 'v2', { authorization: `Bearer ${token}` });
+      try {
+        const usage = (await admin.call('get_credit_usage')).structuredContent as {
+          people: { person: string; spent: number; left: number }[];
+        };
+        expect(usage.people.map((p) => [p.spent, p.left])).toEqual([
+          [5, 0],
+          [3, 2],
+        ]);
+      } finally {
+        await admin.close();
+      }
+    }
+  });
 });
