@@ -141,9 +141,10 @@ export class SignIn {
   }
 
   private refuse(status: 401 | 403, error: string | undefined, description: string): HttpRefusal {
-    const fields = [`resource_metadata="${this.metadataUrl}"`];
+    // The scope to ask for (MCP authorization): a client takes it before the metadata's list, so
+    // that a person signs in for the tools, not for everything the server understands (admin).
+    const fields = [`resource_metadata="${this.metadataUrl}"`, `scope="${this.settings.scopes.tools}"`];
     if (error) fields.push(`error="${error}"`, `error_description="${description.replaceAll('"', "'")}"`);
-    if (status === 403) fields.push(`scope="${this.settings.scopes.tools}"`);
     return { status, message: description, headers: { 'www-authenticate': `Bearer ${fields.join(', ')}` } };
   }
 }

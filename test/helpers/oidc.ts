@@ -1,7 +1,9 @@
 /**
  * A real authorization server on loopback for the sign-in tests: oidc-provider (a certified OpenID
- * provider for Node), issuing JWT access tokens with the client-credentials grant for the resources
- * it knows (RFC 8707 resource indicators). Its signing key can be rotated in place.
+ * provider for Node), issuing JWT access tokens for the resources it knows (RFC 8707 resource
+ * indicators), with the client-credentials grant and, when interactive, to clients that register
+ * themselves and sign a person in through its login and consent pages. Its signing key can be
+ * rotated in place.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,10 +34,15 @@ async function signingKey() {
   };
 }
 
-/** `resources`: each resource URL this server issues tokens for, with the scopes it grants there. */
+/**
+ * `resources`: each resource URL this server issues tokens for, with the scopes it grants there.
+ * `interactive`: clients may also register themselves (RFC 7591) and sign a person in with the
+ * authorization code and PKCE, through the provider's own login and consent pages.
+ */
 export async function startAuthorizationServer(
   resources: Record<string, string>,
   people: readonly string[] = [],
+  { interactive = false } = {},
 ): Promise<AuthorizationServer> {
   let handler: ReturnType<Provider['callback']> = async (_req, res) => {
     res.end();
@@ -54,9 +61,12 @@ export async function startAuthorizationServer(
         response_types: [],
       })),
       jwks: { keys: [await signingKey()] },
+      // The scopes a registering client may name: every resource's.
+      scopes: ['openid', ...new Set(Object.values(resources).flatMap((scopes) => scopes.split(' ')))],
       features: {
         clientCredentials: { enabled: true },
-        devInteractions: { enabled: false },
+        devInteractions: { enabled: interactive },
+        registration: { enabled: interactive },
         resourceIndicators: {
           enabled: true,
           defaultResource: () => undefined,

@@ -46,7 +46,7 @@ describe('sign-in', () => {
     const refused = await postMcp(server.url, INITIALIZE);
     expect(refused.status).toBe(401);
     const metadataUrl = `http://127.0.0.1:${new URL(resource).port}/.well-known/oauth-protected-resource/mcp`;
-    expect(challenge(refused)).toBe(`Bearer resource_metadata="${metadataUrl}"`);
+    expect(challenge(refused)).toBe(`Bearer resource_metadata="${metadataUrl}", scope="${SCOPE}"`);
     const metadata = await rawRequest(metadataUrl, { method: 'GET' });
     expect(metadata.status).toBe(200);
     expect(JSON.parse(metadata.text)).toMatchObject({
