@@ -26,6 +26,7 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { Pool } from 'undici';
 import {
   CLI,
+  cliArgs,
   freePort,
   percentile,
   ROOT,
@@ -108,7 +109,7 @@ async function startServer(env) {
   if (TRANSPORT === 'stdio') {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [CLI, 'stdio'],
+      args: cliArgs('stdio'),
       cwd: ROOT,
       env: { PATH: process.env.PATH, ...env },
       stderr: 'ignore',
@@ -125,7 +126,7 @@ async function startServer(env) {
     };
   }
   const port = await freePort();
-  const child = spawn(process.execPath, [CLI, 'http', '--port', String(port)], {
+  const child = spawn(process.execPath, cliArgs('http', '--port', String(port)), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, ...env },
     stdio: 'ignore',

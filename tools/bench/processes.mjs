@@ -13,6 +13,16 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/**
+ * The Node flags of the CLI's first line (`#!/usr/bin/env -S node …`), which npx, a global install
+ * and the desktop bundle all start it with: the benchmarks start it the same way.
+ */
+const CLI_NODE_FLAGS = readFileSync(CLI, 'utf8').split('\n', 1)[0].split(/\s+/).slice(3);
+
+/** Node's arguments for `svc-mcp …args`, as the CLI's first line starts it. */
+export function cliArgs(...args) {
+  return [...CLI_NODE_FLAGS, CLI, ...args];
+}
 
 /**
  * The floor: a server on the SDK ours uses (v2), with one constant tool and an output schema and
@@ -37,7 +47,7 @@ await server.connect(new StdioServerTransport());
 export async function connectStdio(args, env = {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args,
+    args: args[0] === CLI ? cliArgs(...args.slice(1)) : args,
     cwd: ROOT,
     env: { PATH: process.env.PATH, ...env },
     stderr: 'ignore',
@@ -93,7 +103,7 @@ function waitForOutput(child, pattern, what) {
 
 /** `svc-mcp sandbox` in its own process, rate limit off; resolves with its base URL. */
 export async function startSandboxProcess() {
-  const child = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '--no-rate-limit'], {
+  const child = spawn(process.execPath, cliArgs('sandbox', '--port', '0', '--no-rate-limit'), {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const [url] = await waitForOutput(child, /http:\/\/127\.0\.0\.1:\d+/, 'the sandbox');

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
-import { beside, CLI, freePort, percentile, ROOT } from './processes.mjs';
+import { beside, cliArgs, freePort, percentile, ROOT } from './processes.mjs';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '2000' } } });
 const calls = Number(values.calls);
@@ -39,7 +39,7 @@ await new Promise((resolve) => issuerServer.listen(issuerPort, '127.0.0.1', reso
 
 async function server(env) {
   const port = await freePort();
-  const child = spawn(process.execPath, [CLI, 'http', '--port', String(port)], {
+  const child = spawn(process.execPath, cliArgs('http', '--port', String(port)), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, ...env(port) },
     stdio: 'ignore',
