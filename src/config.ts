@@ -206,7 +206,7 @@ export const SETTINGS = {
     env: 'SVC_STATE_DIR',
     key: 'state_dir',
     title: 'State directory',
-    meaning: 'where the credit ledger persists (ledger.sqlite; ledger.json on Node 20)',
+    meaning: 'where the credit ledger persists (ledger.sqlite; ledger.json where no SQLite loads)',
     whenUnset:
       "the user's state directory (~/.local/state/svc-mcp, ~/Library/Application Support/svc-mcp, %LOCALAPPDATA%\\svc-mcp)",
     schema: optionalText(z.string().max(4096, 'must be a path of at most 4096 characters')).transform(

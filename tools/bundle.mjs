@@ -41,12 +41,26 @@ try {
   ]) {
     cpSync(join(root, entry), join(stage, entry), { recursive: true });
   }
-  // The locked production dependencies only; no scripts (the build is already in dist/).
-  execFileSync(npm, ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], {
-    cwd: stage,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    shell: process.platform === 'win32',
-  });
+  // The locked production dependencies only; no scripts (the build is already in dist/). Nor the
+  // optional better-sqlite3: its binary would be this machine's, for this Node, and a desktop
+  // host's Node (22.13 or later) has SQLite built in.
+  execFileSync(
+    npm,
+    [
+      'ci',
+      '--omit=dev',
+      '--omit=optional',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+    ],
+    {
+      cwd: stage,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      shell: process.platform === 'win32',
+    },
+  );
   execFileSync(process.execPath, [mcpb, 'validate', join(stage, 'manifest.json')], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -2,7 +2,7 @@
  * The services every tool call uses, built once per process and shared by every transport and
  * every HTTP request: the data source (and its client), the shared answers (cache and in-flight
  * joins), the credit guard, the clock, and what watches them (logs, metrics). The cache and the
- * ledger live in this process and an SQLite database (a JSON file on Node 20), or on Redis when SVC_REDIS_URL is set, so
+ * ledger live in this process and an SQLite database (a JSON file where no SQLite loads), or on Redis when SVC_REDIS_URL is set, so
  * that several replicas share one budget and one cache. Heavy parts (the Redis client, the logger, metrics)
  * load only when the settings ask for them.
  */
@@ -14,7 +14,7 @@ import { FileLedger } from '../guard/file-ledger.js';
 import { CreditGuard } from '../guard/guard.js';
 import type { LedgerStore } from '../guard/ledger.js';
 import { RedisLedger } from '../guard/redis-ledger.js';
-import { loadSqlite } from '../guard/sqlite.js';
+import { chooseSqlite } from '../guard/sqlite.js';
 import { SqliteLedger } from '../guard/sqlite-ledger.js';
 import type { CallObserver } from '../ops/events.js';
 import { type Log, logCalls, openLog, SILENT_LOG } from '../ops/logs.js';
@@ -82,7 +82,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     config.redisUrl === undefined ? undefined : new RedisConnection(config.redisUrl, config.redisPrefix, log);
   const cacheStore = redis ? new RedisCacheStore(redis) : new MemoryCacheStore();
   const guard = new CreditGuard({
-    store: redis ? new RedisLedger(redis) : localLedger(config.stateDir, now),
+    store: redis ? new RedisLedger(redis) : localLedger(config.stateDir, now, log),
     budget: config.creditBudget,
     personBudget: config.userCreditBudget,
     window: config.creditWindow,
@@ -137,12 +137,18 @@ export async function createServices(config: Config, options: ServiceOptions = {
 }
 
 /**
- * The ledger of a single machine: SQLite where Node has it built in (22.13 and later), whose cost
- * does not grow with what it holds; else (Node 20) the JSON file, whose every change rewrites it.
+ * The ledger of a single machine: SQLite (Node's own from 22.13, else better-sqlite3), whose cost
+ * does not grow with what it holds; else the JSON file, whose every change rewrites it: said once,
+ * with why and what to do.
  */
-function localLedger(dir: string, now: () => number): LedgerStore {
-  const sqlite = loadSqlite();
-  return sqlite ? new SqliteLedger(dir, sqlite, now) : new FileLedger(dir, now);
+function localLedger(dir: string, now: () => number, log: Log): LedgerStore {
+  const { sqlite, why } = chooseSqlite();
+  if (sqlite) return new SqliteLedger(dir, sqlite, now);
+  log.warn(
+    { ledger: 'ledger.json' },
+    `${why}: the credit ledger is kept in ledger.json, whose every change rewrites the file (about 3.5 ms, more as it grows). For SQLite, run on Node 22.13 or later, or install better-sqlite3 beside svc-mcp.`,
+  );
+  return new FileLedger(dir, now);
 }
 
 /** `ok`, or why not, within the check's time bound. */

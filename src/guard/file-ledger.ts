@@ -1,6 +1,6 @@
 /**
- * The ledger in a file (SVC_STATE_DIR/ledger.json), on Node 20, which has no built-in SQLite (the
- * SQLite ledger, sqlite-ledger.ts, serves Node 22.13 and later). Shared safely by every server process on the
+ * The ledger in a file (SVC_STATE_DIR/ledger.json), where no SQLite loads: Node 20 without
+ * better-sqlite3 (the SQLite ledger, sqlite-ledger.ts, serves every other case). Shared safely by every server process on the
  * machine: each change is made under a lock file (proper-lockfile) by reading the file, applying
  * the ledger's rules and writing a new file that replaces the old one in one rename. A change is
  * reported done only once it is on disk, so a process killed at any moment loses nothing it
@@ -202,7 +202,7 @@ export class FileLedger implements LedgerStore {
       if (existsSync(sqlite)) {
         throw new LedgerDamagedError(
           sqlite,
-          'it is kept in SQLite, which this Node cannot read: run the server on Node 22.13 or later',
+          'it is kept in SQLite, which this Node cannot open: run the server on Node 22.13 or later, or install better-sqlite3 beside it',
         );
       }
       return emptyState();

@@ -236,11 +236,19 @@ export class CreditGuard {
     return call ? this.finish(call, (id) => this.options.store.release(id)) : Promise.resolve();
   }
 
-  /** The first end of a call counts; a later one (after close() ended it) changes nothing. */
+  /**
+   * The first end of a call counts; a later one (after close() ended it) changes nothing. Where no
+   * budget applies, the end is only a record, so it is written once the answer is on its way (the
+   * next turn of the event loop) and the promise returned does not wait for it: until then the
+   * reservation, marked sent, holds the call's estimate, so a process killed in between still
+   * counts it. This process's own figures, and close(), wait for it.
+   */
   private finish(call: OpenCall, write: (id: string) => Promise<void>): Promise<void> {
     this.open.delete(call.id);
+    const recordOnly = this.options.budget === undefined && this.options.personBudget === undefined;
     const ended = (async () => {
       await call.sent;
+      if (recordOnly) await new Promise((resolve) => setImmediate(resolve));
       await Promise.all([
         write(call.id).catch(() => {}),
         call.personId === undefined ? undefined : write(call.personId).catch(() => {}),
@@ -248,7 +256,12 @@ export class CreditGuard {
     })();
     this.ending.add(ended);
     void ended.finally(() => this.ending.delete(ended));
-    return ended;
+    return recordOnly ? Promise.resolve() : ended;
+  }
+
+  /** Calls' ends still being written: this process's figures include them. */
+  private async ended(): Promise<void> {
+    if (this.ending.size > 0) await Promise.all([...this.ending]);
   }
 
   private openCall(reservation: Reservation): OpenCall | undefined {
@@ -276,6 +289,7 @@ export class CreditGuard {
 
   /** A signed-in person's figures in the window, against SVC_USER_CREDIT_BUDGET when it is set. */
   async personUsage(person: string): Promise<PersonUsage | undefined> {
+    await this.ended();
     const own = await this.options.store.figures(person, this.window().id).catch(() => undefined);
     if (!own) return undefined;
     const budget = this.options.personBudget ?? null;
@@ -301,6 +315,7 @@ export class CreditGuard {
   }
 
   private async accountUsage(account: string): Promise<CreditUsage> {
+    await this.ended();
     const window = this.window();
     const { budget } = this.options;
     const base = {

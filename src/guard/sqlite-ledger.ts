@@ -109,11 +109,16 @@ interface Addition {
 
 /** Why SQLite's error means the file is damaged, or undefined when it is some other trouble. */
 function damage(error: unknown): string | undefined {
-  const { errcode } = (error ?? {}) as { errcode?: unknown };
-  // node:sqlite gives SQLite's (extended) result code.
-  const primary = typeof errcode === 'number' ? errcode & 0xff : undefined;
-  if (primary === 26) return 'it is not an SQLite database';
-  if (primary === 11) return `it is corrupt: ${(error as Error).message}`;
+  const { errcode, code } = (error ?? {}) as { errcode?: unknown; code?: unknown };
+  // node:sqlite gives SQLite's (extended) result code; better-sqlite3 its name (SQLITE_CORRUPT_VTAB).
+  const primary =
+    typeof errcode === 'number'
+      ? errcode & 0xff
+      : typeof code === 'string'
+        ? code.split('_', 2).join('_')
+        : undefined;
+  if (primary === 26 || primary === 'SQLITE_NOTADB') return 'it is not an SQLite database';
+  if (primary === 11 || primary === 'SQLITE_CORRUPT') return `it is corrupt: ${(error as Error).message}`;
   return undefined;
 }
 
@@ -153,15 +158,22 @@ export class SqliteLedger implements LedgerStore {
   }
 
   async reserve(request: ReserveRequest): Promise<ReserveResult> {
-    const { account, window, tool, amount, budget } = request;
+    const { account, window, amount, budget } = request;
+    // Without a budget nothing is checked: the reservation alone, one statement, no transaction.
+    if (budget === undefined) return this.statement((q) => ({ ok: true, id: this.hold(q, request) }));
     return this.transaction((q) => {
       const reserved = this.reap(q, q.heldIn.all(account, window));
       const spent = (q.totals.get(account, window)?.spent as number | undefined) ?? 0;
       if (budget !== undefined && spent + reserved + amount > budget) return { ok: false, spent, reserved };
-      const id = randomUUID();
-      q.hold.run(id, account, window, tool, amount, process.pid, OWNER, this.now());
-      return { ok: true, id };
+      return { ok: true, id: this.hold(q, request) };
     });
+  }
+
+  /** Records the reservation (not yet sent); returns its id. */
+  private hold(q: Queries, { account, window, tool, amount }: ReserveRequest): string {
+    const id = randomUUID();
+    q.hold.run(id, account, window, tool, amount, process.pid, OWNER, this.now());
+    return id;
   }
 
   async markSent(id: string): Promise<void> {

@@ -1,8 +1,11 @@
 /**
- * SQLite for the ledger: Node's built-in `node:sqlite` (Node 22.13 and later, no native module to
- * build or ship). Node 20, which has none, keeps the ledger in a JSON file (file-ledger.ts). The
- * interface names the calls the ledger makes (exec, prepare, run, get, all, close).
+ * SQLite for the ledger: Node's built-in `node:sqlite` where Node has it (22.13 and later: no native
+ * module to build or ship), else better-sqlite3 (an optional dependency, for Node 20, with a
+ * prebuilt binary per platform or built from source at install). Where neither loads, the ledger
+ * stays in a JSON file (file-ledger.ts). The interface names the calls the ledger makes (exec,
+ * prepare, run, get, all, close), which both libraries offer alike.
  */
+import { createRequire } from 'node:module';
 
 export type SqlValue = string | number | bigint | null;
 export type SqlRow = Record<string, SqlValue>;
@@ -20,7 +23,7 @@ export interface SqlDatabase {
 }
 
 export interface Sqlite {
-  /** `node:sqlite`, for messages and benchmarks. */
+  /** `node:sqlite` or `better-sqlite3`, for messages and benchmarks. */
   readonly library: string;
   open(path: string): SqlDatabase;
 }
@@ -45,15 +48,42 @@ function builtin(): Opener | undefined {
   }
 }
 
-let loaded: { sqlite: Sqlite | undefined } | undefined;
+/**
+ * better-sqlite3, when it is installed and built for this Node; why not otherwise (not installed,
+ * its install script did not run or failed, or its binary is another Node's or platform's).
+ */
+function betterSqlite3(): Opener | string {
+  try {
+    return createRequire(import.meta.url)('better-sqlite3') as Opener;
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    return code === 'MODULE_NOT_FOUND'
+      ? 'better-sqlite3 is not installed'
+      : `better-sqlite3 did not load (${message.split('\n')[0]})`;
+  }
+}
 
-/** SQLite, when this Node has it built in; undefined on Node 20 (and 22.5 to 22.12, behind a flag). */
-export function loadSqlite(): Sqlite | undefined {
+export type SqliteChoice = { sqlite: Sqlite; why?: undefined } | { sqlite?: undefined; why: string };
+
+let loaded: SqliteChoice | undefined;
+
+/**
+ * SQLite, from Node itself or better-sqlite3; or, when neither is there, why not (for the one line
+ * that says the ledger stays in a JSON file).
+ */
+export function chooseSqlite(): SqliteChoice {
   if (!loaded) {
     const DatabaseSync = builtin();
-    loaded = {
-      sqlite: DatabaseSync && { library: 'node:sqlite', open: (path) => new DatabaseSync(path) },
-    };
+    const better = DatabaseSync ? undefined : betterSqlite3();
+    if (DatabaseSync) loaded = { sqlite: { library: 'node:sqlite', open: (path) => new DatabaseSync(path) } };
+    else if (typeof better === 'function')
+      loaded = { sqlite: { library: 'better-sqlite3', open: (path) => new better(path) } };
+    else loaded = { why: `Node ${process.versions.node} has no built-in SQLite and ${better}` };
   }
-  return loaded.sqlite;
+  return loaded;
+}
+
+/** SQLite, when this Node has it built in or better-sqlite3 loads; else undefined. */
+export function loadSqlite(): Sqlite | undefined {
+  return chooseSqlite().sqlite;
 }

@@ -9,6 +9,22 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** The last key's patterns: a process calls with one key, or a few (HTTP callers' own), in turn. */
+let last: { apiKey: string; found: RegExp; pattern: RegExp } | undefined;
+
+function patternsOf(apiKey: string): { found: RegExp; pattern: RegExp } {
+  if (last?.apiKey !== apiKey) {
+    // A case-insensitive search of the raw text, as written or JSON-escaped, without copying it.
+    const escaped = JSON.stringify(apiKey).slice(1, -1);
+    last = {
+      apiKey,
+      found: new RegExp(`${escapeRegExp(apiKey)}|${escapeRegExp(escaped)}`, 'i'),
+      pattern: new RegExp(escapeRegExp(apiKey), 'gi'),
+    };
+  }
+  return last;
+}
+
 /**
  * `value` with every occurrence of the key, in any case, replaced in every string (object keys
  * included). `raw` is the text `value` was parsed from: when the key does not appear in it (as
@@ -16,11 +32,8 @@ function escapeRegExp(text: string): string {
  */
 export function redactKey<T>(value: T, raw: string, apiKey: string): T {
   if (apiKey === '' || value === undefined) return value;
-  // A case-insensitive search of the raw text, as written or JSON-escaped, without copying it.
-  const escaped = JSON.stringify(apiKey).slice(1, -1);
-  const found = new RegExp(`${escapeRegExp(apiKey)}|${escapeRegExp(escaped)}`, 'i');
+  const { found, pattern } = patternsOf(apiKey);
   if (!found.test(raw)) return value;
-  const pattern = new RegExp(escapeRegExp(apiKey), 'gi');
   const clean = (text: string) => text.replace(pattern, REDACTED);
   const walk = (node: unknown): unknown => {
     if (typeof node === 'string') return clean(node);

@@ -43,7 +43,7 @@ describe('a directory whose ledger a newer Node moved to SQLite', () => {
     writeFileSync(join(moved, 'ledger.sqlite'), 'a database of a newer Node');
     const ledger = new FileLedger(moved);
     await expect(ledger.figures('acct', 'day-2026-11-22')).rejects.toThrow(
-      `The credit ledger at ${join(moved, 'ledger.sqlite')} is damaged (it is kept in SQLite, which this Node cannot read: run the server on Node 22.13 or later)`,
+      `The credit ledger at ${join(moved, 'ledger.sqlite')} is damaged (it is kept in SQLite, which this Node cannot open: run the server on Node 22.13 or later, or install better-sqlite3 beside it)`,
     );
     await expect(ledger.reserve({ account: 'acct', window: 'total', tool: 't', amount: 1 })).rejects.toThrow(
       /kept in SQLite/,

@@ -9,11 +9,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlite } from '../../src/guard/sqlite.js';
-import { type McpSession, newStateDir, startMcp, textOf } from '../helpers/cli.js';
+import { type McpSession, newStateDir, startMcp, textOf, withServer } from '../helpers/cli.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
 
-/** The server runs on this test's Node: SQLite where it is built in, else (Node 20) the JSON file. */
+/** The server runs on this test's Node: SQLite where it loads (node:sqlite or better-sqlite3), else the JSON file. */
 const SQLITE = loadSqlite() !== undefined;
 const LEDGER = SQLITE
   ? { file: 'ledger.sqlite', garbage: 'it is not an SQLite database' }
@@ -23,15 +23,6 @@ const FNG = '/v3/fear-and-greed/latest';
 
 async function spent(mcp: McpSession): Promise<{ spent: number; left: number | null; problem?: string }> {
   return (await mcp.call('get_credit_usage')).structuredContent as { spent: number; left: number | null };
-}
-
-async function withServer<T>(env: Record<string, string>, use: (mcp: McpSession) => Promise<T>): Promise<T> {
-  const mcp = await startMcp(env);
-  try {
-    return await use(mcp);
-  } finally {
-    await mcp.close();
-  }
 }
 
 describe('windows roll at 00:00 UTC', () => {

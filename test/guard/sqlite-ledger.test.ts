@@ -18,7 +18,8 @@ import { SqliteLedger } from '../../src/guard/sqlite-ledger.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 import { until } from '../helpers/until.js';
 
-// Node 20 has no built-in SQLite: its ledger is the JSON file (file-ledger.ts), tested on its own.
+// SQLite as this Node loads it (node:sqlite, or better-sqlite3 on Node 20); without either, the
+// ledger is the JSON file (file-ledger.ts), tested on its own.
 const sqlite = loadSqlite() as Sqlite;
 const root = mkdtempSync(join(tmpdir(), 'svc-sqlite-ledger-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

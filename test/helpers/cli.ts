@@ -104,6 +104,16 @@ export async function startMcp(env: Env = {}): Promise<McpSession> {
   };
 }
 
+/** `use` with a server of its own (`startMcp(env)`), closed afterwards whatever happens. */
+export async function withServer<T>(env: Env, use: (mcp: McpSession) => Promise<T>): Promise<T> {
+  const mcp = await startMcp(env);
+  try {
+    return await use(mcp);
+  } finally {
+    await mcp.close();
+  }
+}
+
 /** Record every JSON-RPC message the server sends (stdout carries nothing else), tool results included. */
 function recordMessages(transport: StdioClientTransport): void {
   let handler: ((message: JSONRPCMessage, extra?: unknown) => void) | undefined;

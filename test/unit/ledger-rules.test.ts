@@ -7,7 +7,8 @@ import { RESERVATION_TTL_MS } from '../../src/guard/ledger.js';
 import { loadSqlite, type Sqlite } from '../../src/guard/sqlite.js';
 import { SqliteLedger } from '../../src/guard/sqlite-ledger.js';
 
-// Node 20 has no built-in SQLite: its ledger is the JSON file (file-ledger.ts), tested on its own.
+// SQLite as this Node loads it (node:sqlite, or better-sqlite3 on Node 20); without either, the
+// ledger is the JSON file (file-ledger.ts), tested on its own.
 const sqlite = loadSqlite() as Sqlite;
 const root = mkdtempSync(join(tmpdir(), 'svc-ledger-rules-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -6,7 +6,7 @@
  * Then what it adds to a call: an uncached get_fear_and_greed_latest over stdio (SVC_CACHE=off)
  * beside a direct keep-alive GET of the same endpoint, taken in turn, without a budget and with
  * one; the sandbox in a process of its own with the rate limit off. Prints which SQLite library
- * this Node uses. Bounded in count; prints numbers. Run `npm run build` first.
+ * this Node uses (node:sqlite, or better-sqlite3 on Node 20). Bounded in count; prints numbers. Run `npm run build` first.
  *
  *   node tools/bench/ledger.mjs [--ops 10000] [--calls 1000]
  */
@@ -42,7 +42,7 @@ const { loadSqlite } = await import(join(ROOT, 'dist', 'guard', 'sqlite.js'));
 const sqlite = loadSqlite();
 if (!sqlite) {
   console.error(
-    `Node ${process.versions.node} has no node:sqlite (Node 22.13 and later do): npm exec --package=node@24 --call='node tools/bench/ledger.mjs'`,
+    `Node ${process.versions.node} loads no SQLite: Node 22.13 and later have it built in, Node 20 needs better-sqlite3 (npm rebuild better-sqlite3)`,
   );
   process.exit(2);
 }
@@ -94,7 +94,7 @@ for (const keys of [1, 10_000]) {
 }
 
 console.log(
-  'for reference, the JSON file ledger (Node 20): reserve + settle p50 3.5 ms with 1 key, 4.0 ms with 100, 10.9 ms with 1,000',
+  'for reference, the JSON file ledger (where no SQLite loads): reserve + settle p50 3.5 ms with 1 key, 4.0 ms with 100, 10.9 ms with 1,000',
 );
 
 const { url, child: sandbox } = await startSandboxProcess();

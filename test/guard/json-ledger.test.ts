@@ -1,0 +1,64 @@
+/**
+ * Where no SQLite loads (Node 20 without better-sqlite3; a preload hides both here, on any Node):
+ * the ledger is kept in ledger.json, one line on stderr says so and what to do, the budget holds
+ * across a restart, and a server that has SQLite later imports the file once with its totals.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type McpSession, newStateDir, textOf, withServer } from '../helpers/cli.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+
+const NO_SQLITE = `--import=${fileURLToPath(new URL('../helpers/no-sqlite.mjs', import.meta.url))}`;
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox?.close());
+
+const spent = async (mcp: McpSession) =>
+  ((await mcp.call('get_credit_usage')).structuredContent as { spent: number; ledger: string }).spent;
+
+describe('no SQLite', () => {
+  it('keeps the ledger in ledger.json, says so once, holds the budget across a restart; SQLite imports it', async () => {
+    const dir = newStateDir();
+    const env = sandboxEnv(sandbox, 'sandbox-enterprise', {
+      SVC_STATE_DIR: dir,
+      SVC_CACHE: 'off',
+      SVC_CREDIT_BUDGET: '3',
+      SVC_CREDIT_WINDOW: 'total',
+    });
+    const withoutSqlite = { ...env, NODE_OPTIONS: NO_SQLITE };
+    await withServer(withoutSqlite, async (mcp) => {
+      expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
+      expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
+      expect(await spent(mcp)).toBe(2);
+      const stderr = await mcp.waitForStderr(/ledger\.json/);
+      const warnings = stderr.split('\n').filter((line) => line.includes('"level":"warn"'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(
+        /has no built-in SQLite and better-sqlite3 is not installed: the credit ledger is kept in ledger\.json.*run on Node 22\.13 or later, or install better-sqlite3/,
+      );
+    });
+    expect(existsSync(join(dir, 'ledger.json'))).toBe(true);
+    expect(existsSync(join(dir, 'ledger.sqlite'))).toBe(false);
+    // A restart keeps the spend: one credit is left, then none.
+    await withServer(withoutSqlite, async (mcp) => {
+      expect(await spent(mcp)).toBe(2);
+      expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
+      const refused = await mcp.call('get_fear_and_greed_latest');
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/0 credits of the total budget of 3 are left \(3 spent\)/);
+    });
+    // This Node's SQLite, where it has one, takes the file's totals once, and moves the file aside.
+    await withServer(env, async (mcp) => {
+      const usage = (await mcp.call('get_credit_usage')).structuredContent as { ledger: string };
+      if (!usage.ledger.endsWith('ledger.sqlite')) return; // this Node has no SQLite either
+      expect(await spent(mcp)).toBe(3);
+      expect(existsSync(join(dir, 'ledger.json'))).toBe(false);
+      expect(existsSync(join(dir, 'ledger.json.imported'))).toBe(true);
+    });
+  });
+});
