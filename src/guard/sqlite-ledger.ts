@@ -164,7 +164,7 @@ export class SqliteLedger implements LedgerStore {
     return this.transaction((q) => {
       const reserved = this.reap(q, q.heldIn.all(account, window));
       const spent = (q.totals.get(account, window)?.spent as number | undefined) ?? 0;
-      if (budget !== undefined && spent + reserved + amount > budget) return { ok: false, spent, reserved };
+      if (spent + reserved + amount > budget) return { ok: false, spent, reserved };
       return { ok: true, id: this.hold(q, request) };
     });
   }

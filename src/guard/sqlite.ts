@@ -72,15 +72,17 @@ let loaded: SqliteChoice | undefined;
  * that says the ledger stays in a JSON file).
  */
 export function chooseSqlite(): SqliteChoice {
-  if (!loaded) {
-    const DatabaseSync = builtin();
-    const better = DatabaseSync ? undefined : betterSqlite3();
-    if (DatabaseSync) loaded = { sqlite: { library: 'node:sqlite', open: (path) => new DatabaseSync(path) } };
-    else if (typeof better === 'function')
-      loaded = { sqlite: { library: 'better-sqlite3', open: (path) => new better(path) } };
-    else loaded = { why: `Node ${process.versions.node} has no built-in SQLite and ${better}` };
-  }
+  loaded ??= choose();
   return loaded;
+}
+
+function choose(): SqliteChoice {
+  const DatabaseSync = builtin();
+  if (DatabaseSync) return { sqlite: { library: 'node:sqlite', open: (path) => new DatabaseSync(path) } };
+  const better = betterSqlite3();
+  if (typeof better === 'string')
+    return { why: `Node ${process.versions.node} has no built-in SQLite and ${better}` };
+  return { sqlite: { library: 'better-sqlite3', open: (path) => new better(path) } };
 }
 
 /** SQLite, when this Node has it built in or better-sqlite3 loads; else undefined. */

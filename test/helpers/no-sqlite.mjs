@@ -3,11 +3,12 @@
  * without better-sqlite3, whatever Node runs it: `node:sqlite` is not built in and
  * better-sqlite3 is not installed.
  */
-import Module, { createRequire } from 'node:module';
+import Module from 'node:module';
 
 const builtin = process.getBuiltinModule.bind(process);
 process.getBuiltinModule = (id) => (id === 'node:sqlite' || id === 'sqlite' ? undefined : builtin(id));
 
+// The ledger loads better-sqlite3 with require: CommonJS's resolution is where it is refused.
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
   if (request === 'better-sqlite3') {
@@ -17,4 +18,3 @@ Module._resolveFilename = function (request, ...rest) {
   }
   return resolve.call(this, request, ...rest);
 };
-createRequire(import.meta.url); // the hook is CommonJS's: the ledger loads better-sqlite3 with require
