@@ -124,12 +124,12 @@ function cutToFit<T>(data: T): { data: T; cuts: Cut[] } {
 
 /**
  * The data as an answer may carry it: whole when it fits 1 MiB, else cut, with `truncated` saying
- * what was left out and which of the tool's parameters (`takes`) fetch the rest.
+ * what was left out and which of the tool's parameters (`takes`, its input shape) fetch the rest.
  */
 export function fitToWire(
   data: Record<string, unknown>,
   params: Record<string, unknown>,
-  takes: readonly string[],
+  takes: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
   const { data: fitted, cuts } = cutToFit(data);
   if (cuts.length === 0) return data;
@@ -140,12 +140,16 @@ export function fitToWire(
  * Which parameters fetch what a cut left out: the next page when the tool pages with start, a
  * later time_start or a smaller count for series, else a smaller limit or fewer names.
  */
-function restAdvice(cuts: readonly Cut[], params: Record<string, unknown>, takes: readonly string[]): string {
+function restAdvice(
+  cuts: readonly Cut[],
+  params: Record<string, unknown>,
+  takes: Readonly<Record<string, unknown>>,
+): string {
   const paged = cuts.find((c) => c.path === 'items' || c.path === 'market_pairs' || c.path === 'coins');
-  if (paged && takes.includes('start')) return `next: start=${Number(params.start ?? 1) + paged.kept}`;
-  if (takes.includes('time_start')) return 'ask for the rest with a later time_start, or fewer with count';
-  if (takes.includes('count')) return 'ask for fewer with count';
-  if (takes.includes('limit')) return 'ask for fewer with limit';
+  if (paged && 'start' in takes) return `next: start=${Number(params.start ?? 1) + paged.kept}`;
+  if ('time_start' in takes) return 'ask for the rest with a later time_start, or fewer with count';
+  if ('count' in takes) return 'ask for fewer with count';
+  if ('limit' in takes) return 'ask for fewer with limit';
   return 'ask for fewer items';
 }
 

@@ -218,7 +218,7 @@ function serviceFailure(error: unknown): string | undefined {
  * one of the limiter's turns, send and normalise; then end the reservation by how the call ended.
  * The turn covers what holds an answer in memory and the mark that the request is sent (which must
  * be on the ledger before the request goes), not the reservation's and the settling's writes,
- * which many calls share.
+ * which many calls share (without a budget the reservation is written at the mark, as one write).
  */
 async function requestUpstream(
   services: Services,
@@ -269,11 +269,13 @@ async function requestUpstream(
       charged = credits;
       // Cut once, here, to what any answer may carry (cached answers are bounded, and hits never
       // cut again), then checked: the check reads the kept part only.
-      const takes = Object.keys(endpoint.toolInput.shape);
       const data = await cpuTurns.run(answer.bytes, () =>
         checkedData(
           endpoint,
-          withPage(fitToWire(endpoint.normalise(answer.body, params), params, takes), page),
+          withPage(
+            fitToWire(endpoint.normalise(answer.body, params), params, endpoint.toolInput.shape),
+            page,
+          ),
         ),
       );
       return { data, credits };

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { CreditUsageFigures } from '../catalog/account.js';
 import type { CreditRule } from '../catalog/credits.js';
 import { largestFit } from './fit.js';
-import { LedgerDamagedError, LedgerLostError, type LedgerStore } from './ledger.js';
+import { LedgerDamagedError, LedgerLostError, type LedgerStore, type ReserveRequest } from './ledger.js';
 import { type BudgetWindow, describeReset, type WindowKind, windowAt } from './windows.js';
 
 export interface GuardOptions {
@@ -87,10 +87,15 @@ export type PersonUsage = NonNullable<CreditUsage['you']>;
 
 /** A reservation not yet settled or released, and the write that marked it sent, once it was. */
 interface OpenCall {
-  id: string;
+  /** What the pipeline holds (Reservation.id): the store's id, or for a record-only call the guard's own. */
+  handle: string;
+  /** The account's reservation in the store: undefined until a record-only call is sent, or when it could not be written. */
+  id?: string;
   estimate: number;
   /** The same credits held against the person's own budget, ended with the account's. */
   personId?: string;
+  /** A record-only call's reservations (the account's, then the person's), written once it is sent. */
+  unwritten?: [ReserveRequest, ReserveRequest | undefined];
   sent?: Promise<void>;
 }
 
@@ -101,8 +106,17 @@ export class CreditGuard {
   private readonly open = new Map<string, OpenCall>();
   /** Settles and releases under way, which close() waits for. */
   private readonly ending = new Set<Promise<void>>();
+  /**
+   * No budget applies, to the account or to a person: the ledger only records. A call's reservation
+   * is then written once, already marked sent, when its request is about to go (nothing needs
+   * holding before), and its end once the answer is on its way (finish).
+   */
+  private readonly recordOnly: boolean;
+  private handles = 0;
 
-  constructor(private readonly options: GuardOptions) {}
+  constructor(private readonly options: GuardOptions) {
+    this.recordOnly = options.budget === undefined && options.personBudget === undefined;
+  }
 
   private window(): BudgetWindow {
     const now = this.options.now();
@@ -132,6 +146,13 @@ export class CreditGuard {
       tool: call.tool,
       estimate: call.estimate,
     };
+    if (this.recordOnly) {
+      const handle = `call:${++this.handles}`;
+      const amount = call.estimate;
+      const person = call.person === undefined ? undefined : { ...reservation, account: call.person, amount };
+      this.open.set(handle, { handle, estimate: amount, unwritten: [{ ...reservation, amount }, person] });
+      return { ok: true, reservation: { ...reservation, id: handle } };
+    }
     // A person's own budget first: the call must fit it and the account's; each is reserved
     // atomically, so neither is ever passed, and a call the account refuses gives the person's back.
     const person = await this.reservePerson(call, window);
@@ -141,13 +162,12 @@ export class CreditGuard {
       result = await this.options.store.reserve({ ...reservation, amount: call.estimate, budget });
     } catch (error) {
       if (person?.ok) await this.options.store.release(person.id).catch(() => {});
-      // Never spend credits that cannot be counted; without a budget there is nothing to protect.
-      if (budget === undefined && person === undefined) return { ok: true, reservation };
       return { ok: false, reason: 'ledger', message: this.problemOf(error) };
     }
     if (result.ok) {
       const held = { ...reservation, id: result.id };
       this.open.set(result.id, {
+        handle: result.id,
         id: result.id,
         estimate: call.estimate,
         personId: person?.ok ? person.id : undefined,
@@ -173,7 +193,7 @@ export class CreditGuard {
     call: GuardedCall,
     window: BudgetWindow,
   ): Promise<{ ok: true; id: string } | Extract<Admission, { ok: false }> | undefined> {
-    const { personBudget, budget } = this.options;
+    const { personBudget } = this.options;
     // With sign-in every person's spend is recorded, with or without a budget of their own.
     if (call.person === undefined) return undefined;
     let result: Awaited<ReturnType<LedgerStore['reserve']>>;
@@ -186,8 +206,6 @@ export class CreditGuard {
         budget: personBudget,
       });
     } catch (error) {
-      // As for the account: without a budget there is nothing to protect, and the call goes on.
-      if (personBudget === undefined && budget === undefined) return undefined;
       return { ok: false, reason: 'ledger', message: this.problemOf(error) };
     }
     if (result.ok) return { ok: true, id: result.id };
@@ -208,20 +226,35 @@ export class CreditGuard {
    * marked: a sent request is never forgotten (marking it once written, without waiting, left
    * requests of a burst uncounted, their marks still queued behind other writes at the kill). The
    * window this leaves is the other way: a process killed after the mark and before the request was
-   * written (while a connection is made; none on a kept-alive one) has that call counted unsent.
+   * written (while a connection is made; none on a kept-alive one) has that call counted as sent.
+   * A record-only call's reservation is first written here, already marked sent: one write.
    */
   async markSent(reservation: Reservation): Promise<void> {
     const call = this.openCall(reservation);
     if (!call || call.sent) return;
-    const { store } = this.options;
-    call.sent = Promise.all([
-      store.markSent(call.id),
-      call.personId === undefined ? undefined : store.markSent(call.personId),
-    ]).then(
-      () => {},
-      () => {},
-    );
+    call.sent = call.unwritten ? this.writeSent(call, call.unwritten) : this.markWritten(call);
     await call.sent;
+  }
+
+  private async markWritten(call: OpenCall): Promise<void> {
+    const { store } = this.options;
+    await Promise.all([
+      call.id === undefined ? undefined : store.markSent(call.id),
+      call.personId === undefined ? undefined : store.markSent(call.personId),
+    ]).catch(() => {});
+  }
+
+  /** A record-only call's reservations, written as sent; one that cannot be written is not counted, and the call goes on. */
+  private async writeSent(
+    call: OpenCall,
+    [account, person]: NonNullable<OpenCall['unwritten']>,
+  ): Promise<void> {
+    const written = async (request: ReserveRequest | undefined) => {
+      if (request === undefined) return undefined;
+      const result = await this.options.store.reserve({ ...request, sent: true }).catch(() => undefined);
+      return result?.ok ? result.id : undefined;
+    };
+    [call.id, call.personId] = await Promise.all([written(account), written(person)]);
   }
 
   /** The call ended at a cost: what the service charged, or the estimate when no answer came. */
@@ -244,19 +277,17 @@ export class CreditGuard {
    * counts it. This process's own figures, and close(), wait for it.
    */
   private finish(call: OpenCall, write: (id: string) => Promise<void>): Promise<void> {
-    this.open.delete(call.id);
-    const recordOnly = this.options.budget === undefined && this.options.personBudget === undefined;
+    this.open.delete(call.handle);
     const ended = (async () => {
       await call.sent;
-      if (recordOnly) await new Promise((resolve) => setImmediate(resolve));
-      await Promise.all([
-        write(call.id).catch(() => {}),
-        call.personId === undefined ? undefined : write(call.personId).catch(() => {}),
-      ]);
+      if (this.recordOnly) await new Promise((resolve) => setImmediate(resolve));
+      await Promise.all(
+        [call.id, call.personId].map((id) => (id === undefined ? undefined : write(id).catch(() => {}))),
+      );
     })();
     this.ending.add(ended);
     void ended.finally(() => this.ending.delete(ended));
-    return recordOnly ? Promise.resolve() : ended;
+    return this.recordOnly ? Promise.resolve() : ended;
   }
 
   /** Calls' ends still being written: this process's figures include them. */

@@ -31,6 +31,11 @@ export interface ReserveRequest {
   amount: number;
   /** Credits allowed in the window; undefined: no budget, always fits. */
   budget?: number;
+  /**
+   * Its request is being sent now, so it is recorded as sent: a call without a budget writes its
+   * reservation only then, one write instead of a reservation and a mark.
+   */
+  sent?: boolean;
 }
 
 export type ReserveResult = { ok: true; id: string } | { ok: false; spent: number; reserved: number };
@@ -194,7 +199,7 @@ export function applyReserve(
     tool: request.tool,
     amount: request.amount,
     ...owner,
-    sent: false,
+    sent: request.sent ?? false,
   };
   return { ok: true, id };
 }

@@ -62,7 +62,7 @@ local function reap(totals, held, owners, now, ttl)
 end
 `;
 
-/** KEYS: totals, held, owners, the window's accounts. ARGV: id, tool, amount, budget ('' for none), owner, ttl, keep, lease, account. */
+/** KEYS: totals, held, owners, the window's accounts. ARGV: id, tool, amount, budget ('' for none), owner, ttl, keep, lease, account, sent ('1' or ''). */
 const RESERVE = script(`${PRELUDE}
 local now = now_ms()
 redis.call('ZADD', KEYS[3], now + tonumber(ARGV[8]), ARGV[5])
@@ -72,7 +72,7 @@ local amount = tonumber(ARGV[3])
 if ARGV[4] ~= '' and spent + reserved + amount > tonumber(ARGV[4]) then
   return {0, tostring(spent), tostring(reserved)}
 end
-redis.call('HSET', KEYS[2], ARGV[1], cjson.encode({tool = ARGV[2], amount = amount, owner = ARGV[5], at = now, sent = false}))
+redis.call('HSET', KEYS[2], ARGV[1], cjson.encode({tool = ARGV[2], amount = amount, owner = ARGV[5], at = now, sent = ARGV[10] == '1'}))
 redis.call('SADD', KEYS[4], ARGV[9])
 keep(KEYS[1], tonumber(ARGV[7]))
 keep(KEYS[2], tonumber(ARGV[7]))
@@ -176,6 +176,7 @@ export class RedisLedger implements LedgerStore {
         keepMs(window),
         this.leaseMs,
         account,
+        request.sent ? '1' : '',
       ],
     )) as [number, string?, string?];
     if (reply[0] !== 1) return { ok: false, spent: Number(reply[1]), reserved: Number(reply[2]) };

@@ -62,7 +62,7 @@ const RESERVATION = 'id, account, window_id, tool, amount, pid, owner, at, sent'
 const QUERIES = {
   heldIn: `SELECT ${RESERVATION} FROM reservations WHERE account = ? AND window_id = ?`,
   heldElsewhere: `SELECT ${RESERVATION} FROM reservations WHERE owner != ? OR at < ?`,
-  hold: `INSERT INTO reservations (${RESERVATION}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+  hold: `INSERT INTO reservations (${RESERVATION}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   markSent: 'UPDATE reservations SET sent = 1 WHERE id = ?',
   take: 'DELETE FROM reservations WHERE id = ? RETURNING account, window_id, tool',
   newWindow: 'INSERT OR IGNORE INTO windows (account, window_id) VALUES (?, ?)',
@@ -169,10 +169,10 @@ export class SqliteLedger implements LedgerStore {
     });
   }
 
-  /** Records the reservation (not yet sent); returns its id. */
-  private hold(q: Queries, { account, window, tool, amount }: ReserveRequest): string {
+  /** Records the reservation; returns its id. */
+  private hold(q: Queries, { account, window, tool, amount, sent }: ReserveRequest): string {
     const id = randomUUID();
-    q.hold.run(id, account, window, tool, amount, process.pid, OWNER, this.now());
+    q.hold.run(id, account, window, tool, amount, process.pid, OWNER, this.now(), sent ? 1 : 0);
     return id;
   }
 

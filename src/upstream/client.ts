@@ -163,14 +163,14 @@ export class UpstreamClient {
     onSent: () => void,
     traceparent: string | undefined,
   ) {
-    const dispatcher = await this.agent();
+    const dispatcher = this.dispatcher ?? (await this.agent());
     const { attemptMs, requestsMs } = this.options;
     const left = deadline - Date.now();
     // The last attempt may have less than a request's full time: then the call's whole allowance ran out.
-    const [timeoutMs, allowed] =
-      left < attemptMs
-        ? [Math.max(1, left), `the ${seconds(requestsMs)} a call's requests may take`]
-        : [attemptMs, seconds(attemptMs)];
+    const last = left < attemptMs;
+    const timeoutMs = last ? Math.max(1, left) : attemptMs;
+    const allowed = () =>
+      last ? `the ${seconds(requestsMs)} a call's requests may take` : seconds(attemptMs);
     const response = await send(dispatcher, {
       origin: this.origin,
       path,
@@ -181,7 +181,7 @@ export class UpstreamClient {
         ...(traceparent === undefined ? {} : { traceparent }),
       },
       timeoutMs,
-      timeoutDetail: `The service did not answer within ${allowed}`,
+      timeoutDetail: () => `The service did not answer within ${allowed()}`,
       signal,
       onSent,
     });
@@ -238,14 +238,15 @@ function send(
   dispatcher: Dispatcher,
   request: Dispatcher.DispatchOptions & {
     timeoutMs: number;
-    timeoutDetail?: string;
+    /** What the timeout's error says, written only when it fires. */
+    timeoutDetail?: () => string;
     signal?: AbortSignal;
     onSent?: () => void;
   },
 ): Promise<RawResponse> {
   const {
     timeoutMs,
-    timeoutDetail = 'The service did not answer in time',
+    timeoutDetail = () => 'The service did not answer in time',
     signal,
     onSent,
     ...options
@@ -277,7 +278,7 @@ function send(
       reject(failure);
     };
     const timer = setTimeout(
-      () => stop(new UpstreamError('timeout', undefined, undefined, timeoutDetail)),
+      () => stop(new UpstreamError('timeout', undefined, undefined, timeoutDetail())),
       timeoutMs,
     );
     const cancel = () => stop(cancelledError());
@@ -320,7 +321,8 @@ function seconds(ms: number): string {
 /** `?a=1&b=x`, or nothing when every value is unset. */
 function queryString(params: QueryParams): string {
   const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
+  for (const key in params) {
+    const value = params[key];
     if (value !== undefined) query.set(key, typeof value === 'number' ? plainDecimal(value) : String(value));
   }
   const search = query.toString();

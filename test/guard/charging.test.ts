@@ -240,4 +240,12 @@ describe('a server that stops or dies', () => {
     await killWithCallsWaiting(upstream, env);
     expect(await usage(env)).toMatchObject({ spent: IN_FLIGHT * ESTIMATE, reserved: 0 });
   });
+
+  it('without a budget too: the sent ones are charged, the waiting ones were never written', async () => {
+    const upstream = await fakeUpstream();
+    upstream.reply(FNG, { hang: true });
+    const { SVC_CREDIT_BUDGET: _, ...env } = settings(upstream);
+    await killWithCallsWaiting(upstream, env);
+    expect(await usage(env)).toMatchObject({ spent: IN_FLIGHT * ESTIMATE, reserved: 0, left: null });
+  });
 });

@@ -33,9 +33,14 @@ export const IN_FLIGHT = 8;
 
 /**
  * A stdio server sent 12 calls at a hanging upstream: 8 go out (each marked sent on the ledger before
- * it went), 4 wait for a turn; once the ledger holds all 12, the server is killed.
+ * it went), 4 wait for a turn; once the ledger holds all 12 (with a budget; without one, a call's
+ * reservation is written only as it is sent, so the 8), the server is killed.
  */
-export async function killWithCallsWaiting(upstream: FakeUpstream, env: Env): Promise<void> {
+export async function killWithCallsWaiting(
+  upstream: FakeUpstream,
+  env: Env,
+  held = env.SVC_CREDIT_BUDGET === undefined ? IN_FLIGHT : IN_FLIGHT + 4,
+): Promise<void> {
   const mcp = await startMcp(env);
   const calls = Array.from({ length: IN_FLIGHT + 4 }, () =>
     mcp.call('get_fear_and_greed_latest').catch((error: Error) => error),
@@ -43,7 +48,7 @@ export async function killWithCallsWaiting(upstream: FakeUpstream, env: Env): Pr
   await until(() => upstream.requests.length === IN_FLIGHT);
   await until(async () => {
     const figures = (await mcp.call('get_credit_usage')).structuredContent as unknown as Usage;
-    return figures.reserved === IN_FLIGHT + 4;
+    return figures.reserved === held;
   });
   process.kill(mcp.pid, 'SIGKILL');
   await Promise.all(calls);

@@ -5,10 +5,14 @@
  * and p95, on a ledger holding 1 key and one holding 10,000 keys (calls spread over all of them).
  * Then what it adds to a call: an uncached get_fear_and_greed_latest over stdio (SVC_CACHE=off)
  * beside a direct keep-alive GET of the same endpoint, taken in turn, without a budget and with
- * one; the sandbox in a process of its own with the rate limit off. Prints which SQLite library
- * this Node uses (node:sqlite, or better-sqlite3 on Node 20). Bounded in count; prints numbers. Run `npm run build` first.
+ * one; the sandbox in a process of its own with the rate limit off. Each pair is measured twice on
+ * one server: fresh (the 1,000 calls after the first 100, while V8 is still compiling the hot
+ * paths of the server, the sandbox and the bench, the direct GET's too) and warmed (`--calls`
+ * after 2,100, the figure the targets are read at). Prints which SQLite library this Node uses
+ * (node:sqlite, or better-sqlite3 on Node 20). Bounded in count; prints numbers. Run
+ * `npm run build` first.
  *
- *   node tools/bench/ledger.mjs [--ops 10000] [--calls 1000]
+ *   node tools/bench/ledger.mjs [--ops 10000] [--calls 2000]
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +22,7 @@ import { Agent, request } from 'undici';
 import { beside, CLI, connectStdio, percentile, ROOT, startSandboxProcess } from './processes.mjs';
 
 const { values } = parseArgs({
-  options: { ops: { type: 'string', default: '10000' }, calls: { type: 'string', default: '1000' } },
+  options: { ops: { type: 'string', default: '10000' }, calls: { type: 'string', default: '2000' } },
 });
 const OPS = Number(values.ops);
 const CALLS = Number(values.calls);
@@ -32,6 +36,9 @@ for (const [name, value] of [
   }
 }
 const WARMUP = 100;
+/** Calls measured fresh, and the further calls before the warmed measure. */
+const FRESH = 1_000;
+const WARMING = 1_000;
 const KEY = 'sandbox-enterprise';
 const PATH = '/v3/fear-and-greed/latest';
 const WINDOW = 'day:2026-11-23';
@@ -109,19 +116,21 @@ try {
     const env = { SVC_API_KEY: KEY, SVC_BASE_URL: url, SVC_CACHE: 'off', SVC_STATE_DIR: state };
     if (budget) env.SVC_CREDIT_BUDGET = budget;
     const { client } = await connectStdio([CLI, 'stdio'], env);
+    const call = async () => {
+      const result = await client.callTool({ name: TOOL, arguments: {} });
+      if (result.isError) throw new Error(result.content[0]?.text);
+    };
     try {
-      const run = await beside(
-        async () => {
-          const result = await client.callTool({ name: TOOL, arguments: {} });
-          if (result.isError) throw new Error(result.content[0]?.text);
-        },
-        direct,
-        { warmup: WARMUP, calls: CALLS },
-      );
-      const [callP50, directP50] = [percentile(run.call, 50), percentile(run.direct, 50)];
-      console.log(
-        `uncached ${TOOL} over stdio, ${budget ? `budget ${budget}` : 'no budget'} (${CALLS} calls): ${figures(run.call)}; direct keep-alive GET: ${figures(run.direct)}; above the GET at p50: ${ms(callP50 - directP50)}`,
-      );
+      for (const [when, warmup, calls] of [
+        ['fresh', WARMUP, FRESH],
+        ['warmed', WARMING, CALLS],
+      ]) {
+        const run = await beside(call, direct, { warmup, calls });
+        const [callP50, directP50] = [percentile(run.call, 50), percentile(run.direct, 50)];
+        console.log(
+          `uncached ${TOOL} over stdio, ${budget ? `budget ${budget}` : 'no budget'}, ${when} (${calls} calls): ${figures(run.call)}; direct keep-alive GET: ${figures(run.direct)}; above the GET at p50: ${ms(callP50 - directP50)}`,
+        );
+      }
     } finally {
       await client.close();
       rmSync(state, { recursive: true, force: true });
