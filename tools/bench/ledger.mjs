@@ -8,7 +8,8 @@
  * one; the sandbox in a process of its own with the rate limit off. Each pair is measured twice on
  * one server: fresh (the 1,000 calls after the first 100, while V8 is still compiling the hot
  * paths of the server, the sandbox and the bench, the direct GET's too) and warmed (`--calls`
- * after 2,100, the figure the targets are read at). Prints which SQLite library this Node uses
+ * after 2,100, the figure the targets are read at); then, the same way, the least any server can
+ * do here: an SDK server whose one tool makes the same GET. Prints which SQLite library this Node uses
  * (node:sqlite, or better-sqlite3 on Node 20). Bounded in count; prints numbers. Run
  * `npm run build` first.
  *
@@ -19,7 +20,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import { beside, CLI, connectStdio, percentile, ROOT, startSandboxProcess } from './processes.mjs';
+import {
+  beside,
+  CLI,
+  connectStdio,
+  forwardingServer,
+  percentile,
+  ROOT,
+  startSandboxProcess,
+} from './processes.mjs';
 
 const { values } = parseArgs({
   options: { ops: { type: 'string', default: '10000' }, calls: { type: 'string', default: '2000' } },
@@ -110,32 +119,55 @@ const direct = async () => {
   const res = await request(`${url}${PATH}`, { dispatcher: agent, headers: { 'X-SVC_PRO_API_KEY': KEY } });
   await res.body.text();
 };
+/** Calls `call` beside the direct GET, fresh then warmed, printing each under `label`. */
+async function measure(label, call) {
+  for (const [when, warmup, calls] of [
+    ['fresh', WARMUP, FRESH],
+    ['warmed', WARMING, CALLS],
+  ]) {
+    const run = await beside(call, direct, { warmup, calls });
+    const [callP50, directP50] = [percentile(run.call, 50), percentile(run.direct, 50)];
+    console.log(
+      `${label}, ${when} (${calls} calls): ${figures(run.call)}; direct keep-alive GET: ${figures(run.direct)}; above the GET at p50: ${ms(callP50 - directP50)}`,
+    );
+  }
+}
+
+/** A server on stdio, called with TOOL (which must answer without an error) and measured. */
+async function measureServer(label, args, env) {
+  const { client } = await connectStdio(args, env);
+  try {
+    await measure(label, async () => {
+      const result = await client.callTool({ name: TOOL, arguments: {} });
+      if (result.isError) throw new Error(result.content[0]?.text);
+    });
+  } finally {
+    await client.close();
+  }
+}
+
 try {
+  // The reference warmed first too: the bench's own client is as new as the server.
+  for (let i = 0; i < WARMING * 2; i++) await direct();
   for (const budget of [undefined, '1000000000']) {
     const state = mkdtempSync(join(tmpdir(), 'svc-mcp-bench-ledger-'));
     const env = { SVC_API_KEY: KEY, SVC_BASE_URL: url, SVC_CACHE: 'off', SVC_STATE_DIR: state };
     if (budget) env.SVC_CREDIT_BUDGET = budget;
-    const { client } = await connectStdio([CLI, 'stdio'], env);
-    const call = async () => {
-      const result = await client.callTool({ name: TOOL, arguments: {} });
-      if (result.isError) throw new Error(result.content[0]?.text);
-    };
     try {
-      for (const [when, warmup, calls] of [
-        ['fresh', WARMUP, FRESH],
-        ['warmed', WARMING, CALLS],
-      ]) {
-        const run = await beside(call, direct, { warmup, calls });
-        const [callP50, directP50] = [percentile(run.call, 50), percentile(run.direct, 50)];
-        console.log(
-          `uncached ${TOOL} over stdio, ${budget ? `budget ${budget}` : 'no budget'}, ${when} (${calls} calls): ${figures(run.call)}; direct keep-alive GET: ${figures(run.direct)}; above the GET at p50: ${ms(callP50 - directP50)}`,
-        );
-      }
+      await measureServer(
+        `uncached ${TOOL} over stdio, ${budget ? `budget ${budget}` : 'no budget'}`,
+        [CLI, 'stdio'],
+        env,
+      );
     } finally {
-      await client.close();
       rmSync(state, { recursive: true, force: true });
     }
   }
+  await measureServer(
+    'for reference, an SDK server whose one tool makes the same GET with undici',
+    ['--input-type=module', '-e', forwardingServer(PATH)],
+    { SVC_API_KEY: KEY, SVC_BASE_URL: url },
+  );
 } finally {
   await agent.close();
   sandbox.kill();

@@ -41,6 +41,29 @@ await server.connect(new StdioServerTransport());
 `;
 
 /**
+ * The least any server can do here: an SDK server whose one tool makes the same GET of `path` with
+ * undici (SVC_BASE_URL, SVC_API_KEY); run with `node --input-type=module -e`.
+ */
+export function forwardingServer(path) {
+  return `
+import { McpServer } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { Agent, request } from 'undici';
+const agent = new Agent({ keepAliveTimeout: 30_000 });
+const server = new McpServer({ name: 'forwarding', version: '1' });
+server.registerTool('get_fear_and_greed_latest', {}, async () => {
+  const res = await request(process.env.SVC_BASE_URL + '${path}', {
+    dispatcher: agent,
+    headers: { 'X-SVC_PRO_API_KEY': process.env.SVC_API_KEY },
+  });
+  const { data } = await res.body.json();
+  return { content: [{ type: 'text', text: 'Fear & Greed ' + data.value + ' – ' + data.value_classification }] };
+});
+await server.connect(new StdioServerTransport());
+`;
+}
+
+/**
  * Spawn `node …args` as a server on stdio and connect an SDK 1.x client over the 2025 handshake, as
  * hosts do today; resolves once `initialize` is answered.
  */

@@ -18,6 +18,7 @@ import {
   CONSTANT_SERVER,
   CLI as cli,
   connectStdio as connect,
+  forwardingServer,
   percentile,
   rssMb,
   startSandboxProcess,
@@ -46,24 +47,6 @@ const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
 function ms(value) {
   return `${value.toFixed(3)} ms`;
 }
-
-/** The least any server can do here: an SDK server whose one tool makes the same GET with undici. */
-const FORWARDING_SERVER = `
-import { McpServer } from '@modelcontextprotocol/server';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { Agent, request } from 'undici';
-const agent = new Agent({ keepAliveTimeout: 30_000 });
-const server = new McpServer({ name: 'forwarding', version: '1' });
-server.registerTool('get_fear_and_greed_latest', {}, async () => {
-  const res = await request(process.env.SVC_BASE_URL + '${PATH}', {
-    dispatcher: agent,
-    headers: { 'X-SVC_PRO_API_KEY': process.env.SVC_API_KEY },
-  });
-  const { data } = await res.body.json();
-  return { content: [{ type: 'text', text: 'Fear & Greed ' + data.value + ' – ' + data.value_classification }] };
-});
-await server.connect(new StdioServerTransport());
-`;
 
 async function constantToolP50() {
   const { client } = await connect(['--input-type=module', '-e', CONSTANT_SERVER]);
@@ -105,7 +88,7 @@ try {
   const rssPeak = rssMb(pid, 'VmHWM');
   await client.close();
 
-  const forwarding = await connect(['--input-type=module', '-e', FORWARDING_SERVER], env);
+  const forwarding = await connect(['--input-type=module', '-e', forwardingServer(PATH)], env);
   const forwardingRun = await beside(() => forwarding.client.callTool(fearAndGreed), direct, rounds);
   const forwardingRss = rssMb(forwarding.pid);
   await forwarding.client.close();
