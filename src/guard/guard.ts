@@ -67,8 +67,8 @@ export interface GuardedCall {
 }
 
 export interface Reservation {
-  /** Undefined when the ledger could not record an unbudgeted call (the call goes on). */
-  id: string | undefined;
+  /** The guard's handle of the call, which settle, release and markSent take. */
+  id: string;
   account: string;
   window: string;
   tool: string;
@@ -139,18 +139,22 @@ export class CreditGuard {
       };
     }
     const window = this.window();
-    const reservation: Reservation = {
-      id: undefined,
+    const reservation = {
       account: call.account,
       window: window.id,
       tool: call.tool,
       estimate: call.estimate,
     };
+    const request: ReserveRequest = {
+      account: call.account,
+      window: window.id,
+      tool: call.tool,
+      amount: call.estimate,
+    };
     if (this.recordOnly) {
       const handle = `call:${++this.handles}`;
-      const amount = call.estimate;
-      const person = call.person === undefined ? undefined : { ...reservation, account: call.person, amount };
-      this.open.set(handle, { handle, estimate: amount, unwritten: [{ ...reservation, amount }, person] });
+      const person = call.person === undefined ? undefined : { ...request, account: call.person };
+      this.open.set(handle, { handle, estimate: call.estimate, unwritten: [request, person] });
       return { ok: true, reservation: { ...reservation, id: handle } };
     }
     // A person's own budget first: the call must fit it and the account's; each is reserved
@@ -159,7 +163,7 @@ export class CreditGuard {
     if (person && !person.ok) return person;
     let result: Awaited<ReturnType<LedgerStore['reserve']>>;
     try {
-      result = await this.options.store.reserve({ ...reservation, amount: call.estimate, budget });
+      result = await this.options.store.reserve({ ...request, budget });
     } catch (error) {
       if (person?.ok) await this.options.store.release(person.id).catch(() => {});
       return { ok: false, reason: 'ledger', message: this.problemOf(error) };
@@ -296,7 +300,7 @@ export class CreditGuard {
   }
 
   private openCall(reservation: Reservation): OpenCall | undefined {
-    return reservation.id === undefined ? undefined : this.open.get(reservation.id);
+    return this.open.get(reservation.id);
   }
 
   /** A cache hit or a joined call: free, and it saved what the original answer cost. */

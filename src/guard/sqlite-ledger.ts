@@ -33,6 +33,8 @@ import type { SqlDatabase, Sqlite, SqlRow, SqlStatement } from './sqlite.js';
 
 /** Longest a change waits for another process's transaction before it fails. */
 const BUSY_TIMEOUT_MS = 2_000;
+/** How long opening waits before it tries WAL mode again (enableWal). */
+const BUSY_RETRY_MS = 5;
 /** Cache hits are statistics, not money: they wait this long to share a transaction with others. */
 const HIT_DELAY_MS = 250;
 /** Marks the database as this ledger's ('svc1'), and its layout's version. */
@@ -107,19 +109,38 @@ interface Addition {
   saved?: number;
 }
 
+/** SQLite's primary result code of an error: node:sqlite gives the (extended) number, better-sqlite3 its name (SQLITE_CORRUPT_VTAB). */
+function primaryCode(error: unknown): number | string | undefined {
+  const { errcode, code } = (error ?? {}) as { errcode?: unknown; code?: unknown };
+  if (typeof errcode === 'number') return errcode & 0xff;
+  return typeof code === 'string' ? code.split('_', 2).join('_') : undefined;
+}
+
 /** Why SQLite's error means the file is damaged, or undefined when it is some other trouble. */
 function damage(error: unknown): string | undefined {
-  const { errcode, code } = (error ?? {}) as { errcode?: unknown; code?: unknown };
-  // node:sqlite gives SQLite's (extended) result code; better-sqlite3 its name (SQLITE_CORRUPT_VTAB).
-  const primary =
-    typeof errcode === 'number'
-      ? errcode & 0xff
-      : typeof code === 'string'
-        ? code.split('_', 2).join('_')
-        : undefined;
+  const primary = primaryCode(error);
   if (primary === 26 || primary === 'SQLITE_NOTADB') return 'it is not an SQLite database';
   if (primary === 11 || primary === 'SQLITE_CORRUPT') return `it is corrupt: ${(error as Error).message}`;
   return undefined;
+}
+
+/**
+ * WAL mode, waiting up to BUSY_TIMEOUT_MS for another process opening the same new database: SQLite
+ * answers this pragma with SQLITE_BUSY at once, without its busy handler, while another connection
+ * holds a lock (two servers starting together on a fresh state directory).
+ */
+function enableWal(db: SqlDatabase): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      return;
+    } catch (error) {
+      const primary = primaryCode(error);
+      if ((primary !== 5 && primary !== 'SQLITE_BUSY') || Date.now() >= deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, BUSY_RETRY_MS);
+    }
+  }
 }
 
 /** `work` in one write transaction, taken at once so that what it reads stays true until it commits. */
@@ -297,7 +318,7 @@ export class SqliteLedger implements LedgerStore {
     const db = this.sqlite.open(this.location);
     try {
       db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      db.exec('PRAGMA journal_mode = WAL');
+      enableWal(db);
       db.exec('PRAGMA synchronous = NORMAL');
       inTransaction(db, () => this.ensureSchema(db));
       const queries = Object.fromEntries(

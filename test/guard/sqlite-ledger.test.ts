@@ -63,6 +63,33 @@ const exited = (child: ChildProcess) =>
   });
 
 describe.runIf(sqlite !== undefined)('shared by processes', () => {
+  it('three processes opening a new ledger at the same moment all reserve (60 ledgers)', async () => {
+    const dir = newDir();
+    // Each round, every process opens the same new ledger at one instant: SQLite refused the switch
+    // to WAL mode at once (SQLITE_BUSY) to all but one, about once in a hundred opens, before
+    // opening waited for it.
+    const start = Date.now() + 1_000;
+    const body = `
+      const { join } = await import('node:path');
+      let failed = 0;
+      for (let round = 0; round < 60; round++) {
+        const at = ${start} + round * 40;
+        while (Date.now() < at) {}
+        const fresh = new SqliteLedger(join(${JSON.stringify(dir)}, String(round)), loadSqlite());
+        try {
+          await fresh.reserve({ ...call, amount: 1, budget: 10 });
+        } catch (error) {
+          failed++;
+          console.log('failed: ' + error.message);
+        }
+        await fresh.close();
+      }
+      console.log('failed ' + failed);`;
+    const runs = [storeProcess(dir, body), storeProcess(dir, body), storeProcess(dir, body)];
+    await Promise.all(runs.map((r) => exited(r.child)));
+    for (const run of runs) expect(run.output()).toMatch(/^failed 0$/m);
+  });
+
   it('two processes reserving at once never admit past the budget together', async () => {
     const dir = newDir();
     const body = `
