@@ -151,15 +151,16 @@ export class CreditGuard {
       tool: call.tool,
       amount: call.estimate,
     };
+    // With sign-in every person's spend is recorded too, with or without a budget of their own.
+    const personRequest = call.person === undefined ? undefined : { ...request, account: call.person };
     if (this.recordOnly) {
       const handle = `call:${++this.handles}`;
-      const person = call.person === undefined ? undefined : { ...request, account: call.person };
-      this.open.set(handle, { handle, estimate: call.estimate, unwritten: [request, person] });
+      this.open.set(handle, { handle, estimate: call.estimate, unwritten: [request, personRequest] });
       return { ok: true, reservation: { ...reservation, id: handle } };
     }
     // A person's own budget first: the call must fit it and the account's; each is reserved
     // atomically, so neither is ever passed, and a call the account refuses gives the person's back.
-    const person = await this.reservePerson(call, window);
+    const person = personRequest && (await this.reservePerson(call, window, personRequest));
     if (person && !person.ok) return person;
     let result: Awaited<ReturnType<LedgerStore['reserve']>>;
     try {
@@ -192,23 +193,16 @@ export class CreditGuard {
     };
   }
 
-  /** The person's own reservation, when they have a budget: undefined, the id held, or the refusal. */
+  /** The person's own reservation (against their budget, when they have one): the id held, or the refusal. */
   private async reservePerson(
     call: GuardedCall,
     window: BudgetWindow,
+    request: ReserveRequest,
   ): Promise<{ ok: true; id: string } | Extract<Admission, { ok: false }> | undefined> {
     const { personBudget } = this.options;
-    // With sign-in every person's spend is recorded, with or without a budget of their own.
-    if (call.person === undefined) return undefined;
     let result: Awaited<ReturnType<LedgerStore['reserve']>>;
     try {
-      result = await this.options.store.reserve({
-        account: call.person,
-        window: window.id,
-        tool: call.tool,
-        amount: call.estimate,
-        budget: personBudget,
-      });
+      result = await this.options.store.reserve({ ...request, budget: personBudget });
     } catch (error) {
       return { ok: false, reason: 'ledger', message: this.problemOf(error) };
     }

@@ -4,7 +4,7 @@
  * team's 8, calling two `svc-mcp http` processes that share one state directory. Concurrent calls
  * never take a person past 5 or the team past 8; what the sandbox received is what was charged;
  * the figures survive both processes restarting; an admin's token sees everyone's figures, and
- * /metrics gives each person's.
+ * /metrics gives each person's. Without any budget, each person's spend is recorded all the same.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newStateDir, textOf } from '../helpers/cli.js';
@@ -159,5 +159,44 @@ describe("a budget per person on one machine's ledger", () => {
     );
     expect(textOf(refused)).toMatch(/of your own budget of 5 are left/);
     expect(sandbox.stats.byPath.get(PATH) ?? 0).toBe(before);
+  }, 60_000);
+});
+
+describe('without any budget', () => {
+  it("each person's spend is still recorded, as their calls are sent", async () => {
+    const port = await freePort();
+    const server = await startHttpServer(
+      sandboxEnv(sandbox, 'sandbox-enterprise', {
+        SVC_STATE_DIR: newStateDir(),
+        SVC_OAUTH_ISSUER: auth.issuer,
+        SVC_OAUTH_RESOURCE: RESOURCE,
+        SVC_CACHE: 'off',
+      }),
+      ['--port', String(port)],
+    );
+    try {
+      const callsBy = async (person: Person, count: number) => {
+        const session = await connectHttp(server, 'v2', { authorization: `Bearer ${tokens[person]}` });
+        try {
+          for (let i = 0; i < count; i++) {
+            const result = await session.call('get_fear_and_greed_latest');
+            expect(result.isError, textOf(result)).toBeFalsy();
+          }
+          return (await session.call('get_credit_usage')).structuredContent;
+        } finally {
+          await session.close();
+        }
+      };
+      await callsBy('alice', 3);
+      expect(await callsBy('bob', 2)).toMatchObject({
+        budget: null,
+        spent: 5,
+        reserved: 0,
+        you: { budget: null, spent: 2, reserved: 0, left: null },
+      });
+      expect(await callsBy('alice', 0)).toMatchObject({ spent: 5, you: { spent: 3 } });
+    } finally {
+      await server.stop();
+    }
   }, 60_000);
 });
