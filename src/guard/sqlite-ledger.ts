@@ -6,7 +6,7 @@
  * WAL mode with synchronous=NORMAL: a committed change is in the write-ahead log before the call
  * goes on, so a process killed at any moment loses nothing it charged (a power cut may lose the
  * last changes before the log reached the disk). Cost does not grow with what the ledger holds:
- * each change touches a few rows by key.
+ * each change touches a few rows by key, or reads the reservations, which are only calls in flight.
  *
  * Reservations name their process (pid and a per-process id). A reservation whose process has
  * ended, or that outlived any call, is counted as spent at its full amount if its request was sent,
@@ -54,11 +54,17 @@ CREATE TABLE reservations (
   id TEXT PRIMARY KEY, account TEXT NOT NULL, window_id TEXT NOT NULL, tool TEXT NOT NULL,
   amount REAL NOT NULL, pid INTEGER NOT NULL, owner TEXT NOT NULL, at INTEGER NOT NULL,
   sent INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
-CREATE INDEX reservations_by_window ON reservations (account, window_id);
 CREATE TABLE imports (checksum TEXT PRIMARY KEY, at INTEGER NOT NULL) WITHOUT ROWID;
 PRAGMA application_id = ${APPLICATION_ID};
 PRAGMA user_version = ${SCHEMA_VERSION};
 `;
+
+/**
+ * Earlier ledgers indexed reservations by window. The table holds only calls in flight (a few rows
+ * per process), so a window's are found by reading it all, and each reservation and settle writes
+ * one page fewer without the index; it is dropped when such a ledger opens (the layout is the same).
+ */
+const DROPPED_INDEX = 'reservations_by_window';
 
 const RESERVATION = 'id, account, window_id, tool, amount, pid, owner, at, sent';
 const QUERIES = {
@@ -353,6 +359,8 @@ export class SqliteLedger implements LedgerStore {
       throw new Error(
         `it was written by a later version of svc-mcp (layout ${version}; this one reads ${SCHEMA_VERSION})`,
       );
+    } else {
+      db.exec(`DROP INDEX IF EXISTS ${DROPPED_INDEX}`);
     }
   }
 

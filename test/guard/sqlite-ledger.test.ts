@@ -257,6 +257,36 @@ describe.runIf(sqlite !== undefined)('an earlier version’s ledger.json', () =>
   });
 });
 
+describe.runIf(sqlite !== undefined)('an earlier version’s database', () => {
+  it('loses the reservations index it had, keeping what it holds', async () => {
+    const dir = newDir();
+    const earlier = new SqliteLedger(dir, sqlite);
+    const held = await earlier.reserve({ ...call, amount: 3, budget: 10 });
+    await earlier.settle(held.ok ? held.id : '', 3);
+    const open = await earlier.reserve({ ...call, amount: 2, budget: 10 });
+    expect(open.ok).toBe(true);
+    await earlier.close();
+    const path = join(dir, 'ledger.sqlite');
+    const indexes = () => {
+      const db = sqlite.open(path);
+      const names = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+        .all();
+      db.close();
+      return names.map((row) => row.name);
+    };
+    // As an earlier version made it.
+    const db = sqlite.open(path);
+    db.exec('CREATE INDEX reservations_by_window ON reservations (account, window_id)');
+    db.close();
+    expect(indexes()).toEqual(['reservations_by_window']);
+    const later = new SqliteLedger(dir, sqlite);
+    expect(await later.figures('acct', WINDOW)).toMatchObject({ spent: 3 });
+    await later.close();
+    expect(indexes()).toEqual([]);
+  });
+});
+
 describe.runIf(sqlite !== undefined)('a damaged database', () => {
   it('is reported by path, and left as it is', async () => {
     const dir = await withLedger();
