@@ -1,7 +1,8 @@
 /**
- * stdin for the stdio transport, a line at a time. The SDK's reader skips a line that is not JSON
- * without a word, so a host that sent one waits for an answer that never comes. JSON-RPC answers
- * such a line with a parse error (-32700, id null); the lines after it are read as before.
+ * stdin for the stdio transport, a line at a time. The SDK's reader skips a line that is not JSON,
+ * or not a JSON-RPC message, without a word, so a host that sent one waits for an answer that never
+ * comes. JSON-RPC answers such a line with a parse error (-32700, id null) or an invalid request
+ * (-32600, with the line's id when it has one); the lines after it are read as before.
  */
 import { Transform, type TransformCallback } from 'node:stream';
 
@@ -58,10 +59,21 @@ export class JsonLines extends Transform {
     }
     const text = line.toString('utf8').replace(/\r$/, '');
     if (text.trim() === '') return;
+    let message: unknown;
     try {
-      JSON.parse(text);
+      message = JSON.parse(text);
     } catch {
       this.parseError('the line is not valid JSON');
+      return;
+    }
+    const problem = notAMessage(message);
+    if (problem !== undefined) {
+      const id = (message as { id?: unknown } | null)?.id;
+      const error = {
+        code: -32600,
+        message: `Invalid Request: ${problem}; send one JSON-RPC 2.0 message per line, an object with "jsonrpc": "2.0" and a "method" (or a "result" or "error").`,
+      };
+      this.reply(`${JSON.stringify({ jsonrpc: '2.0', id: isId(id) ? id : null, error })}\n`);
       return;
     }
     this.push(`${text}\n`);
@@ -71,4 +83,29 @@ export class JsonLines extends Transform {
     const error = { code: -32700, message: `Parse error: ${why}; send one JSON-RPC message per line.` };
     this.reply(`${JSON.stringify({ jsonrpc: '2.0', id: null, error })}\n`);
   }
+}
+
+function isId(id: unknown): id is string | number {
+  return typeof id === 'string' || typeof id === 'number';
+}
+
+/** What keeps parsed JSON from being a JSON-RPC message as MCP sends them, or undefined when nothing does. */
+function notAMessage(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    return `the line is ${kind}, not an object`;
+  }
+  const message = value as Record<string, unknown>;
+  if (message.jsonrpc !== '2.0') return '"jsonrpc" is not "2.0"';
+  if ('id' in message && !isId(message.id)) return '"id" is neither a string nor a number';
+  if ('method' in message) {
+    if (typeof message.method !== 'string') return '"method" is not a string';
+    const { params } = message;
+    if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params)))
+      return '"params" is not an object';
+    return undefined;
+  }
+  if (!('id' in message) || !('result' in message || 'error' in message))
+    return 'it has no "method", and no "id" with a "result" or an "error"';
+  return undefined;
 }

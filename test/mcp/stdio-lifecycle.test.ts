@@ -1,8 +1,8 @@
 /**
  * The stdio server's life: a host that writes its requests and closes stdin at once still gets every
- * answer before the process exits 0; a line that is not a message gets a parse error and the session
- * goes on; a transport closed for any other reason (stdout gone) ends the process instead of leaving
- * it alive and deaf.
+ * answer before the process exits 0; a line that is not a message gets a parse error (or an invalid
+ * request) and the session goes on; a transport closed for any other reason (stdout gone) ends the
+ * process instead of leaving it alive and deaf.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
@@ -16,14 +16,18 @@ const initialize = {
 };
 const lines = (...messages: object[]) => messages.map((m) => `${JSON.stringify(m)}\n`).join('');
 
-function answers(
-  stdout: string,
-): Map<number, { result?: { content?: { text: string }[] }; error?: unknown }> {
-  const messages = stdout
+/** Every message the server wrote. */
+function messagesOf(stdout: string) {
+  return stdout
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line));
-  return new Map(messages.map((m) => [m.id, m]));
+}
+
+function answers(
+  stdout: string,
+): Map<number, { result?: { content?: { text: string }[] }; error?: unknown }> {
+  return new Map(messagesOf(stdout).map((m) => [m.id, m]));
 }
 
 describe('stdin closing right after the last request', () => {
@@ -83,17 +87,43 @@ describe('lines that are not a message', () => {
       `${lines(initialize)}not json at all\n{"jsonrpc":"2.0","id":2,\n${lines({ jsonrpc: '2.0', id: 3, method: 'ping' })}`,
     );
     expect(await proc.exited).toEqual({ code: 0, signal: null });
-    const messages = proc
-      .stdout()
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line));
+    const messages = messagesOf(proc.stdout());
     const parseErrors = messages.filter((m) => m.error?.code === -32700);
     expect(parseErrors).toHaveLength(2);
     for (const m of parseErrors) {
       expect(m.id).toBeNull();
       expect(m.error.message).toMatch(/^Parse error: the line is not valid JSON/);
     }
+    expect(messages.find((m) => m.id === 3)?.result).toEqual({});
+  });
+
+  it('JSON that is not a JSON-RPC message gets an invalid request (-32600, with its id when it has one); later requests are answered', async () => {
+    const proc = spawnCli(['stdio'], {}, 'pipe');
+    const notMessages = [
+      '42',
+      'null',
+      '["ping"]',
+      '{"jsonrpc":"1.0","id":5,"method":"ping"}',
+      '{"jsonrpc":"2.0","id":6}',
+      '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":[1]}',
+      '{"jsonrpc":"2.0","id":{"n":8},"method":"ping"}',
+    ];
+    proc.child.stdin?.end(
+      `${lines(initialize)}${notMessages.join('\n')}\n${lines({ jsonrpc: '2.0', id: 3, method: 'ping' })}`,
+    );
+    expect(await proc.exited).toEqual({ code: 0, signal: null });
+    const messages = messagesOf(proc.stdout());
+    const invalid = messages.filter((m) => m.error?.code === -32600);
+    expect(invalid.map((m) => m.id)).toEqual([null, null, null, 5, 6, 7, null]);
+    expect(invalid.map((m) => m.error.message.replace(/;.*/, ''))).toEqual([
+      'Invalid Request: the line is a number, not an object',
+      'Invalid Request: the line is null, not an object',
+      'Invalid Request: the line is an array, not an object',
+      'Invalid Request: "jsonrpc" is not "2.0"',
+      'Invalid Request: it has no "method", and no "id" with a "result" or an "error"',
+      'Invalid Request: "params" is not an object',
+      'Invalid Request: "id" is neither a string nor a number',
+    ]);
     expect(messages.find((m) => m.id === 3)?.result).toEqual({});
   });
 
