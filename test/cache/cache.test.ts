@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, newStateDir, startMcp, textOf } from '../helpers/cli.js';
+import { creditUsage, type McpSession, newStateDir, startMcp, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { SECRET_KEY } from '../helpers/secret.js';
@@ -34,7 +34,7 @@ describe('on the sandbox', () => {
     expect(textOf(second)).toMatch(/\(cached answer: the data is \d+ s old\)/);
     expect(second.structuredContent).toEqual(first.structuredContent);
     expect(requestsTo(FNG) - before).toBe(1);
-    const usage = (await mcp.call('get_credit_usage')).structuredContent as Record<string, unknown>;
+    const usage = await creditUsage(mcp);
     expect(usage).toMatchObject({ cache_hits: 1, credits_saved: 1 });
     expect(usage.by_tool).toMatchObject({
       get_fear_and_greed_latest: { calls: 1, credits: 1, cache_hits: 1 },

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, newStateDir, textOf, withServer } from '../helpers/cli.js';
+import { creditUsage, newStateDir, textOf, withServer } from '../helpers/cli.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 const NO_SQLITE = `--import=${fileURLToPath(new URL('../helpers/no-sqlite.mjs', import.meta.url))}`;
@@ -17,9 +17,6 @@ beforeAll(async () => {
   sandbox = await startTestSandbox();
 });
 afterAll(() => sandbox?.close());
-
-const spent = async (mcp: McpSession) =>
-  ((await mcp.call('get_credit_usage')).structuredContent as { spent: number; ledger: string }).spent;
 
 describe('no SQLite', () => {
   it('keeps the ledger in ledger.json, says so once, holds the budget across a restart; SQLite imports it', async () => {
@@ -34,7 +31,7 @@ describe('no SQLite', () => {
     await withServer(withoutSqlite, async (mcp) => {
       expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
       expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
-      expect(await spent(mcp)).toBe(2);
+      expect((await creditUsage(mcp)).spent).toBe(2);
       const stderr = await mcp.waitForStderr(/ledger\.json/);
       const warnings = stderr.split('\n').filter((line) => line.includes('"level":"warn"'));
       expect(warnings).toHaveLength(1);
@@ -46,7 +43,7 @@ describe('no SQLite', () => {
     expect(existsSync(join(dir, 'ledger.sqlite'))).toBe(false);
     // A restart keeps the spend: one credit is left, then none.
     await withServer(withoutSqlite, async (mcp) => {
-      expect(await spent(mcp)).toBe(2);
+      expect((await creditUsage(mcp)).spent).toBe(2);
       expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
       const refused = await mcp.call('get_fear_and_greed_latest');
       expect(refused.isError).toBe(true);
@@ -54,9 +51,9 @@ describe('no SQLite', () => {
     });
     // This Node's SQLite, where it has one, takes the file's totals once, and moves the file aside.
     await withServer(env, async (mcp) => {
-      const usage = (await mcp.call('get_credit_usage')).structuredContent as { ledger: string };
+      const usage = await creditUsage(mcp);
       if (!usage.ledger.endsWith('ledger.sqlite')) return; // this Node has no SQLite either
-      expect(await spent(mcp)).toBe(3);
+      expect(usage.spent).toBe(3);
       expect(existsSync(join(dir, 'ledger.json'))).toBe(false);
       expect(existsSync(join(dir, 'ledger.json.imported'))).toBe(true);
     });

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlite } from '../../src/guard/sqlite.js';
-import { type McpSession, newStateDir, startMcp, textOf, withServer } from '../helpers/cli.js';
+import { creditUsage, newStateDir, startMcp, textOf, withServer } from '../helpers/cli.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
 
@@ -20,10 +20,6 @@ const LEDGER = SQLITE
   : { file: 'ledger.json', garbage: 'it is not valid JSON' };
 
 const FNG = '/v3/fear-and-greed/latest';
-
-async function spent(mcp: McpSession): Promise<{ spent: number; left: number | null; problem?: string }> {
-  return (await mcp.call('get_credit_usage')).structuredContent as { spent: number; left: number | null };
-}
 
 describe('windows roll at 00:00 UTC', () => {
   const dir = newStateDir();
@@ -43,11 +39,11 @@ describe('windows roll at 00:00 UTC', () => {
     });
     await withServer(at('2026-12-01T00:01:00Z'), async (mcp) => {
       expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
-      expect(await spent(mcp)).toMatchObject({ spent: 1, left: 2 });
+      expect(await creditUsage(mcp)).toMatchObject({ spent: 1, left: 2 });
     });
     // The same directory counted a month window separately: November's spend is November's.
     await withServer(at('2026-11-30T23:59:30Z', 'month'), async (mcp) => {
-      expect(await spent(mcp)).toMatchObject({ spent: 0, left: 3 });
+      expect(await creditUsage(mcp)).toMatchObject({ spent: 0, left: 3 });
       for (let i = 0; i < 3; i++) await mcp.call('get_fear_and_greed_latest');
     });
     await withServer(at('2026-11-30T23:59:50Z', 'month'), async (mcp) => {
@@ -55,7 +51,7 @@ describe('windows roll at 00:00 UTC', () => {
       expect(textOf(refused)).toMatch(/0 credits of the month's budget of 3 are left \(3 spent\)/);
     });
     await withServer(at('2026-12-01T00:00:00Z', 'month'), async (mcp) => {
-      expect(await spent(mcp)).toMatchObject({ spent: 0, left: 3 });
+      expect(await creditUsage(mcp)).toMatchObject({ spent: 0, left: 3 });
     });
     await withServer(at('2026-11-22T00:00:00Z', 'total'), async (mcp) => {
       await mcp.call('get_fear_and_greed_latest');
@@ -83,7 +79,7 @@ describe('on disk', () => {
       await mcp.call('get_global_metrics_latest', { convert: 'USD,EUR' });
     });
     await withServer(env, async (mcp) => {
-      expect(await spent(mcp)).toMatchObject({ spent: 3 });
+      expect(await creditUsage(mcp)).toMatchObject({ spent: 3 });
     });
   });
 
@@ -118,7 +114,7 @@ describe('on disk', () => {
     expect(charged).toBeGreaterThan(answered);
     expect(charged).toBeGreaterThanOrEqual(answered);
     await withServer(env, async (next) => {
-      const figures = await spent(next);
+      const figures = await creditUsage(next);
       // Calls settled before the kill, and calls whose request was sent before it, both count.
       expect(figures.spent).toBeGreaterThanOrEqual(charged);
       expect(figures.spent).toBeLessThanOrEqual(300);
@@ -140,8 +136,8 @@ describe('on disk', () => {
       const answered = (await Promise.all(calls)).filter((r) => !r.isError).length;
       expect(answered).toBe(30);
       expect(requestsTo(FNG) - before).toBe(30);
-      expect(await spent(a)).toMatchObject({ spent: 30, left: 0 });
-      expect(await spent(b)).toMatchObject({ spent: 30, left: 0 });
+      expect(await creditUsage(a)).toMatchObject({ spent: 30, left: 0 });
+      expect(await creditUsage(b)).toMatchObject({ spent: 30, left: 0 });
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
@@ -166,7 +162,7 @@ describe('on disk', () => {
       expect(result.isError).toBe(true);
       expect(textOf(result)).toContain(`The credit ledger at ${path} is damaged (${LEDGER.garbage})`);
       expect(requestsTo(FNG)).toBe(before);
-      const figures = await spent(mcp);
+      const figures = await creditUsage(mcp);
       expect(figures.problem).toContain(path);
     });
     expect(readFileSync(path, 'utf8')).toBe(garbage);
@@ -217,7 +213,7 @@ describe('on disk', () => {
       });
       expect(existsSync(join(dir, 'ledger.json'))).toBe(false);
       await withServer(env, async (mcp) => {
-        expect(await spent(mcp)).toMatchObject({ spent: 3, left: 0 });
+        expect(await creditUsage(mcp)).toMatchObject({ spent: 3, left: 0 });
       });
     },
   );

@@ -3,7 +3,7 @@
  * process reads them, and a server killed with calls sent and calls waiting for a turn.
  */
 import { expect } from 'vitest';
-import { type Env, runCli, startMcp } from './cli.js';
+import { creditUsage, type Env, runCli, startMcp } from './cli.js';
 import type { FakeUpstream } from './fake-upstream.js';
 import { until } from './until.js';
 import { NOW, okStatus } from './upstream-shapes.js';
@@ -47,8 +47,7 @@ export async function killWithCallsWaiting(
   );
   await until(() => upstream.requests.length === IN_FLIGHT);
   await until(async () => {
-    const figures = (await mcp.call('get_credit_usage')).structuredContent as unknown as Usage;
-    return figures.reserved === held;
+    return (await creditUsage(mcp)).reserved === held;
   });
   process.kill(mcp.pid, 'SIGKILL');
   await Promise.all(calls);

@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { inject } from 'vitest';
+import type { CreditUsageFigures } from '../../src/catalog/account.js';
 import { record } from './recorder.js';
 
 export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -102,6 +103,11 @@ export async function startMcp(env: Env = {}): Promise<McpSession> {
     alive: () => isAlive(pid),
     close: () => client.close(),
   };
+}
+
+/** The figures get_credit_usage gives in this session. */
+export async function creditUsage(mcp: McpSession): Promise<CreditUsageFigures> {
+  return (await mcp.call('get_credit_usage')).structuredContent as unknown as CreditUsageFigures;
 }
 
 /** `use` with a server of its own (`startMcp(env)`), closed afterwards whatever happens. */

@@ -6,7 +6,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointsByName, PLANS, planTitle } from '../../src/catalog/index.js';
-import { firstText, runCli, startMcp } from '../helpers/cli.js';
+import { creditUsage, firstText, runCli, startMcp } from '../helpers/cli.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { ALL_TOOLS, DEFAULT_TOOLS, defaultArgs } from '../helpers/tool-names.js';
 
@@ -53,8 +53,7 @@ describe('the sandbox key of each plan', () => {
   it('a call refused for the plan costs nothing', async () => {
     const sandbox = await startTestSandbox({ rateLimit: false });
     const mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-basic', { SVC_TOOLSETS: 'all' }));
-    const spent = async () =>
-      ((await mcp.call('get_credit_usage')).structuredContent as { spent: number }).spent;
+    const spent = async () => (await creditUsage(mcp)).spent;
     try {
       const before = await spent();
       const refused = await mcp.call('get_latest_content');
