@@ -55,6 +55,8 @@ export interface CallContext {
    * where the client cannot ask (no elicitation): such calls go on as before.
    */
   confirm?: (question: string) => Promise<boolean>;
+  /** Told what each request the call sent was charged, as it settles (the pipeline sets it). */
+  onCharge?: (credits: number) => void;
 }
 
 /** A call refused before anything was sent, and why (for metrics). */
@@ -101,6 +103,14 @@ async function runCall(
   const checked = validateParams(tool.toolInput, args ?? {});
   if (!checked.ok) return { result: errorResult(checked.message), event: { outcome: 'invalid', credits: 0 } };
   const { format, ...params } = checked.value as Record<string, unknown> & { format: 'text' | 'json' };
+  // What the call's requests were charged: an answer's `_meta` and every end's event say so.
+  let charged = 0;
+  const callContext: CallContext = {
+    ...context,
+    onCharge: (credits) => {
+      charged += credits;
+    },
+  };
   try {
     const source = await services.source();
     const account = accountOf(context.apiKey ?? source.apiKey ?? '');
@@ -108,7 +118,7 @@ async function runCall(
     const toolContext: ToolContext = {
       account,
       fetch: async (endpoint, query) => {
-        const fetched = await fetchEndpoint(services, endpoint, query, context);
+        const fetched = await fetchEndpoint(services, endpoint, query, callContext);
         fetches.push(fetched);
         return fetched;
       },
@@ -116,19 +126,19 @@ async function runCall(
       estimate: (name, query) => estimateCall(services, account, name, query),
     };
     const data = await tool.answer(params, toolContext);
-    const meta = answerMeta(fetches, source.sandbox);
+    const meta = answerMeta(fetches, source.sandbox, charged);
     return {
       result: answerResult({ ...presentation(tool, params, format), data, meta }),
       event: {
         outcome: 'ok',
-        credits: meta.credits,
+        credits: charged,
         via: tool.kind === 'endpoint' ? fetches[0].via : 'local',
         account,
       },
     };
   } catch (error) {
     if (context.signal?.aborted) {
-      return { result: errorResult(CALL_CANCELLED), event: { outcome: 'cancelled', credits: 0 } };
+      return { result: errorResult(CALL_CANCELLED), event: { outcome: 'cancelled', credits: charged } };
     }
     const reason =
       error instanceof RefusedCall ? error.reason : error instanceof BusyError ? 'busy' : undefined;
@@ -137,7 +147,7 @@ async function runCall(
       event: {
         outcome: reason ? 'refused' : 'error',
         reason,
-        credits: 0,
+        credits: charged,
       },
     };
   }
@@ -185,6 +195,7 @@ export async function fetchEndpoint(
             signal,
             confirm: context.confirm,
             person: context.person,
+            onCharge: context.onCharge,
           }),
         );
         span?.setAttribute('svc.cache.hit', answer.via !== 'upstream');
@@ -231,6 +242,7 @@ async function requestUpstream(
     signal: AbortSignal;
     confirm?: CallContext['confirm'];
     person?: string;
+    onCharge?: CallContext['onCharge'];
   },
 ): Promise<CachedAnswer> {
   const { guard } = services;
@@ -290,7 +302,11 @@ async function requestUpstream(
     // Answered (an answer of an unexpected shape too): what the service charged. Never sent, or
     // answered with an error: nothing.
     if (charged === undefined) await guard.release(reservation);
-    else await guard.settle(reservation, charged);
+    else {
+      await guard.settle(reservation, charged);
+      notify(services.observers, 'charge', { tool: endpoint.name, credits: charged });
+      call.onCharge?.(charged);
+    }
   }
 }
 
@@ -356,16 +372,17 @@ function send(
 }
 
 /**
- * What `_meta` says of an answer built from these fetches: what they cost, whether every one came
- * from the cache (or another call's request), and the age of the oldest. A local answer that
- * fetched nothing is free and fresh.
+ * What `_meta` says of an answer built from these fetches: what the call was charged (a stale answer
+ * standing in for a request cut after it was sent too), whether every fetch came from the cache (or
+ * another call's request), and the age of the oldest. A local answer that fetched nothing is free
+ * and fresh.
  */
-function answerMeta(fetches: readonly EndpointAnswer[], sandbox: boolean): AnswerMeta {
+function answerMeta(fetches: readonly EndpointAnswer[], sandbox: boolean, credits: number): AnswerMeta {
   const now = Date.now();
   const all = (via: Fetched['via']) => fetches.length > 0 && fetches.every((f) => f.via === via);
   const staleBecause = fetches.find((f) => f.via === 'stale')?.staleBecause;
   return {
-    credits: fetches.reduce((sum, f) => sum + (f.via === 'upstream' ? f.credits : 0), 0),
+    credits,
     cached: all('cache'),
     joined: all('joined'),
     age_seconds: Math.max(0, ...fetches.map((f) => Math.round((now - f.fetchedAt) / 1000))),

@@ -1,7 +1,7 @@
 /**
  * What the pipeline reports about each call, for whoever listens (metrics, logs): one event when a
- * call begins, one when it ends and one per upstream request. Listeners see tool names, outcomes,
- * credits and times; never argument values and never the key (the account is a hash).
+ * call begins, one when it ends, one per upstream request and one per charge. Listeners see tool
+ * names, outcomes, credits and times; never argument values and never the key (the account is a hash).
  */
 
 export type CallOutcome = 'ok' | 'invalid' | 'refused' | 'error' | 'cancelled';
@@ -13,6 +13,7 @@ export interface CallEvent {
   outcome: CallOutcome;
   /** Why the guard refused: `per_call_limit`, `budget`, `ledger`, `no_key`, `busy`. */
   reason?: string;
+  /** What the call's own requests were charged by the time it ended, whatever its outcome. */
   credits: number;
   via?: AnswerSource;
   durationMs: number;
@@ -31,6 +32,15 @@ export interface UpstreamEvent {
   status?: number;
 }
 
+/**
+ * A request this process sent was charged, once it is settled: what the service reported, or the
+ * estimate when no answer came (the ledger's own figure, whatever became of the calls waiting on it).
+ */
+export interface ChargeEvent {
+  tool: string;
+  credits: number;
+}
+
 /** A call has begun (for a count of calls in flight). */
 export interface CallStart {
   tool: string;
@@ -40,6 +50,7 @@ export interface CallObserver {
   start?(event: CallStart): void;
   call?(event: CallEvent): void;
   upstream?(event: UpstreamEvent): void;
+  charge?(event: ChargeEvent): void;
 }
 
 /** Observers are told synchronously; one that throws never breaks a call. */

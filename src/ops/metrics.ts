@@ -171,6 +171,8 @@ export function createMetrics(usage: WindowUsage): Metrics {
       if (event.via === 'cache') hits.inc({ tool: event.tool });
       else if (event.via === 'joined') joins.inc({ tool: event.tool });
       else if (event.via === 'upstream') misses.inc({ tool: event.tool });
+    },
+    charge(event) {
       if (event.credits > 0) spent.inc({ tool: event.tool }, event.credits);
     },
     upstream(event) {

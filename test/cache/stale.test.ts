@@ -1,6 +1,7 @@
 /**
  * Stale rather than nothing (SVC_STALE_MAX_SECONDS): when the service fails, an answer past its
- * freshness but within the bound stands in, saying how old it is and why, at no credit; a refusal
+ * freshness but within the bound stands in, saying how old it is and why; its `_meta.credits` is
+ * what the failed request was charged (a timeout its estimate, an error answer nothing). A refusal
  * of the key never gets one, nor does an answer past the bound.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,10 +33,16 @@ afterAll(async () => {
   await upstream?.close();
 });
 
+/** Each failure, what the stale answer says of it, and what it was charged (the estimate, 1, when no answer came). */
 const FAILURES = [
-  ['HTTP 503', { status: 503, body: errorBody(500, 'Service unavailable') }, 'it failed (HTTP 503)'],
-  ['429', { status: 429, body: errorBody(1011, 'IP rate limit'), headers: { 'retry-after': '30' } }, '(429)'],
-  ['a timeout', { hang: true }, 'did not answer in time'],
+  ['HTTP 503', { status: 503, body: errorBody(500, 'Service unavailable') }, 'it failed (HTTP 503)', 0],
+  [
+    '429',
+    { status: 429, body: errorBody(1011, 'IP rate limit'), headers: { 'retry-after': '30' } },
+    '(429)',
+    0,
+  ],
+  ['a timeout', { hang: true }, 'did not answer in time', 1],
 ] as const;
 
 /** Each case has arguments of its own (`start`), so its cached answer is its own. */
@@ -43,7 +50,7 @@ const call = (session: McpSession, start: number) =>
   session.call('get_fear_and_greed_historical', { start, limit: 1 });
 
 describe('stale answers', () => {
-  it('stand in for each kind of service failure, saying so, at no credit; never for a refused key, nor when off', async () => {
+  it('stand in for each kind of service failure, saying so and what the failure cost; never for a refused key, nor when off', async () => {
     upstream.reply(PATH, { body: ANSWER });
     // Cases 1-3: the failures; 4: a refused key; 5: the server with SVC_STALE_MAX_SECONDS=0.
     for (const start of [1, 2, 3, 4]) expect((await call(mcp, start)).isError).toBeFalsy();
@@ -51,14 +58,14 @@ describe('stale answers', () => {
     // Freshness is 15 s: time passing is what is tested, once for every case.
     await new Promise((resolve) => setTimeout(resolve, 15_500));
 
-    for (const [i, [name, reply, why]] of FAILURES.entries()) {
+    for (const [i, [name, reply, why, credits]] of FAILURES.entries()) {
       upstream.reply(PATH, reply);
       const before = upstream.requests.length;
       const result = await call(mcp, i + 1);
       expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
       expect(upstream.requests.length, name).toBeGreaterThan(before);
       expect(result.structuredContent, name).toMatchObject({ items: [{ value: 44 }] });
-      expect(result._meta, name).toMatchObject({ stale: true, credits: 0, cached: false });
+      expect(result._meta, name).toMatchObject({ stale: true, credits, cached: false });
       expect((result._meta as { age_seconds: number }).age_seconds, name).toBeGreaterThanOrEqual(15);
       expect(textOf(result), name).toContain('(stale answer: the service ');
       expect(textOf(result), name).toContain(why);

@@ -8,7 +8,7 @@ import { type Env, newStateDir, runCli, startMcp, textOf } from '../helpers/cli.
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { MCP_HEADERS } from '../helpers/http.js';
 import { SECRET_KEY } from '../helpers/secret.js';
-import { startHttpServer } from '../helpers/session.js';
+import { type HttpServer, startHttpServer } from '../helpers/session.js';
 import { until } from '../helpers/until.js';
 import { okStatus } from '../helpers/upstream-shapes.js';
 
@@ -33,6 +33,21 @@ function settings(upstream: FakeUpstream, extra: Env = {}): Env {
     SVC_CREDIT_BUDGET: '100',
     ...extra,
   };
+}
+
+/**
+ * What an HTTP server says it charged besides the ledger: /metrics' credits spent on the tool, and
+ * the credits of its log lines (a line per call, at info).
+ */
+async function reported(server: HttpServer): Promise<{ metric: number; logged: number }> {
+  const metrics = await (await fetch(`${server.origin}/metrics`)).text();
+  const metric = /^svc_mcp_credits_spent_total\{tool="get_fear_and_greed_latest"\} (\S+)$/m.exec(metrics);
+  const logged = server
+    .stderr()
+    .split('\n')
+    .filter((line) => line.startsWith('{') && line.includes('"msg":"tool call"'))
+    .reduce((sum, line) => sum + (JSON.parse(line) as { credits: number }).credits, 0);
+  return { metric: Number(metric?.[1] ?? 0), logged };
 }
 
 /** A tools/call POSTed to an HTTP server, as a client that may hang up (a 2025 client, stateless). */
@@ -77,6 +92,9 @@ describe('a call sent and never answered is charged its estimate', () => {
       expect(upstream.requests).toHaveLength(5);
       expect(upstream.requests.every((request) => request.abandoned)).toBe(true);
       expect(await usage(env)).toMatchObject({ spent: 5 * ESTIMATE, reserved: 0, left: 0 });
+      // Its metrics and logs say the same: the calls that hung up were charged.
+      await until(async () => (await reported(server)).logged === 5 * ESTIMATE);
+      expect(await reported(server)).toEqual({ metric: 5 * ESTIMATE, logged: 5 * ESTIMATE });
     } finally {
       await server.stop();
     }
@@ -106,7 +124,10 @@ describe('a call sent and never answered is charged its estimate', () => {
       const cut = upstream.requests.slice(1);
       expect(cut.length).toBeGreaterThan(0);
       expect(cut.every((request) => request.abandoned)).toBe(true);
-      expect((await usage(env)).spent).toBe(upstream.requests.length * ESTIMATE);
+      const spent = upstream.requests.length * ESTIMATE;
+      expect((await usage(env)).spent).toBe(spent);
+      await until(async () => (await reported(server)).logged === spent);
+      expect(await reported(server)).toEqual({ metric: spent, logged: spent });
     } finally {
       await server.stop();
     }
