@@ -275,7 +275,8 @@ async function requestUpstream(
   try {
     const kept = await services.limiter.run(async () => {
       // On the ledger before the request can reach the service, and only once the call has its turn.
-      await guard.markSent(reservation);
+      const refused = await guard.markSent(reservation);
+      if (refused) throw new RefusedCall(refused.message, refused.reason);
       const answer = await send(services, source, endpoint, params, call);
       const credits = answer.creditCount ?? estimate;
       charged = credits;

@@ -74,8 +74,8 @@ export class FileLedger implements LedgerStore {
     await this.change((state) => applySettle(state, id, charged));
   }
 
-  async markSent(id: string): Promise<void> {
-    await this.change((state) => applyMarkSent(state, id));
+  async markSent(id: string): Promise<boolean> {
+    return (await this.change((state) => applyMarkSent(state, id))) as boolean;
   }
 
   async release(id: string): Promise<void> {

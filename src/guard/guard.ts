@@ -75,10 +75,10 @@ export interface Reservation {
   estimate: number;
 }
 
-export type Admission =
-  | { ok: true; reservation: Reservation }
-  /** `reason`: per_call_limit, budget or ledger. */
-  | { ok: false; message: string; reason: 'per_call_limit' | 'budget' | 'ledger' };
+/** A call refused before it was sent; `reason`: per_call_limit, budget or ledger. */
+export type Refusal = { ok: false; message: string; reason: 'per_call_limit' | 'budget' | 'ledger' };
+
+export type Admission = { ok: true; reservation: Reservation } | Refusal;
 
 /** The guard's figures for one account, as get_credit_usage and svc://credits show them. */
 export type CreditUsage = CreditUsageFigures;
@@ -94,9 +94,10 @@ interface OpenCall {
   estimate: number;
   /** The same credits held against the person's own budget, ended with the account's. */
   personId?: string;
-  /** A record-only call's reservations (the account's, then the person's), written once it is sent. */
-  unwritten?: [ReserveRequest, ReserveRequest | undefined];
-  sent?: Promise<void>;
+  /** What is reserved (the account's, then the person's): a record-only call's are written once it is sent. */
+  requests: [ReserveRequest, ReserveRequest | undefined];
+  /** The mark, once the call's turn came: a refusal when the call may not be sent after all. */
+  sent?: Promise<Refusal | undefined>;
 }
 
 export class CreditGuard {
@@ -155,7 +156,7 @@ export class CreditGuard {
     const personRequest = call.person === undefined ? undefined : { ...request, account: call.person };
     if (this.recordOnly) {
       const handle = `call:${++this.handles}`;
-      this.open.set(handle, { handle, estimate: call.estimate, unwritten: [request, personRequest] });
+      this.open.set(handle, { handle, estimate: call.estimate, requests: [request, personRequest] });
       return { ok: true, reservation: { ...reservation, id: handle } };
     }
     // A person's own budget first: the call must fit it and the account's; each is reserved
@@ -176,6 +177,7 @@ export class CreditGuard {
         id: result.id,
         estimate: call.estimate,
         personId: person?.ok ? person.id : undefined,
+        requests: [request, personRequest],
       });
       return { ok: true, reservation: held };
     }
@@ -198,7 +200,7 @@ export class CreditGuard {
     call: GuardedCall,
     window: BudgetWindow,
     request: ReserveRequest,
-  ): Promise<{ ok: true; id: string } | Extract<Admission, { ok: false }> | undefined> {
+  ): Promise<{ ok: true; id: string } | Refusal | undefined> {
     const { personBudget } = this.options;
     let result: Awaited<ReturnType<LedgerStore['reserve']>>;
     try {
@@ -227,32 +229,65 @@ export class CreditGuard {
    * written (while a connection is made; none on a kept-alive one) has that call counted as sent.
    * A record-only call's reservation is first written here, already marked sent: one write.
    */
-  async markSent(reservation: Reservation): Promise<void> {
+  async markSent(reservation: Reservation): Promise<Refusal | undefined> {
     const call = this.openCall(reservation);
-    if (!call || call.sent) return;
-    call.sent = call.unwritten ? this.writeSent(call, call.unwritten) : this.markWritten(call);
-    await call.sent;
+    if (!call || call.sent) return undefined;
+    call.sent = this.recordOnly ? this.writeSent(call) : this.markHeld(call);
+    return call.sent;
   }
 
-  private async markWritten(call: OpenCall): Promise<void> {
-    const { store } = this.options;
-    await Promise.all([
-      call.id === undefined ? undefined : store.markSent(call.id),
-      call.personId === undefined ? undefined : store.markSent(call.personId),
-    ]).catch(() => {});
+  /**
+   * A budgeted call's reservations, marked sent. One found gone (reaped as never sent while the call
+   * waited: its replica lost Redis for longer than its lease) is reserved again, as sent and within
+   * the budget, or the call is refused; so is one whose mark cannot be written: an unmarked request
+   * would be forgotten by a kill.
+   */
+  private async markHeld(call: OpenCall): Promise<Refusal | undefined> {
+    const { store, budget, personBudget } = this.options;
+    const [account, person] = call.requests;
+    try {
+      const [accountHeld, personHeld] = await Promise.all(
+        [call.id, call.personId].map((id) => (id === undefined ? true : store.markSent(id))),
+      );
+      if (person && call.personId !== undefined && !personHeld) {
+        const again = await store.reserve({ ...person, budget: personBudget, sent: true });
+        if (!again.ok) return this.lostRefusal(call, personBudget, again, 'your own budget');
+        call.personId = again.id;
+      }
+      if (!accountHeld) {
+        const again = await store.reserve({ ...account, budget, sent: true });
+        if (!again.ok) return this.lostRefusal(call, budget, again, 'the budget');
+        call.id = again.id;
+      }
+      return undefined;
+    } catch (error) {
+      return { ok: false, reason: 'ledger', message: this.problemOf(error) };
+    }
+  }
+
+  private lostRefusal(
+    call: OpenCall,
+    budget: number | undefined,
+    { spent, reserved }: { spent: number; reserved: number },
+    whose: string,
+  ): Refusal {
+    const left = Math.max(0, (budget ?? 0) - spent - reserved);
+    return {
+      ok: false,
+      reason: 'budget',
+      message: `Refused before sending: this call's reservation was lost while it waited for its turn (the server lost the ledger for longer than its lease), and its ${credits(call.estimate)} no longer fit: ${credits(left)} of ${whose} of ${budget} are left. Nothing was charged; try again once the window rolls.`,
+    };
   }
 
   /** A record-only call's reservations, written as sent; one that cannot be written is not counted, and the call goes on. */
-  private async writeSent(
-    call: OpenCall,
-    [account, person]: NonNullable<OpenCall['unwritten']>,
-  ): Promise<void> {
+  private async writeSent(call: OpenCall): Promise<undefined> {
     const written = async (request: ReserveRequest | undefined) => {
       if (request === undefined) return undefined;
       const result = await this.options.store.reserve({ ...request, sent: true }).catch(() => undefined);
       return result?.ok ? result.id : undefined;
     };
-    [call.id, call.personId] = await Promise.all([written(account), written(person)]);
+    [call.id, call.personId] = await Promise.all(call.requests.map(written));
+    return undefined;
   }
 
   /** The call ended at a cost: what the service charged, or the estimate when no answer came. */

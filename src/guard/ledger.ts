@@ -46,8 +46,11 @@ export interface LedgerStore {
   reserve(request: ReserveRequest): Promise<ReserveResult>;
   /** The reservation becomes `charged` credits spent. */
   settle(id: string, charged: number): Promise<void>;
-  /** The call's request was written to the service: from now on it may have been charged. */
-  markSent(id: string): Promise<void>;
+  /**
+   * The call's request is about to be written to the service: from now on it may have been charged.
+   * False when the reservation is gone (reaped as never sent: its owner's lease ran out).
+   */
+  markSent(id: string): Promise<boolean>;
   /** The call cost nothing: never sent, or answered with an error. */
   release(id: string): Promise<void>;
   /** A cache hit or a joined call: free, and `saved` credits not spent. */
@@ -211,9 +214,10 @@ export function applySettle(state: LedgerState, id: string, charged: number): vo
   delete state.reservations[id];
 }
 
-export function applyMarkSent(state: LedgerState, id: string): void {
+export function applyMarkSent(state: LedgerState, id: string): boolean {
   const r = state.reservations[id];
   if (r) r.sent = true;
+  return r !== undefined;
 }
 
 export function applyRelease(state: LedgerState, id: string): void {

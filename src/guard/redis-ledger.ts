@@ -192,10 +192,12 @@ export class RedisLedger implements LedgerStore {
     await this.track(this.redis.run(SETTLE, [totals, heldKey], [id, charged, keepMs(held.window)]));
   }
 
-  async markSent(id: string): Promise<void> {
+  async markSent(id: string): Promise<boolean> {
     const held = this.held.get(id);
-    if (!held) return;
-    await this.track(this.redis.run(MARK_SENT, [this.keys(held.account, held.window)[1]], [id]));
+    if (!held) return false;
+    return (
+      (await this.track(this.redis.run(MARK_SENT, [this.keys(held.account, held.window)[1]], [id]))) === 1
+    );
   }
 
   async release(id: string): Promise<void> {

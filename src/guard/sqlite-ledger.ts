@@ -203,8 +203,8 @@ export class SqliteLedger implements LedgerStore {
     return id;
   }
 
-  async markSent(id: string): Promise<void> {
-    this.statement((q) => q.markSent.run(id));
+  async markSent(id: string): Promise<boolean> {
+    return this.statement((q) => Number(q.markSent.run(id).changes) === 1);
   }
 
   async settle(id: string, charged: number): Promise<void> {

@@ -1,6 +1,14 @@
+/**
+ * The Redis ledger charges what reached the service, against a counting fake upstream: a killed
+ * replica's sent calls once its lease runs out; calls whose reservations were reaped while they
+ * waited for a turn are reserved again before they are sent, or refused; a call whose turn comes
+ * while Redis is gone is refused before it is sent.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ESTIMATE, FNG, IN_FLIGHT, killWithCallsWaiting, usage } from '../helpers/charging.js';
-import { newStateDir } from '../helpers/cli.js';
+import { SILENT_LOG } from '../../src/ops/logs.js';
+import { RedisConnection } from '../../src/redis.js';
+import { ESTIMATE, FNG, FNG_ANSWER, IN_FLIGHT, killWithCallsWaiting, usage } from '../helpers/charging.js';
+import { creditUsage, newStateDir, runCli, startMcp, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { SECRET_KEY } from '../helpers/secret.js';
@@ -21,19 +29,104 @@ describe.skipIf(missing)('the Redis ledger charges a killed replica for its sent
     await Promise.all([redis?.close(), upstream?.close()]);
   });
 
+  /** A server's settings: the fake upstream, the budget, and a prefix of the test's own on the shared Redis. */
+  const settings = (prefix: string, budget: number) => ({
+    SVC_API_KEY: SECRET_KEY,
+    SVC_BASE_URL: upstream.url,
+    SVC_CACHE: 'off',
+    SVC_CREDIT_BUDGET: String(budget),
+    SVC_REDIS_URL: redis.url,
+    SVC_REDIS_PREFIX: prefix,
+    SVC_STATE_DIR: newStateDir(),
+  });
+
   it('SIGKILL with 8 calls sent and more waiting for a turn: 8 counted once the lease runs out', async () => {
     upstream.reply(FNG, { hang: true });
-    const env = {
-      SVC_API_KEY: SECRET_KEY,
-      SVC_BASE_URL: upstream.url,
-      SVC_CACHE: 'off',
-      SVC_CREDIT_BUDGET: '100',
-      SVC_REDIS_URL: redis.url,
-      SVC_REDIS_PREFIX: 'charging',
-      SVC_STATE_DIR: newStateDir(),
-    };
+    const env = settings('charging', 100);
     await killWithCallsWaiting(upstream, env);
     await until(async () => (await usage(env)).reserved === 0, LEASE_RUNS_OUT_MS);
     expect(await usage(env)).toMatchObject({ spent: IN_FLIGHT * ESTIMATE, reserved: 0 });
+  }, 60_000);
+
+  it('calls whose reservations were reaped while they waited for a turn are reserved again before they are sent, or refused', async () => {
+    upstream.reply(FNG, { hang: true });
+    const budget = IN_FLIGHT + 2;
+    const env = settings('lease', budget * ESTIMATE);
+    const mcp = await startMcp(env);
+    const admin = new RedisConnection(redis.url, 'lease', SILENT_LOG);
+    try {
+      const before = upstream.requests.length;
+      const cancels = Array.from({ length: IN_FLIGHT }, () => new AbortController());
+      const sent = cancels.map((cancel) =>
+        mcp.client
+          .callTool({ name: 'get_fear_and_greed_latest', arguments: {} }, undefined, {
+            signal: cancel.signal,
+          })
+          .catch((error: Error) => error),
+      );
+      await until(() => upstream.requests.length - before === IN_FLIGHT);
+      const waiting = [mcp.call('get_fear_and_greed_latest'), mcp.call('get_fear_and_greed_latest')];
+      await until(async () => (await creditUsage(mcp)).reserved === budget * ESTIMATE);
+      // The server's lease runs out, as when it loses Redis for longer than the lease, and another
+      // process reaps: the 8 sent count as spent, the 2 waiting are dropped as never sent. (The
+      // server renews its lease every 5 s: should it do so in between, the reap is tried again.)
+      await until(async () => {
+        await admin.use((r) => r.del(admin.key('ledger', 'owners')));
+        return (await usage(env)).reserved === 0;
+      });
+      expect(await usage(env)).toMatchObject({ spent: IN_FLIGHT * ESTIMATE });
+      // Another call takes one of the 2 credits left; then the 8 sent end, and the 2 get their turn.
+      upstream.reply(FNG, FNG_ANSWER);
+      expect((await runCli(['call', 'get_fear_and_greed_latest'], env)).code).toBe(0);
+      for (const cancel of cancels) cancel.abort();
+      await Promise.all(sent);
+      const [first, second] = await Promise.all(waiting);
+      const answers = [first, second].filter((result) => !result.isError);
+      const refusals = [first, second].filter((result) => result.isError).map(textOf);
+      expect(answers).toHaveLength(1);
+      expect(refusals).toHaveLength(1);
+      expect(refusals[0]).toMatch(
+        /^Refused before sending: this call's reservation was lost while it waited for its turn .* 0 credits of the budget of 10 are left/,
+      );
+      // Every request the service received is counted once; the refused call sent none.
+      expect(upstream.requests.length - before).toBe(IN_FLIGHT + 2);
+      expect(await usage(env)).toMatchObject({ spent: budget * ESTIMATE, reserved: 0, left: 0 });
+    } finally {
+      await admin.close();
+      await mcp.close();
+    }
+  }, 60_000);
+
+  it('a call whose turn comes while Redis is gone is refused, not sent: its mark could not be written', async () => {
+    upstream.reply(FNG, { hang: true });
+    const env = settings('gone', 100);
+    const mcp = await startMcp(env);
+    try {
+      const before = upstream.requests.length;
+      const cancels = Array.from({ length: IN_FLIGHT }, () => new AbortController());
+      const sent = cancels.map((cancel) =>
+        mcp.client
+          .callTool({ name: 'get_fear_and_greed_latest', arguments: {} }, undefined, {
+            signal: cancel.signal,
+          })
+          .catch((error: Error) => error),
+      );
+      await until(() => upstream.requests.length - before === IN_FLIGHT);
+      const waiting = mcp.call('get_fear_and_greed_latest');
+      await until(async () => (await creditUsage(mcp)).reserved === (IN_FLIGHT + 1) * ESTIMATE);
+      await redis.stop();
+      upstream.reply(FNG, FNG_ANSWER);
+      for (const cancel of cancels) cancel.abort();
+      await Promise.all(sent);
+      const refused = await waiting;
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(
+        /^The credit ledger at redis:\/\/.* cannot be used .* budgeted calls are refused/,
+      );
+      expect(upstream.requests.length - before).toBe(IN_FLIGHT);
+    } finally {
+      await redis.start();
+      await mcp.close();
+    }
   }, 60_000);
 });
