@@ -2,15 +2,23 @@
  * The credit guard: before a call is sent, its estimate must fit under the per-call limit and in
  * what is left of the account's budget for the window; the estimate is reserved, marked sent just
  * before the request goes to the service, then settled from what the service charged (or at the estimate
- * when no answer came), or released when the call cost nothing. Refusals say what the call would
- * cost, what is left, when the window rolls and how to make the call fit.
+ * when no answer came), or released when the call cost nothing. Refusals (refusals.ts) say what the
+ * call would cost, what is left, when the window rolls and how to make the call fit.
  */
 import { createHash } from 'node:crypto';
 import type { CreditUsageFigures } from '../catalog/account.js';
-import type { CreditRule } from '../catalog/credits.js';
-import { largestFit } from './fit.js';
 import { LedgerDamagedError, LedgerLostError, type LedgerStore, type ReserveRequest } from './ledger.js';
-import { type BudgetWindow, describeReset, type WindowKind, windowAt } from './windows.js';
+import {
+  overBudget,
+  overPerCallLimit,
+  overPersonBudget,
+  type Refusal,
+  type RefusedCall,
+  reservationLost,
+} from './refusals.js';
+import { type BudgetWindow, type WindowKind, windowAt } from './windows.js';
+
+export type { Refusal } from './refusals.js';
 
 export interface GuardOptions {
   store: LedgerStore;
@@ -54,16 +62,12 @@ export function personOf(subject: string): string {
 /** Most people an admin's figures list: those who spent most. */
 const PEOPLE_SHOWN = 100;
 
-/** What the guard needs to know of a call. */
-export interface GuardedCall {
+/** What the guard needs to know of a call; the rule and the parameters say how to make a refused call fit. */
+export interface GuardedCall extends RefusedCall {
   account: string;
   /** The signed-in person making it (personOf), whose own budget it must fit too. */
   person?: string;
   tool: string;
-  estimate: number;
-  /** The endpoint's rule and the call's parameters, to say how to make a refused call fit. */
-  rule: CreditRule;
-  params: Record<string, unknown>;
 }
 
 export interface Reservation {
@@ -74,9 +78,6 @@ export interface Reservation {
   tool: string;
   estimate: number;
 }
-
-/** A call refused before it was sent; `reason`: per_call_limit, budget or ledger. */
-export type Refusal = { ok: false; message: string; reason: 'per_call_limit' | 'budget' | 'ledger' };
 
 export type Admission = { ok: true; reservation: Reservation } | Refusal;
 
@@ -130,15 +131,7 @@ export class CreditGuard {
 
   async admit(call: GuardedCall): Promise<Admission> {
     const { budget, maxPerCall } = this.options;
-    const nowSeconds = Math.floor(this.options.now() / 1000);
-    if (call.estimate > maxPerCall) {
-      const fit = largestFit(call.rule, call.params, maxPerCall, nowSeconds);
-      return {
-        ok: false,
-        reason: 'per_call_limit',
-        message: `Refused before sending: this call is estimated at ${credits(call.estimate)}, over the limit of ${maxPerCall} per call (SVC_MAX_CREDITS_PER_CALL). ${fit ?? 'Ask for less data in one call, or raise SVC_MAX_CREDITS_PER_CALL.'}`,
-      };
-    }
+    if (call.estimate > maxPerCall) return overPerCallLimit(call, maxPerCall, this.options.now());
     const window = this.window();
     const reservation = {
       account: call.account,
@@ -182,17 +175,7 @@ export class CreditGuard {
       return { ok: true, reservation: held };
     }
     if (person?.ok) await this.options.store.release(person.id).catch(() => {});
-    const left = Math.max(0, (budget ?? 0) - result.spent - result.reserved);
-    const held = result.reserved > 0 ? `, ${credits(result.reserved)} held by calls in flight` : '';
-    const fit = left > 0 ? largestFit(call.rule, call.params, left, nowSeconds) : undefined;
-    const advice =
-      fit ??
-      `Nothing this size fits now: wait until the window rolls, or raise SVC_CREDIT_BUDGET${left > 0 ? ' (or ask for less data)' : ''}.`;
-    return {
-      ok: false,
-      reason: 'budget',
-      message: `Refused before sending: this call is estimated at ${credits(call.estimate)}, but ${credits(left)} of the ${window.kind === 'total' ? 'total' : `${window.kind}'s`} budget of ${budget} are left (${result.spent} spent${held}). The window rolls ${describeReset(window, this.options.now())}. ${advice}`,
-    };
+    return overBudget(call, { ...result, budget: budget ?? 0, window, nowMs: this.options.now() });
   }
 
   /** The person's own reservation (against their budget, when they have one): the id held, or the refusal. */
@@ -210,13 +193,12 @@ export class CreditGuard {
     }
     if (result.ok) return { ok: true, id: result.id };
     if (personBudget === undefined) return undefined;
-    const left = Math.max(0, personBudget - result.spent - result.reserved);
-    const held = result.reserved > 0 ? `, ${credits(result.reserved)} held by your calls in flight` : '';
-    return {
-      ok: false,
-      reason: 'budget',
-      message: `Refused before sending: this call is estimated at ${credits(call.estimate)}, but ${credits(left)} of your own budget of ${personBudget} are left for the ${window.kind === 'total' ? 'total' : window.kind} (${result.spent} spent${held}; SVC_USER_CREDIT_BUDGET). The window rolls ${describeReset(window, this.options.now())}.`,
-    };
+    return overPersonBudget(call.estimate, {
+      ...result,
+      budget: personBudget,
+      window,
+      nowMs: this.options.now(),
+    });
   }
 
   /**
@@ -251,32 +233,19 @@ export class CreditGuard {
       );
       if (person && call.personId !== undefined && !personHeld) {
         const again = await store.reserve({ ...person, budget: personBudget, sent: true });
-        if (!again.ok) return this.lostRefusal(call, personBudget, again, 'your own budget');
+        if (!again.ok)
+          return reservationLost(call.estimate, { ...again, budget: personBudget ?? 0 }, 'your own budget');
         call.personId = again.id;
       }
       if (!accountHeld) {
         const again = await store.reserve({ ...account, budget, sent: true });
-        if (!again.ok) return this.lostRefusal(call, budget, again, 'the budget');
+        if (!again.ok) return reservationLost(call.estimate, { ...again, budget: budget ?? 0 }, 'the budget');
         call.id = again.id;
       }
       return undefined;
     } catch (error) {
       return { ok: false, reason: 'ledger', message: this.problemOf(error) };
     }
-  }
-
-  private lostRefusal(
-    call: OpenCall,
-    budget: number | undefined,
-    { spent, reserved }: { spent: number; reserved: number },
-    whose: string,
-  ): Refusal {
-    const left = Math.max(0, (budget ?? 0) - spent - reserved);
-    return {
-      ok: false,
-      reason: 'budget',
-      message: `Refused before sending: this call's reservation was lost while it waited for its turn (the server lost the ledger for longer than its lease), and its ${credits(call.estimate)} no longer fit: ${credits(left)} of ${whose} of ${budget} are left. Nothing was charged; try again once the window rolls.`,
-    };
   }
 
   /** A record-only call's reservations, written as sent; one that cannot be written is not counted, and the call goes on. */
@@ -431,8 +400,4 @@ export class CreditGuard {
     if (error instanceof LedgerDamagedError) return error.message;
     return `The credit ledger at ${this.options.store.location} cannot be used (${(error as Error)?.message ?? error}), so budgeted calls are refused: credits that cannot be counted are never spent.`;
   }
-}
-
-function credits(n: number): string {
-  return `${n} credit${n === 1 ? '' : 's'}`;
 }

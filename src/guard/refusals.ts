@@ -1,0 +1,85 @@
+/**
+ * What the guard says when it refuses a call before sending it: what the call would cost, what is
+ * left, when the window rolls and how to make the call fit.
+ */
+import type { CreditRule } from '../catalog/credits.js';
+import { largestFit } from './fit.js';
+import { type BudgetWindow, describeReset } from './windows.js';
+
+/** A call refused before it was sent; `reason`: per_call_limit, budget or ledger. */
+export type Refusal = { ok: false; message: string; reason: 'per_call_limit' | 'budget' | 'ledger' };
+
+/** What a refusal needs to know of the call: its estimate, and what makes it cheaper. */
+export interface RefusedCall {
+  estimate: number;
+  rule: CreditRule;
+  params: Record<string, unknown>;
+}
+
+/** A budget, and what is spent and reserved of it. */
+interface Figures {
+  budget: number;
+  spent: number;
+  reserved: number;
+}
+
+/** The budget a reservation did not fit in: its figures in the window, and the time. */
+export interface Missed extends Figures {
+  window: BudgetWindow;
+  nowMs: number;
+}
+
+export function overPerCallLimit(call: RefusedCall, maxPerCall: number, nowMs: number): Refusal {
+  const fit = largestFit(call.rule, call.params, maxPerCall, Math.floor(nowMs / 1000));
+  return {
+    ok: false,
+    reason: 'per_call_limit',
+    message: `Refused before sending: this call is estimated at ${credits(call.estimate)}, over the limit of ${maxPerCall} per call (SVC_MAX_CREDITS_PER_CALL). ${fit ?? 'Ask for less data in one call, or raise SVC_MAX_CREDITS_PER_CALL.'}`,
+  };
+}
+
+export function overBudget(call: RefusedCall, missed: Missed): Refusal {
+  const { budget, spent, reserved, window, nowMs } = missed;
+  const left = leftOf(missed);
+  const held = reserved > 0 ? `, ${credits(reserved)} held by calls in flight` : '';
+  const fit = left > 0 ? largestFit(call.rule, call.params, left, Math.floor(nowMs / 1000)) : undefined;
+  const advice =
+    fit ??
+    `Nothing this size fits now: wait until the window rolls, or raise SVC_CREDIT_BUDGET${left > 0 ? ' (or ask for less data)' : ''}.`;
+  return {
+    ok: false,
+    reason: 'budget',
+    message: `Refused before sending: this call is estimated at ${credits(call.estimate)}, but ${credits(left)} of the ${window.kind === 'total' ? 'total' : `${window.kind}'s`} budget of ${budget} are left (${spent} spent${held}). The window rolls ${describeReset(window, nowMs)}. ${advice}`,
+  };
+}
+
+/** Over the signed-in person's own budget (SVC_USER_CREDIT_BUDGET). */
+export function overPersonBudget(estimate: number, missed: Missed): Refusal {
+  const { budget, spent, reserved, window, nowMs } = missed;
+  const held = reserved > 0 ? `, ${credits(reserved)} held by your calls in flight` : '';
+  return {
+    ok: false,
+    reason: 'budget',
+    message: `Refused before sending: this call is estimated at ${credits(estimate)}, but ${credits(leftOf(missed))} of your own budget of ${budget} are left for the ${window.kind === 'total' ? 'total' : window.kind} (${spent} spent${held}; SVC_USER_CREDIT_BUDGET). The window rolls ${describeReset(window, nowMs)}.`,
+  };
+}
+
+/**
+ * A call whose reservation was reaped while it waited for its turn (its replica cut from the
+ * ledger past its lease), and which no longer fits `whose` budget when reserved again.
+ */
+export function reservationLost(estimate: number, missed: Figures, whose: string): Refusal {
+  return {
+    ok: false,
+    reason: 'budget',
+    message: `Refused before sending: this call's reservation was lost while it waited for its turn (the server lost the ledger for longer than its lease), and its ${credits(estimate)} no longer fit: ${credits(leftOf(missed))} of ${whose} of ${missed.budget} are left. Nothing was charged; try again once the window rolls.`,
+  };
+}
+
+function leftOf({ budget, spent, reserved }: Figures): number {
+  return Math.max(0, budget - spent - reserved);
+}
+
+function credits(n: number): string {
+  return `${n} credit${n === 1 ? '' : 's'}`;
+}
