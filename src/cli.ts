@@ -14,7 +14,7 @@ import { clip, ISO_INSTANT_RULE, listenProblem } from './messages.js';
 import './heap.js';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './config/index.js';
 import { VERSION } from './version.js';
 
 type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { plansText, TOOLSETS, tools } = await import(`${root}dist/catalog/index.js`);
-const { SETTINGS_DOC } = await import(`${root}dist/config.js`);
+const { SETTINGS_DOC } = await import(`${root}dist/config/index.js`);
 const { formatDuration } = await import(`${root}dist/format/text.js`);
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 

@@ -2,7 +2,7 @@
  * Where the data comes from: the upstream service when a key is configured, otherwise the sandbox
  * started in-process on a free loopback port (the embedded default).
  */
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { timeBudget } from '../time-budget.js';
 import { UpstreamClient } from '../upstream/client.js';
 

@@ -9,7 +9,7 @@
 import { SharedAnswers } from '../cache/answers.js';
 import { RedisCacheStore } from '../cache/redis-store.js';
 import { MemoryCacheStore } from '../cache/store.js';
-import type { Config, LogLevel } from '../config.js';
+import type { Config, LogLevel } from '../config/index.js';
 import { FileLedger } from '../guard/file-ledger.js';
 import { CreditGuard } from '../guard/guard.js';
 import type { LedgerStore } from '../guard/ledger.js';

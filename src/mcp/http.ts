@@ -18,7 +18,7 @@ import type { Socket } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
 import { createServices } from '../call/services.js';
-import { type Config, ConfigError } from '../config.js';
+import { type Config, ConfigError } from '../config/index.js';
 import { personOf } from '../guard/guard.js';
 import { listenProblem } from '../messages.js';
 import { VERSION } from '../version.js';

@@ -6,7 +6,7 @@
  */
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createServices } from '../call/services.js';
-import { type Config, ConfigError } from '../config.js';
+import { type Config, ConfigError } from '../config/index.js';
 import { afterStartup } from '../heap.js';
 import { VERSION } from '../version.js';
 import { DRAIN_TIMEOUT_MS, trackInFlight } from './in-flight.js';

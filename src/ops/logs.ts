@@ -4,7 +4,7 @@
  * outcomes, credits, times and the account's hash: never the key, never an argument value.
  */
 import { createRequire } from 'node:module';
-import type { LogLevel } from '../config.js';
+import type { LogLevel } from '../config/index.js';
 import type { CallObserver } from './events.js';
 
 /** Fields first, then the message (pino's order). */

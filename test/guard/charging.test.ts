@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { callTool } from '../../src/call/pipeline.js';
 import { createServices } from '../../src/call/services.js';
 import { type Endpoint, endpointsByName } from '../../src/catalog/index.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import { ESTIMATE, FNG, FNG_ANSWER, IN_FLIGHT, killWithCallsWaiting, usage } from '../helpers/charging.js';
 import { type Env, newStateDir, runCli, startMcp, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';

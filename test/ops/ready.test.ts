@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/call/services.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import { sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 describe('readiness', () => {

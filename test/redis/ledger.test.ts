@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/call/services.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import { RedisLedger } from '../../src/guard/redis-ledger.js';
 import { SILENT_LOG } from '../../src/ops/logs.js';
 import { RedisConnection } from '../../src/redis.js';

@@ -1,6 +1,6 @@
 /** Settings: one table, parsed with defaults, bad values refused naming the variable and the value. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, SETTINGS_DOC } from '../../src/config.js';
+import { ConfigError, loadConfig, SETTINGS_DOC } from '../../src/config/index.js';
 
 describe('loadConfig', () => {
   it('defaults', () => {

@@ -3,7 +3,7 @@
  * every setting it names exists and is one that would help in that case.
  */
 import { describe, expect, it } from 'vitest';
-import { SETTINGS_DOC } from '../../src/config.js';
+import { SETTINGS_DOC } from '../../src/config/index.js';
 import { TIMEOUT_MS } from '../../src/time-budget.js';
 import { describeUpstreamError, type ErrorContext, UpstreamError } from '../../src/upstream/errors.js';
 

@@ -1,110 +1,35 @@
 /**
  * Every setting, from one table: each entry gives the variable, its zod schema, how the README and
  * the bundle manifest describe it, and the Config property it becomes. The schema, the Config type,
- * the README settings table and the manifest's user_config are all derived from SETTINGS.
+ * the README settings table and the manifest's user_config are all derived from SETTINGS. The kinds
+ * of value a setting takes are in values.ts.
  */
 
 import { z } from 'zod';
-import { CREDIT_WINDOWS } from './catalog/credits.js';
-import { DEFAULT_KEY_HEADER } from './catalog/define.js';
-import { PLANS } from './catalog/plans.js';
-import { TOOLSET_CHOICES, TOOLSET_NAMES, type ToolsetChoice } from './catalog/toolsets.js';
-import { clip, ISO_INSTANT_RULE } from './messages.js';
-import { defaultStateDir } from './state-dir.js';
-import { TIMEOUT_MS } from './time-budget.js';
+import { CREDIT_WINDOWS } from '../catalog/credits.js';
+import { DEFAULT_KEY_HEADER } from '../catalog/define.js';
+import { PLANS } from '../catalog/plans.js';
+import { TOOLSET_CHOICES } from '../catalog/toolsets.js';
+import { clip, ISO_INSTANT_RULE } from '../messages.js';
+import { defaultStateDir } from '../state-dir.js';
+import { TIMEOUT_MS } from '../time-budget.js';
+import {
+  commaList,
+  lowerCase,
+  oauthScope,
+  oneOf,
+  optionalText,
+  parseToolsets,
+  type Setting,
+  setting,
+  unsetIfBlank,
+  wholeNumber,
+} from './values.js';
+
+export { type Setting, unsetIfBlank } from './values.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-
-/** One setting: its variable, schema, and how people read it. */
-export interface Setting<S extends z.ZodType = z.ZodType> {
-  env: `SVC_${string}`;
-  /** The bundle manifest's user_config key. */
-  key: string;
-  title: string;
-  meaning: string;
-  /**
-   * What leaving it unset means, for a setting whose schema has no default value (the README and
-   * the manifest show the schema's default otherwise).
-   */
-  whenUnset?: string;
-  /** Never repeated in an error message (and marked sensitive in the manifest). */
-  sensitive?: boolean;
-  /** Parses the value, `undefined` when unset. */
-  schema: S;
-}
-
-function setting<S extends z.ZodType>(entry: Setting<S>): Setting<S> {
-  return entry;
-}
-
-/** Empty values and `${user_config.x}` placeholders left by a desktop host count as unset. */
-export function unsetIfBlank(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  const text = value.trim();
-  return text === '' || /^\$\{user_config\.[^}]*\}$/.test(text) ? undefined : text;
-}
-
-const optionalText = <S extends z.ZodType<string>>(schema: S) =>
-  z.preprocess(unsetIfBlank, schema.optional());
-
-/** A whole number in [min, max], its message naming the range and unit. */
-function wholeNumber(min: number, max: number, unit: string) {
-  const rule = `must be a whole number of ${unit} from ${min} to ${max}`;
-  return z.coerce.number({ message: rule }).int({ message: rule }).min(min, rule).max(max, rule);
-}
-
-/** One of a few words, case-insensitive. */
-function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.enum(values, { message: `must be one of ${values.join(', ')}` });
-}
-
-/** A comma list, each item trimmed and checked by `item`; empty items are dropped. */
-function commaList(item: z.ZodType<string>) {
-  return z.preprocess(
-    (value) => {
-      const text = unsetIfBlank(value);
-      return typeof text === 'string'
-        ? text
-            .split(',')
-            .map((part) => part.trim())
-            .filter(Boolean)
-        : [];
-    },
-    z.array(item).max(100, 'must list at most 100 entries'),
-  );
-}
-
-function lowerCase(value: unknown): unknown {
-  const text = unsetIfBlank(value);
-  return typeof text === 'string' ? text.toLowerCase() : text;
-}
-
-/** One OAuth scope (RFC 6749's characters), `fallback` when unset. */
-function oauthScope(fallback: string) {
-  return z.preprocess(
-    unsetIfBlank,
-    z
-      .string()
-      .regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/, { message: `must be one OAuth scope, e.g. ${fallback}` })
-      .default(fallback),
-  );
-}
-
-/** SVC_TOOLSETS (case-insensitive comma list) → what it selects. */
-function parseToolsets(value: string, ctx: z.RefinementCtx): ToolsetChoice[] {
-  const names = value.split(',').map((s) => s.trim().toLowerCase());
-  const unknown = names.find((n) => !TOOLSET_CHOICES.includes(n));
-  if (unknown !== undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `names an unknown toolset "${unknown.slice(0, 40)}"; allowed: ${TOOLSET_CHOICES.join(', ')}`,
-    });
-    return [];
-  }
-  const expanded = names.flatMap((n) => (n === 'all' ? TOOLSET_NAMES : [n as ToolsetChoice]));
-  return [...new Set(expanded)];
-}
 
 export const SETTINGS = {
   apiKey: setting({
