@@ -5,6 +5,7 @@
  * answers by calling again with the person's answer. A client that has not declared elicitation
  * is never asked: its calls go on as before.
  */
+import { createHash } from 'node:crypto';
 import {
   acceptedContent,
   CLIENT_CAPABILITIES_META_KEY,
@@ -35,16 +36,42 @@ export interface Confirmation {
   pending?: InputRequiredResult;
 }
 
+/** The tool call being confirmed: its tool and arguments. */
+export interface ConfirmedCall {
+  name: string;
+  args: Record<string, unknown> | undefined;
+}
+
+/**
+ * What ties a 2026-07-28 answer to its question: the state the question goes out with names the
+ * tool and its arguments, and an answer counts only on a retry of that same call. An answer sent
+ * unasked, or first given for another call, gets the question asked (again). It holds nothing the
+ * server trusts beyond the call it came back with, so it needs no secret, and any replica can read it.
+ */
+function questionState({ name, args }: ConfirmedCall): string {
+  const entries = Object.entries(args ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `confirm.${createHash('sha256')
+    .update(JSON.stringify([name, entries]))
+    .digest('base64url')}`;
+}
+
 /** How to ask this request's client, or undefined when it cannot be asked. */
-export function askToConfirm(mcp: McpServer, ctx: ServerContext): Confirmation | undefined {
+export function askToConfirm(
+  mcp: McpServer,
+  ctx: ServerContext,
+  call: ConfirmedCall,
+): Confirmation | undefined {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const modern = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   if (modern !== undefined) {
     if (!modern.elicitation) return undefined;
+    const state = questionState(call);
     const confirmation: Confirmation = {
       async confirm(question) {
         const responses = ctx.mcpReq.inputResponses;
-        if (responses && QUESTION in responses) return acceptedContent(responses, QUESTION)?.confirm === true;
+        if (responses && QUESTION in responses && ctx.mcpReq.requestState() === state) {
+          return acceptedContent(responses, QUESTION)?.confirm === true;
+        }
         confirmation.pending = inputRequired({
           inputRequests: {
             [QUESTION]: inputRequired.elicit({
@@ -53,6 +80,7 @@ export function askToConfirm(mcp: McpServer, ctx: ServerContext): Confirmation |
               requestedSchema: ANSWER_SCHEMA,
             }),
           },
+          requestState: state,
         });
         return false;
       },

@@ -37,6 +37,8 @@ export function kindLabel({ client, transport }: SessionKind): string {
 export interface CallOptions {
   signal?: AbortSignal;
   onprogress?: (progress: { progress: number; message?: string }) => void;
+  /** More members of the call's params, as a host may send them (`inputResponses`, `requestState`). */
+  params?: Record<string, unknown>;
 }
 
 export interface Session {
@@ -105,10 +107,11 @@ async function connectClient(kind: SessionKind, transport: object, answer?: Answ
     protocolVersion: client.getNegotiatedProtocolVersion?.() ?? settled,
     async call(name, args = {}, options = {}) {
       const callOptions = { signal: options.signal, onprogress: options.onprogress };
+      const params = { name, arguments: args, ...options.params };
       const result = (
         kind.client === 'sdk1'
-          ? await client.callTool({ name, arguments: args }, undefined, callOptions)
-          : await client.callTool({ name, arguments: args }, callOptions)
+          ? await client.callTool(params, undefined, callOptions)
+          : await client.callTool(params, callOptions)
       ) as CallToolResult;
       record(`${kind.client} ${kind.transport} result`, JSON.stringify(result));
       return result;

@@ -91,6 +91,38 @@ describe.each(ASKABLE)('$client over $transport', (kind) => {
   });
 });
 
+describe.each(ASKABLE.filter((kind) => kind.client === 'v2'))(
+  'a 2026-07-28 answer counts only for the call it answered: $client over $transport',
+  (kind) => {
+    const asked: string[] = [];
+    let session: Session;
+    beforeAll(async () => {
+      const env = sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_CACHE: 'off', SVC_CONFIRM_CREDITS: '3' });
+      session = await openSession(kind, env, (message) => {
+        asked.push(message);
+        return { action: 'decline' };
+      });
+    });
+    afterAll(() => session?.close());
+
+    it('a yes sent unasked, or with the state of another question, is not taken: the person is asked', async () => {
+      const yes = { confirm: { action: 'accept', content: { confirm: true } } };
+      for (const params of [
+        { inputResponses: yes },
+        { inputResponses: yes, requestState: 'confirm.another-call' },
+      ]) {
+        asked.length = 0;
+        const before = sent();
+        const result = await session.call('get_cryptocurrency_listings_latest', COSTLY, { params });
+        expect(result.isError, `${JSON.stringify(params)}: ${textOf(result)}`).toBe(true);
+        expect(textOf(result)).toMatch(/^Not sent: the call was not confirmed/);
+        expect(asked).toHaveLength(1);
+        expect(sent()).toBe(before);
+      }
+    });
+  },
+);
+
 describe('a 2025 client over HTTP', () => {
   it('is not asked: the call goes on as before', async () => {
     const asked: string[] = [];
