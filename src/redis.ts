@@ -18,6 +18,12 @@ const CONNECT_TIMEOUT_MS = 2_000;
 const COMMAND_TIMEOUT_MS = 2_000;
 /** Reconnection attempts back off to this interval and go on for as long as the process runs. */
 const RECONNECT_MAX_MS = 2_000;
+/**
+ * A connection made while a restarted Redis still loads its data asks again this often whether it
+ * is done. ioredis's own default is 1 s at least, longer than a command waits (CONNECT_WAIT_MS): a
+ * background attempt that met the load would keep the first command after it from succeeding.
+ */
+const LOADING_RECHECK_MS = 100;
 
 /** A Lua script run on the Redis side, atomically (sent by its hash, and in full when Redis lacks it). */
 export interface Script {
@@ -33,7 +39,8 @@ export class RedisConnection {
   /** The address without credentials, for messages. */
   readonly location: string;
   private loading: Promise<Redis> | undefined;
-  private waiting: Promise<void> | undefined;
+  /** The connection attempt under way, as every waiting command sees it end. */
+  private attempt: Promise<void> | undefined;
   /** Why the last connection attempt failed; undefined while connected. */
   private problem: string | undefined;
   private closed = false;
@@ -113,6 +120,7 @@ export class RedisConnection {
       maxRetriesPerRequest: 0,
       connectTimeout: CONNECT_TIMEOUT_MS,
       commandTimeout: COMMAND_TIMEOUT_MS,
+      maxLoadingRetryTime: LOADING_RECHECK_MS,
       retryStrategy: (attempt) => Math.min(50 * attempt, RECONNECT_MAX_MS),
       connectionName: this.prefix,
     });
@@ -143,11 +151,14 @@ export class RedisConnection {
     return new Error(`Redis is unreachable: ${this.problem ?? 'not connected'}`);
   }
 
-  /** Wait for the attempt under way; one wait shared by every caller. */
-  private readyWithin(redis: Redis): Promise<void> {
-    this.waiting ??= new Promise<void>((resolve, reject) => {
+  /**
+   * Wait for the attempt under way, at most CONNECT_WAIT_MS from now: the attempt's outcome is
+   * watched once for every caller, and each caller's wait is its own (a command that joins an
+   * attempt begun earlier still gets its full wait).
+   */
+  private async readyWithin(redis: Redis): Promise<void> {
+    this.attempt ??= new Promise<void>((resolve, reject) => {
       const done = (error?: Error) => {
-        clearTimeout(timer);
         redis.off('ready', onReady);
         redis.off('error', onError);
         redis.off('end', onError);
@@ -156,14 +167,21 @@ export class RedisConnection {
       };
       const onReady = () => done();
       const onError = () => done(this.unreachable());
-      const timer = setTimeout(onError, CONNECT_WAIT_MS);
       redis.once('ready', onReady);
       redis.once('error', onError);
       redis.once('end', onError);
       if (redis.status === 'ready') done();
     }).finally(() => {
-      this.waiting = undefined;
+      this.attempt = undefined;
     });
-    return this.waiting;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(this.unreachable()), CONNECT_WAIT_MS);
+    });
+    try {
+      await Promise.race([this.attempt, waited]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

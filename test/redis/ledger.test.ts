@@ -126,6 +126,32 @@ describe.skipIf(missing)('the ledger on Redis', () => {
     await connection.ping();
   });
 
+  it('the first command after a restarted Redis has loaded its data succeeds, when the connection met the load', async () => {
+    // A Redis of its own, with data that takes a moment to load (300,000 keys).
+    const loading = await startRedis();
+    const connection = new RedisConnection(loading.url, 'loading', SILENT_LOG);
+    try {
+      await connection.use((r) => r.eval("for i = 1, 300000 do redis.call('SET', 'k' .. i, 'v') end", 0));
+      await loading.stop();
+      // Commands keep coming while it is down and while it loads: the background attempts meet the load.
+      let poking = true;
+      const pokes = (async () => {
+        while (poking) {
+          await connection.ping().catch(() => {});
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })();
+      await loading.start();
+      poking = false;
+      // At once, beside the last poke still waiting: it is the first command once Redis is ready.
+      await connection.ping();
+      await pokes;
+    } finally {
+      await connection.close();
+      await loading.close();
+    }
+  });
+
   it('services.ready() says whether Redis and the ledger can be used, and recovers with Redis', async () => {
     // A real sandbox to be the upstream the readiness check reaches.
     const sandbox = await startTestSandbox();
