@@ -55,7 +55,10 @@ export interface CallContext {
    * where the client cannot ask (no elicitation): such calls go on as before.
    */
   confirm?: (question: string) => Promise<boolean>;
-  /** Told what each request the call sent was charged, as it settles (the pipeline sets it). */
+}
+
+/** A call's context as its fetches see it: told what each request the call sent was charged, as it settles. */
+interface FetchContext extends CallContext {
   onCharge?: (credits: number) => void;
 }
 
@@ -105,7 +108,7 @@ async function runCall(
   const { format, ...params } = checked.value as Record<string, unknown> & { format: 'text' | 'json' };
   // What the call's requests were charged: an answer's `_meta` and every end's event say so.
   let charged = 0;
-  const callContext: CallContext = {
+  const callContext: FetchContext = {
     ...context,
     onCharge: (credits) => {
       charged += credits;
@@ -165,11 +168,11 @@ export interface EndpointAnswer extends Fetched {
  * The endpoint's structured data for these (already checked) parameters, through the cache, the
  * guard and the client. Local tools use it too (search reads the cached cryptocurrency map).
  */
-export async function fetchEndpoint(
+async function fetchEndpoint(
   services: Services,
   endpoint: Endpoint,
   params: Record<string, unknown>,
-  context: CallContext,
+  context: FetchContext,
 ): Promise<EndpointAnswer> {
   const source = await services.source();
   const apiKey = context.apiKey ?? source.apiKey;
@@ -242,7 +245,7 @@ async function requestUpstream(
     signal: AbortSignal;
     confirm?: CallContext['confirm'];
     person?: string;
-    onCharge?: CallContext['onCharge'];
+    onCharge?: FetchContext['onCharge'];
   },
 ): Promise<CachedAnswer> {
   const { guard } = services;

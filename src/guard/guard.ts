@@ -12,8 +12,8 @@ import {
   overBudget,
   overPerCallLimit,
   overPersonBudget,
+  type PricedCall,
   type Refusal,
-  type RefusedCall,
   reservationLost,
 } from './refusals.js';
 import { type BudgetWindow, type WindowKind, windowAt } from './windows.js';
@@ -63,7 +63,7 @@ export function personOf(subject: string): string {
 const PEOPLE_SHOWN = 100;
 
 /** What the guard needs to know of a call; the rule and the parameters say how to make a refused call fit. */
-export interface GuardedCall extends RefusedCall {
+export interface GuardedCall extends PricedCall {
   account: string;
   /** The signed-in person making it (personOf), whose own budget it must fit too. */
   person?: string;
@@ -80,6 +80,13 @@ export interface Reservation {
 }
 
 export type Admission = { ok: true; reservation: Reservation } | Refusal;
+
+/** A call the server ended while it waited for its turn: it is never sent. */
+const STOPPING: Refusal = {
+  ok: false,
+  reason: 'stopping',
+  message: 'Not sent: the server is stopping. Nothing was charged; try again once it is back.',
+};
 
 /** The guard's figures for one account, as get_credit_usage and svc://credits show them. */
 export type CreditUsage = CreditUsageFigures;
@@ -210,42 +217,67 @@ export class CreditGuard {
    * window this leaves is the other way: a process killed after the mark and before the request was
    * written (while a connection is made; none on a kept-alive one) has that call counted as sent.
    * A record-only call's reservation is first written here, already marked sent: one write.
+   * Resolves with a refusal when the call may not be sent after all: its reservation was lost and
+   * no longer fits, the mark could not be written, or the server is stopping and ended it.
    */
   async markSent(reservation: Reservation): Promise<Refusal | undefined> {
     const call = this.openCall(reservation);
-    if (!call || call.sent) return undefined;
-    call.sent = this.recordOnly ? this.writeSent(call) : this.markHeld(call);
+    if (!call) return STOPPING;
+    call.sent ??= this.recordOnly ? this.writeSent(call) : this.markHeld(call);
     return call.sent;
   }
 
   /**
    * A budgeted call's reservations, marked sent. One found gone (reaped as never sent while the call
-   * waited: its replica lost Redis for longer than its lease) is reserved again, as sent and within
-   * the budget, or the call is refused; so is one whose mark cannot be written: an unmarked request
-   * would be forgotten by a kill.
+   * waited: its replica was cut from Redis for longer than its lease) is reserved again within the
+   * budget, then marked, or the call is refused; so is one whose mark cannot be written: an unmarked
+   * request would be forgotten by a kill.
    */
   private async markHeld(call: OpenCall): Promise<Refusal | undefined> {
-    const { store, budget, personBudget } = this.options;
+    const { budget, personBudget } = this.options;
     const [account, person] = call.requests;
     try {
-      const [accountHeld, personHeld] = await Promise.all(
-        [call.id, call.personId].map((id) => (id === undefined ? true : store.markSent(id))),
-      );
-      if (person && call.personId !== undefined && !personHeld) {
-        const again = await store.reserve({ ...person, budget: personBudget, sent: true });
-        if (!again.ok)
-          return reservationLost(call.estimate, { ...again, budget: personBudget ?? 0 }, 'your own budget');
+      const [accountHeld, personHeld] = await Promise.all([this.mark(call.id), this.mark(call.personId)]);
+      if (person && !personHeld) {
+        const again = await this.reserveAgain(person, personBudget, 'your own budget', call.estimate);
+        if (!again.ok) return again;
         call.personId = again.id;
+        await this.markAgain(call.personId);
       }
       if (!accountHeld) {
-        const again = await store.reserve({ ...account, budget, sent: true });
-        if (!again.ok) return reservationLost(call.estimate, { ...again, budget: budget ?? 0 }, 'the budget');
+        const again = await this.reserveAgain(account, budget, 'the budget', call.estimate);
+        if (!again.ok) return again;
         call.id = again.id;
+        await this.markAgain(call.id);
       }
       return undefined;
     } catch (error) {
       return { ok: false, reason: 'ledger', message: this.problemOf(error) };
     }
+  }
+
+  /** Whether the reservation `id` is still held (now marked sent); none to mark counts as held. */
+  private async mark(id: string | undefined): Promise<boolean> {
+    return id === undefined || this.options.store.markSent(id);
+  }
+
+  /**
+   * A lost reservation taken again, as not sent (a reply lost on the way then leaves nothing
+   * counted; the call holds its id, to release it, before it is marked), or the refusal when it no
+   * longer fits `whose` budget.
+   */
+  private async reserveAgain(
+    request: ReserveRequest,
+    budget: number | undefined,
+    whose: string,
+    estimate: number,
+  ): Promise<{ ok: true; id: string } | Refusal> {
+    const again = await this.options.store.reserve({ ...request, budget });
+    return again.ok ? again : reservationLost(estimate, { ...again, budget: budget ?? 0 }, whose);
+  }
+
+  private async markAgain(id: string): Promise<void> {
+    if (!(await this.options.store.markSent(id))) throw new Error('a reservation just made is gone');
   }
 
   /** A record-only call's reservations, written as sent; one that cannot be written is not counted, and the call goes on. */
@@ -383,8 +415,11 @@ export class CreditGuard {
   async close(): Promise<void> {
     const { store } = this.options;
     for (const call of [...this.open.values()]) {
-      if (call.sent) void this.finish(call, (id) => store.settle(id, call.estimate));
-      else void this.finish(call, (id) => store.release(id));
+      // A mark still being written may yet refuse the call: it ends as the mark decides.
+      const sent = call.sent?.then((refused) => refused === undefined);
+      void this.finish(call, async (id) =>
+        (await sent) ? store.settle(id, call.estimate) : store.release(id),
+      );
     }
     await Promise.all([...this.ending]);
     await this.options.store.close();

@@ -195,9 +195,12 @@ export class RedisLedger implements LedgerStore {
   async markSent(id: string): Promise<boolean> {
     const held = this.held.get(id);
     if (!held) return false;
-    return (
-      (await this.track(this.redis.run(MARK_SENT, [this.keys(held.account, held.window)[1]], [id]))) === 1
+    const marked = await this.track(
+      this.redis.run(MARK_SENT, [this.keys(held.account, held.window)[1]], [id]),
     );
+    // Reaped: no longer this process's to hold (nor to renew a lease for).
+    if (marked !== 1) this.take(id);
+    return marked === 1;
   }
 
   async release(id: string): Promise<void> {

@@ -6,11 +6,15 @@ import type { CreditRule } from '../catalog/credits.js';
 import { largestFit } from './fit.js';
 import { type BudgetWindow, describeReset } from './windows.js';
 
-/** A call refused before it was sent; `reason`: per_call_limit, budget or ledger. */
-export type Refusal = { ok: false; message: string; reason: 'per_call_limit' | 'budget' | 'ledger' };
+/** A call refused before it was sent; `reason`: per_call_limit, budget, ledger or stopping. */
+export type Refusal = {
+  ok: false;
+  message: string;
+  reason: 'per_call_limit' | 'budget' | 'ledger' | 'stopping';
+};
 
-/** What a refusal needs to know of the call: its estimate, and what makes it cheaper. */
-export interface RefusedCall {
+/** A call as priced: its estimate, and its rule and parameters, which say how to make it cheaper. */
+export interface PricedCall {
   estimate: number;
   rule: CreditRule;
   params: Record<string, unknown>;
@@ -29,7 +33,7 @@ export interface Missed extends Figures {
   nowMs: number;
 }
 
-export function overPerCallLimit(call: RefusedCall, maxPerCall: number, nowMs: number): Refusal {
+export function overPerCallLimit(call: PricedCall, maxPerCall: number, nowMs: number): Refusal {
   const fit = largestFit(call.rule, call.params, maxPerCall, Math.floor(nowMs / 1000));
   return {
     ok: false,
@@ -38,7 +42,7 @@ export function overPerCallLimit(call: RefusedCall, maxPerCall: number, nowMs: n
   };
 }
 
-export function overBudget(call: RefusedCall, missed: Missed): Refusal {
+export function overBudget(call: PricedCall, missed: Missed): Refusal {
   const { budget, spent, reserved, window, nowMs } = missed;
   const left = leftOf(missed);
   const held = reserved > 0 ? `, ${credits(reserved)} held by calls in flight` : '';
@@ -65,14 +69,15 @@ export function overPersonBudget(estimate: number, missed: Missed): Refusal {
 }
 
 /**
- * A call whose reservation was reaped while it waited for its turn (its replica cut from the
- * ledger past its lease), and which no longer fits `whose` budget when reserved again.
+ * A call whose reservation was reaped as never sent while it waited for its turn (on Redis, when
+ * its replica was cut from Redis for longer than its lease), and which no longer fits `whose`
+ * budget when reserved again.
  */
 export function reservationLost(estimate: number, missed: Figures, whose: string): Refusal {
   return {
     ok: false,
     reason: 'budget',
-    message: `Refused before sending: this call's reservation was lost while it waited for its turn (the server lost the ledger for longer than its lease), and its ${credits(estimate)} no longer fit: ${credits(leftOf(missed))} of ${whose} of ${missed.budget} are left. Nothing was charged; try again once the window rolls.`,
+    message: `Refused before sending: this call's reservation was dropped while it waited for its turn (the ledger counted it as never sent), and its ${credits(estimate)} no longer fit: ${credits(leftOf(missed))} of ${whose} of ${missed.budget} are left. Nothing was charged; get_credit_usage shows when the window rolls.`,
   };
 }
 

@@ -43,16 +43,26 @@ export interface ConfirmedCall {
 }
 
 /**
- * What ties a 2026-07-28 answer to its question: the state the question goes out with names the
- * tool and its arguments, and an answer counts only on a retry of that same call. An answer sent
- * unasked, or first given for another call, gets the question asked (again). It holds nothing the
- * server trusts beyond the call it came back with, so it needs no secret, and any replica can read it.
+ * What ties a 2026-07-28 answer to its question: the state the question goes out with is a hash of
+ * the tool and its arguments, and an answer counts only on a retry of that same call, so a host's
+ * answer stays with the call it was given for (one sent unasked, or given for another call, gets
+ * the question asked again). It is not signed, and needs no secret shared by replicas: it is no
+ * guard against a host that forges it, which could as well answer for the person itself.
  */
 function questionState({ name, args }: ConfirmedCall): string {
-  const entries = Object.entries(args ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `confirm.${createHash('sha256')
-    .update(JSON.stringify([name, entries]))
+    .update(canonical([name, args ?? {}]))
     .digest('base64url')}`;
+}
+
+/** JSON with every object's keys in order: the same arguments give the same text, however sent. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }
 
 /** How to ask this request's client, or undefined when it cannot be asked. */

@@ -11,9 +11,13 @@ export type AnswerSource = 'upstream' | 'cache' | 'joined' | 'stale' | 'local';
 export interface CallEvent {
   tool: string;
   outcome: CallOutcome;
-  /** Why the guard refused: `per_call_limit`, `budget`, `ledger`, `no_key`, `busy`. */
+  /** Why the guard refused: `per_call_limit`, `budget`, `ledger`, `stopping`, `no_key`, `busy`. */
   reason?: string;
-  /** What the call's own requests were charged by the time it ended, whatever its outcome. */
+  /**
+   * What the call's own requests were charged by the time it ended, whatever its outcome (a call
+   * that leaves a request shared with identical calls before it settles is told 0: the charge
+   * event counts it).
+   */
   credits: number;
   via?: AnswerSource;
   durationMs: number;

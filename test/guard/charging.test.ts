@@ -45,6 +45,7 @@ async function reported(server: HttpServer): Promise<{ metric: number; logged: n
   const logged = server
     .stderr()
     .split('\n')
+    .slice(0, -1) // complete lines only
     .filter((line) => line.startsWith('{') && line.includes('"msg":"tool call"'))
     .reduce((sum, line) => sum + (JSON.parse(line) as { credits: number }).credits, 0);
   return { metric: Number(metric?.[1] ?? 0), logged };

@@ -5,16 +5,21 @@
  * while Redis is gone is refused before it is sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountOf } from '../../src/guard/guard.js';
+import { RedisLedger } from '../../src/guard/redis-ledger.js';
 import { SILENT_LOG } from '../../src/ops/logs.js';
 import { RedisConnection } from '../../src/redis.js';
 import { ESTIMATE, FNG, FNG_ANSWER, IN_FLIGHT, killWithCallsWaiting, usage } from '../helpers/charging.js';
-import { creditUsage, newStateDir, runCli, startMcp, textOf } from '../helpers/cli.js';
+import { creditUsage, newStateDir, startMcp, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { until } from '../helpers/until.js';
 
 const missing = redisMissing();
+/** The servers' clock (SVC_NOW), and so the day window their calls count in. */
+const NOW = '2026-11-22T12:00:00Z';
+const WINDOW = 'day:2026-11-22';
 /** The lease a replica holds on its reservations (README, "Replicas"), and some room. */
 const LEASE_RUNS_OUT_MS = 15_000 + 10_000;
 
@@ -29,7 +34,10 @@ describe.skipIf(missing)('the Redis ledger charges a killed replica for its sent
     await Promise.all([redis?.close(), upstream?.close()]);
   });
 
-  /** A server's settings: the fake upstream, the budget, and a prefix of the test's own on the shared Redis. */
+  /**
+   * A server's settings: the fake upstream, the budget, a prefix of the test's own on the shared
+   * Redis, and a minute per request, so that calls held at the upstream end only when the test ends them.
+   */
   const settings = (prefix: string, budget: number) => ({
     SVC_API_KEY: SECRET_KEY,
     SVC_BASE_URL: upstream.url,
@@ -38,6 +46,8 @@ describe.skipIf(missing)('the Redis ledger charges a killed replica for its sent
     SVC_REDIS_URL: redis.url,
     SVC_REDIS_PREFIX: prefix,
     SVC_STATE_DIR: newStateDir(),
+    SVC_TIMEOUT_MS: '60000',
+    SVC_NOW: NOW,
   });
 
   it('SIGKILL with 8 calls sent and more waiting for a turn: 8 counted once the lease runs out', async () => {
@@ -54,6 +64,8 @@ describe.skipIf(missing)('the Redis ledger charges a killed replica for its sent
     const env = settings('lease', budget * ESTIMATE);
     const mcp = await startMcp(env);
     const admin = new RedisConnection(redis.url, 'lease', SILENT_LOG);
+    const ledger = new RedisLedger(admin);
+    const account = accountOf(SECRET_KEY);
     try {
       const before = upstream.requests.length;
       const cancels = Array.from({ length: IN_FLIGHT }, () => new AbortController());
@@ -67,17 +79,23 @@ describe.skipIf(missing)('the Redis ledger charges a killed replica for its sent
       await until(() => upstream.requests.length - before === IN_FLIGHT);
       const waiting = [mcp.call('get_fear_and_greed_latest'), mcp.call('get_fear_and_greed_latest')];
       await until(async () => (await creditUsage(mcp)).reserved === budget * ESTIMATE);
-      // The server's lease runs out, as when it loses Redis for longer than the lease, and another
-      // process reaps: the 8 sent count as spent, the 2 waiting are dropped as never sent. (The
-      // server renews its lease every 5 s: should it do so in between, the reap is tried again.)
+      // The server's lease runs out, as when it is cut from Redis for longer than the lease, and
+      // another process reaps at once: the 8 sent count as spent, the 2 waiting are dropped as never
+      // sent. (The server renews its lease every 5 s: should it do so in between, this is tried again.)
       await until(async () => {
         await admin.use((r) => r.del(admin.key('ledger', 'owners')));
-        return (await usage(env)).reserved === 0;
+        return (await ledger.figures(account, WINDOW)).reserved === 0;
+      }, 15_000);
+      expect(await ledger.figures(account, WINDOW)).toMatchObject({ spent: IN_FLIGHT * ESTIMATE });
+      // Another replica's call takes one of the 2 credits left; then the 8 sent end, and the 2 get their turn.
+      const other = await ledger.reserve({
+        account,
+        window: WINDOW,
+        tool: 'get_fear_and_greed_latest',
+        amount: 1,
       });
-      expect(await usage(env)).toMatchObject({ spent: IN_FLIGHT * ESTIMATE });
-      // Another call takes one of the 2 credits left; then the 8 sent end, and the 2 get their turn.
+      if (other.ok) await ledger.settle(other.id, 1);
       upstream.reply(FNG, FNG_ANSWER);
-      expect((await runCli(['call', 'get_fear_and_greed_latest'], env)).code).toBe(0);
       for (const cancel of cancels) cancel.abort();
       await Promise.all(sent);
       const [first, second] = await Promise.all(waiting);
@@ -86,10 +104,11 @@ describe.skipIf(missing)('the Redis ledger charges a killed replica for its sent
       expect(answers).toHaveLength(1);
       expect(refusals).toHaveLength(1);
       expect(refusals[0]).toMatch(
-        /^Refused before sending: this call's reservation was lost while it waited for its turn .* 0 credits of the budget of 10 are left/,
+        /^Refused before sending: this call's reservation was dropped while it waited for its turn .* 0 credits of the budget of 10 are left/,
       );
-      // Every request the service received is counted once; the refused call sent none.
-      expect(upstream.requests.length - before).toBe(IN_FLIGHT + 2);
+      // Every request the service received is counted once, the other replica's credit beside
+      // them; the refused call sent none.
+      expect(upstream.requests.length - before).toBe(IN_FLIGHT + 1);
       expect(await usage(env)).toMatchObject({ spent: budget * ESTIMATE, reserved: 0, left: 0 });
     } finally {
       await admin.close();
