@@ -26,8 +26,8 @@ import {
 } from '../catalog/index.js';
 import { validateParams } from '../catalog/params.js';
 import { cpuTurns } from '../cpu-turns.js';
+import { accountOf } from '../guard/accounts.js';
 import { largestFit } from '../guard/fit.js';
-import { accountOf } from '../guard/guard.js';
 import { CALL_CANCELLED } from '../messages.js';
 import { type CallEvent, notify } from '../ops/events.js';
 import { traced } from '../ops/telemetry.js';

@@ -5,8 +5,8 @@
  * when no answer came), or released when the call cost nothing. Refusals (refusals.ts) say what the
  * call would cost, what is left, when the window rolls and how to make the call fit.
  */
-import { createHash } from 'node:crypto';
 import type { CreditUsageFigures } from '../catalog/account.js';
+import { isPerson } from './accounts.js';
 import { LedgerDamagedError, LedgerLostError, type LedgerStore, type ReserveRequest } from './ledger.js';
 import {
   overBudget,
@@ -35,28 +35,6 @@ export interface GuardOptions {
    * error's own text (which names paths): for callers who do not own the machine (HTTP).
    */
   ledgerKind?: 'file' | 'redis';
-}
-
-/** Hashes already computed: a process sees a handful of keys, each on every call. */
-const accounts = new Map<string, string>();
-const ACCOUNTS_KEPT = 1000;
-
-/** An API key as the ledger knows it: a short hash, never the key. */
-export function accountOf(apiKey: string): string {
-  let account = accounts.get(apiKey);
-  if (account === undefined) {
-    account = `key:${createHash('sha256').update(apiKey).digest('hex').slice(0, 16)}`;
-    if (accounts.size >= ACCOUNTS_KEPT) accounts.clear();
-    accounts.set(apiKey, account);
-  }
-  return account;
-}
-
-const PERSON = 'person:';
-
-/** A signed-in person as the ledger knows them: a short hash of the token's subject, never the subject. */
-export function personOf(subject: string): string {
-  return `${PERSON}${createHash('sha256').update(subject).digest('hex').slice(0, 16)}`;
 }
 
 /** Most people an admin's figures list: those who spent most. */
@@ -366,12 +344,10 @@ export class CreditGuard {
     const accounts = await this.options.store.accounts(this.window().id).catch(() => undefined);
     if (!accounts) return undefined;
     const people = await Promise.all(
-      accounts
-        .filter((a) => a.startsWith(PERSON))
-        .map(async (person) => {
-          const figures = await this.personUsage(person);
-          return figures && { person, spent: figures.spent, left: figures.left };
-        }),
+      accounts.filter(isPerson).map(async (person) => {
+        const figures = await this.personUsage(person);
+        return figures && { person, spent: figures.spent, left: figures.left };
+      }),
     );
     return people
       .filter((p) => p !== undefined)

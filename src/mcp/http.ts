@@ -19,7 +19,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
 import { createServices } from '../call/services.js';
 import { type Config, ConfigError } from '../config/index.js';
-import { personOf } from '../guard/guard.js';
+import { personOf } from '../guard/accounts.js';
 import { listenProblem } from '../messages.js';
 import { VERSION } from '../version.js';
 import { operationalRoutes, sendJson } from './health.js';

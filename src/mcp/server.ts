@@ -174,7 +174,7 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
         `Unknown resource "${uri.slice(0, 100)}"; this server has ${CREDITS_URI}, ${ENDPOINTS_URI} and the ui:// views resources/list gives.`,
       );
     }
-    const { accountOf } = await import('../guard/guard.js');
+    const { accountOf } = await import('../guard/accounts.js');
     const source = await services.source();
     const account = accountOf(caller.apiKey ?? source.apiKey ?? '');
     return json(JSON.stringify(await services.guard.usage(account, caller.person, caller.admin)));

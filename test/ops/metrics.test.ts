@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountOf } from '../../src/guard/guard.js';
+import { accountOf } from '../../src/guard/accounts.js';
 import { rawRequest } from '../helpers/http.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { connectHttp, type HttpServer, type Session, startHttpServer } from '../helpers/session.js';

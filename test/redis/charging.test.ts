@@ -5,7 +5,7 @@
  * while Redis is gone is refused before it is sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountOf } from '../../src/guard/guard.js';
+import { accountOf } from '../../src/guard/accounts.js';
 import { RedisLedger } from '../../src/guard/redis-ledger.js';
 import { SILENT_LOG } from '../../src/ops/logs.js';
 import { RedisConnection } from '../../src/redis.js';
