@@ -18,8 +18,6 @@ import {
 } from './refusals.js';
 import { type BudgetWindow, type WindowKind, windowAt } from './windows.js';
 
-export type { Refusal } from './refusals.js';
-
 export interface GuardOptions {
   store: LedgerStore;
   /** Credits allowed per window; undefined: no budget. */
@@ -217,16 +215,21 @@ export class CreditGuard {
     try {
       const [accountHeld, personHeld] = await Promise.all([this.mark(call.id), this.mark(call.personId)]);
       if (person && !personHeld) {
-        const again = await this.reserveAgain(person, personBudget, 'your own budget', call.estimate);
-        if (!again.ok) return again;
-        call.personId = again.id;
-        await this.markAgain(call.personId);
+        const refused = await this.reserveAgain(
+          person,
+          personBudget,
+          'your own budget',
+          call.estimate,
+          (id) => {
+            call.personId = id;
+          },
+        );
+        if (refused) return refused;
       }
       if (!accountHeld) {
-        const again = await this.reserveAgain(account, budget, 'the budget', call.estimate);
-        if (!again.ok) return again;
-        call.id = again.id;
-        await this.markAgain(call.id);
+        return await this.reserveAgain(account, budget, 'the budget', call.estimate, (id) => {
+          call.id = id;
+        });
       }
       return undefined;
     } catch (error) {
@@ -241,7 +244,7 @@ export class CreditGuard {
 
   /**
    * A lost reservation taken again, as not sent (a reply lost on the way then leaves nothing
-   * counted; the call holds its id, to release it, before it is marked), or the refusal when it no
+   * counted), handed to the call by `hold` (to release it), then marked; or the refusal when it no
    * longer fits `whose` budget.
    */
   private async reserveAgain(
@@ -249,13 +252,14 @@ export class CreditGuard {
     budget: number | undefined,
     whose: string,
     estimate: number,
-  ): Promise<{ ok: true; id: string } | Refusal> {
-    const again = await this.options.store.reserve({ ...request, budget });
-    return again.ok ? again : reservationLost(estimate, { ...again, budget: budget ?? 0 }, whose);
-  }
-
-  private async markAgain(id: string): Promise<void> {
-    if (!(await this.options.store.markSent(id))) throw new Error('a reservation just made is gone');
+    hold: (id: string) => void,
+  ): Promise<Refusal | undefined> {
+    const { store } = this.options;
+    const again = await store.reserve({ ...request, budget });
+    if (!again.ok) return reservationLost(estimate, { ...again, budget: budget ?? 0 }, whose);
+    hold(again.id);
+    if (!(await store.markSent(again.id))) throw new Error('a reservation just made is gone');
+    return undefined;
   }
 
   /** A record-only call's reservations, written as sent; one that cannot be written is not counted, and the call goes on. */

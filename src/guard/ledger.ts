@@ -48,7 +48,7 @@ export interface LedgerStore {
   settle(id: string, charged: number): Promise<void>;
   /**
    * The call's request is about to be written to the service: from now on it may have been charged.
-   * False when the reservation is gone (reaped as never sent: its owner's lease ran out).
+   * False when the reservation is gone (reaped as never sent, e.g. once its owner's lease ran out).
    */
   markSent(id: string): Promise<boolean>;
   /** The call cost nothing: never sent, or answered with an error. */

@@ -15,6 +15,7 @@ import {
   type McpServer,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { canonicalParams } from '../catalog/params.js';
 
 /** How long a 2025 client may take to answer before the call is refused (a person is reading). */
 export const CONFIRM_WAIT_MS = 120_000;
@@ -51,18 +52,8 @@ export interface ConfirmedCall {
  */
 function questionState({ name, args }: ConfirmedCall): string {
   return `confirm.${createHash('sha256')
-    .update(canonical([name, args ?? {}]))
+    .update(`${name}|${canonicalParams(args ?? {})}`)
     .digest('base64url')}`;
-}
-
-/** JSON with every object's keys in order: the same arguments give the same text, however sent. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /** How to ask this request's client, or undefined when it cannot be asked. */

@@ -7,6 +7,7 @@ import { ESTIMATE, FNG, FNG_ANSWER, IN_FLIGHT, killWithCallsWaiting, usage } fro
 import { type Env, newStateDir, runCli, startMcp, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { MCP_HEADERS } from '../helpers/http.js';
+import { sample } from '../helpers/metrics.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { type HttpServer, startHttpServer } from '../helpers/session.js';
 import { until } from '../helpers/until.js';
@@ -41,14 +42,14 @@ function settings(upstream: FakeUpstream, extra: Env = {}): Env {
  */
 async function reported(server: HttpServer): Promise<{ metric: number; logged: number }> {
   const metrics = await (await fetch(`${server.origin}/metrics`)).text();
-  const metric = /^svc_mcp_credits_spent_total\{tool="get_fear_and_greed_latest"\} (\S+)$/m.exec(metrics);
+  const metric = sample(metrics, 'svc_mcp_credits_spent_total', { tool: 'get_fear_and_greed_latest' });
   const logged = server
     .stderr()
     .split('\n')
     .slice(0, -1) // complete lines only
     .filter((line) => line.startsWith('{') && line.includes('"msg":"tool call"'))
     .reduce((sum, line) => sum + (JSON.parse(line) as { credits: number }).credits, 0);
-  return { metric: Number(metric?.[1] ?? 0), logged };
+  return { metric: metric ?? 0, logged };
 }
 
 /** A tools/call POSTed to an HTTP server, as a client that may hang up (a 2025 client, stateless). */

@@ -8,25 +8,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountOf } from '../../src/guard/accounts.js';
 import { rawRequest } from '../helpers/http.js';
+import { sample } from '../helpers/metrics.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { connectHttp, type HttpServer, type Session, startHttpServer } from '../helpers/session.js';
 import { until } from '../helpers/until.js';
-
-/** The value of one sample: `name` with exactly these labels; undefined when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const match = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries(
-      [...(match[2] ?? '').matchAll(/([a-z_]+)="([^"]*)"/g)].map(([, k, v]) => [k, v]),
-    );
-    const wanted = Object.entries(labels);
-    if (Object.keys(found).length === wanted.length && wanted.every(([k, v]) => found[k] === v)) {
-      return Number(match[3]);
-    }
-  }
-  return undefined;
-}
 
 describe('metrics', () => {
   let sandbox: Sandbox;

@@ -10,7 +10,7 @@ import { RedisLedger } from '../../src/guard/redis-ledger.js';
 import { SILENT_LOG } from '../../src/ops/logs.js';
 import { RedisConnection } from '../../src/redis.js';
 import { ESTIMATE, FNG, FNG_ANSWER, IN_FLIGHT, killWithCallsWaiting, usage } from '../helpers/charging.js';
-import { creditUsage, newStateDir, startMcp, textOf } from '../helpers/cli.js';
+import { creditUsage, type McpSession, newStateDir, startMcp, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { SECRET_KEY } from '../helpers/secret.js';
@@ -50,6 +50,27 @@ describe.skipIf(missing)('the Redis ledger charges a killed replica for its sent
     SVC_NOW: NOW,
   });
 
+  /**
+   * The server's 8 upstream turns taken by calls the hanging upstream holds, until `end` cancels
+   * them (each charged its estimate) and the calls waiting behind them get their turns.
+   */
+  async function holdEveryTurn(mcp: McpSession): Promise<{ end(): Promise<void> }> {
+    const before = upstream.requests.length;
+    const cancels = Array.from({ length: IN_FLIGHT }, () => new AbortController());
+    const sent = cancels.map((cancel) =>
+      mcp.client
+        .callTool({ name: 'get_fear_and_greed_latest', arguments: {} }, undefined, { signal: cancel.signal })
+        .catch((error: Error) => error),
+    );
+    await until(() => upstream.requests.length - before === IN_FLIGHT);
+    return {
+      async end() {
+        for (const cancel of cancels) cancel.abort();
+        await Promise.all(sent);
+      },
+    };
+  }
+
   it('SIGKILL with 8 calls sent and more waiting for a turn: 8 counted once the lease runs out', async () => {
     upstream.reply(FNG, { hang: true });
     const env = settings('charging', 100);
@@ -68,15 +89,7 @@ describe.skipIf(missing)('the Redis ledger charges a killed replica for its sent
     const account = accountOf(SECRET_KEY);
     try {
       const before = upstream.requests.length;
-      const cancels = Array.from({ length: IN_FLIGHT }, () => new AbortController());
-      const sent = cancels.map((cancel) =>
-        mcp.client
-          .callTool({ name: 'get_fear_and_greed_latest', arguments: {} }, undefined, {
-            signal: cancel.signal,
-          })
-          .catch((error: Error) => error),
-      );
-      await until(() => upstream.requests.length - before === IN_FLIGHT);
+      const held = await holdEveryTurn(mcp);
       const waiting = [mcp.call('get_fear_and_greed_latest'), mcp.call('get_fear_and_greed_latest')];
       await until(async () => (await creditUsage(mcp)).reserved === budget * ESTIMATE);
       // The server's lease runs out, as when it is cut from Redis for longer than the lease, and
@@ -94,10 +107,10 @@ describe.skipIf(missing)('the Redis ledger charges a killed replica for its sent
         tool: 'get_fear_and_greed_latest',
         amount: 1,
       });
-      if (other.ok) await ledger.settle(other.id, 1);
+      if (!other.ok) throw new Error("the other replica's call did not fit");
+      await ledger.settle(other.id, 1);
       upstream.reply(FNG, FNG_ANSWER);
-      for (const cancel of cancels) cancel.abort();
-      await Promise.all(sent);
+      await held.end();
       const [first, second] = await Promise.all(waiting);
       const answers = [first, second].filter((result) => !result.isError);
       const refusals = [first, second].filter((result) => result.isError).map(textOf);
@@ -122,21 +135,12 @@ describe.skipIf(missing)('the Redis ledger charges a killed replica for its sent
     const mcp = await startMcp(env);
     try {
       const before = upstream.requests.length;
-      const cancels = Array.from({ length: IN_FLIGHT }, () => new AbortController());
-      const sent = cancels.map((cancel) =>
-        mcp.client
-          .callTool({ name: 'get_fear_and_greed_latest', arguments: {} }, undefined, {
-            signal: cancel.signal,
-          })
-          .catch((error: Error) => error),
-      );
-      await until(() => upstream.requests.length - before === IN_FLIGHT);
+      const held = await holdEveryTurn(mcp);
       const waiting = mcp.call('get_fear_and_greed_latest');
       await until(async () => (await creditUsage(mcp)).reserved === (IN_FLIGHT + 1) * ESTIMATE);
       await redis.stop();
       upstream.reply(FNG, FNG_ANSWER);
-      for (const cancel of cancels) cancel.abort();
-      await Promise.all(sent);
+      await held.end();
       const refused = await waiting;
       expect(refused.isError).toBe(true);
       expect(textOf(refused)).toMatch(
