@@ -82,7 +82,9 @@ export async function createServices(config: Config, options: ServiceOptions = {
     config.redisUrl === undefined ? undefined : new RedisConnection(config.redisUrl, config.redisPrefix, log);
   const cacheStore = redis ? new RedisCacheStore(redis) : new MemoryCacheStore();
   const guard = new CreditGuard({
-    store: redis ? new RedisLedger(redis) : localLedger(config.stateDir, now, log),
+    store: redis
+      ? new RedisLedger(redis, { stateDir: config.stateDir })
+      : localLedger(config.stateDir, now, log),
     budget: config.creditBudget,
     personBudget: config.userCreditBudget,
     window: config.creditWindow,

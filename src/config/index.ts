@@ -131,7 +131,8 @@ export const SETTINGS = {
     env: 'SVC_STATE_DIR',
     key: 'state_dir',
     title: 'State directory',
-    meaning: 'where the credit ledger persists (ledger.sqlite; ledger.json where no SQLite loads)',
+    meaning:
+      'where the credit ledger persists (ledger.sqlite; ledger.json where no SQLite loads); with SVC_REDIS_URL, the ledger marker this replica saw (redis-marker-*.json)',
     whenUnset:
       "the user's state directory (~/.local/state/svc-mcp, ~/Library/Application Support/svc-mcp, %LOCALAPPDATA%\\svc-mcp)",
     schema: optionalText(z.string().max(4096, 'must be a path of at most 4096 characters')).transform(

@@ -24,7 +24,7 @@ import {
   type ToolFigures,
   type WindowFigures,
 } from './ledger.js';
-import { LedgerMarker } from './redis-marker.js';
+import { LedgerMarker, RememberedMarker } from './redis-marker.js';
 
 /** How long a replica's lease on its reservations lasts; it renews it three times a lease while it holds some. */
 const OWNER_LEASE_MS = 15_000;
@@ -146,12 +146,22 @@ export class RedisLedger implements LedgerStore {
   /** Tells lost data from a new ledger, before anything is read or reserved. */
   private readonly marker: LedgerMarker;
 
+  private readonly leaseMs: number;
+
   constructor(
     private readonly redis: RedisConnection,
-    private readonly leaseMs = OWNER_LEASE_MS,
+    options: {
+      /** The state directory, where the marker seen is kept across restarts (redis-marker.ts). */
+      stateDir?: string;
+      /** How long this process's reservations outlive it unrenewed (tests shorten it). */
+      leaseMs?: number;
+    } = {},
   ) {
+    this.leaseMs = options.leaseMs ?? OWNER_LEASE_MS;
     this.location = `${redis.location} (keys ${redis.key('ledger')}:*)`;
-    this.marker = new LedgerMarker(redis, this.owner, this.location);
+    const remembered =
+      options.stateDir === undefined ? undefined : new RememberedMarker(options.stateDir, this.location);
+    this.marker = new LedgerMarker(redis, this.owner, this.location, remembered);
   }
 
   private keys(account: string, window: string): [totals: string, held: string, owners: string] {

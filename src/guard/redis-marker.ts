@@ -2,16 +2,22 @@
  * How the ledger on Redis notices that its data is gone. A Redis restarted without persistence,
  * emptied by FLUSHALL or evicting keys reads as an empty ledger: every total 0, as if nothing had
  * been spent. So the ledger keeps a marker key, `<prefix>:ledger:marker`, which the first replica
- * of a deployment creates, and each replica remembers the marker it saw. When a replica finds it
- * gone, or replaced by another replica's, the data it vouched for is lost: the replica writes
- * `<prefix>:ledger:lost` (which stops every replica, new ones included) and the ledger refuses
- * budgeted calls until a person sets the marker by hand, to any value not starting with
- * "created ", which says "start afresh, knowing the spend so far is lost".
+ * of a deployment creates, and each replica remembers the marker it saw: in memory, and in its state
+ * directory (one small file per Redis and prefix), so that a replica restarted together with an
+ * emptied Redis still knows what it saw before. When a replica finds the marker gone, or replaced
+ * by another replica's, the data it vouched for is lost: the replica writes `<prefix>:ledger:lost`
+ * (which stops every replica, new ones included) and the ledger refuses budgeted calls until a
+ * person sets the marker by hand, to any value not starting with "created ", which says "start
+ * afresh, knowing the spend so far is lost".
  *
- * A replica that has never seen a marker cannot tell a new deployment from a Redis emptied while
- * no replica that knew it was running: it creates the marker. That is the one loss that goes
- * unnoticed, and why the README asks for persistence and `noeviction`.
+ * A replica that has never seen a marker, in memory or in its state directory, cannot tell a new
+ * deployment from a Redis emptied while no replica that knew it was running: it creates the
+ * marker. That is the one loss that goes unnoticed (every replica started afresh, each with a new
+ * state directory, on an emptied Redis), and why the README asks for persistence and `noeviction`.
  */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { RedisConnection } from '../redis.js';
 import { script } from '../redis.js';
 import { LedgerLostError } from './ledger.js';
@@ -20,30 +26,79 @@ import { LedgerLostError } from './ledger.js';
 const MADE_BY_REPLICA = 'created ';
 
 /**
- * KEYS: marker, lost. ARGV: the marker this replica saw ('' for none), the marker to create, the
- * time now. Returns {'ok', marker} or {'lost', what happened}.
+ * KEYS: marker, lost. ARGV: the SHA-1 of the marker this replica saw ('' for none), the marker to
+ * create, the time now. Returns {'ok', the marker's SHA-1, the marker} or {'lost', what happened}.
+ * A marker is remembered by its SHA-1 as Redis computes it: bounded, whatever was set by hand.
  */
 const MARKER = script(`
 local marker = redis.call('GET', KEYS[1])
 if marker and string.sub(marker, 1, ${MADE_BY_REPLICA.length}) ~= '${MADE_BY_REPLICA}' then
   redis.call('DEL', KEYS[2])
-  return {'ok', marker}
+  return {'ok', redis.sha1hex(marker), marker}
 end
 local lost = redis.call('GET', KEYS[2])
 if lost then return {'lost', lost} end
-if marker and (ARGV[1] == '' or marker == ARGV[1]) then return {'ok', marker} end
+if marker and (ARGV[1] == '' or redis.sha1hex(marker) == ARGV[1]) then
+  return {'ok', redis.sha1hex(marker), marker}
+end
 if not marker and ARGV[1] == '' then
   redis.call('SET', KEYS[1], ARGV[2])
-  return {'ok', ARGV[2]}
+  return {'ok', redis.sha1hex(ARGV[2]), ARGV[2]}
 end
 lost = (marker and 'was replaced by a new one' or 'was gone') .. ' at ' .. ARGV[3]
 redis.call('SET', KEYS[2], lost)
 return {'lost', lost}
 `);
 
+/** The most a remembered marker's file may hold (it holds a hash and the Redis address). */
+const REMEMBERED_MAX_BYTES = 4096;
+
+/**
+ * The marker a replica saw, kept in a file of its state directory, named by the ledger's location
+ * (another Redis, or another prefix, is another ledger). Written whenever the marker seen changes.
+ */
+export class RememberedMarker {
+  readonly path: string;
+
+  constructor(
+    private readonly dir: string,
+    private readonly location: string,
+  ) {
+    const name = createHash('sha256').update(location).digest('hex').slice(0, 16);
+    this.path = join(dir, `redis-marker-${name}.json`);
+  }
+
+  /** The SHA-1 of the marker seen, '' when none was (no file yet); throws when the file is unreadable or damaged. */
+  read(): string {
+    let text: string;
+    try {
+      if (statSync(this.path).size > REMEMBERED_MAX_BYTES) throw new Error('it is larger than a marker file');
+      text = readFileSync(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
+      throw error;
+    }
+    const { sha1 } = JSON.parse(text) as { sha1?: unknown };
+    if (typeof sha1 !== 'string' || !/^[0-9a-f]{40}$/.test(sha1))
+      throw new Error('it is not a marker file svc-mcp wrote');
+    return sha1;
+  }
+
+  /** Replaced whole (written aside, then renamed): a process killed meanwhile leaves the old file or the new. */
+  write(sha1: string): void {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const aside = `${this.path}.${process.pid}.tmp`;
+    const at = new Date().toISOString();
+    writeFileSync(aside, `${JSON.stringify({ redis: this.location, sha1, at })}\n`, { mode: 0o600 });
+    renameSync(aside, this.path);
+  }
+}
+
 export class LedgerMarker {
-  /** The marker this process saw, '' before the first check. */
+  /** The SHA-1 of the marker this process saw, '' before the first check (and none remembered). */
   private seen = '';
+  /** The state directory's copy could not be written: said once, then left to memory. */
+  private rememberFailed = false;
   /** The loss was logged (once, until the ledger is usable again). */
   private warned = false;
   private readonly markerKey: string;
@@ -55,24 +110,35 @@ export class LedgerMarker {
     private readonly owner: string,
     /** Where the ledger lives, for the message. */
     private readonly location: string,
+    /** Where the marker seen is kept across restarts; undefined: in memory only. */
+    private readonly remembered?: RememberedMarker,
   ) {
     this.markerKey = redis.key('ledger', 'marker');
     this.lostKey = redis.key('ledger', 'lost');
+    try {
+      this.seen = remembered?.read() ?? '';
+    } catch (error) {
+      this.cannotRemember('read', error);
+    }
   }
 
   /** Resolves while the ledger's data is there; rejects with LedgerLostError once it is gone. */
   async check(): Promise<void> {
     const now = new Date().toISOString();
-    const [state, value] = (await this.redis.run(
+    const [state, value, marker] = (await this.redis.run(
       MARKER,
       [this.markerKey, this.lostKey],
       [this.seen, `${MADE_BY_REPLICA}${now} by replica ${this.owner}`, now],
-    )) as [string, string];
+    )) as [string, string, string?];
     const log = this.redis.log;
     if (state === 'ok') {
+      if (value !== this.seen) this.remember(value);
       this.seen = value;
       if (this.warned)
-        log.info({ marker: this.markerKey, value }, 'Credit ledger marker set again: budgeted calls go on');
+        log.info(
+          { marker: this.markerKey, value: marker },
+          'Credit ledger marker set again: budgeted calls go on',
+        );
       this.warned = false;
       return;
     }
@@ -85,6 +151,27 @@ export class LedgerMarker {
     }
     throw new LedgerLostError(
       `The credit ledger at ${this.location} has lost its data: its marker ${this.markerKey} ${value} (Redis restarted without persistence, was emptied, or evicted keys). Budgeted calls are refused rather than counted again from zero. Restore Redis from a backup, or, to start afresh knowing the spend recorded so far is lost, set the marker by hand: redis-cli SET ${this.markerKey} "fresh start". Then keep Redis's data: appendonly yes and maxmemory-policy noeviction.`,
+    );
+  }
+
+  private remember(sha1: string): void {
+    if (!this.remembered || this.rememberFailed) return;
+    try {
+      this.remembered.write(sha1);
+    } catch (error) {
+      this.rememberFailed = true;
+      this.cannotRemember('written', error);
+    }
+  }
+
+  /**
+   * The running replicas still notice a loss; this one, restarted, may not. A file that cannot be
+   * read is written afresh at the next check.
+   */
+  private cannotRemember(what: 'read' | 'written', error: unknown): void {
+    this.redis.log.warn(
+      { path: this.remembered?.path, error: (error as Error).message },
+      `The credit ledger's marker file could not be ${what}: a loss of Redis's data while this replica is down may go unnoticed after it restarts`,
     );
   }
 }

@@ -76,7 +76,7 @@ describe.skipIf(missing)('the ledger on Redis', () => {
   });
 
   it('counts a sent reservation as spent once the process that held it is gone, and drops one never sent', async () => {
-    const gone = new RedisLedger(connect('reaped'), 300);
+    const gone = new RedisLedger(connect('reaped'), { leaseMs: 300 });
     const other = new RedisLedger(connect('reaped'));
     const held = await gone.reserve({ ...call, amount: 4, budget: 10 });
     const waiting = await gone.reserve({ ...call, amount: 2, budget: 10 });

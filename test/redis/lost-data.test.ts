@@ -2,9 +2,11 @@
  * A Redis that loses the ledger's data (FLUSHALL here; a restart without persistence or eviction
  * look the same) is noticed through the ledger's marker: budgeted calls are refused saying what
  * happened and what to do, /readyz is 503, nothing counts again from zero, and setting the marker
- * by hand starts afresh. A new deployment needs no step at all.
+ * by hand starts afresh. A new deployment needs no step at all. A replica remembers the marker in
+ * its state directory, so one restarted after Redis lost its data notices too.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,13 +48,13 @@ describe.skipIf(missing)('the ledger on a Redis that lost its data', () => {
     afterAll(() => sandbox?.close());
 
     const requests = (path: string) => sandbox.stats.byPath.get(path) ?? 0;
-    const env = () =>
+    const env = (prefix = 'lost', stateDir = mkdtempSync(join(stateRoot, 'replica-'))) =>
       sandboxEnv(sandbox, 'sandbox-enterprise', {
         SVC_REDIS_URL: redis.url,
-        SVC_REDIS_PREFIX: 'lost',
+        SVC_REDIS_PREFIX: prefix,
         SVC_CREDIT_BUDGET: '100',
         SVC_CREDIT_WINDOW: 'total',
-        SVC_STATE_DIR: mkdtempSync(join(stateRoot, 'replica-')),
+        SVC_STATE_DIR: stateDir,
       });
     const readyz = async (origin: string) => {
       const response = await rawRequest(`${origin}/readyz`, { method: 'GET' });
@@ -113,15 +115,67 @@ describe.skipIf(missing)('the ledger on a Redis that lost its data', () => {
         await server.stop();
       }
     });
+
+    it('a replica restarted with its state directory, on a Redis emptied while no replica ran, refuses budgeted calls; after the marker is set by hand it remembers the new one', async () => {
+      const stateDir = mkdtempSync(join(stateRoot, 'restarted-'));
+      const path = '/v3/fear-and-greed/historical';
+      const replica = async () => {
+        const server = await startHttpServer(env('restart', stateDir));
+        return { server, session: await connectHttp(server, 'v2') };
+      };
+      const stop = async ({ server, session }: Awaited<ReturnType<typeof replica>>) => {
+        await session.close();
+        await server.stop();
+      };
+
+      const before = await replica();
+      const first = await before.session.call('get_fear_and_greed_historical');
+      expect(first.isError, textOf(first)).toBeFalsy();
+      await stop(before);
+
+      // Redis loses its data while no replica runs (a host restarted with Redis not persisting).
+      await flushAll();
+      const after = await replica();
+      try {
+        const sent = requests(path);
+        const refused = await after.session.call('get_fear_and_greed_historical');
+        expect(textOf(refused)).toMatch(/its marker restart:ledger:marker was gone at /);
+        expect(textOf(refused)).toMatch(/refused rather than counted again from zero/);
+        expect(requests(path)).toBe(sent);
+        await until(async () => (await readyz(after.server.origin)).status === 503, 5_000);
+
+        await setByHand('restart:ledger:marker', 'fresh start');
+        const answered = await after.session.call('get_fear_and_greed_historical');
+        expect(answered.isError, textOf(answered)).toBeFalsy();
+      } finally {
+        await stop(after);
+      }
+      // Restarted again, it vouches for the marker set by hand.
+      const again = await replica();
+      try {
+        const answered = await again.session.call('get_fear_and_greed_historical');
+        expect(answered.isError, textOf(answered)).toBeFalsy();
+      } finally {
+        await stop(again);
+      }
+      // The one file the replica keeps for this Redis and prefix: the marker's hash, never the marker.
+      const files = readdirSync(stateDir).filter((name) => name.startsWith('redis-marker-'));
+      expect(files).toHaveLength(1);
+      expect(JSON.parse(readFileSync(join(stateDir, files[0]), 'utf8'))).toEqual({
+        redis: expect.stringMatching(/^redis:\/\/127\.0\.0\.1:\d+\/0 \(keys restart:ledger:\*\)$/),
+        sha1: createHash('sha1').update('fresh start').digest('hex'),
+        at: expect.any(String),
+      });
+    });
   });
 
   describe('the marker, replica by replica', () => {
     const connections: RedisConnection[] = [];
     afterAll(() => Promise.all(connections.map((c) => c.close())));
-    const ledgerOn = (prefix: string) => {
-      const connection = new RedisConnection(redis.url, prefix, SILENT_LOG);
+    const ledgerOn = (prefix: string, stateDir?: string, log = SILENT_LOG) => {
+      const connection = new RedisConnection(redis.url, prefix, log);
       connections.push(connection);
-      return new RedisLedger(connection);
+      return new RedisLedger(connection, { stateDir });
     };
     const call = { account: 'key:0123456789abcdef', window: 'total', tool: 't', amount: 1, budget: 10 };
 
@@ -157,6 +211,27 @@ describe.skipIf(missing)('the ledger on a Redis that lost its data', () => {
       const { spent, reserved } = await upgraded.figures(call.account, call.window);
       expect(spent + reserved).toBe(2);
       await upgraded.close();
+    });
+
+    it('a damaged marker file is said once and written afresh; the ledger goes on', async () => {
+      const stateDir = mkdtempSync(join(stateRoot, 'damaged-'));
+      expect((await ledgerOn('damaged', stateDir).reserve(call)).ok).toBe(true);
+      const [name] = readdirSync(stateDir).filter((n) => n.startsWith('redis-marker-'));
+      const file = join(stateDir, name);
+      writeFileSync(file, '{"sha1": "not a hash"');
+      const warnings: { fields: Record<string, unknown>; message: string }[] = [];
+      const log = {
+        ...SILENT_LOG,
+        warn: (fields: Record<string, unknown>, message: string) => {
+          warnings.push({ fields, message });
+        },
+      };
+      const restarted = ledgerOn('damaged', stateDir, log);
+      expect((await restarted.reserve(call)).ok).toBe(true);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0].message).toMatch(/marker file could not be read/);
+      expect(warnings[0].fields.path).toBe(file);
+      expect(JSON.parse(readFileSync(file, 'utf8')).sha1).toMatch(/^[0-9a-f]{40}$/);
     });
   });
 });
