@@ -15,8 +15,18 @@
  * marker. That is the one loss that goes unnoticed (every replica started afresh, each with a new
  * state directory, on an emptied Redis), and why the README asks for persistence and `noeviction`.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { RedisConnection } from '../redis.js';
 import { script } from '../redis.js';
@@ -84,21 +94,49 @@ export class RememberedMarker {
     return sha1;
   }
 
-  /** Replaced whole (written aside, then renamed): a process killed meanwhile leaves the old file or the new. */
+  /**
+   * Replaced whole: written aside under a name of its own, flushed to the disk, then renamed over
+   * the old file, so that a process killed, or a host losing power, leaves the old file or the new.
+   */
   write(sha1: string): void {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const aside = `${this.path}.${process.pid}.tmp`;
+    const aside = `${this.path}.${randomUUID()}.tmp`;
     const at = new Date().toISOString();
-    writeFileSync(aside, `${JSON.stringify({ redis: this.location, sha1, at })}\n`, { mode: 0o600 });
-    renameSync(aside, this.path);
+    try {
+      const fd = openSync(aside, 'wx', 0o600);
+      try {
+        writeSync(fd, `${JSON.stringify({ redis: this.location, sha1, at })}\n`);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(aside, this.path);
+    } catch (error) {
+      rmSync(aside, { force: true });
+      throw error;
+    }
+    syncDirectory(this.dir);
+  }
+}
+
+/** The rename itself on the disk too; where a directory cannot be opened to flush it (Windows), the rename stands as it is. */
+function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // best effort: the file's own content is already on the disk
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
 export class LedgerMarker {
   /** The SHA-1 of the marker this process saw, '' before the first check (and none remembered). */
   private seen = '';
-  /** The state directory's copy could not be written: said once, then left to memory. */
-  private rememberFailed = false;
+  /** A failure to read or write the state directory's copy was logged (once: it is tried again at each change). */
+  private rememberWarned = false;
   /** The loss was logged (once, until the ledger is usable again). */
   private warned = false;
   private readonly markerKey: string;
@@ -143,8 +181,9 @@ export class LedgerMarker {
       return;
     }
     if (!this.warned) {
+      // The file is named too: a Redis at the same address may be another deployment's, new.
       log.warn(
-        { redis: this.location, marker: this.markerKey, lost: value },
+        { redis: this.location, marker: this.markerKey, lost: value, remembered: this.remembered?.path },
         'The credit ledger on Redis lost its data: budgeted calls are refused until the marker is set by hand',
       );
       this.warned = true;
@@ -155,20 +194,21 @@ export class LedgerMarker {
   }
 
   private remember(sha1: string): void {
-    if (!this.remembered || this.rememberFailed) return;
+    if (!this.remembered) return;
     try {
       this.remembered.write(sha1);
     } catch (error) {
-      this.rememberFailed = true;
       this.cannotRemember('written', error);
     }
   }
 
   /**
-   * The running replicas still notice a loss; this one, restarted, may not. A file that cannot be
-   * read is written afresh at the next check.
+   * Said once (the file is tried again at each change): the running replicas still notice a loss;
+   * this one, restarted, may not. A file that cannot be read is written afresh at the next check.
    */
   private cannotRemember(what: 'read' | 'written', error: unknown): void {
+    if (this.rememberWarned) return;
+    this.rememberWarned = true;
     this.redis.log.warn(
       { path: this.remembered?.path, error: (error as Error).message },
       `The credit ledger's marker file could not be ${what}: a loss of Redis's data while this replica is down may go unnoticed after it restarts`,

@@ -2,8 +2,9 @@
  * A Redis that loses the ledger's data (FLUSHALL here; a restart without persistence or eviction
  * look the same) is noticed through the ledger's marker: budgeted calls are refused saying what
  * happened and what to do, /readyz is 503, nothing counts again from zero, and setting the marker
- * by hand starts afresh. A new deployment needs no step at all. A replica remembers the marker in
- * its state directory, so one restarted after Redis lost its data notices too.
+ * by hand starts afresh. A new deployment (state directories that remember no marker for this
+ * Redis) needs no step at all. A replica remembers the marker in its state directory, so one
+ * restarted after Redis lost its data notices too.
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -143,6 +144,8 @@ describe.skipIf(missing)('the ledger on a Redis that lost its data', () => {
         expect(textOf(refused)).toMatch(/refused rather than counted again from zero/);
         expect(requests(path)).toBe(sent);
         await until(async () => (await readyz(after.server.origin)).status === 503, 5_000);
+        // The operator is told which file made it so (another Redis at this address would look the same).
+        expect(after.server.stderr()).toMatch(/"remembered":"[^"]*redis-marker-[0-9a-f]{16}\.json"/);
 
         await setByHand('restart:ledger:marker', 'fresh start');
         const answered = await after.session.call('get_fear_and_greed_historical');
@@ -215,7 +218,9 @@ describe.skipIf(missing)('the ledger on a Redis that lost its data', () => {
 
     it('a damaged marker file is said once and written afresh; the ledger goes on', async () => {
       const stateDir = mkdtempSync(join(stateRoot, 'damaged-'));
-      expect((await ledgerOn('damaged', stateDir).reserve(call)).ok).toBe(true);
+      const first = ledgerOn('damaged', stateDir);
+      expect((await first.reserve(call)).ok).toBe(true);
+      await first.close();
       const [name] = readdirSync(stateDir).filter((n) => n.startsWith('redis-marker-'));
       const file = join(stateDir, name);
       writeFileSync(file, '{"sha1": "not a hash"');
@@ -232,6 +237,32 @@ describe.skipIf(missing)('the ledger on a Redis that lost its data', () => {
       expect(warnings[0].message).toMatch(/marker file could not be read/);
       expect(warnings[0].fields.path).toBe(file);
       expect(JSON.parse(readFileSync(file, 'utf8')).sha1).toMatch(/^[0-9a-f]{40}$/);
+      // Written aside and renamed: nothing is left beside it.
+      expect(readdirSync(stateDir)).toEqual([name]);
+      await restarted.close();
+    });
+
+    it('two prefixes keep a file each in one state directory; a state directory that cannot be written is said once, and the ledger goes on', async () => {
+      const shared = mkdtempSync(join(stateRoot, 'shared-'));
+      const [one, two] = [ledgerOn('first', shared), ledgerOn('second', shared)];
+      expect((await one.reserve(call)).ok).toBe(true);
+      expect((await two.reserve(call)).ok).toBe(true);
+      expect(readdirSync(shared).filter((n) => n.startsWith('redis-marker-'))).toHaveLength(2);
+      await Promise.all([one.close(), two.close()]);
+      expect((await ledgerOn('first', shared).reserve(call)).ok).toBe(true);
+
+      // A "directory" under a regular file: neither read nor written, whoever runs the test.
+      const notADirectory = join(shared, readdirSync(shared)[0], 'state');
+      const warnings: string[] = [];
+      const log = {
+        ...SILENT_LOG,
+        warn: (_: Record<string, unknown>, message: string) => void warnings.push(message),
+      };
+      const unremembered = ledgerOn('third', notADirectory, log);
+      expect((await unremembered.reserve(call)).ok).toBe(true);
+      expect((await unremembered.reserve(call)).ok).toBe(true);
+      expect(warnings).toEqual([expect.stringMatching(/marker file could not be read/)]);
+      await unremembered.close();
     });
   });
 });
