@@ -29,7 +29,7 @@ import { cpuTurns } from '../cpu-turns.js';
 import { accountOf } from '../guard/accounts.js';
 import { largestFit } from '../guard/fit.js';
 import { CALL_CANCELLED } from '../messages.js';
-import { type CallEvent, notify } from '../ops/events.js';
+import { type CallEvent, notify, type RefusalReason } from '../ops/events.js';
 import { traced } from '../ops/telemetry.js';
 import type { QueryParams, UpstreamAnswer } from '../upstream/client.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
@@ -51,10 +51,12 @@ export interface CallContext {
   /** The person may see everyone's figures (the admin scope). */
   admin?: boolean;
   /**
-   * Asks the person whether to send a costly call (SVC_CONFIRM_CREDITS): true to send it. Absent
-   * where the client cannot ask (no elicitation): such calls go on as before.
+   * Asks the person whether to send a costly call (SVC_CONFIRM_CREDITS): true to send it, false
+   * when declined; `asked` when the question goes back to the client first (2026-07-28), which
+   * calls again with the answer. Absent where the client cannot ask (no elicitation): such calls
+   * go on as before.
    */
-  confirm?: (question: string) => Promise<boolean>;
+  confirm?: (question: string) => Promise<boolean | 'asked'>;
 }
 
 /** A call's context as its fetches see it: told what each request the call sent was charged, as it settles. */
@@ -62,11 +64,14 @@ interface FetchContext extends CallContext {
   onCharge?: (credits: number) => void;
 }
 
+/** A call that went back to the client with a question (2026-07-28): its retry is the call. */
+class QuestionAsked extends Error {}
+
 /** A call refused before anything was sent, and why (for metrics). */
 class RefusedCall extends Error {
   constructor(
     message: string,
-    readonly reason: string,
+    readonly reason: RefusalReason,
   ) {
     super(message);
   }
@@ -143,6 +148,9 @@ async function runCall(
     if (context.signal?.aborted) {
       return { result: errorResult(CALL_CANCELLED), event: { outcome: 'cancelled', credits: charged } };
     }
+    // The transport answers with the question; nothing was reserved or sent.
+    if (error instanceof QuestionAsked)
+      return { result: { content: [] }, event: { outcome: 'asked', credits: 0 } };
     const reason =
       error instanceof RefusedCall ? error.reason : error instanceof BusyError ? 'busy' : undefined;
     return {
@@ -332,7 +340,9 @@ async function confirmCostly(
   const cheaper = largestFit(endpoint.credits, params, threshold - 1, now);
   const budget = left === null ? 'No budget is set.' : `${left} credits are left for the ${window}.`;
   const question = `${endpoint.title}: this call is estimated at ${estimate} credits. ${budget}${cheaper ? ` For less: ${cheaper.replace(/^To make it fit now: /, '')}` : ''} Send it?`;
-  if (!(await call.confirm(question))) {
+  const answer = await call.confirm(question);
+  if (answer === 'asked') throw new QuestionAsked();
+  if (!answer) {
     throw new RefusedCall(
       `Not sent: the call was not confirmed (estimated at ${estimate} credits; SVC_CONFIRM_CREDITS=${threshold} asks first). Nothing was charged.${cheaper ? ` ${cheaper}` : ''}`,
       'not_confirmed',

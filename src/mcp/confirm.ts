@@ -32,7 +32,8 @@ const ANSWER_SCHEMA = {
 };
 
 export interface Confirmation {
-  confirm(question: string): Promise<boolean>;
+  /** True to send, false when declined, `asked` when the question goes back first (2026-07-28). */
+  confirm(question: string): Promise<boolean | 'asked'>;
   /** Set when a 2026-07-28 call must go back to ask: the result to answer with. */
   pending?: InputRequiredResult;
 }
@@ -83,7 +84,7 @@ export function askToConfirm(
           },
           requestState: state,
         });
-        return false;
+        return 'asked';
       },
     };
     return confirmation;

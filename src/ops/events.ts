@@ -4,15 +4,30 @@
  * names, outcomes, credits and times; never argument values and never the key (the account is a hash).
  */
 
-export type CallOutcome = 'ok' | 'invalid' | 'refused' | 'error' | 'cancelled';
+/** How a call ended; `asked`: it went back to the client with a question (2026-07-28), and its retry is the call. */
+export type CallOutcome = 'ok' | 'invalid' | 'refused' | 'error' | 'cancelled' | 'asked';
+/**
+ * Why a call was refused before anything was sent: over the per-call limit or the budget, the ledger
+ * unusable, the server stopping, no key, no turn in time, or not confirmed by the person.
+ */
+export const REFUSAL_REASONS = [
+  'per_call_limit',
+  'budget',
+  'ledger',
+  'stopping',
+  'no_key',
+  'busy',
+  'not_confirmed',
+] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 /** Where an answer came from: the service, the cache, another identical call, a stale answer standing in for a failed service, or the server itself. */
 export type AnswerSource = 'upstream' | 'cache' | 'joined' | 'stale' | 'local';
 
 export interface CallEvent {
   tool: string;
   outcome: CallOutcome;
-  /** Why the guard refused: `per_call_limit`, `budget`, `ledger`, `stopping`, `no_key`, `busy`. */
-  reason?: string;
+  /** With `refused`: why (REFUSAL_REASONS). */
+  reason?: RefusalReason;
   /**
    * What the call's own requests were charged by the time it ended, whatever its outcome (a call
    * that leaves a request shared with identical calls before it settles is told 0: the charge

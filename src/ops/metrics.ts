@@ -7,7 +7,7 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CreditUsageFigures } from '../catalog/account.js';
-import type { CallObserver } from './events.js';
+import { type CallObserver, REFUSAL_REASONS } from './events.js';
 
 /** Accounts, and people, whose window figures are reported (the most recently seen). */
 const MAX_LABELS = 100;
@@ -57,13 +57,13 @@ export function createMetrics(usage: WindowUsage): Metrics {
   const registers = [registry];
   const calls = new Counter({
     name: 'svc_mcp_tool_calls_total',
-    help: 'Tool calls answered, by tool and outcome (ok, invalid, refused, error, cancelled)',
+    help: 'Tool calls answered, by tool and outcome (ok, invalid, refused, error, cancelled, asked)',
     labelNames: ['tool', 'outcome'] as const,
     registers,
   });
   const refusals = new Counter({
     name: 'svc_mcp_refusals_total',
-    help: 'Calls refused before anything was sent, by reason (per_call_limit, budget, ledger, no_key, busy)',
+    help: `Calls refused before anything was sent, by reason (${REFUSAL_REASONS.join(', ')})`,
     labelNames: ['reason'] as const,
     registers,
   });

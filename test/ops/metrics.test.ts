@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountOf } from '../../src/guard/accounts.js';
+import { textOf } from '../helpers/cli.js';
 import { rawRequest } from '../helpers/http.js';
 import { sample } from '../helpers/metrics.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
@@ -100,5 +101,48 @@ describe('metrics', () => {
     // Never the key, never an argument value.
     expect(text).not.toContain('sandbox-enterprise');
     expect(text).not.toContain('zz-argument-7');
+  });
+
+  it('a confirmation on 2026-07-28: the round that asks is `asked`, a declined call a refusal of its own reason, an accepted one ok', async () => {
+    const asking = await startHttpServer(
+      sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_CONFIRM_CREDITS: '3', SVC_STATE_DIR: stateDir }),
+    );
+    let reply: 'accept' | 'decline' = 'decline';
+    const person = () =>
+      reply === 'accept'
+        ? { action: 'accept' as const, content: { confirm: true } }
+        : { action: 'decline' as const };
+    const session = await connectHttp(asking, 'v2', {}, person);
+    const listings = { tool: 'get_cryptocurrency_listings_latest' };
+    try {
+      // 600 rows at 1 credit per 200: 3 credits, at the threshold, so the person is asked.
+      const declined = await session.call(listings.tool, { limit: 600 });
+      expect(textOf(declined)).toMatch(/^Not sent: the call was not confirmed/);
+      reply = 'accept';
+      const accepted = await session.call(listings.tool, { limit: 600 });
+      expect(accepted.isError, textOf(accepted)).toBeFalsy();
+
+      const text = (await rawRequest(`${asking.origin}/metrics`, { method: 'GET' })).text;
+      expect(sample(text, 'svc_mcp_tool_calls_total', { ...listings, outcome: 'asked' })).toBe(2);
+      expect(sample(text, 'svc_mcp_tool_calls_total', { ...listings, outcome: 'refused' })).toBe(1);
+      expect(sample(text, 'svc_mcp_tool_calls_total', { ...listings, outcome: 'ok' })).toBe(1);
+      expect(sample(text, 'svc_mcp_refusals_total', { reason: 'not_confirmed' })).toBe(1);
+      expect(text).toMatch(/# HELP svc_mcp_refusals_total .*\bstopping\b.*\bnot_confirmed\b/);
+      expect(sample(text, 'svc_mcp_tool_calls_in_flight')).toBe(0);
+      const lines = asking
+        .stderr()
+        .split('\n')
+        .filter((l) => l.includes(`"tool":"${listings.tool}"`))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines.map(({ outcome, reason, credits }) => ({ outcome, reason, credits }))).toEqual([
+        { outcome: 'asked', reason: undefined, credits: 0 },
+        { outcome: 'refused', reason: 'not_confirmed', credits: 0 },
+        { outcome: 'asked', reason: undefined, credits: 0 },
+        { outcome: 'ok', reason: undefined, credits: 2 },
+      ]);
+    } finally {
+      await session.close();
+      await asking.stop();
+    }
   });
 });
