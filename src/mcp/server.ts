@@ -73,16 +73,21 @@ function toolPath(services: Services): Promise<ToolPath> {
   return loading;
 }
 
-/** What a tools/call with `__proto__` among its arguments is answered with (see proto-key.ts). */
+/**
+ * What a tools/call with `__proto__` among its arguments is answered with (see proto-key.ts). It is
+ * written to the transport as it is, not through the SDK, so it says itself what 2026-07-28 clients
+ * require of a result (`resultType`), which clients of the 2025 revisions ignore.
+ */
 export async function protoKeyRefusal(services: Services, name: string): Promise<CallToolResult> {
   const [path, { unknownParameter }] = await Promise.all([
     toolPath(services),
     import('../catalog/params.js'),
   ]);
   const tool = path.exposed.tools.get(name);
-  return path.errorResult(
+  const refusal = path.errorResult(
     tool ? unknownParameter(tool.toolInput, '__proto__') : unknownTool(services, path, name),
   );
+  return { ...refusal, resultType: 'complete' };
 }
 
 /** The refusal of a tool this configuration does not expose, with the closest names. */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
 import { postMcp } from '../helpers/http.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
-import { startHttpServer } from '../helpers/session.js';
+import { openSession, SESSION_KINDS, startHttpServer } from '../helpers/session.js';
 
 let sandbox: Sandbox;
 let mcp: McpSession;
@@ -110,11 +110,32 @@ describe('over HTTP', () => {
             },
           ],
           isError: true,
+          resultType: 'complete',
         },
       });
       expect(sandbox.stats.requests).toBe(before);
     } finally {
       await server.stop();
+    }
+  });
+});
+
+describe.each(SESSION_KINDS)('__proto__ from the $client client over $transport', (kind) => {
+  it('is the same refusal on every revision (a 2026-07-28 client takes it as a result, not a protocol error)', async () => {
+    const session = await openSession(kind, sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_CACHE: 'off' }));
+    try {
+      const before = sandbox.stats.requests;
+      const result = await session.call(
+        'get_fear_and_greed_historical',
+        JSON.parse('{"__proto__": {"limit": 900}, "limit": 5}'),
+      );
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(
+        'Unknown parameter "__proto__"; this endpoint takes: start, limit, format.',
+      );
+      expect(sandbox.stats.requests).toBe(before);
+    } finally {
+      await session.close();
     }
   });
 });
