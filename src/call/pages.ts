@@ -14,7 +14,12 @@ export interface Page {
   /** The parameters to estimate, reserve and send. */
   params: Record<string, unknown>;
   /** The arguments of the next page, and what the answer says about it, when the call was capped. */
-  capped?: { next?: Record<string, unknown>; note: string };
+  capped?: {
+    next?: Record<string, unknown>;
+    note: string;
+    /** The answer holds fewer records than this page asked for: the service had no more. */
+    ranOut?: (data: Record<string, unknown>) => boolean;
+  };
 }
 
 /** The most records an answer of `endpoint` holds with these parameters, or undefined where it does not page. */
@@ -34,11 +39,13 @@ export function pageOf(endpoint: Endpoint, params: Record<string, unknown>, now:
   // As an argument is written, so that it can be sent back as it is.
   const sent = String(lowered.params[param]);
   const rest = lowered.next ? 'send `next` as the arguments for the next page' : 'this is as far as it goes';
+  const returned = endpoint.pages?.returned?.bind(endpoint.pages);
   return {
     params: lowered.params,
     capped: {
       next: lowered.next,
       note: `Capped to ${param}=${sent} of ${asked} to stay under 1 MiB (and paid for as such); ${rest}.`,
+      ranOut: (data) => (returned?.(data) ?? Number.POSITIVE_INFINITY) < Number(lowered.params[param]),
     },
   };
 }
@@ -46,9 +53,10 @@ export function pageOf(endpoint: Endpoint, params: Record<string, unknown>, now:
 /**
  * The answer's data with the page's note and next arguments, unless the data was cut after the
  * fact (records larger than declared): then the cut's own note stands, as `next` would skip what
- * the cut left out.
+ * the cut left out. An answer with fewer records than the page asked for is the whole rest: no
+ * note, no next page (sent back, it would only buy empty pages).
  */
 export function withPage(data: Record<string, unknown>, page: Page): Record<string, unknown> {
-  if (!page.capped || data.truncated !== undefined) return data;
+  if (!page.capped || data.truncated !== undefined || page.capped.ranOut?.(data)) return data;
   return { ...data, truncated: page.capped.note, next: page.capped.next };
 }

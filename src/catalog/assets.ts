@@ -49,6 +49,8 @@ export const LISTED_ROWS = 20;
 
 /** Pages of listed assets: each record has its name, tags and figures, and a quote per currency. */
 export const LISTED_PAGES = offsetPages({ fixed: 300, perCurrency: 320 });
+/** The same, for a category's assets (under `coins`). */
+export const CATEGORY_COIN_PAGES = offsetPages({ fixed: 300, perCurrency: 320 }, 'coins');
 
 /** "#, Asset, Price, 24h (or the period's change), Market cap" for the first `max` assets. */
 export function assetTable(

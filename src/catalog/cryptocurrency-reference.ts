@@ -13,7 +13,7 @@ import {
   slugsParam,
   symbolsParam,
 } from './asset-params.js';
-import { asset, assetTable, LISTED_PAGES, LISTED_ROWS, upstreamAsset } from './assets.js';
+import { asset, assetTable, CATEGORY_COIN_PAGES, LISTED_ROWS, upstreamAsset } from './assets.js';
 import { perCall, perItems } from './credits.js';
 import { dataOf, defineEndpoint, UnexpectedBodyError } from './define.js';
 import { lenient } from './lenient.js';
@@ -296,7 +296,7 @@ export const categoryCoins = defineEndpoint({
   serviceParams: { ...servicePage(1000, 100) },
   output: categoryDetail,
   credits: categoryCredits('coins', true),
-  pages: LISTED_PAGES,
+  pages: CATEGORY_COIN_PAGES,
   refreshSeconds: 30,
   plans: ALL_PLANS,
   normalise(body, params) {

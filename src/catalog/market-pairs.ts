@@ -129,7 +129,7 @@ export const marketPairs = defineEndpoint({
     scales: 'limit',
     convert: true,
   }),
-  pages: offsetPages({ fixed: 240, perCurrency: 100 }),
+  pages: offsetPages({ fixed: 240, perCurrency: 100 }, 'market_pairs'),
   refreshSeconds: 60,
   plans: plansFrom('standard'),
   normalise(body, params) {

@@ -41,17 +41,23 @@ export interface Pages<P = Record<string, unknown>> {
   recordBytes(params: P): number;
   /** The parameters lowered to at most `records` records, or undefined when they ask for no more. */
   lower(params: P, records: number, now: number): Lowered | undefined;
+  /**
+   * How many records an answer holds, where the service says it has no more by answering fewer
+   * than were asked for (offset pages): such an answer was not capped, and has no next page.
+   */
+  returned?(data: Record<string, unknown>): number | undefined;
 }
 
 function bytesWith(size: RecordBytes) {
   return (params: object) => size.fixed + size.perCurrency * currencyCount(params);
 }
 
-/** `start` and `limit` pages: the rest starts where this page ends. */
-export function offsetPages(size: RecordBytes): Pages<{ start: number; limit: number }> {
+/** `start` and `limit` pages, the records under `list`: the rest starts where this page ends. */
+export function offsetPages(size: RecordBytes, list = 'items'): Pages<{ start: number; limit: number }> {
   return {
     param: 'limit',
     recordBytes: bytesWith(size),
+    returned: (data) => (Array.isArray(data[list]) ? (data[list] as unknown[]).length : undefined),
     lower(params, records) {
       if (params.limit <= records) return undefined;
       return {

@@ -199,6 +199,23 @@ it('a listing asked for more rows than 1 MiB carries is capped, with the next st
   expect(result._meta?.credits).toBe(1 + 14);
 });
 
+it("a listing's pages end where the service's rows do: the last one has no next, and no empty page is bought", async () => {
+  const convert = 'USD,EUR,GBP,JPY,BTC,ETH,CHF,CAD,AUD,CNY,INR,BRL,KRW,MXN,SGD';
+  const requestsBefore = sandbox.stats.byPath.get('/v3/cryptocurrency/listings/latest') ?? 0;
+  const pages = await pageThrough('get_cryptocurrency_listings_latest', { limit: 5000, convert });
+  const rows = pages.flatMap((p) => p.data.items as { id: number }[]);
+  // The sandbox lists 231 assets: every one once, then no further page.
+  expect(rows).toHaveLength(231);
+  expect(new Set(rows.map((r) => r.id)).size).toBe(231);
+  const last = pages.at(-1)?.data ?? {};
+  expect((last.items as unknown[]).length).toBeGreaterThan(0);
+  expect(last.next).toBeUndefined();
+  expect(last.truncated).toBeUndefined();
+  expect((sandbox.stats.byPath.get('/v3/cryptocurrency/listings/latest') ?? 0) - requestsBefore).toBe(
+    pages.length,
+  );
+});
+
 /** Thirty currencies: records large enough that each paged list passes 1 MiB in the sandbox. */
 const THIRTY =
   'USD,EUR,GBP,JPY,CHF,CAD,AUD,CNY,INR,BRL,KRW,MXN,SGD,BTC,ETH,SEK,NOK,DKK,PLN,CZK,HUF,ZAR,TRY,RUB,HKD,NZD,THB,IDR,MYR,PHP';
