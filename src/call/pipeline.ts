@@ -27,12 +27,12 @@ import {
 import { validateParams } from '../catalog/params.js';
 import { cpuTurns } from '../cpu-turns.js';
 import { accountOf } from '../guard/accounts.js';
-import { largestFit } from '../guard/fit.js';
 import { CALL_CANCELLED } from '../messages.js';
-import { type CallEvent, notify, type RefusalReason } from '../ops/events.js';
+import { type CallEvent, notify } from '../ops/events.js';
 import { traced } from '../ops/telemetry.js';
 import type { QueryParams, UpstreamAnswer } from '../upstream/client.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
+import { confirmCostly, ownConfirmation, QuestionAsked, RefusedCall } from './confirmation.js';
 import { fitToWire } from './cut.js';
 import type { DataSource } from './data-source.js';
 import { estimateCall } from './estimate.js';
@@ -62,19 +62,6 @@ export interface CallContext {
 /** A call's context as its fetches see it: told what each request the call sent was charged, as it settles. */
 interface FetchContext extends CallContext {
   onCharge?: (credits: number) => void;
-}
-
-/** A call that went back to the client with a question (2026-07-28): its retry is the call. */
-class QuestionAsked extends Error {}
-
-/** A call refused before anything was sent, and why (for metrics). */
-class RefusedCall extends Error {
-  constructor(
-    message: string,
-    readonly reason: RefusalReason,
-  ) {
-    super(message);
-  }
 }
 
 /** What a call's end reports besides its result. */
@@ -199,16 +186,18 @@ async function fetchEndpoint(
       'svc.cache',
       { 'gen_ai.tool.name': endpoint.name },
       async (span) => {
-        const answer = await services.answers.fetch(key, ttlMs, context.signal, (signal) =>
-          requestUpstream(services, source, endpoint, params, {
-            apiKey,
-            account,
-            signal,
-            confirm: context.confirm,
-            person: context.person,
-            onCharge: context.onCharge,
-          }),
-        );
+        const shared = () =>
+          services.answers.fetch(key, ttlMs, context.signal, (signal) =>
+            requestUpstream(services, source, endpoint, params, {
+              apiKey,
+              account,
+              signal,
+              confirm: context.confirm,
+              person: context.person,
+              onCharge: context.onCharge,
+            }),
+          );
+        const answer = await ownConfirmation(shared, context.confirm);
         span?.setAttribute('svc.cache.hit', answer.via !== 'upstream');
         span?.setAttribute('svc.answer.via', answer.via);
         return answer;
@@ -319,34 +308,6 @@ async function requestUpstream(
       notify(services.observers, 'charge', { tool: endpoint.name, credits: charged });
       call.onCharge?.(charged);
     }
-  }
-}
-
-/**
- * A call estimated at SVC_CONFIRM_CREDITS or more is put to the person first, where the client can
- * ask: declined, or not answered, it is refused before anything is reserved or sent.
- */
-async function confirmCostly(
-  services: Services,
-  endpoint: Endpoint,
-  params: Record<string, unknown>,
-  estimate: number,
-  call: { account: string; confirm?: CallContext['confirm'] },
-): Promise<void> {
-  const threshold = services.config.confirmCredits;
-  if (!call.confirm || threshold === 0 || estimate < threshold) return;
-  const { left, window } = await services.guard.usage(call.account);
-  const now = Math.floor(services.now() / 1000);
-  const cheaper = largestFit(endpoint.credits, params, threshold - 1, now);
-  const budget = left === null ? 'No budget is set.' : `${left} credits are left for the ${window}.`;
-  const question = `${endpoint.title}: this call is estimated at ${estimate} credits. ${budget}${cheaper ? ` For less: ${cheaper.replace(/^To make it fit now: /, '')}` : ''} Send it?`;
-  const answer = await call.confirm(question);
-  if (answer === 'asked') throw new QuestionAsked();
-  if (!answer) {
-    throw new RefusedCall(
-      `Not sent: the call was not confirmed (estimated at ${estimate} credits; SVC_CONFIRM_CREDITS=${threshold} asks first). Nothing was charged.${cheaper ? ` ${cheaper}` : ''}`,
-      'not_confirmed',
-    );
   }
 }
 

@@ -57,6 +57,16 @@ function questionState({ name, args }: ConfirmedCall): string {
     .digest('base64url')}`;
 }
 
+/**
+ * The client answers form questions: it declares elicitation with `form`, or empty (which means
+ * form); one that declares only `url` cannot be asked, and its calls go on as before.
+ */
+function asksForms(elicitation: ClientCapabilities['elicitation']): boolean {
+  if (elicitation === undefined) return false;
+  const modes = elicitation as { form?: unknown; url?: unknown };
+  return modes.form !== undefined || modes.url === undefined;
+}
+
 /** How to ask this request's client, or undefined when it cannot be asked. */
 export function askToConfirm(
   mcp: McpServer,
@@ -66,7 +76,7 @@ export function askToConfirm(
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const modern = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   if (modern !== undefined) {
-    if (!modern.elicitation) return undefined;
+    if (!asksForms(modern.elicitation)) return undefined;
     const state = questionState(call);
     const confirmation: Confirmation = {
       async confirm(question) {
@@ -89,7 +99,7 @@ export function askToConfirm(
     };
     return confirmation;
   }
-  if (!mcp.server.getClientCapabilities()?.elicitation) return undefined;
+  if (!asksForms(mcp.server.getClientCapabilities()?.elicitation)) return undefined;
   return {
     async confirm(question) {
       const answer = await ctx.mcpReq
