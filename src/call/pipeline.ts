@@ -120,7 +120,7 @@ async function runCall(
       usage: () => services.guard.usage(account, context.person, context.admin),
       estimate: (name, query) => estimateCall(services, account, name, query),
     };
-    const data = await tool.answer(params, toolContext);
+    const data = withFormat(await tool.answer(params, toolContext), format);
     const meta = answerMeta(fetches, source.sandbox, charged);
     return {
       result: answerResult({ ...presentation(tool, params, format), data, meta }),
@@ -364,6 +364,12 @@ function answerMeta(fetches: readonly EndpointAnswer[], sandbox: boolean, credit
     sandbox,
     ...(staleBecause === undefined ? {} : { stale: true, stale_because: staleBecause }),
   };
+}
+
+/** The next page's arguments keep the format asked for (text is the default, so it goes unsaid). */
+function withFormat(data: Record<string, unknown>, format: 'text' | 'json'): Record<string, unknown> {
+  const next = data.next as Record<string, unknown> | undefined;
+  return next === undefined || format === 'text' ? data : { ...data, next: { ...next, format } };
 }
 
 /** How a tool's data becomes its answer: its summary and the format. */

@@ -216,6 +216,22 @@ it("a listing's pages end where the service's rows do: the last one has no next,
   );
 });
 
+it('next keeps format=json: the next page, sent back as it is, comes as JSON too', async () => {
+  const convert = 'USD,EUR,GBP,JPY,BTC,ETH,CHF,CAD,AUD,CNY,INR,BRL,KRW,MXN,SGD';
+  const first = (await mcp.call('get_cryptocurrency_listings_latest', {
+    limit: 5000,
+    convert,
+    format: 'json',
+  })) as CallToolResult;
+  expect(first.isError, textOf(first)).toBeFalsy();
+  const next = (first.structuredContent as { next: Record<string, unknown> }).next;
+  expect(next).toMatchObject({ format: 'json', convert });
+  expect(JSON.parse(textOf(first)).next).toEqual(next);
+  const second = (await mcp.call('get_cryptocurrency_listings_latest', next)) as CallToolResult;
+  expect(second.isError, textOf(second)).toBeFalsy();
+  expect(JSON.parse(textOf(second)).start).toBe(next.start);
+});
+
 /** Thirty currencies: records large enough that each paged list passes 1 MiB in the sandbox. */
 const THIRTY =
   'USD,EUR,GBP,JPY,CHF,CAD,AUD,CNY,INR,BRL,KRW,MXN,SGD,BTC,ETH,SEK,NOK,DKK,PLN,CZK,HUF,ZAR,TRY,RUB,HKD,NZD,THB,IDR,MYR,PHP';
