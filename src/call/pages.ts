@@ -31,21 +31,21 @@ function recordsPerAnswer(endpoint: Endpoint, params: Record<string, unknown>): 
 
 /** The call's parameters lowered to what one answer carries, with the next page's arguments. */
 export function pageOf(endpoint: Endpoint, params: Record<string, unknown>, now: number): Page {
+  const pages = endpoint.pages;
   const records = recordsPerAnswer(endpoint, params);
-  const lowered = records === undefined ? undefined : endpoint.pages?.lower(params as never, records, now);
-  if (!lowered) return { params };
-  const param = endpoint.pages?.param as string;
+  const lowered = records === undefined ? undefined : pages?.lower(params as never, records, now);
+  if (!pages || !lowered) return { params };
+  const { param } = pages;
   const asked = Number(params[param]).toLocaleString('en-US');
   // As an argument is written, so that it can be sent back as it is.
-  const sent = String(lowered.params[param]);
+  const sent = Number(lowered.params[param]);
   const rest = lowered.next ? 'send `next` as the arguments for the next page' : 'this is as far as it goes';
-  const returned = endpoint.pages?.returned?.bind(endpoint.pages);
   return {
     params: lowered.params,
     capped: {
       next: lowered.next,
       note: `Capped to ${param}=${sent} of ${asked} to stay under 1 MiB (and paid for as such); ${rest}.`,
-      ranOut: (data) => (returned?.(data) ?? Number.POSITIVE_INFINITY) < Number(lowered.params[param]),
+      ranOut: (data) => (pages.returned?.(data) ?? Number.POSITIVE_INFINITY) < sent,
     },
   };
 }

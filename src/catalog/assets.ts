@@ -47,10 +47,12 @@ export const upstreamAsset = upstreamOf(asset, assetQuote);
 /** Rows a listing's text shows before it says how many more there are. */
 export const LISTED_ROWS = 20;
 
-/** Pages of listed assets: each record has its name, tags and figures, and a quote per currency. */
-export const LISTED_PAGES = offsetPages({ fixed: 300, perCurrency: 320 });
+/** A listed asset's record: its name, tags and figures, and a quote per currency. */
+const LISTED_RECORD = { fixed: 300, perCurrency: 320 };
+/** Pages of listed assets. */
+export const LISTED_PAGES = offsetPages(LISTED_RECORD);
 /** The same, for a category's assets (under `coins`). */
-export const CATEGORY_COIN_PAGES = offsetPages({ fixed: 300, perCurrency: 320 }, 'coins');
+export const CATEGORY_COIN_PAGES = offsetPages(LISTED_RECORD, 'coins');
 
 /** "#, Asset, Price, 24h (or the period's change), Market cap" for the first `max` assets. */
 export function assetTable(

@@ -5,7 +5,8 @@
  */
 
 /** How a call ended; `asked`: it went back to the client with a question (2026-07-28), and its retry is the call. */
-export type CallOutcome = 'ok' | 'invalid' | 'refused' | 'error' | 'cancelled' | 'asked';
+export const CALL_OUTCOMES = ['ok', 'invalid', 'refused', 'error', 'cancelled', 'asked'] as const;
+export type CallOutcome = (typeof CALL_OUTCOMES)[number];
 /**
  * Why a call was refused before anything was sent: over the per-call limit or the budget, the ledger
  * unusable, the server stopping, no key, no turn in time, or not confirmed by the person.

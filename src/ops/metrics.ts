@@ -7,7 +7,7 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CreditUsageFigures } from '../catalog/account.js';
-import { type CallObserver, REFUSAL_REASONS } from './events.js';
+import { CALL_OUTCOMES, type CallObserver, REFUSAL_REASONS } from './events.js';
 
 /** Accounts, and people, whose window figures are reported (the most recently seen). */
 const MAX_LABELS = 100;
@@ -57,7 +57,7 @@ export function createMetrics(usage: WindowUsage): Metrics {
   const registers = [registry];
   const calls = new Counter({
     name: 'svc_mcp_tool_calls_total',
-    help: 'Tool calls answered, by tool and outcome (ok, invalid, refused, error, cancelled, asked)',
+    help: `Tool calls answered, by tool and outcome (${CALL_OUTCOMES.join(', ')})`,
     labelNames: ['tool', 'outcome'] as const,
     registers,
   });
