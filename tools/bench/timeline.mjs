@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+/**
+ * Where an uncached call's time goes inside the server, beside the least any server can do here.
+ * Each server runs on stdio with tools/bench/timeline-preload.mjs, which times every
+ * get_fear_and_greed_latest call at the same three places in any server, without a build of its
+ * own: before the upstream request (the request read, checked, priced, put on the ledger, sent),
+ * the upstream round trip (to the first bytes of its answer), and after it (the answer read,
+ * normalised, summarised and written to stdout). Ours with SVC_CACHE=off and no budget, then the
+ * reference (an SDK server whose one tool makes the same GET with undici), `--rounds` times each in
+ * turn, the sandbox in its own process with the rate limit off; `--calls` calls recorded after as
+ * many to warm up, one at a time. Prints each span's median per server and round, and ours less
+ * the reference's. Bounded in count; prints numbers. Run `npm run build` first.
+ *
+ *   node tools/bench/timeline.mjs [--calls 2000] [--rounds 2]
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { cliArgs, connectStdio, forwardingServer, percentile, startSandboxProcess } from './processes.mjs';
+
+const { values } = parseArgs({
+  options: { calls: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '2' } },
+});
+const CALLS = Number(values.calls);
+const ROUNDS = Number(values.rounds);
+for (const [name, value, most] of [
+  ['--calls', CALLS, 100_000],
+  ['--rounds', ROUNDS, 10],
+]) {
+  if (!Number.isInteger(value) || value < 1 || value > most) {
+    console.error(`${name} must be a whole number from 1 to ${most}`);
+    process.exit(2);
+  }
+}
+const KEY = 'sandbox-enterprise';
+const PATH = '/v3/fear-and-greed/latest';
+const TOOL = 'get_fear_and_greed_latest';
+const PRELOAD = fileURLToPath(new URL('./timeline-preload.mjs', import.meta.url));
+const SPANS = ['before the request', 'upstream round trip', 'after the answer'];
+
+/** The three spans' medians (ms), and the median of their sum, of `--calls` calls to a server started with `args` and `env`. */
+async function spans(args, env) {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-mcp-bench-timeline-'));
+  const out = join(dir, 'spans.json');
+  const { client } = await connectStdio(['--import', PRELOAD, ...args], {
+    ...env,
+    SVC_STATE_DIR: dir,
+    TIMELINE_OUT: out,
+    TIMELINE_SKIP: String(CALLS),
+  });
+  try {
+    for (let i = 0; i < 2 * CALLS; i++) {
+      const result = await client.callTool({ name: TOOL, arguments: {} });
+      if (result.isError) throw new Error(result.content[0]?.text);
+    }
+  } finally {
+    await client.close();
+  }
+  const recorded = JSON.parse(readFileSync(out, 'utf8'));
+  rmSync(dir, { recursive: true, force: true });
+  if (recorded.length !== CALLS) throw new Error(`${recorded.length} calls recorded, ${CALLS} expected`);
+  const median = (of) => percentile(recorded.map(of), 50);
+  return [...SPANS.map((_, i) => median((call) => call[i])), median((call) => call[0] + call[1] + call[2])];
+}
+
+const { url, child: sandbox } = await startSandboxProcess();
+const upstream = { SVC_API_KEY: KEY, SVC_BASE_URL: url };
+const servers = [
+  ['ours (SVC_CACHE=off, no budget)', cliArgs('stdio'), { ...upstream, SVC_CACHE: 'off' }],
+  ['reference (the SDK and the same GET)', ['--input-type=module', '-e', forwardingServer(PATH)], upstream],
+];
+const us = (ms) => `${(ms * 1000).toFixed(0).padStart(4)} µs`;
+console.log(
+  `Node ${process.versions.node}; medians of ${CALLS} calls after ${CALLS}: ${SPANS.join(' | ')} | in all`,
+);
+try {
+  for (let round = 1; round <= ROUNDS; round++) {
+    const medians = [];
+    for (const [label, args, env] of servers) {
+      const figures = await spans(args, env);
+      medians.push(figures);
+      console.log(`round ${round}, ${label}: ${figures.map(us).join(' | ')}`);
+    }
+    const extra = medians[0].map((ms, i) => ms - medians[1][i]);
+    console.log(`round ${round}, ours less the reference: ${extra.map(us).join(' | ')}`);
+  }
+} finally {
+  sandbox.kill();
+}
