@@ -37,7 +37,7 @@ export function pageOf(endpoint: Endpoint, params: Record<string, unknown>, now:
   if (!pages || !lowered) return { params };
   const { param } = pages;
   const asked = Number(params[param]).toLocaleString('en-US');
-  // As an argument is written, so that it can be sent back as it is.
+  // The page's size as the argument is written (no thousands separator), so that it can be sent back as it is.
   const sent = Number(lowered.params[param]);
   const rest = lowered.next ? 'send `next` as the arguments for the next page' : 'this is as far as it goes';
   return {
