@@ -49,6 +49,18 @@ export function calendarStart(t: number, unit: CalendarUnit): number {
   }
 }
 
+/** Calendar periods from the one containing `start` to the one containing `end`, both counted; 0 when `end` is before `start`. */
+export function calendarPeriods(start: number, end: number, unit: CalendarUnit): number {
+  if (end < start) return 0;
+  if (unit === 'monthly' || unit === 'yearly') {
+    const [from, to] = [new Date(start * 1000), new Date(end * 1000)];
+    const years = to.getUTCFullYear() - from.getUTCFullYear();
+    return unit === 'yearly' ? years + 1 : years * 12 + to.getUTCMonth() - from.getUTCMonth() + 1;
+  }
+  const length = unit === 'hourly' ? HOUR : unit === 'daily' ? DAY : 7 * DAY;
+  return (calendarStart(end, unit) - calendarStart(start, unit)) / length + 1;
+}
+
 /** Start of the calendar period after the one starting at `start` (or before, with step -1). */
 export function calendarStep(start: number, unit: CalendarUnit, step: 1 | -1): number {
   const d = new Date(start * 1000);

@@ -1,5 +1,6 @@
 /** Global market totals: the latest figures and a historical series. */
 import { z } from 'zod';
+import { type CalendarUnit, calendarPeriods } from '../calendar.js';
 import { currencyLabel, formatMoney, formatNumber, formatShare } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
@@ -152,7 +153,12 @@ const upstreamHistorical = z.looseObject({
   quotes: z.array(lenient(historicalQuote, { quote: quoteOf(currencyFigures) })),
 });
 
-/** Periods a call returns at most: `count`, fewer when a time range holds fewer intervals. */
+/**
+ * Periods a call returns at most: `count`, fewer when a time range holds fewer intervals. Calendar
+ * periods start at the one holding time_start (a daily series from 23:00 has that day's point), and
+ * months and years are counted on the calendar, not by their mean length: an estimate below what
+ * comes back would let a call pass the budget.
+ */
 export function expectedPoints(
   p: { time_start?: string | number; time_end?: string | number; count: number; interval: string },
   now: number,
@@ -160,7 +166,10 @@ export function expectedPoints(
   if (p.time_start === undefined) return p.count;
   const start = parseTime(p.time_start) ?? 0;
   const end = p.time_end === undefined ? now : (parseTime(p.time_end) ?? start);
-  return Math.max(1, Math.min(p.count, Math.floor((end - start) / intervalSeconds(p.interval)) + 1));
+  const periods = (CALENDAR_INTERVALS as readonly string[]).includes(p.interval)
+    ? calendarPeriods(start, end, p.interval as CalendarUnit)
+    : Math.floor((end - start) / intervalSeconds(p.interval)) + 1;
+  return Math.max(1, Math.min(p.count, periods));
 }
 
 export const globalMetricsHistorical = defineEndpoint({

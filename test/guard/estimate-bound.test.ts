@@ -55,6 +55,9 @@ const HEAVY: Record<string, Record<string, unknown>> = {
   get_fear_and_greed_historical: { limit: 500 },
 };
 
+/** A daily range whose first day starts an hour after time_start: 101 days, 100 of them whole. */
+const MID_DAY_RANGE = { time_start: '2025-01-01T23:00:00Z', time_end: '2025-04-11T01:00:00Z' };
+
 /** The sandbox lists 231 assets: pages past that are short, so listings estimates are upper bounds there. */
 const GRID: Record<string, Row[]> = {
   get_global_metrics_latest: [
@@ -75,6 +78,29 @@ const GRID: Record<string, Row[]> = {
       exact: false,
     },
     { args: { time_start: '2026-10-01', count: 10_000, interval: 'daily' }, exact: false },
+    // Calendar periods start at the one holding time_start: 101 points, not 100 (nor 101 weeks 100).
+    { args: { ...MID_DAY_RANGE, interval: 'daily', count: 500 }, exact: true },
+    {
+      args: {
+        time_start: '2026-11-15T00:30:00Z',
+        time_end: '2026-11-19T04:10:00Z',
+        interval: 'hourly',
+        count: 500,
+      },
+      exact: true,
+    },
+    {
+      args: {
+        time_start: '2024-11-24T12:00:00Z',
+        time_end: '2026-10-19T12:00:00Z',
+        interval: 'weekly',
+        count: 500,
+      },
+      exact: false,
+    },
+  ],
+  get_cryptocurrency_quotes_historical: [
+    { args: { id: '1,1027', ...MID_DAY_RANGE, interval: 'daily', count: 500 }, exact: true },
   ],
   get_fear_and_greed_latest: [{ args: {}, exact: true }],
   get_fear_and_greed_historical: [
