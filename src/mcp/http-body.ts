@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { HttpRefusal } from './http-access.js';
+import { notAMessage } from './jsonrpc-message.js';
 
 /** Largest request body: a tool call's arguments are a few hundred bytes. */
 export const MAX_REQUEST_BYTES = 256 * 1024;
@@ -101,7 +102,7 @@ export function bodyRefusal(parsed: unknown, protocolVersion: string | undefined
       `The message is nested more than ${MAX_NESTING} levels deep (arrays and objects, in params, arguments, _meta or id); at most ${MAX_NESTING} are allowed.`,
     );
   }
-  if (!Array.isArray(parsed)) return undefined;
+  if (!Array.isArray(parsed)) return notMessageRefusal(parsed);
   // Batches only where the header names one revision that has them (Node joins repeated headers
   // with commas, which is no revision at all).
   const hasBatches =
@@ -117,7 +118,20 @@ export function bodyRefusal(parsed: unknown, protocolVersion: string | undefined
       `A batch holds 1 to ${MAX_BATCH_MESSAGES} messages; this one holds ${parsed.length}. Send more in several requests.`,
     );
   }
+  for (const [index, message] of parsed.entries()) {
+    const refusal = notMessageRefusal(message, `message ${index + 1} of the batch: `);
+    if (refusal) return refusal;
+  }
   return undefined;
+}
+
+/** The refusal of what the SDK would not read as a JSON-RPC message, naming why. */
+function notMessageRefusal(message: unknown, where = ''): HttpRefusal | undefined {
+  const problem = notAMessage(message);
+  if (problem === undefined) return undefined;
+  return invalid(
+    `${where}${problem}; send a JSON-RPC 2.0 message: an object with "jsonrpc": "2.0" and a "method" (or a "result" or an "error").`,
+  );
 }
 
 function invalid(message: string): HttpRefusal {

@@ -5,6 +5,7 @@
  * (-32600, with the line's id when it has one); the lines after it are read as before.
  */
 import { Transform, type TransformCallback } from 'node:stream';
+import { isId, notAMessage } from './jsonrpc-message.js';
 
 /**
  * Longest line kept while waiting for its end: far above any request (a tool call's arguments are
@@ -83,29 +84,4 @@ export class JsonLines extends Transform {
     const error = { code: -32700, message: `Parse error: ${why}; send one JSON-RPC message per line.` };
     this.reply(`${JSON.stringify({ jsonrpc: '2.0', id: null, error })}\n`);
   }
-}
-
-function isId(id: unknown): id is string | number {
-  return typeof id === 'string' || typeof id === 'number';
-}
-
-/** What keeps parsed JSON from being a JSON-RPC message as MCP sends them, or undefined when nothing does. */
-function notAMessage(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-    return `the line is ${kind}, not an object`;
-  }
-  const message = value as Record<string, unknown>;
-  if (message.jsonrpc !== '2.0') return '"jsonrpc" is not "2.0"';
-  if ('id' in message && !isId(message.id)) return '"id" is neither a string nor a number';
-  if ('method' in message) {
-    if (typeof message.method !== 'string') return '"method" is not a string';
-    const { params } = message;
-    if (params !== undefined && (params === null || typeof params !== 'object' || Array.isArray(params)))
-      return '"params" is not an object';
-    return undefined;
-  }
-  if (!('id' in message) || !('result' in message || 'error' in message))
-    return 'it has no "method", and no "id" with a "result" or an "error"';
-  return undefined;
 }

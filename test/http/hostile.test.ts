@@ -62,6 +62,30 @@ describe('hostile requests', () => {
     expect(errorMessage(refused)).toMatch(/A batch holds 1 to 16 messages; this one holds 17/);
   });
 
+  it('a body the SDK would not read as a JSON-RPC message is a 400 naming what is wrong, in a batch too', async () => {
+    const bodies: [string, RegExp, string?][] = [
+      [
+        '{"jsonrpc":"2.0","id":14,"method":"ping","extra":1}',
+        /it has "extra", which a request does not carry/,
+      ],
+      ['{"jsonrpc":"2.0","id":15.5,"method":"ping"}', /"id" is neither a string nor a whole number/],
+      ['{"jsonrpc":"1.0","id":1,"method":"ping"}', /"jsonrpc" is not "2.0"/],
+      ['{"jsonrpc":"2.0","id":{"n":1},"method":"ping"}', /"id" is neither a string nor a whole number/],
+      [
+        JSON.stringify([ping(1), { ...ping(2), extra: 1 }]),
+        /message 2 of the batch: it has "extra"/,
+        '2025-03-26',
+      ],
+    ];
+    for (const [body, says, version = '2025-11-25'] of bodies) {
+      const refused = await postMcp(server.url, body, { 'mcp-protocol-version': version });
+      expect(refused.status, body).toBe(400);
+      expect(JSON.parse(refused.text).error.code, body).toBe(-32600);
+      expect(errorMessage(refused), body).toMatch(says);
+      expect(errorMessage(refused), body).toMatch(/send a JSON-RPC 2\.0 message/);
+    }
+  });
+
   it('nesting past 64 levels, in params, arguments, _meta or id, is a 400 saying so, logged at warn', async () => {
     const call = (params: string, id = '1') =>
       `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`;

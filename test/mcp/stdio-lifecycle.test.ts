@@ -107,6 +107,14 @@ describe('lines that are not a message', () => {
       '{"jsonrpc":"2.0","id":6}',
       '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":[1]}',
       '{"jsonrpc":"2.0","id":{"n":8},"method":"ping"}',
+      // What the SDK's reader also drops without a word: a member JSON-RPC does not have, an id
+      // that is not a whole number, a malformed `_meta`, an error without its code.
+      '{"jsonrpc":"2.0","id":14,"method":"ping","extra":1}',
+      '{"jsonrpc":"2.0","id":15.5,"method":"ping"}',
+      '{"jsonrpc":"2.0","id":1e300,"method":"ping"}',
+      '{"jsonrpc":"2.0","id":16,"method":"ping","params":{"_meta":{"progressToken":1.5}}}',
+      '{"jsonrpc":"2.0","id":17,"result":{},"error":{"code":1,"message":"x"}}',
+      '{"jsonrpc":"2.0","id":18,"error":{"message":"x"}}',
     ];
     proc.child.stdin?.end(
       `${lines(initialize)}${notMessages.join('\n')}\n${lines({ jsonrpc: '2.0', id: 3, method: 'ping' })}`,
@@ -114,7 +122,7 @@ describe('lines that are not a message', () => {
     expect(await proc.exited).toEqual({ code: 0, signal: null });
     const messages = messagesOf(proc.stdout());
     const invalid = messages.filter((m) => m.error?.code === -32600);
-    expect(invalid.map((m) => m.id)).toEqual([null, null, null, 5, 6, 7, null]);
+    expect(invalid.map((m) => m.id)).toEqual([null, null, null, 5, 6, 7, null, 14, null, null, 16, 17, 18]);
     expect(invalid.map((m) => m.error.message.replace(/;.*/, ''))).toEqual([
       'Invalid Request: the line is a number, not an object',
       'Invalid Request: the line is null, not an object',
@@ -122,7 +130,13 @@ describe('lines that are not a message', () => {
       'Invalid Request: "jsonrpc" is not "2.0"',
       'Invalid Request: it has no "method", and no "id" with a "result" or an "error"',
       'Invalid Request: "params" is not an object',
-      'Invalid Request: "id" is neither a string nor a number',
+      'Invalid Request: "id" is neither a string nor a whole number',
+      'Invalid Request: it has "extra", which a request does not carry (only jsonrpc, id, method, params)',
+      'Invalid Request: "id" is neither a string nor a whole number',
+      'Invalid Request: "id" is neither a string nor a whole number',
+      'Invalid Request: "params._meta.progressToken" is neither a string nor a whole number',
+      'Invalid Request: it has "error", which a response does not carry (only jsonrpc, id, result)',
+      'Invalid Request: "error" is not an object with a whole number "code" and a string "message"',
     ]);
     expect(messages.find((m) => m.id === 3)?.result).toEqual({});
   });
