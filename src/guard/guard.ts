@@ -5,10 +5,9 @@
  * when no answer came), or released when the call cost nothing. Refusals (refusals.ts) say what the
  * call would cost, what is left, when the window rolls and how to make the call fit.
  */
-import type { CreditUsageFigures } from '../catalog/account.js';
-import { isPerson } from './accounts.js';
-import { LedgerDamagedError, LedgerLostError, type LedgerStore, type ReserveRequest } from './ledger.js';
+import type { LedgerStore, ReserveRequest } from './ledger.js';
 import {
+  ledgerProblem,
   overBudget,
   overPerCallLimit,
   overPersonBudget,
@@ -16,6 +15,7 @@ import {
   type Refusal,
   reservationLost,
 } from './refusals.js';
+import { type CreditUsage, type PersonUsage, UsageFigures } from './usage.js';
 import { type BudgetWindow, type WindowKind, windowAt } from './windows.js';
 
 export interface GuardOptions {
@@ -34,9 +34,6 @@ export interface GuardOptions {
    */
   ledgerKind?: 'file' | 'redis';
 }
-
-/** Most people an admin's figures list: those who spent most. */
-const PEOPLE_SHOWN = 100;
 
 /** What the guard needs to know of a call; the rule and the parameters say how to make a refused call fit. */
 export interface GuardedCall extends PricedCall {
@@ -63,11 +60,6 @@ const STOPPING: Refusal = {
   reason: 'stopping',
   message: 'Not sent: the server is stopping. Nothing was charged; try again once it is back.',
 };
-
-/** The guard's figures for one account, as get_credit_usage and svc://credits show them. */
-export type CreditUsage = CreditUsageFigures;
-/** One signed-in person's figures. */
-export type PersonUsage = NonNullable<CreditUsage['you']>;
 
 /** A reservation not yet settled or released, and the write that marked it sent, once it was. */
 interface OpenCall {
@@ -98,9 +90,15 @@ export class CreditGuard {
    */
   private readonly recordOnly: boolean;
   private handles = 0;
+  private readonly figures: UsageFigures;
 
   constructor(private readonly options: GuardOptions) {
     this.recordOnly = options.budget === undefined && options.personBudget === undefined;
+    this.figures = new UsageFigures(
+      options,
+      () => this.window(),
+      () => this.ended(),
+    );
   }
 
   private window(): BudgetWindow {
@@ -144,7 +142,7 @@ export class CreditGuard {
       result = await this.options.store.reserve({ ...request, budget });
     } catch (error) {
       if (person?.ok) await this.options.store.release(person.id).catch(() => {});
-      return { ok: false, reason: 'ledger', message: this.problemOf(error) };
+      return { ok: false, reason: 'ledger', message: ledgerProblem(error, this.options) };
     }
     if (result.ok) {
       const held = { ...reservation, id: result.id };
@@ -172,7 +170,7 @@ export class CreditGuard {
     try {
       result = await this.options.store.reserve({ ...request, budget: personBudget });
     } catch (error) {
-      return { ok: false, reason: 'ledger', message: this.problemOf(error) };
+      return { ok: false, reason: 'ledger', message: ledgerProblem(error, this.options) };
     }
     if (result.ok) return { ok: true, id: result.id };
     if (personBudget === undefined) return undefined;
@@ -233,7 +231,7 @@ export class CreditGuard {
       }
       return undefined;
     } catch (error) {
-      return { ok: false, reason: 'ledger', message: this.problemOf(error) };
+      return { ok: false, reason: 'ledger', message: ledgerProblem(error, this.options) };
     }
   }
 
@@ -324,63 +322,13 @@ export class CreditGuard {
    * The account's figures; with `person`, that person's own beside them (`you`); with `everyone`
    * (an admin), every signed-in person's in the window (`people`, those who spent most first).
    */
-  async usage(account: string, person?: string, everyone = false): Promise<CreditUsage> {
-    const team = await this.accountUsage(account);
-    if (team.problem !== undefined) return team;
-    const [you, people] = await Promise.all([
-      person === undefined ? undefined : this.personUsage(person),
-      everyone ? this.peopleUsage() : undefined,
-    ]);
-    return { ...team, ...(you && { you }), ...(people && { people }) };
+  usage(account: string, person?: string, everyone = false): Promise<CreditUsage> {
+    return this.figures.usage(account, person, everyone);
   }
 
   /** A signed-in person's figures in the window, against SVC_USER_CREDIT_BUDGET when it is set. */
-  async personUsage(person: string): Promise<PersonUsage | undefined> {
-    await this.ended();
-    const own = await this.options.store.figures(person, this.window().id).catch(() => undefined);
-    if (!own) return undefined;
-    const budget = this.options.personBudget ?? null;
-    const left = budget === null ? null : Math.max(0, budget - own.spent - own.reserved);
-    return { budget, spent: own.spent, reserved: own.reserved, left };
-  }
-
-  private async peopleUsage(): Promise<NonNullable<CreditUsage['people']> | undefined> {
-    const accounts = await this.options.store.accounts(this.window().id).catch(() => undefined);
-    if (!accounts) return undefined;
-    const people = await Promise.all(
-      accounts.filter(isPerson).map(async (person) => {
-        const figures = await this.personUsage(person);
-        return figures && { person, spent: figures.spent, left: figures.left };
-      }),
-    );
-    return people
-      .filter((p) => p !== undefined)
-      .sort((a, b) => b.spent - a.spent)
-      .slice(0, PEOPLE_SHOWN);
-  }
-
-  private async accountUsage(account: string): Promise<CreditUsage> {
-    await this.ended();
-    const window = this.window();
-    const { budget } = this.options;
-    const base = {
-      window: window.kind,
-      budget: budget ?? null,
-      resets_at: window.resetsAt?.toISOString() ?? null,
-      max_credits_per_call: this.options.maxPerCall,
-      ledger: this.options.ledgerKind ?? this.options.store.location,
-    };
-    try {
-      const figures = await this.options.store.figures(account, window.id);
-      return {
-        ...base,
-        ...figures,
-        left: budget === undefined ? null : Math.max(0, budget - figures.spent - figures.reserved),
-      };
-    } catch (error) {
-      const empty = { spent: 0, reserved: 0, left: null, by_tool: {}, cache_hits: 0, credits_saved: 0 };
-      return { ...base, ...empty, problem: this.problemOf(error) };
-    }
+  personUsage(person: string): Promise<PersonUsage | undefined> {
+    return this.figures.personUsage(person);
   }
 
   /** Fails, saying why, when the ledger cannot be written (a readiness check). */
@@ -403,16 +351,5 @@ export class CreditGuard {
     }
     await Promise.all([...this.ending]);
     await this.options.store.close();
-  }
-
-  private problemOf(error: unknown): string {
-    // A ledger whose data was lost says so to everyone: the way out is the same for all.
-    if (error instanceof LedgerLostError) return error.message;
-    const kind = this.options.ledgerKind;
-    if (kind !== undefined) {
-      return `The credit ledger (${kind}) cannot be used, so budgeted calls are refused: credits that cannot be counted are never spent. The server's operator can see why at /readyz.`;
-    }
-    if (error instanceof LedgerDamagedError) return error.message;
-    return `The credit ledger at ${this.options.store.location} cannot be used (${(error as Error)?.message ?? error}), so budgeted calls are refused: credits that cannot be counted are never spent.`;
   }
 }

@@ -4,6 +4,7 @@
  */
 import type { CreditRule } from '../catalog/credits.js';
 import { largestFit } from './fit.js';
+import { LedgerDamagedError, LedgerLostError, type LedgerStore } from './ledger.js';
 import { type BudgetWindow, describeReset } from './windows.js';
 
 /** A call refused before it was sent; `reason`: per_call_limit, budget, ledger or stopping. */
@@ -87,4 +88,21 @@ function leftOf({ budget, spent, reserved }: Figures): number {
 
 function credits(n: number): string {
   return `${n} credit${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Why a call is refused when the ledger cannot be used. Over HTTP (`ledgerKind`) it names the kind
+ * of ledger, not its path or the error's own text; a ledger whose data was lost says so to everyone,
+ * since the way out is the same for all.
+ */
+export function ledgerProblem(
+  error: unknown,
+  { store, ledgerKind }: { store: LedgerStore; ledgerKind?: 'file' | 'redis' },
+): string {
+  if (error instanceof LedgerLostError) return error.message;
+  if (ledgerKind !== undefined) {
+    return `The credit ledger (${ledgerKind}) cannot be used, so budgeted calls are refused: credits that cannot be counted are never spent. The server's operator can see why at /readyz.`;
+  }
+  if (error instanceof LedgerDamagedError) return error.message;
+  return `The credit ledger at ${store.location} cannot be used (${(error as Error)?.message ?? error}), so budgeted calls are refused: credits that cannot be counted are never spent.`;
 }
