@@ -30,7 +30,7 @@ import { accountOf } from '../guard/accounts.js';
 import { CALL_CANCELLED } from '../messages.js';
 import { type CallEvent, notify } from '../ops/events.js';
 import { traced } from '../ops/telemetry.js';
-import type { QueryParams, UpstreamAnswer } from '../upstream/client.js';
+import type { QueryParams, RequestOptions, UpstreamAnswer } from '../upstream/client.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
 import { confirmCostly, ownConfirmation, QuestionAsked, RefusedCall } from './confirmation.js';
 import { fitToWire } from './cut.js';
@@ -273,11 +273,16 @@ async function requestUpstream(
   const { reservation } = admission;
   let charged: number | undefined;
   try {
-    const kept = await services.limiter.run(async () => {
-      // On the ledger before the request can reach the service, and only once the call has its turn.
+    // On the ledger before a request can reach the service, and only once the call has its turn; a
+    // wait to try again after a request that cost nothing is not sent (client.ts).
+    const sending = async () => {
       const refused = await guard.markSent(reservation);
       if (refused) throw new RefusedCall(refused.message, refused.reason);
-      const answer = await send(services, source, endpoint, params, call);
+    };
+    const retries = { sending, unsent: () => guard.unmarkSent(reservation) };
+    const kept = await services.limiter.run(async () => {
+      await sending();
+      const answer = await send(services, source, endpoint, params, { ...call, retries });
       const credits = answer.creditCount ?? estimate;
       charged = credits;
       // Cut once, here, to what any answer may carry (cached answers are bounded, and hits never
@@ -317,7 +322,7 @@ function send(
   source: DataSource,
   endpoint: Endpoint,
   params: Record<string, unknown>,
-  call: { apiKey: string; signal: AbortSignal },
+  call: { apiKey: string; signal: AbortSignal; retries: RequestOptions['retries'] },
 ): Promise<UpstreamAnswer> {
   const attributes = { 'http.request.method': 'GET', 'url.path': endpoint.path };
   return traced(services.telemetry, `GET ${endpoint.path}`, attributes, async (span) => {

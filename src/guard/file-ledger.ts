@@ -78,6 +78,10 @@ export class FileLedger implements LedgerStore {
     return (await this.change((state) => applyMarkSent(state, id))) as boolean;
   }
 
+  async markUnsent(id: string): Promise<void> {
+    await this.change((state) => applyMarkSent(state, id, false));
+  }
+
   async release(id: string): Promise<void> {
     await this.change((state) => applyRelease(state, id));
   }

@@ -197,8 +197,27 @@ export class CreditGuard {
   async markSent(reservation: Reservation): Promise<Refusal | undefined> {
     const call = this.openCall(reservation);
     if (!call) return STOPPING;
-    call.sent ??= this.recordOnly ? this.writeSent(call) : this.markHeld(call);
+    const written = call.id !== undefined || call.personId !== undefined;
+    call.sent ??= this.recordOnly && !written ? this.writeSent(call) : this.markHeld(call);
     return call.sent;
+  }
+
+  /**
+   * The call's request failed before it reached the service, or was answered with an error (free),
+   * and the call waits to try again: until markSent marks its next attempt, it is not sent, so a
+   * process killed during the wait, or a server stopping, leaves it costing nothing. A mark that
+   * cannot be undone leaves it counted (the safe way for the budget).
+   */
+  async unmarkSent(reservation: Reservation): Promise<void> {
+    const call = this.openCall(reservation);
+    if (!call?.sent || (await call.sent) !== undefined || this.openCall(reservation) !== call) return;
+    call.sent = undefined;
+    const { store } = this.options;
+    await Promise.all(
+      [call.id, call.personId].map((id) =>
+        id === undefined ? undefined : store.markUnsent(id).catch(() => {}),
+      ),
+    );
   }
 
   /**

@@ -51,6 +51,11 @@ export interface LedgerStore {
    * False when the reservation is gone (reaped as never sent, e.g. once its owner's lease ran out).
    */
   markSent(id: string): Promise<boolean>;
+  /**
+   * The call's request failed without reaching the service, or was answered with an error (free),
+   * and the call waits to try again: not sent until it is marked again. A reservation gone is left so.
+   */
+  markUnsent(id: string): Promise<void>;
   /** The call cost nothing: never sent, or answered with an error. */
   release(id: string): Promise<void>;
   /** A cache hit or a joined call: free, and `saved` credits not spent. */
@@ -214,9 +219,9 @@ export function applySettle(state: LedgerState, id: string, charged: number): vo
   delete state.reservations[id];
 }
 
-export function applyMarkSent(state: LedgerState, id: string): boolean {
+export function applyMarkSent(state: LedgerState, id: string, sent = true): boolean {
   const r = state.reservations[id];
-  if (r) r.sent = true;
+  if (r) r.sent = sent;
   return r !== undefined;
 }
 

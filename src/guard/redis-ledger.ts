@@ -90,12 +90,12 @@ keep(KEYS[1], tonumber(ARGV[3]))
 return 1
 `);
 
-/** KEYS: held. ARGV: id. */
+/** KEYS: held. ARGV: id, sent ('1' or ''). */
 const MARK_SENT = script(`
 local held = redis.call('HGET', KEYS[1], ARGV[1])
 if not held then return 0 end
 local r = cjson.decode(held)
-r.sent = true
+r.sent = ARGV[2] == '1'
 redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(r))
 return 1
 `);
@@ -206,11 +206,17 @@ export class RedisLedger implements LedgerStore {
     const held = this.held.get(id);
     if (!held) return false;
     const marked = await this.track(
-      this.redis.run(MARK_SENT, [this.keys(held.account, held.window)[1]], [id]),
+      this.redis.run(MARK_SENT, [this.keys(held.account, held.window)[1]], [id, '1']),
     );
     // Reaped: no longer this process's to hold (nor to renew a lease for).
     if (marked !== 1) this.take(id);
     return marked === 1;
+  }
+
+  async markUnsent(id: string): Promise<void> {
+    const held = this.held.get(id);
+    if (!held) return;
+    await this.track(this.redis.run(MARK_SENT, [this.keys(held.account, held.window)[1]], [id, '']));
   }
 
   async release(id: string): Promise<void> {

@@ -44,6 +44,7 @@ export const QUERIES = {
   heldElsewhere: `SELECT ${RESERVATION} FROM reservations WHERE owner != ? OR at < ?`,
   hold: `INSERT INTO reservations (${RESERVATION}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   markSent: 'UPDATE reservations SET sent = 1 WHERE id = ?',
+  markUnsent: 'UPDATE reservations SET sent = 0 WHERE id = ?',
   take: 'DELETE FROM reservations WHERE id = ? RETURNING account, window_id, tool',
   newWindow: 'INSERT OR IGNORE INTO windows (account, window_id) VALUES (?, ?)',
   windowsOf: 'SELECT window_id FROM windows WHERE account = ? ORDER BY window_id',

@@ -88,6 +88,10 @@ export class SqliteLedger implements LedgerStore {
     return this.statement((q) => Number(q.markSent.run(id).changes) === 1);
   }
 
+  async markUnsent(id: string): Promise<void> {
+    this.statement((q) => q.markUnsent.run(id));
+  }
+
   async settle(id: string, charged: number): Promise<void> {
     this.transaction((q) => {
       const held = q.take.get(id) as Pick<Held, 'account' | 'window_id' | 'tool'> | undefined;

@@ -51,6 +51,12 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** The W3C trace context the request carries, when traces are on. */
   traceparent?: string;
+  /**
+   * Told when the call waits to try again and nothing it sent so far may have been charged
+   * (`unsent`), and before it sends again (`sending`, which may refuse by throwing): the ledger
+   * then counts a call killed during the wait as never sent.
+   */
+  retries?: { unsent(): Promise<void>; sending(): Promise<void> };
 }
 
 const BACKOFF_BASE_MS = 200;
@@ -83,7 +89,7 @@ export class UpstreamClient {
   async get(
     path: string,
     params: QueryParams,
-    { apiKey, signal, traceparent }: RequestOptions,
+    { apiKey, signal, traceparent, retries }: RequestOptions,
   ): Promise<UpstreamAnswer> {
     const target = `${this.basePath}${path}${queryString(params)}`;
     const deadline = Date.now() + this.options.requestsMs;
@@ -108,12 +114,15 @@ export class UpstreamClient {
           error.mayBeCharged = mayBeCharged;
           throw error;
         }
+        // Nothing charged so far: the call waits as one never sent.
+        if (!mayBeCharged) await retries?.unsent();
         // A cancel during the wait ends the call: with what its attempts so far may have cost.
         await sleep(wait, signal).catch((stopped: UpstreamError) => {
           stopped.attempts = attempt;
           stopped.mayBeCharged = mayBeCharged;
           throw stopped;
         });
+        if (!mayBeCharged) await retries?.sending();
       }
     }
   }

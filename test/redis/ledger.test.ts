@@ -80,11 +80,17 @@ describe.skipIf(missing)('the ledger on Redis', () => {
     const other = new RedisLedger(connect('reaped'));
     const held = await gone.reserve({ ...call, amount: 4, budget: 10 });
     const waiting = await gone.reserve({ ...call, amount: 2, budget: 10 });
-    expect(held.ok && waiting.ok).toBe(true);
+    // Sent, answered free, and waiting to try again: not sent.
+    const retrying = await gone.reserve({ ...call, amount: 3, budget: 10 });
+    expect(held.ok && waiting.ok && retrying.ok).toBe(true);
     if (held.ok) await gone.markSent(held.id);
+    if (retrying.ok) {
+      await gone.markSent(retrying.id);
+      await gone.markUnsent(retrying.id);
+    }
     // Closing stops the lease's renewal without settling: as if the process had died.
     await gone.close();
-    expect(await other.figures(call.account, call.window)).toMatchObject({ spent: 0, reserved: 6 });
+    expect(await other.figures(call.account, call.window)).toMatchObject({ spent: 0, reserved: 9 });
     // The lease runs out and another process counts the sent reservation as spent.
     await until(async () => (await other.figures(call.account, call.window)).reserved === 0);
     expect(await other.figures(call.account, call.window)).toMatchObject({

@@ -62,11 +62,15 @@ describe.runIf(sqlite !== undefined)('ledger rules', () => {
     const { ledger, clock } = newLedger();
     const sent = await ledger.reserve({ ...call, amount: 4 });
     await ledger.reserve({ ...call, amount: 2 });
-    if (!sent.ok) throw new Error('fits');
+    // Sent, answered free, and waiting to try again: not sent.
+    const retrying = await ledger.reserve({ ...call, amount: 8 });
+    if (!sent.ok || !retrying.ok) throw new Error('fits');
     await ledger.markSent(sent.id);
+    await ledger.markSent(retrying.id);
+    await ledger.markUnsent(retrying.id);
     clock.now = RESERVATION_TTL_MS / 2;
     const live = await ledger.reserve({ ...call, amount: 1 });
-    expect(await ledger.figures('a', call.window)).toMatchObject({ spent: 0, reserved: 7 });
+    expect(await ledger.figures('a', call.window)).toMatchObject({ spent: 0, reserved: 15 });
     clock.now = RESERVATION_TTL_MS + 1;
     expect(await ledger.figures('a', call.window)).toMatchObject({
       spent: 4,
