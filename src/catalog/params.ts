@@ -48,6 +48,25 @@ export function splitList(value: string): string[] {
   return value.split(',');
 }
 
+/**
+ * Refuses a currency named twice (letter case aside): the service charges each one named, and the
+ * answer holds it once.
+ */
+function eachCurrencyOnce(value: string | undefined, context: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  for (const item of splitList(value ?? '')) {
+    const key = item.toUpperCase();
+    if (seen.has(key)) {
+      context.addIssue({
+        code: 'custom',
+        message: `names ${item.slice(0, 20)} twice; name each currency once (each beyond the first costs a credit)`,
+      });
+      return;
+    }
+    seen.add(key);
+  }
+}
+
 /** `convert`: comma-separated currency symbols, each of letters, digits, $, @ and hyphen. */
 export function convertParam(max: number, note = '') {
   const chars = BOUNDS.currencyChars;
@@ -63,6 +82,7 @@ export function convertParam(max: number, note = '') {
     .refine((v) => splitList(v).length <= max, {
       message: `at most ${max} currencies${note}`,
     })
+    .superRefine(eachCurrencyOnce)
     .optional()
     .describe(
       `Currencies to quote in, comma-separated symbols (fiat or crypto), e.g. "USD,EUR,BTC"; up to ${max}${note}; default USD. Not together with convert_id. Each currency beyond the first costs 1 more credit.`,
@@ -79,6 +99,7 @@ export function convertIdParam(max: number) {
     )
     .regex(ID_LIST, { message: 'must be numeric ids separated by commas, e.g. "2781,2790"' })
     .refine((v) => splitList(v).length <= max, { message: `at most ${max} ids` })
+    .superRefine(eachCurrencyOnce)
     .optional()
     .describe(
       `Currencies to quote in by numeric id, comma-separated (USD 2781, EUR 2790, BTC 1); up to ${max}. Not together with convert.`,

@@ -53,6 +53,18 @@ describe('lengths', () => {
       /"convert": .*at most 10/,
     );
   });
+
+  it('a currency named twice, in any letter case (each costs a credit, the answer holds it once)', async () => {
+    expect(await refused('get_global_metrics_latest', { convert: 'USD,EUR,USD' })).toMatch(
+      /^Invalid value for "convert": names USD twice; name each currency once/,
+    );
+    expect(await refused('get_global_metrics_latest', { convert: 'usd,Usd' })).toMatch(
+      /"convert": names Usd twice/,
+    );
+    expect(await refused('get_global_metrics_latest', { convert_id: '2781,2790,2781' })).toMatch(
+      /^Invalid value for "convert_id": names 2781 twice; name each currency once/,
+    );
+  });
 });
 
 describe('times: a real instant from 2010 to tomorrow', () => {
