@@ -259,6 +259,11 @@ function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: Reco
   if (name !== '' && input?.[name] === undefined && issue.code !== 'custom') {
     return `Missing parameter "${name}": it is required.${help}`;
   }
+  // A number out of range: the bounds are in `help`, in words (zod's own names a safe-integer bound).
+  const value = input?.[name];
+  if ((issue.code === 'too_big' || issue.code === 'too_small') && typeof value === 'number' && help) {
+    return `Invalid value for "${name}": ${clip(String(value), 40)} is out of range.${help}`;
+  }
   return `Invalid value for "${name}": ${lowerFirst(issue.message)}.${help}`;
 }
 
@@ -272,8 +277,8 @@ function boundsOf(field: z.ZodType | undefined): string | undefined {
   if (!(base instanceof z.ZodNumber)) return undefined;
   const kind = base.isInt ? 'a whole number' : 'a number';
   const { minValue: min, maxValue: max } = base;
-  // A bound that only keeps absurd values out (MAX_UNBOUNDED_INT and above) is not worth saying.
-  const finite = (v: number | null): v is number => v !== null && Math.abs(v) < MAX_UNBOUNDED_INT;
+  // zod's whole numbers are bounded by the safe integers, which says nothing here.
+  const finite = (v: number | null): v is number => v !== null && Math.abs(v) < Number.MAX_SAFE_INTEGER;
   if (finite(min) && finite(max)) return `${kind} from ${min} to ${max}`;
   if (finite(min)) return `${kind} of at least ${min}`;
   return finite(max) ? `${kind} of at most ${max}` : undefined;

@@ -67,6 +67,28 @@ describe('lengths', () => {
   });
 });
 
+describe('numbers out of range say the range, in words', () => {
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    [
+      'get_fear_and_greed_historical',
+      { start: 1_000_001 },
+      /^Invalid value for "start": 1000001 is out of range\. Allowed: a whole number from 1 to 1000000/,
+    ],
+    [
+      'get_fear_and_greed_historical',
+      { limit: 1e300 },
+      /^Invalid value for "limit": 1e\+300 is out of range\. Allowed: a whole number from 1 to 500/,
+    ],
+    [
+      'get_fear_and_greed_historical',
+      { limit: 0 },
+      /"limit": 0 is out of range\. Allowed: a whole number from 1 to 500/,
+    ],
+  ])('%s %j', async (tool, args, says) => {
+    expect(await refused(tool, args)).toMatch(says);
+  });
+});
+
 describe('times: a real instant from 2010 to tomorrow', () => {
   it.each<[string | number, string]>([
     ['2026-02-30T00:00:00Z', '30 February'],

@@ -114,8 +114,8 @@ describe('global metrics historical', () => {
 });
 
 describe('fear and greed, altcoin season, community', () => {
-  it('refuses fear-and-greed start below 1 and limit outside 1–500', async () => {
-    await expect400('/v3/fear-and-greed/historical?start=0', '"start"', 'at least 1');
+  it('refuses fear-and-greed start outside 1–1000000 and limit outside 1–500', async () => {
+    await expect400('/v3/fear-and-greed/historical?start=0', '"start"', 'from 1 to 1000000');
     await expect400('/v3/fear-and-greed/historical?limit=0', '"limit"', '1 to 500');
     await expect400('/v3/fear-and-greed/historical?limit=501', '"limit"', '1 to 500');
     expect((await c.get('/v3/fear-and-greed/historical?limit=500')).body.data).toHaveLength(500);
