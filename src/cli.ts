@@ -15,6 +15,7 @@ import './heap.js';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config/index.js';
+import { requireOwnKey } from './config/own-key.js';
 import { VERSION } from './version.js';
 
 type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
@@ -114,6 +115,7 @@ const commands: Record<string, Command> = {
         );
       }
       const config = loadConfig();
+      requireOwnKey(config, 'by svc-mcp call');
       const [{ exposedTools }, { unknownToolMessage }] = await Promise.all([
         import('./mcp/tools.js'),
         import('./catalog/index.js'),
@@ -175,6 +177,7 @@ const commands: Record<string, Command> = {
     usage: 'svc-mcp demo              a real MCP client session against this server, printing a few answers',
     options: {},
     async run() {
+      requireOwnKey(loadConfig(), 'by svc-mcp demo');
       const { runDemo } = await import('./mcp/demo.js');
       await runDemo(fileURLToPath(import.meta.url));
       return 0;
@@ -249,8 +252,14 @@ function parseCommand(name: string, command: Command, args: string[]) {
     const option = /'(--?[\w-]+)/.exec((error as Error).message)?.[1];
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
       throw new UsageError(`${name} has no option ${option}; ${takes}`);
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE')
-      throw new UsageError(`${option ?? 'an option'} needs a value`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      // parseArgs reads a value starting with a dash (--port -1) as the next option.
+      const next = option === undefined ? undefined : args[args.indexOf(option) + 1];
+      const dashed = next?.startsWith('-')
+        ? `; a value starting with a dash is written ${option}=${clip(next)}`
+        : '';
+      throw new UsageError(`${option ?? 'an option'} needs a value${dashed}`);
+    }
     if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
       throw new UsageError(`${name} takes no arguments; ${takes}`);
     }

@@ -6,7 +6,8 @@
  */
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createServices } from '../call/services.js';
-import { type Config, ConfigError } from '../config/index.js';
+import type { Config } from '../config/index.js';
+import { requireOwnKey } from '../config/own-key.js';
 import { afterStartup } from '../heap.js';
 import { VERSION } from '../version.js';
 import { DRAIN_TIMEOUT_MS, trackInFlight } from './in-flight.js';
@@ -16,11 +17,7 @@ import { createServer, protoKeyRefusal } from './server.js';
 import { ShortFirstOutput } from './short-first-output.js';
 
 export async function runStdio(config: Config): Promise<void> {
-  if (config.baseUrl !== undefined && config.apiKey === undefined) {
-    throw new ConfigError(
-      'SVC_API_KEY is required on stdio when SVC_BASE_URL is set: a key is needed to call the service (leave both unset to use the built-in sandbox).',
-    );
-  }
+  requireOwnKey(config, 'on stdio');
   const services = await createServices(config);
   const output = new ShortFirstOutput(process.stdout);
   // The SDK's transport aborts the requests in flight when its input ends. It reads a copy of

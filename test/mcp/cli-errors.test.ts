@@ -41,6 +41,11 @@ describe('one-line errors, exit 2', () => {
       'svc-mcp: --now must be an ISO 8601 instant such as 2026-11-22T12:00:00Z (got "notadate")',
     );
     await mistake(['sandbox', '--port', '99999'], 'svc-mcp: --port must be 0 to 65535 (got "99999")');
+    await mistake(
+      ['sandbox', '--port', '-1'],
+      'svc-mcp: --port needs a value; a value starting with a dash is written --port=-1',
+    );
+    await mistake(['sandbox', '--port=-1'], 'svc-mcp: --port must be 0 to 65535 (got "-1")');
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as { port: number }).port;
@@ -52,6 +57,19 @@ describe('one-line errors, exit 2', () => {
     } finally {
       taken.close();
     }
+  });
+
+  it('SVC_BASE_URL without SVC_API_KEY, where no caller brings a key: on stdio, for call and for demo', async () => {
+    const env = { SVC_BASE_URL: 'http://127.0.0.1:1' };
+    const rest =
+      'when SVC_BASE_URL is set: a key is needed to call the service (leave both unset to use the built-in sandbox).';
+    await mistake([], `svc-mcp: SVC_API_KEY is required on stdio ${rest}`, env);
+    await mistake(
+      ['call', 'get_fear_and_greed_latest'],
+      `svc-mcp: SVC_API_KEY is required by svc-mcp call ${rest}`,
+      env,
+    );
+    await mistake(['demo'], `svc-mcp: SVC_API_KEY is required by svc-mcp demo ${rest}`, env);
   });
 
   it('a setting out of range repeats the value and says what is allowed', async () => {
