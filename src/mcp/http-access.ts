@@ -89,7 +89,7 @@ export function checkHost(rules: AccessRules, hostHeader: string | undefined): H
   if (rules.hosts === undefined) return undefined;
   const name = hostHeader === undefined ? undefined : hostnameOf(hostHeader);
   if (name !== undefined && (isLoopback(name) || rules.hosts.has(name))) return undefined;
-  const names = ['localhost', '127.0.0.1', '[::1]', ...rules.hosts].join(', ');
+  const names = ['loopback (localhost, 127.0.0.0/8, [::1])', ...rules.hosts].join(', ');
   return {
     status: FORBIDDEN,
     message: `Host "${clip(hostHeader ?? '', 100)}" is not allowed: this server answers requests addressed to ${names} (DNS-rebinding protection). Add the name clients use to SVC_HTTP_ALLOWED_HOSTS.`,

@@ -19,7 +19,13 @@ describe('on loopback with no token', () => {
 
   it('answers initialize addressed to a loopback name, whatever the port', async () => {
     const port = new URL(server.url).port;
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'localhost']) {
+    for (const host of [
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      'localhost',
+      '127.0.0.2',
+      'app.localhost',
+    ]) {
       const response = await postMcp(server.url, INITIALIZE, { host });
       expect(response.status, host).toBe(200);
       expect(response.text, host).toContain('"protocolVersion"');
@@ -30,7 +36,7 @@ describe('on loopback with no token', () => {
     const response = await postMcp(server.url, INITIALIZE, { host: 'evil.example.com' });
     expect(response.status).toBe(403);
     expect(errorMessage(response)).toMatch(
-      /Host "evil\.example\.com" is not allowed.*SVC_HTTP_ALLOWED_HOSTS/,
+      /Host "evil\.example\.com" is not allowed: this server answers requests addressed to loopback \(localhost, 127\.0\.0\.0\/8, \[::1\]\).*SVC_HTTP_ALLOWED_HOSTS/,
     );
   });
 
