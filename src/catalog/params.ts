@@ -249,6 +249,13 @@ export function unknownParameter(schema: z.ZodObject, name: string): string {
 }
 
 function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: Record<string, unknown>): string {
+  // Inside a parameter (estimate_cost's calls[0].arguments): named by its whole path.
+  if (issue.path.length > 1 || (issue.code === 'unrecognized_keys' && issue.path.length > 0)) {
+    const where = pathText(issue.path);
+    if (issue.code === 'unrecognized_keys')
+      return `Unknown member "${clip(issue.keys[0], 40)}" in "${where}"; see the parameter's description for what it takes.`;
+    return `Invalid value for "${where}": ${lowerFirst(issue.message)}.`;
+  }
   if (issue.code === 'unrecognized_keys') return unknownParameter(schema, issue.keys[0]);
   const name = String(issue.path[0] ?? '');
   // A rule over several parameters none of which was sent (one of id, slug or symbol).
@@ -282,6 +289,13 @@ function boundsOf(field: z.ZodType | undefined): string | undefined {
   if (finite(min) && finite(max)) return `${kind} from ${min} to ${max}`;
   if (finite(min)) return `${kind} of at least ${min}`;
   return finite(max) ? `${kind} of at most ${max}` : undefined;
+}
+
+/** `calls[0].arguments`: a path into the arguments as one would write it. */
+function pathText(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i > 0 ? '.' : ''}${clip(String(key), 40)}`))
+    .join('');
 }
 
 function lowerFirst(text: string): string {

@@ -16,7 +16,7 @@ export function describeSeries(
   show: (v: number) => string,
   { dateOnly = false, changeIn = 'percent' }: { dateOnly?: boolean; changeIn?: 'percent' | 'points' } = {},
 ): string {
-  if (points.length === 0) return 'no data points';
+  if (points.length === 0) return 'no data points in the range asked';
   const first = points[0];
   const last = points[points.length - 1];
   let min = first;

@@ -34,7 +34,9 @@ const EMPTY_CELLS: ReadonlySet<string> = new Set(['', '-', 'n/a']);
 
 /** A compact table: a header row, then rows, columns separated by " | "; no column that is all empty. */
 export function table(header: string[], rows: string[][]): string {
-  const kept = header.map((_, c) => rows.length === 0 || rows.some((row) => !EMPTY_CELLS.has(row[c] ?? '')));
+  // A header over no rows says nothing the summary line does not.
+  if (rows.length === 0) return '';
+  const kept = header.map((_, c) => rows.some((row) => !EMPTY_CELLS.has(row[c] ?? '')));
   return [header, ...rows].map((cells) => cells.filter((_, c) => kept[c]).join(' | ')).join('\n');
 }
 

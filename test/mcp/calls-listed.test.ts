@@ -71,6 +71,18 @@ describe('representative arguments', () => {
     expect(sol.quotes.at(-1)?.time_open).toBe('2026-11-10T00:00:00.000Z');
   });
 
+  it('a history before any data: says so, with no table header over no rows', async () => {
+    const before = await mcp.call('get_cryptocurrency_quotes_historical', {
+      symbol: 'BTC',
+      time_start: '2010-01-01',
+      time_end: '2026-11-01',
+      interval: '5m',
+    });
+    const text = expectAnswer(before, 'history before data');
+    expect(text).toMatch(/0 points: no data points in the range asked/);
+    expect(text).not.toMatch(/Time \| Price/);
+  });
+
   it('gainers and losers, new listings, a past day, trending: pages with the period and sort asked for', async () => {
     const losers = await mcp.call('get_gainers_losers', { sort_dir: 'asc', time_period: '7d', limit: 5 });
     expect(expectAnswer(losers, 'losers')).toMatch(/^Top losers over 7d:/);

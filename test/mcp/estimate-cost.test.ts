@@ -114,4 +114,18 @@ describe('estimate_cost', () => {
     expect(tooMany.isError).toBe(true);
     expect(textOf(tooMany)).toMatch(/"calls"/);
   });
+
+  it('a malformed planned call is named by its place in the plan', async () => {
+    const refusal = async (calls: unknown) => {
+      const result = await mcp.call('estimate_cost', { calls });
+      expect(result.isError).toBe(true);
+      return textOf(result);
+    };
+    expect(await refusal([{ tool: 'get_fear_and_greed_latest' }, { tool: 'x', extra: 1 }])).toBe(
+      `Unknown member "extra" in "calls[1]"; see the parameter's description for what it takes.`,
+    );
+    expect(await refusal([{ tool: 'get_fear_and_greed_latest', arguments: 'x' }])).toMatch(
+      /^Invalid value for "calls\[0\]\.arguments": invalid input: expected record, received string/,
+    );
+  });
 });
