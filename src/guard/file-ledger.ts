@@ -9,9 +9,10 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
+import { makeStateDir } from '../state-dir.js';
 import {
   accountsIn,
   applyHit,
@@ -177,7 +178,7 @@ export class FileLedger implements LedgerStore {
   }
 
   private async locked<T>(work: () => Promise<T>): Promise<T> {
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    makeStateDir(this.dir);
     const release = await lockfile.lock(this.location, {
       realpath: false,
       lockfilePath: this.lockPath,

@@ -19,7 +19,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import {
   closeSync,
   fsyncSync,
-  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
@@ -30,6 +29,7 @@ import {
 import { join } from 'node:path';
 import type { RedisConnection } from '../redis.js';
 import { script } from '../redis.js';
+import { makeStateDir } from '../state-dir.js';
 import { LedgerLostError } from './ledger.js';
 
 /** What a marker made by a replica begins with; any other value was set by hand. */
@@ -99,7 +99,7 @@ export class RememberedMarker {
    * the old file, so that a process killed, or a host losing power, leaves the old file or the new.
    */
   write(sha1: string): void {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    makeStateDir(this.dir);
     const aside = `${this.path}.${randomUUID()}.tmp`;
     const at = new Date().toISOString();
     try {

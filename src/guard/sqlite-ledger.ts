@@ -14,8 +14,9 @@
  * version's ledger.json is imported once, with its totals, then moved aside.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeStateDir } from '../state-dir.js';
 import {
   LedgerDamagedError,
   type LedgerState,
@@ -203,7 +204,7 @@ export class SqliteLedger implements LedgerStore {
 
   private open(): SqlDatabase {
     if (this.db) return this.db;
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    makeStateDir(this.dir);
     // Created private; SQLite gives its -wal and -shm files the database file's mode.
     closeSync(openSync(this.location, 'a', 0o600));
     const { db, queries } = openLedgerDatabase(this.sqlite, this.location);

@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LedgerDamagedError } from '../../src/guard/ledger.js';
 import { loadSqlite, type Sqlite } from '../../src/guard/sqlite.js';
 import { SqliteLedger } from '../../src/guard/sqlite-ledger.js';
-import { REPO_ROOT } from '../helpers/cli.js';
+import { REPO_ROOT, runCli } from '../helpers/cli.js';
 import { until } from '../helpers/until.js';
 
 // SQLite as this Node loads it (node:sqlite, or better-sqlite3 on Node 20); without either, the
@@ -284,6 +284,19 @@ describe.runIf(sqlite !== undefined)('an earlier version’s database', () => {
     expect(await later.figures('acct', WINDOW)).toMatchObject({ spent: 3 });
     await later.close();
     expect(indexes()).toEqual([]);
+  });
+});
+
+describe.runIf(process.platform === 'linux')('a state directory that cannot be made', () => {
+  it('under /proc: a budgeted call is refused at once, naming the ledger and why', async () => {
+    const run = await runCli(['call', 'get_fear_and_greed_latest'], {
+      SVC_STATE_DIR: '/proc/svc-nope/state',
+      SVC_CREDIT_BUDGET: '10',
+    });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(
+      /^The credit ledger at \/proc\/svc-nope\/state\/ledger\.sqlite cannot be used \(ENOENT.*budgeted calls are refused/,
+    );
   });
 });
 
