@@ -251,10 +251,10 @@ export function unknownParameter(schema: z.ZodObject, name: string): string {
 function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: Record<string, unknown>): string {
   // Inside a parameter (estimate_cost's calls[0].arguments): named by its whole path.
   if (issue.path.length > 1 || (issue.code === 'unrecognized_keys' && issue.path.length > 0)) {
-    const where = pathText(issue.path);
+    const where = `"${clip(String(issue.path[0]), 40)}", at ${pathText(issue.path)}`;
     if (issue.code === 'unrecognized_keys')
-      return `Unknown member "${clip(issue.keys[0], 40)}" in "${where}"; see the parameter's description for what it takes.`;
-    return `Invalid value for "${where}": ${lowerFirst(issue.message)}.`;
+      return `Unknown member "${clip(issue.keys[0], 40)}" in ${where}; see the parameter's description for what it takes.`;
+    return `Invalid value in ${where}: ${lowerFirst(issue.message)}.`;
   }
   if (issue.code === 'unrecognized_keys') return unknownParameter(schema, issue.keys[0]);
   const name = String(issue.path[0] ?? '');

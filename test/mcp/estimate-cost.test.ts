@@ -122,10 +122,10 @@ describe('estimate_cost', () => {
       return textOf(result);
     };
     expect(await refusal([{ tool: 'get_fear_and_greed_latest' }, { tool: 'x', extra: 1 }])).toBe(
-      `Unknown member "extra" in "calls[1]"; see the parameter's description for what it takes.`,
+      `Unknown member "extra" in "calls", at calls[1]; see the parameter's description for what it takes.`,
     );
     expect(await refusal([{ tool: 'get_fear_and_greed_latest', arguments: 'x' }])).toMatch(
-      /^Invalid value for "calls\[0\]\.arguments": invalid input: expected record, received string/,
+      /^Invalid value in "calls", at calls\[0\]\.arguments: invalid input: expected record, received string/,
     );
   });
 });
