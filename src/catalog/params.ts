@@ -59,7 +59,7 @@ function eachCurrencyOnce(value: string | undefined, context: z.RefinementCtx): 
     if (seen.has(key)) {
       context.addIssue({
         code: 'custom',
-        message: `names ${item.slice(0, 20)} twice; name each currency once (each beyond the first costs a credit)`,
+        message: `names ${clip(item, 20)} twice; name each currency once (each beyond the first costs a credit)`,
       });
       return;
     }

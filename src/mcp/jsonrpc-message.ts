@@ -4,6 +4,7 @@
  * answer that never comes or cannot tell what was wrong: both transports check these first and
  * answer with an invalid request (-32600) that names the rule.
  */
+import { clip } from '../messages.js';
 
 /** A JSON-RPC id as MCP has it: a string, or a whole number (a number past 2^53 is not one exactly). */
 export function isId(id: unknown): id is string | number {
@@ -28,7 +29,7 @@ const MEMBERS = {
 export function notAMessage(value: unknown): string | undefined {
   if (!isObject(value)) {
     const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-    return `the line is ${kind}, not an object`;
+    return `the message is ${kind}, not an object`;
   }
   const message = value;
   if (message.jsonrpc !== '2.0') return '"jsonrpc" is not "2.0"';
@@ -60,5 +61,5 @@ export function notAMessage(value: unknown): string | undefined {
   const extra = Object.keys(message).find((member) => !allowed.includes(member));
   if (extra === undefined) return undefined;
   const what = kind === 'request' ? 'a request' : 'a response';
-  return `it has "${extra.slice(0, 40)}", which ${what} does not carry (only ${allowed.join(', ')})`;
+  return `it has "${clip(extra, 40)}", which ${what} does not carry (only ${allowed.join(', ')})`;
 }

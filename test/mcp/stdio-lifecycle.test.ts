@@ -124,9 +124,9 @@ describe('lines that are not a message', () => {
     const invalid = messages.filter((m) => m.error?.code === -32600);
     expect(invalid.map((m) => m.id)).toEqual([null, null, null, 5, 6, 7, null, 14, null, null, 16, 17, 18]);
     expect(invalid.map((m) => m.error.message.replace(/;.*/, ''))).toEqual([
-      'Invalid Request: the line is a number, not an object',
-      'Invalid Request: the line is null, not an object',
-      'Invalid Request: the line is an array, not an object',
+      'Invalid Request: the message is a number, not an object',
+      'Invalid Request: the message is null, not an object',
+      'Invalid Request: the message is an array, not an object',
       'Invalid Request: "jsonrpc" is not "2.0"',
       'Invalid Request: it has no "method", and no "id" with a "result" or an "error"',
       'Invalid Request: "params" is not an object',
