@@ -1,6 +1,6 @@
 /** Times in and out: what the tools accept, and how upstream epoch numbers read as ISO 8601. */
 import { describe, expect, it } from 'vitest';
-import { isoOf } from '../../src/calendar.js';
+import { calendarPeriods, isoOf } from '../../src/calendar.js';
 import { parseTime } from '../../src/catalog/time.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z') / 1000;
@@ -31,5 +31,19 @@ describe('isoOf', () => {
   it('leaves ISO 8601 and other text as it is', () => {
     expect(isoOf('2026-11-22T00:00:00Z')).toBe('2026-11-22T00:00:00Z');
     expect(isoOf('n/a')).toBe('n/a');
+  });
+});
+
+describe('calendarPeriods', () => {
+  const at = (iso: string) => Date.parse(iso) / 1000;
+  it('counts from the period holding the start to the one holding the end, on the calendar', () => {
+    // 31 January to 1 March: January, February and March, whatever a month's mean length says.
+    expect(calendarPeriods(at('2026-01-31T12:00:00Z'), at('2026-03-01T00:00:00Z'), 'monthly')).toBe(3);
+    expect(calendarPeriods(at('2024-12-31T23:00:00Z'), at('2025-01-01T00:00:00Z'), 'yearly')).toBe(2);
+    // A Sunday to the Monday after: two ISO weeks.
+    expect(calendarPeriods(at('2026-11-22T12:00:00Z'), at('2026-11-23T00:00:00Z'), 'weekly')).toBe(2);
+    expect(calendarPeriods(at('2026-11-01T23:00:00Z'), at('2026-11-02T01:00:00Z'), 'daily')).toBe(2);
+    expect(calendarPeriods(at('2026-11-01T00:30:00Z'), at('2026-11-01T00:40:00Z'), 'hourly')).toBe(1);
+    expect(calendarPeriods(at('2026-11-02T00:00:00Z'), at('2026-11-01T00:00:00Z'), 'daily')).toBe(0);
   });
 });
