@@ -25,7 +25,7 @@ const MAY_IMPORT = {
   redis: ['config', 'ops'],
   upstream: ['cpu-turns', 'format', 'messages', 'time-budget'],
   cache: ['catalog', 'config', 'redis'],
-  guard: ['catalog', 'config', 'messages', 'redis', 'state-dir', 'time-budget'],
+  guard: ['catalog', 'config', 'format', 'messages', 'redis', 'state-dir', 'time-budget'],
   sandbox: ['calendar', 'catalog', 'format', 'messages'],
   call: [
     'cache',

@@ -133,7 +133,10 @@ async function runCall(
     };
   } catch (error) {
     if (context.signal?.aborted) {
-      return { result: errorResult(CALL_CANCELLED), event: { outcome: 'cancelled', credits: charged } };
+      return {
+        result: errorResult(CALL_CANCELLED, charged),
+        event: { outcome: 'cancelled', credits: charged },
+      };
     }
     // The transport answers with the question; nothing was reserved or sent.
     if (error instanceof QuestionAsked)
@@ -141,7 +144,7 @@ async function runCall(
     const reason =
       error instanceof RefusedCall ? error.reason : error instanceof BusyError ? 'busy' : undefined;
     return {
-      result: errorResult(describeFailure(error, tool, services, context)),
+      result: errorResult(describeFailure(error, tool, services, context), charged),
       event: {
         outcome: reason ? 'refused' : 'error',
         reason,
@@ -217,10 +220,10 @@ async function fetchEndpoint(
 /** How the service failed, in a few words, when a stale answer may stand in: not for a refusal of the key or the call. */
 function serviceFailure(error: unknown): string | undefined {
   if (!(error instanceof UpstreamError)) return undefined;
-  if (error.kind === 'timeout') return 'it did not answer in time';
-  if (error.kind === 'network') return 'it could not be reached';
-  if (error.kind === 'http' && error.status === 429) return 'it refused more requests for now (429)';
-  if (error.kind === 'http' && (error.status ?? 0) >= 500) return `it failed (HTTP ${error.status})`;
+  if (error.kind === 'timeout') return 'did not answer in time';
+  if (error.kind === 'network') return 'could not be reached';
+  if (error.kind === 'http' && error.status === 429) return 'refused more requests for now (429)';
+  if (error.kind === 'http' && (error.status ?? 0) >= 500) return `failed (HTTP ${error.status})`;
   return undefined;
 }
 

@@ -1,7 +1,6 @@
 /** How a tool call's answers and failures look to the client: text, structured data and `_meta`. */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-
-const SANDBOX_NOTE = '[sandbox data]';
+import { counted } from '../format/text.js';
 
 /** What a result's `_meta` says about the answer: its cost and how fresh it is. */
 export interface AnswerMeta {
@@ -21,8 +20,14 @@ export interface AnswerMeta {
   stale_because?: string;
 }
 
-export function errorResult(message: string): CallToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true };
+/**
+ * A failed call: the message, and `_meta.credits`, what its requests were charged (0 unless one
+ * reached the service before the call ended), which the text also says when it is not 0.
+ */
+export function errorResult(message: string, credits = 0): CallToolResult {
+  const charged =
+    credits > 0 ? `\n${counted(credits, 'credit')} charged: the request reached the service.` : '';
+  return { content: [{ type: 'text', text: `${message}${charged}` }], isError: true, _meta: { credits } };
 }
 
 export interface Presented {
@@ -41,23 +46,33 @@ function ageText(seconds: number): string {
 }
 
 /**
- * The result: the text, the structured data, `_meta`. For format=text the text is the summary with
- * notes a reader needs (the data was cut, comes from the cache or the sandbox); for format=json it
- * is the data as one JSON text, valid on its own, and the notes live in the data (`truncated`) and
- * `_meta` (`cached`, `age_seconds`, `sandbox`) only.
+ * The text answer's last line, the cost and the data's origin in words: "1 credit · sandbox data",
+ * "from the cache, 0 credits · 4 min old", "joined an identical call, 0 credits", and for a stale
+ * answer how the service failed.
+ */
+export function costLine(meta: AnswerMeta): string {
+  const credits = counted(meta.credits, 'credit');
+  const age = `${ageText(meta.age_seconds)} old`;
+  const head = meta.stale
+    ? [`stale: the service ${meta.stale_because ?? 'failed'}, so this is the last answer, ${credits}`, age]
+    : meta.cached
+      ? [`from the cache, ${credits}`, age]
+      : meta.joined
+        ? [`joined an identical call, ${credits}`]
+        : [credits];
+  return [...head, meta.sandbox && 'sandbox data'].filter(Boolean).join(' · ');
+}
+
+/**
+ * The result: the text, the structured data, `_meta`. For format=text the text is the summary, a
+ * note when the data was cut, and the cost line; for format=json it is the data as one JSON text,
+ * valid on its own, and the notes live in the data (`truncated`) and `_meta` only.
  */
 export function answerResult({ data, summarise, format, meta }: Presented): CallToolResult {
   const result = { structuredContent: data, _meta: { ...meta } };
   if (format === 'json') return { content: [{ type: 'text', text: JSON.stringify(data) }], ...result };
   const truncated = typeof data.truncated === 'string' ? data.truncated : undefined;
-  const text = [
-    summarise(data),
-    truncated,
-    meta.cached && `(cached answer: the data is ${ageText(meta.age_seconds)} old)`,
-    meta.stale &&
-      `(stale answer: the service ${meta.stale_because ?? 'failed'}, so this is the last answer, ${ageText(meta.age_seconds)} old)`,
-    meta.sandbox && SANDBOX_NOTE,
-  ]
+  const text = [summarise(data), truncated, costLine(meta)]
     .filter((line): line is string => typeof line === 'string' && line !== '')
     .join('\n');
   return { content: [{ type: 'text', text }], ...result };

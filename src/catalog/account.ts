@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { formatNumber } from '../format/numbers.js';
-import { formatTime, lines, table } from '../format/text.js';
+import { counted, formatTime, lines, table } from '../format/text.js';
 import { CREDIT_WINDOWS, perCall } from './credits.js';
 import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
@@ -133,7 +133,7 @@ export const creditUsage = defineLocalTool({
           ? `Yours: ${formatNumber(u.you.spent)} spent.`
           : `Yours: ${formatNumber(u.you.spent)} of your ${formatNumber(u.you.budget)} spent, ${formatNumber(u.you.left)} left.`),
       u.resets_at !== null && `The window rolls at ${formatTime(u.resets_at)}.`,
-      `${formatNumber(u.cache_hits)} cache hits saved ${formatNumber(u.credits_saved)} credits; at most ${formatNumber(u.max_credits_per_call)} credits per call.`,
+      `${counted(u.cache_hits, 'cache hit')} saved ${counted(u.credits_saved, 'credit')}; at most ${counted(u.max_credits_per_call, 'credit')} per call.`,
       tools.length > 0 &&
         table(
           ['Tool', 'Calls', 'Credits', 'Cache hits'],
@@ -220,7 +220,7 @@ export const estimateCost = defineLocalTool({
     const refused = data.calls.filter((c) => c.error !== undefined || c.within_limit === false).length;
     const period = { day: 'today', month: 'this month', total: 'in total' }[data.window];
     return lines(
-      `${data.calls.length} planned call${data.calls.length === 1 ? '' : 's'}: ${formatNumber(data.total)} credits in all${cached > 0 ? `; ${cached} from the cache, free` : ''}${refused > 0 ? `; ${refused} would be refused before sending` : ''}.`,
+      `${counted(data.calls.length, 'planned call')}: ${counted(data.total, 'credit')} in all${cached > 0 ? `; ${cached} from the cache, free` : ''}${refused > 0 ? `; ${refused} would be refused before sending` : ''}.`,
       data.budget === null
         ? 'No budget is set (SVC_CREDIT_BUDGET).'
         : `${formatNumber(data.left)} of ${formatNumber(data.budget)} credits left ${period}: ${data.fits ? 'it fits' : 'it does not fit'}.`,

@@ -54,7 +54,10 @@ export const LISTED_PAGES = offsetPages(LISTED_RECORD);
 /** The same, for a category's assets (under `coins`). */
 export const CATEGORY_COIN_PAGES = offsetPages(LISTED_RECORD, 'coins');
 
-/** "#, Asset, Price, 24h (or the period's change), Market cap" for the first `max` assets. */
+/**
+ * "Market-cap rank, Asset, Price, 24h (or the period's change), Market cap" for the first `max`
+ * assets; the rank is the asset's by market cap, not its place in this list (gainers, trending).
+ */
 export function assetTable(
   items: readonly Asset[],
   max: number,
@@ -67,7 +70,7 @@ export function assetTable(
   const { shown, omitted } = cutRows(items, max);
   return lines(
     table(
-      ['#', 'Asset', 'Price', change.label, 'Market cap'],
+      ['Market-cap rank', 'Asset', 'Price', change.label, 'Market cap'],
       shown.map((a) => {
         const q = a.quote[0];
         return [

@@ -16,6 +16,7 @@ import {
 import { perCall } from './credits.js';
 import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
+import { pageAdvice } from './pages.js';
 import { enumParam, namesListParam, paramsObject } from './params.js';
 import { plansFrom } from './plans.js';
 import { recordsOf } from './shapes.js';
@@ -83,7 +84,7 @@ export const latestContent = defineEndpoint({
   normalise(body, params) {
     return { start: params.start, items: recordsOf(upstreamArticle, dataOf(body)) };
   },
-  summarise(data) {
+  summarise(data, params) {
     if (data.items.length === 0) return `No content from start=${data.start}.`;
     const { shown, omitted } = cutRows(data.items, 12);
     return lines(
@@ -92,7 +93,7 @@ export const latestContent = defineEndpoint({
         const about = (a.assets ?? []).map((m) => m.symbol).slice(0, 5);
         return `- ${formatTime(a.released_at ?? a.created_at)} · ${excerpt(a.title, 140)}${a.source_name ? ` — ${a.source_name}` : ''}${about.length > 0 ? ` (${about.join(', ')})` : ''}${a.source_url ? ` ${a.source_url}` : ''}`;
       }),
-      omittedLine(omitted, `format=json has them; next page: start=${data.start + data.items.length}`),
+      omittedLine(omitted, pageAdvice(data, data.items.length, params)),
     );
   },
 });

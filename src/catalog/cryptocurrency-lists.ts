@@ -15,6 +15,7 @@ import {
 } from './assets.js';
 import { perItems } from './credits.js';
 import { dataOf, defineEndpoint } from './define.js';
+import { pageAdvice } from './pages.js';
 import { convertExclusive, enumParam, namesListParam, paramsObject } from './params.js';
 import { historyByPlan, plansFrom } from './plans.js';
 import { recordsOf } from './shapes.js';
@@ -27,9 +28,6 @@ const pageCredits = (per: number) =>
     scales: 'limit',
     convert: true,
   });
-
-const nextPage = (start: number, count: number) =>
-  `format=json has this page; next page: start=${start + count}`;
 
 // ---------------------------------------------------------------- new listings
 
@@ -59,7 +57,7 @@ export const newCryptocurrencies = defineEndpoint({
   normalise(body, params) {
     return { start: params.start, items: recordsOf(upstreamNewAsset, dataOf(body)) };
   },
-  summarise(data) {
+  summarise(data, params) {
     if (data.items.length === 0) return `No new listings from start=${data.start}.`;
     const { shown, omitted } = cutRows(data.items, LISTED_ROWS);
     return lines(
@@ -77,7 +75,7 @@ export const newCryptocurrencies = defineEndpoint({
           ];
         }),
       ),
-      omittedLine(omitted, nextPage(data.start, data.items.length)),
+      omittedLine(omitted, pageAdvice(data, data.items.length, params)),
     );
   },
 });
@@ -140,12 +138,15 @@ function trending<const N extends string>(spec: TrendingSpec<N>) {
         items: recordsOf(upstreamMover, dataOf(body)),
       };
     },
-    summarise(data: { start: number; time_period: string; items: z.output<typeof mover>[] }, params: object) {
+    summarise(
+      data: { start: number; time_period: string; items: z.output<typeof mover>[] },
+      params: { limit: number },
+    ) {
       if (data.items.length === 0) return `Nothing from start=${data.start}.`;
       const period = data.time_period as Period;
       return lines(
         spec.heading(period, params as Record<string, unknown>),
-        assetTable(data.items, LISTED_ROWS, nextPage(data.start, data.items.length), {
+        assetTable(data.items, LISTED_ROWS, pageAdvice(data, data.items.length, params), {
           label: period,
           key: CHANGE_KEY[period] ?? 'percent_change_24h',
         }),
@@ -256,7 +257,7 @@ export const listingsHistorical = defineEndpoint({
     if (data.items.length === 0) return `No cryptocurrencies on ${data.date} from start=${data.start}.`;
     return lines(
       `Cryptocurrencies ${data.start}–${data.start + data.items.length - 1} at the end of ${data.date} by ${params.sort ?? 'svc_rank'}:`,
-      assetTable(data.items, LISTED_ROWS, nextPage(data.start, data.items.length)),
+      assetTable(data.items, LISTED_ROWS, pageAdvice(data, data.items.length, params)),
     );
   },
 });

@@ -17,7 +17,7 @@ import { asset, assetTable, CATEGORY_COIN_PAGES, LISTED_ROWS, upstreamAsset } fr
 import { perCall, perItems } from './credits.js';
 import { dataOf, defineEndpoint, UnexpectedBodyError } from './define.js';
 import { lenient } from './lenient.js';
-import { offsetPages, UNPAGED } from './pages.js';
+import { offsetPages, pageAdvice, UNPAGED } from './pages.js';
 import { convertExclusive, enumParam, namesListParam, paramsObject, symbolListParam } from './params.js';
 import { ALL_PLANS } from './plans.js';
 import { rankOf, recordsOf } from './shapes.js';
@@ -82,14 +82,13 @@ export const cryptocurrencyMap = defineEndpoint({
   summarise(data, params) {
     if (data.items.length === 0) return `No cryptocurrencies from start=${params.start}.`;
     const { shown, omitted } = cutRows(data.items, 25);
-    const next = data.start + data.items.length;
     return lines(
       `${data.items.length} cryptocurrencies from start=${data.start}, by ${params.sort}:`,
       table(
         MAP_COLUMNS,
         shown.map((a) => mapRow(a, a.platform?.name)),
       ),
-      omittedLine(omitted, `format=json has this page; next page: start=${next}`),
+      omittedLine(omitted, pageAdvice(data, data.items.length, params)),
     );
   },
 });
@@ -247,7 +246,7 @@ export const categories = defineEndpoint({
   normalise(body, params) {
     return { start: params.start, items: recordsOf(upstreamCategory, dataOf(body)) };
   },
-  summarise(data) {
+  summarise(data, params) {
     if (data.items.length === 0) return 'No categories match.';
     const { shown, omitted } = cutRows(data.items, LISTED_ROWS);
     return lines(
@@ -263,7 +262,7 @@ export const categories = defineEndpoint({
           formatMoney(c.volume),
         ]),
       ),
-      omittedLine(omitted, `format=json has this page; next page: start=${data.start + data.items.length}`),
+      omittedLine(omitted, pageAdvice(data, data.items.length, params)),
     );
   },
 });
@@ -305,12 +304,10 @@ export const categoryCoins = defineEndpoint({
     if (detail === undefined) throw new UnexpectedBodyError('data: no category');
     return { ...detail, start: params.start };
   },
-  summarise(c) {
-    const last = c.start + c.coins.length - 1;
+  summarise(c, params) {
     return lines(
       `${c.name}: ${c.num_tokens ?? c.coins.length} coins, market cap ${formatMoney(c.market_cap)} (${formatPercent(c.market_cap_change)} 24h), volume ${formatMoney(c.volume)} (${formatTime(c.last_updated)})`,
-      c.coins.length > 0 &&
-        assetTable(c.coins, LISTED_ROWS, `format=json has this page; next page: start=${last + 1}`),
+      c.coins.length > 0 && assetTable(c.coins, LISTED_ROWS, pageAdvice(c, c.coins.length, params)),
     );
   },
 });

@@ -24,7 +24,7 @@ import {
 } from './assets.js';
 import { perItems } from './credits.js';
 import { dataOf, defineEndpoint } from './define.js';
-import { UNPAGED } from './pages.js';
+import { pageAdvice, UNPAGED } from './pages.js';
 import { convertExclusive, enumParam, namesListParam, paramsObject } from './params.js';
 import { ALL_PLANS } from './plans.js';
 import { recordsOf } from './shapes.js';
@@ -132,13 +132,13 @@ export function listingsInput<T extends z.ZodType>(tag: T) {
 /** The listings answer: a heading, then the table of the page. */
 function summariseListings(
   data: { start: number; items: Asset[] },
-  params: { start: number; sort?: string; sort_dir?: string },
+  params: { start: number; limit: number; sort?: string; sort_dir?: string },
 ): string {
   if (data.items.length === 0) return `No cryptocurrencies match from start=${params.start}.`;
   const last = data.start + data.items.length - 1;
   return lines(
     `Cryptocurrencies ${data.start}–${last} by ${params.sort ?? 'market_cap'} (${params.sort_dir ?? 'desc'}), ${formatTime(data.items[0].last_updated)}`,
-    assetTable(data.items, 20, `format=json has this whole page; next page: start=${last + 1}`),
+    assetTable(data.items, 20, pageAdvice(data, data.items.length, params)),
   );
 }
 

@@ -14,7 +14,7 @@ import {
 import { perItems } from './credits.js';
 import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
-import { offsetPages } from './pages.js';
+import { offsetPages, pageAdvice } from './pages.js';
 import {
   convertExclusive,
   enumParam,
@@ -135,9 +135,8 @@ export const marketPairs = defineEndpoint({
   normalise(body, params) {
     return { ...parseBody(upstreamPairs, dataOf(body)), start: params.start };
   },
-  summarise(data) {
+  summarise(data, params) {
     const { shown, omitted } = cutRows(data.market_pairs, 20);
-    const next = data.start + data.market_pairs.length;
     return lines(
       `${data.name} (${data.symbol}): ${formatNumber(data.num_market_pairs)} market pairs; ${data.market_pairs.length} from start=${data.start}:`,
       data.market_pairs.length > 0 &&
@@ -154,7 +153,7 @@ export const marketPairs = defineEndpoint({
             ];
           }),
         ),
-      omittedLine(omitted, `format=json has this page; next page: start=${next}`),
+      omittedLine(omitted, pageAdvice(data, data.market_pairs.length, params, data.num_market_pairs)),
     );
   },
 });

@@ -52,6 +52,24 @@ function bytesWith(size: RecordBytes) {
   return (params: object) => size.fixed + size.perCurrency * currencyCount(params);
 }
 
+/**
+ * What a listing's text says of the rows it leaves out: format=json has the whole page, and the
+ * next page starts after its `count` rows only when there can be one: the page was capped to one
+ * answer (`next` in its data), holds as many rows as asked for, or the service's `total` says so.
+ * A shorter page is the service's last; following it would buy an empty page.
+ */
+export function pageAdvice(
+  data: { start: number },
+  count: number,
+  asked: { limit: number },
+  total?: number,
+): string {
+  const end = data.start + count;
+  const capped = (data as { next?: unknown }).next !== undefined;
+  const more = total !== undefined ? end <= total : capped || count >= asked.limit;
+  return more ? `format=json has this page; next page: start=${end}` : 'format=json has this page, the last';
+}
+
 /** `start` and `limit` pages, the records under `list`: the rest starts where this page ends. */
 export function offsetPages(size: RecordBytes, list = 'items'): Pages<{ start: number; limit: number }> {
   return {

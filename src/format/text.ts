@@ -47,10 +47,15 @@ export function cutRows<T>(items: readonly T[], max: number): { shown: readonly 
     : { shown: items.slice(0, max), omitted: items.length - max };
 }
 
+/** "1 credit", "1,200 credits": a count and its noun, singular for one. */
+export function counted(n: number, noun: string): string {
+  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** "… 80 more rows not shown; <advice>." where advice says how to see them (a parameter that pages on). */
 export function omittedLine(omitted: number, advice: string): string | undefined {
   if (omitted <= 0) return undefined;
-  return `… ${omitted} more row${omitted === 1 ? '' : 's'} not shown; ${advice}.`;
+  return `… ${counted(omitted, 'more row')} not shown; ${advice}.`;
 }
 
 /** Join answer lines, dropping the empty ones. */

@@ -3,6 +3,7 @@
  * left, when the window rolls and how to make the call fit.
  */
 import type { CreditRule } from '../catalog/credits.js';
+import { counted } from '../format/text.js';
 import { largestFit } from './fit.js';
 import { LedgerDamagedError, LedgerLostError, type LedgerStore } from './ledger.js';
 import { type BudgetWindow, describeReset } from './windows.js';
@@ -87,7 +88,7 @@ function leftOf({ budget, spent, reserved }: Figures): number {
 }
 
 function credits(n: number): string {
-  return `${n} credit${n === 1 ? '' : 's'}`;
+  return counted(n, 'credit');
 }
 
 /**

@@ -31,7 +31,7 @@ describe('on the sandbox', () => {
     const second = await mcp.call('get_fear_and_greed_latest');
     expect(second._meta).toMatchObject({ credits: 0, cached: true, joined: false });
     expect((second._meta as { age_seconds: number }).age_seconds).toBeGreaterThanOrEqual(1);
-    expect(textOf(second)).toMatch(/\(cached answer: the data is \d+ s old\)/);
+    expect(textOf(second).split('\n').at(-1)).toMatch(/^from the cache, 0 credits · \d+ s old$/);
     expect(second.structuredContent).toEqual(first.structuredContent);
     expect(requestsTo(FNG) - before).toBe(1);
     const usage = await creditUsage(mcp);

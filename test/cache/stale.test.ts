@@ -35,7 +35,7 @@ afterAll(async () => {
 
 /** Each failure, what the stale answer says of it, and what it was charged (the estimate, 1, when no answer came). */
 const FAILURES = [
-  ['HTTP 503', { status: 503, body: errorBody(500, 'Service unavailable') }, 'it failed (HTTP 503)', 0],
+  ['HTTP 503', { status: 503, body: errorBody(500, 'Service unavailable') }, 'failed (HTTP 503)', 0],
   [
     '429',
     { status: 429, body: errorBody(1011, 'IP rate limit'), headers: { 'retry-after': '30' } },
@@ -67,7 +67,7 @@ describe('stale answers', () => {
       expect(result.structuredContent, name).toMatchObject({ items: [{ value: 44 }] });
       expect(result._meta, name).toMatchObject({ stale: true, credits, cached: false });
       expect((result._meta as { age_seconds: number }).age_seconds, name).toBeGreaterThanOrEqual(15);
-      expect(textOf(result), name).toContain('(stale answer: the service ');
+      expect(textOf(result), name).toContain('stale: the service ');
       expect(textOf(result), name).toContain(why);
     }
 

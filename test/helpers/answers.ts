@@ -3,15 +3,18 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import { firstText, textOf } from './cli.js';
 
-export const SANDBOX_NOTE = '[sandbox data]';
+/** How a text answer built from sandbox data ends: its cost line names the sandbox last. */
+export const SANDBOX_NOTE = ' · sandbox data';
 
-/** Not an error, structured data present, a short text summary that ends with the sandbox note. */
+/** Not an error, structured data present, a short text summary that ends with its cost line, naming the sandbox. */
 export function expectAnswer(result: CallToolResult, what: string): string {
   expect(result.isError, `${what}: ${textOf(result)}`).toBeFalsy();
   expect(result.structuredContent, what).toBeTypeOf('object');
   const text = firstText(result);
   expect(text.length, `${what}: ${text.length} chars`).toBeLessThanOrEqual(4000);
-  expect(text.endsWith(`\n${SANDBOX_NOTE}`), what).toBe(true);
+  expect(text.split('\n').at(-1), what).toMatch(
+    /^(from the cache, |joined an identical call, )?\d+ credits? .*· sandbox data$/,
+  );
   expect(text, what).not.toMatch(/undefined|NaN|\[object Object\]/);
   expect(text, what).not.toMatch(/^\s*[{[]/); // never the upstream JSON pasted in
   return text;

@@ -89,7 +89,11 @@ function newClient(kind: ClientKind, answer?: Answerer): AnyClient {
 }
 
 /** Connect a client over a transport and list the tools (which also makes it cache the output validators). */
-async function connectClient(kind: SessionKind, transport: object, answer?: Answerer): Promise<Session> {
+export async function connectClient(
+  kind: SessionKind,
+  transport: object,
+  answer?: Answerer,
+): Promise<Session> {
   // The 1.x client tells its transport the version `initialize` settled on, when the transport asks.
   let settled: string | undefined;
   const told = transport as { setProtocolVersion?: (version: string) => void };

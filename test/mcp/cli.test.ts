@@ -16,7 +16,7 @@ describe('svc-mcp call', () => {
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(FEAR_AND_GREED_LINE);
-    expect(lines.at(-1)).toBe('[sandbox data]');
+    expect(lines.at(-1)).toBe('1 credit · sandbox data');
     expect(run.stderr).toBe('');
   });
 
@@ -30,7 +30,7 @@ describe('svc-mcp call', () => {
   it('format=json prints one JSON text that parses whole, without the sandbox line', async () => {
     const run = await runCli(['call', 'get_fear_and_greed_latest', '{"format":"json"}']);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).not.toContain('[sandbox data]');
+    expect(run.stdout).not.toContain('sandbox data');
     expect(JSON.parse(run.stdout)).toMatchObject({ value: expect.any(Number) });
   });
 
@@ -148,7 +148,7 @@ describe('svc-mcp demo', () => {
     const calls = run.stdout.match(/^> \w+ /gm) ?? [];
     expect(calls.length).toBeGreaterThanOrEqual(4);
     expect(run.stdout).toMatch(/^> get_fear_and_greed_latest \{\}\nFear & Greed \d{1,3} – /m);
-    expect(run.stdout).toContain('[sandbox data]');
+    expect(run.stdout).toContain('· sandbox data');
     expect(run.stdout).not.toMatch(/isError|Error:/);
   });
 });

@@ -29,7 +29,7 @@ async function structured(path: string, body: unknown, tool: string, args: Recor
   session.upstream.reply(path, { body });
   const result = await session.mcp.call(tool, args);
   expect(result.isError, textOf(result)).toBeFalsy();
-  expect(textOf(result)).not.toContain('[sandbox data]');
+  expect(textOf(result)).not.toContain('sandbox data');
   return result.structuredContent;
 }
 

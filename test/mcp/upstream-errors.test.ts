@@ -67,7 +67,7 @@ describe('keys and plans', () => {
       // The same key still works where the plan allows it.
       const allowed = await mcp.call('get_fear_and_greed_latest');
       expect(allowed.isError, textOf(allowed)).toBeFalsy();
-      expect(firstText(allowed)).not.toContain('[sandbox data]');
+      expect(firstText(allowed)).not.toContain('sandbox data');
     } finally {
       await mcp.close();
     }

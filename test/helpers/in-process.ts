@@ -1,0 +1,61 @@
+/**
+ * A server built in the test's own process, as the stdio command builds it (the same services,
+ * the same `createServer` and the SDK's `serveStdio`, which settles the protocol revision), with a
+ * real MCP client of either kind on the SDK's linked in-memory transport. Settings come from `env`
+ * as a process would read them; with no key the embedded sandbox starts in this process too.
+ * Tool results go through the recorder (connectClient), so the key-leak scan covers them.
+ */
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { createServices, type Services } from '../../src/call/services.js';
+import { loadConfig } from '../../src/config/index.js';
+import { createServer } from '../../src/mcp/server.js';
+import { childEnv, type Env } from './cli.js';
+import { type Answerer, type ClientKind, connectClient, type Session } from './session.js';
+
+export interface InProcessSession extends Session {
+  /** The services the server was built over: its guard, cache and data source. */
+  services: Services;
+}
+
+/** The services a process with these settings builds (SVC_STATE_DIR: this test file's own, unless set). */
+export function servicesFor(env: Env = {}): Promise<Services> {
+  const { PATH: _, ...settings } = childEnv(env);
+  return createServices(loadConfig(settings));
+}
+
+/** A session on a server of its own, in this process: closing it closes the server and its services. */
+export async function openInProcess(
+  env: Env = {},
+  client: ClientKind = 'sdk1',
+  answer?: Answerer,
+): Promise<InProcessSession> {
+  const services = await servicesFor(env);
+  const session = await connectTo(services, client, answer);
+  return {
+    ...session,
+    services,
+    async close() {
+      await session.close();
+      await services.close();
+    },
+  };
+}
+
+/** Another client's session on the same services (as a second connection to one process). */
+export async function connectTo(
+  services: Services,
+  client: ClientKind = 'sdk1',
+  answer?: Answerer,
+): Promise<Session> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const handle = serveStdio(({ era }) => createServer(services, { era }), { transport: serverSide });
+  const session = await connectClient({ client, transport: 'stdio' }, clientSide, answer);
+  return {
+    ...session,
+    async close() {
+      await session.close();
+      await handle.close().catch(() => {});
+    },
+  };
+}
