@@ -8,7 +8,7 @@ import { estimateCredits } from '../catalog/credits.js';
 import { type CallEstimate, plansText, selectTools, unknownToolMessage } from '../catalog/index.js';
 import { validateParams } from '../catalog/params.js';
 import { largestFit } from '../guard/fit.js';
-import { pageOf } from './pages.js';
+import { completed, pageOf } from './pages.js';
 import type { Services } from './services.js';
 
 export async function estimateCall(
@@ -29,8 +29,9 @@ export async function estimateCall(
   if (tool.kind === 'local') {
     return { ok: true, credits: 0, cached: false, plans: 'all', plan_has: null, within_limit: true };
   }
-  const { format: _, ...params } = checked.value as Record<string, unknown>;
+  const { format: _, ...asked } = checked.value as Record<string, unknown>;
   const now = Math.floor(services.now() / 1000);
+  const params = completed(tool, asked, now);
   const page = pageOf(tool, params, now);
   const credits = estimateCredits(tool.credits, page.params, now);
   const withinLimit = credits <= config.maxCreditsPerCall;

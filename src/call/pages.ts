@@ -29,22 +29,41 @@ function recordsPerAnswer(endpoint: Endpoint, params: Record<string, unknown>): 
   return Math.max(1, Math.floor((DATA_ROOM * RECORDS_SHARE) / pages.recordBytes(params as never)));
 }
 
-/** The call's parameters lowered to what one answer carries, with the next page's arguments. */
+/**
+ * The call's checked parameters with what the tool fills in itself (a series' count from its time
+ * range): what is cached, estimated, paged and sent.
+ */
+export function completed(
+  endpoint: Endpoint,
+  params: Record<string, unknown>,
+  now: number,
+): Record<string, unknown> {
+  return endpoint.pages?.complete?.(params as never, now) ?? params;
+}
+
+/**
+ * The call's (completed) parameters lowered to what one answer carries, or to what the service
+ * itself returns where it has a limit of its own, with the next page's arguments.
+ */
 export function pageOf(endpoint: Endpoint, params: Record<string, unknown>, now: number): Page {
   const pages = endpoint.pages;
-  const records = recordsPerAnswer(endpoint, params);
-  const lowered = records === undefined ? undefined : pages?.lower(params as never, records, now);
-  if (!pages || !lowered) return { params };
+  const fits = recordsPerAnswer(endpoint, params);
+  if (!pages || fits === undefined) return { params };
+  const limit = pages.serviceMost?.(params as never);
+  const byService = limit !== undefined && limit.records < fits;
+  const lowered = pages.lower(params as never, byService ? limit.records : fits, now);
+  if (!lowered) return { params };
   const { param } = pages;
   const asked = Number(params[param]).toLocaleString('en-US');
   // The page's size as the argument is written (no thousands separator), so that it can be sent back as it is.
   const sent = Number(lowered.params[param]);
   const rest = lowered.next ? 'send `next` as the arguments for the next page' : 'this is as far as it goes';
+  const why = byService ? `: ${limit.why}` : ' to stay under 1 MiB (and paid for as such)';
   return {
     params: lowered.params,
     capped: {
       next: lowered.next,
-      note: `Capped to ${param}=${sent} of ${asked} to stay under 1 MiB (and paid for as such); ${rest}.`,
+      note: `Capped to ${param}=${sent} of ${asked}${why}; ${rest}.`,
       ranOut: (data) => (pages.returned?.(data) ?? Number.POSITIVE_INFINITY) < sent,
     },
   };

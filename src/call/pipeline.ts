@@ -37,7 +37,7 @@ import { fitToWire } from './cut.js';
 import type { DataSource } from './data-source.js';
 import { estimateCall } from './estimate.js';
 import { BusyError } from './limiter.js';
-import { pageOf, withPage } from './pages.js';
+import { completed, pageOf, withPage } from './pages.js';
 import { type AnswerMeta, answerResult, errorResult } from './results.js';
 import type { Services } from './services.js';
 
@@ -169,9 +169,10 @@ export interface EndpointAnswer extends Fetched {
 async function fetchEndpoint(
   services: Services,
   endpoint: Endpoint,
-  params: Record<string, unknown>,
+  checked: Record<string, unknown>,
   context: FetchContext,
 ): Promise<EndpointAnswer> {
+  const params = completed(endpoint, checked, Math.floor(services.now() / 1000));
   const source = await services.source();
   const apiKey = context.apiKey ?? source.apiKey;
   if (apiKey === undefined) {

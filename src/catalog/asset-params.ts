@@ -95,7 +95,7 @@ export function servicePage(maxLimit: number, serviceDefault?: number) {
 /** `convert` and `convert_id`, up to `max` currencies; pair with the convertExclusive rule. */
 export function currencyParams(max = 120, note = '') {
   return {
-    convert: convertParam(max, note).describe(`Quote currencies, e.g. EUR,BTC (default USD); up to ${max}.`),
+    convert: convertParam(max, note).describe(`Currencies, e.g. EUR,BTC; default USD; up to ${max}.`),
     convert_id: convertIdParam(max).describe(`Or by id, e.g. 2790; up to ${max}.`),
   };
 }

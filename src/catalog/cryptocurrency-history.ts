@@ -16,12 +16,18 @@ import {
 } from './asset-params.js';
 import { perItems } from './credits.js';
 import { dataOf, defineEndpoint } from './define.js';
-import { CALENDAR_INTERVALS, expectedPoints } from './global-metrics.js';
 import { lenient } from './lenient.js';
 import { seriesPages, UNPAGED } from './pages.js';
 import { convertExclusive, enumParam, intParam, namesListParam, paramsObject, timeOrder } from './params.js';
 import { historyByPlan, plansFrom } from './plans.js';
 import { quoteEntry, quoteOf } from './quotes.js';
+import {
+  CALENDAR_INTERVALS,
+  expectedPoints,
+  MAX_SERIES_COUNT,
+  SERIES_COUNT_TEXT,
+  seriesServiceParams,
+} from './series.js';
 import { recordsOf } from './shapes.js';
 
 const STEP_INTERVALS = [
@@ -48,7 +54,7 @@ function seriesParams(intervals: readonly [string, ...string[]], defaultInterval
   return {
     time_start: timeBoundParam('Start'),
     time_end: timeEndParam,
-    count: intParam(1, 10_000, 'Points per asset.').default(10),
+    count: intParam(1, MAX_SERIES_COUNT, SERIES_COUNT_TEXT).optional(),
     interval: enumParam(intervals, 'Spacing.').default(defaultInterval),
   };
 }
@@ -115,6 +121,7 @@ export const ohlcvHistorical = defineEndpoint({
     timeOrder,
     exactlyOne('id', 'slug', 'symbol'),
   ),
+  serviceParams: seriesServiceParams,
   output: z.object({ items: z.array(ohlcvSeries) }),
   credits: seriesCredits,
   pages: seriesPages({ fixed: 205, perCurrency: 200 }, { periods: 'candles' }),
@@ -355,7 +362,7 @@ export const quotesHistorical = defineEndpoint({
     timeOrder,
     exactlyOne('id', 'symbol'),
   ),
-  serviceParams: { aux: namesListParam(QUOTE_HISTORY_AUX, 'Fields.') },
+  serviceParams: { aux: namesListParam(QUOTE_HISTORY_AUX, 'Fields.'), ...seriesServiceParams },
   output: z.object({ interval: z.string(), items: z.array(quoteSeries) }),
   credits: seriesCredits,
   pages: seriesPages({ fixed: 70, perCurrency: 200 }),

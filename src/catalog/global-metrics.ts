@@ -1,6 +1,5 @@
 /** Global market totals: the latest figures and a historical series. */
 import { z } from 'zod';
-import { type CalendarUnit, calendarPeriods } from '../calendar.js';
 import { currencyLabel, formatMoney, formatNumber, formatShare } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
 import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
@@ -9,17 +8,16 @@ import { perCall, perItems } from './credits.js';
 import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
 import { seriesPages } from './pages.js';
-import {
-  convertExclusive,
-  enumParam,
-  intParam,
-  namesListParam,
-  paramsObject,
-  parseTime,
-  timeOrder,
-} from './params.js';
+import { convertExclusive, enumParam, intParam, namesListParam, paramsObject, timeOrder } from './params.js';
 import { ALL_PLANS, historyByPlan } from './plans.js';
 import { quoteEntry, quoteOf } from './quotes.js';
+import {
+  CALENDAR_INTERVALS,
+  expectedPoints,
+  MAX_SERIES_COUNT,
+  SERIES_COUNT_TEXT,
+  seriesServiceParams,
+} from './series.js';
 
 const currencyFigures = quoteEntry([
   'total_market_cap',
@@ -85,7 +83,6 @@ export const globalMetricsLatest = defineEndpoint({
 
 // ---------------------------------------------------------------- historical
 
-export const CALENDAR_INTERVALS = ['hourly', 'daily', 'weekly', 'monthly', 'yearly'] as const;
 const GLOBAL_HISTORY_INTERVALS = [
   ...CALENDAR_INTERVALS,
   ...['5m', '10m', '15m', '30m', '45m'],
@@ -107,26 +104,11 @@ export const GLOBAL_HISTORY_AUX = [
   'search_interval',
 ] as const;
 
-const CALENDAR_SECONDS: Record<string, number> = {
-  hourly: 3_600,
-  daily: 86_400,
-  weekly: 604_800,
-  monthly: 2_629_800,
-  yearly: 31_557_600,
-};
-const UNIT_SECONDS: Record<string, number> = { m: 60, h: 3_600, d: 86_400 };
-
-/** Length of an interval in seconds (calendar months and years by their mean length). */
-export function intervalSeconds(interval: string): number {
-  if (interval in CALENDAR_SECONDS) return CALENDAR_SECONDS[interval];
-  return Number(interval.slice(0, -1)) * UNIT_SECONDS[interval.slice(-1)];
-}
-
 const historicalInput = paramsObject(
   {
     time_start: timeBoundParam('Start'),
     time_end: timeEndParam,
-    count: intParam(1, 10_000, 'Quotes.').default(10),
+    count: intParam(1, MAX_SERIES_COUNT, SERIES_COUNT_TEXT).optional(),
     interval: enumParam(GLOBAL_HISTORY_INTERVALS, 'Spacing.').default('1d'),
     ...currencyParams(4, ' (the first plus up to 3 others)'),
   },
@@ -153,25 +135,6 @@ const upstreamHistorical = z.looseObject({
   quotes: z.array(lenient(historicalQuote, { quote: quoteOf(currencyFigures) })),
 });
 
-/**
- * Periods a call returns at most: `count`, fewer when a time range holds fewer intervals. Calendar
- * periods start at the one holding time_start (a daily series from 23:00 has that day's point), and
- * months and years are counted on the calendar, not by their mean length: an estimate below what
- * comes back would let a call pass the budget.
- */
-export function expectedPoints(
-  p: { time_start?: string | number; time_end?: string | number; count: number; interval: string },
-  now: number,
-): number {
-  if (p.time_start === undefined) return p.count;
-  const start = parseTime(p.time_start) ?? 0;
-  const end = p.time_end === undefined ? now : (parseTime(p.time_end) ?? start);
-  const periods = (CALENDAR_INTERVALS as readonly string[]).includes(p.interval)
-    ? calendarPeriods(start, end, p.interval as CalendarUnit)
-    : Math.floor((end - start) / intervalSeconds(p.interval)) + 1;
-  return Math.max(1, Math.min(p.count, periods));
-}
-
 export const globalMetricsHistorical = defineEndpoint({
   name: 'get_global_metrics_historical',
   title: 'Global metrics (historical)',
@@ -180,7 +143,10 @@ export const globalMetricsHistorical = defineEndpoint({
   path: '/v1/global-metrics/quotes/historical',
   summary: `Total market cap, volume and dominance over time. ${historyByPlan(ALL_PLANS)}`,
   input: historicalInput,
-  serviceParams: { aux: namesListParam(GLOBAL_HISTORY_AUX, 'Supplemental fields.') },
+  serviceParams: {
+    aux: namesListParam(GLOBAL_HISTORY_AUX, 'Supplemental fields.'),
+    ...seriesServiceParams,
+  },
   output: historicalOutput,
   credits: perItems({ per: 100, what: 'points', items: expectedPoints, scales: 'count' }),
   pages: seriesPages({ fixed: 240, perCurrency: 310 }),

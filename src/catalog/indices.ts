@@ -61,8 +61,19 @@ function constituentTable(list: readonly z.infer<typeof constituent>[], max: num
   );
 }
 
+/** The service answers at most 10 values when both time bounds are given. */
+function tenWithBothBounds(p: { time_start?: unknown; time_end?: unknown }) {
+  if (p.time_start === undefined || p.time_end === undefined) return undefined;
+  return {
+    records: 10,
+    why: 'the service returns at most 10 values when both time_start and time_end are given',
+  };
+}
+
 function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
   const label = index.toUpperCase();
+  // svc100 values carry 100 constituents each: three by default keep the answer short.
+  const shown = index === 'svc100' ? 3 : 5;
   const latest = defineEndpoint({
     name: `get_${index}_index_latest`,
     title: `${label} index (latest)`,
@@ -101,8 +112,8 @@ function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
         count: intParam(
           1,
           100,
-          `Values; at most 10 with time_start and time_end${index === 'svc100' ? ' (service default 5)' : ''}.`,
-        ).default(index === 'svc100' ? 3 : 5),
+          `Default ${shown}, or all from time_start to time_end; at most 10 with both.`,
+        ).optional(),
         interval: enumParam(['5m', '15m', 'daily'], 'Spacing.').default('daily'),
       },
       timeOrder,
@@ -112,7 +123,6 @@ function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
         }
       },
     ),
-    // svc100 values carry 100 constituents each: three by default keep the answer short.
     serviceParams: { count: intParam(1, 100, 'Values.').default(5) },
     output: z.object({
       index: z.string(),
@@ -121,7 +131,10 @@ function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
     }),
     credits: perCall(1),
     // Each value carries its constituents: about 56 bytes each.
-    pages: seriesPages({ fixed: 200 + 56 * size, perCurrency: 0 }, { periods: 'grid' }),
+    pages: seriesPages(
+      { fixed: 200 + 56 * size, perCurrency: 0 },
+      { periods: 'grid', defaultCount: shown, maxCount: 100, serviceMost: tenWithBothBounds },
+    ),
     refreshSeconds: 300,
     plans: ALL_PLANS,
     normalise(body, params) {

@@ -7,8 +7,17 @@
 import { type CalendarUnit, calendarStart, calendarStep, DAY, floorTo, isoSeconds } from '../calendar.js';
 import { namedCount } from './asset-params.js';
 import { currencyCount } from './credits.js';
-import { CALENDAR_INTERVALS, expectedPoints, intervalSeconds } from './global-metrics.js';
 import { parseTime } from './params.js';
+import {
+  CALENDAR_INTERVALS,
+  expectedPoints,
+  intervalSeconds,
+  MAX_SERIES_COUNT,
+  rangePeriods,
+  SERIES_COUNT,
+  type SeriesRange,
+  seriesCount,
+} from './series.js';
 
 /**
  * The most bytes one record takes in the answer's JSON: a part of its own and a part per currency
@@ -41,6 +50,16 @@ export interface Pages<P = Record<string, unknown>> {
   recordBytes(params: P): number;
   /** The parameters lowered to at most `records` records, or undefined when they ask for no more. */
   lower(params: P, records: number, now: number): Lowered | undefined;
+  /**
+   * The parameters with what the tool fills in itself (a series' count, from its time range when
+   * not given), as they are estimated, cached and sent.
+   */
+  complete?(params: P, now: number): Record<string, unknown>;
+  /**
+   * The most records the service itself returns for these parameters, where it has such a limit
+   * (the indices' 10 values with both time bounds), and how to say so.
+   */
+  serviceMost?(params: P): { records: number; why: string } | undefined;
   /**
    * How many records an answer holds, where the service says it has no more by answering fewer
    * than were asked for (offset pages): such an answer was not capped, and has no next page.
@@ -87,18 +106,13 @@ export function offsetPages(size: RecordBytes, list = 'items'): Pages<{ start: n
 }
 
 /** Parameters of a series: a time range, a count of periods and their spacing. */
-export interface SeriesParams {
-  time_start?: string | number;
-  time_end?: string | number;
-  count: number;
-  interval: string;
+export interface SeriesParams extends SeriesRange {
   time_period?: string;
   id?: string;
   slug?: string;
   symbol?: string;
 }
 
-/** Read at call time: global-metrics.ts imports this module. */
 const isCalendar = (interval: string) => (CALENDAR_INTERVALS as readonly string[]).includes(interval);
 
 /** The start of the period `k` steps from the one starting at `start` (k may be negative). */
@@ -124,31 +138,45 @@ export interface SeriesOptions {
    * from the first at or after time_start, or back from the last at or before time_end.
    */
   periods?: 'quotes' | 'candles' | 'grid';
+  /** The count without one given or a whole range (the service's default); 10 unless set. */
+  defaultCount?: number;
+  /** The most periods a count filled in from a range asks for (the count parameter's bound). */
+  maxCount?: number;
+  /** The service's own limit on the values one call returns (SeriesPages.serviceMost). */
+  serviceMost?: Pages<SeriesParams>['serviceMost'];
 }
 
 /**
  * Series pages. With time_start, periods run forward and the next page starts where this one
  * ends; without it, they are counted back from time_end (now when not given, then fixed for every
  * page), and the next page ends where this one starts: pages go back in time, each oldest first.
- * Several assets share each period, so a page holds as many periods as its records allow.
+ * Several assets share each period, so a page holds as many periods as its records allow. With
+ * both bounds and no count, a call asks for every period between them; so does a next page whose
+ * count would be every period left (it is left out, which also keeps the indices' rule that a
+ * count with both bounds is at most 10).
  */
 export function seriesPages(size: RecordBytes, options: SeriesOptions = {}): Pages<SeriesParams> {
+  const byDefault = options.defaultCount ?? SERIES_COUNT;
+  const most = options.maxCount ?? MAX_SERIES_COUNT;
   return {
     param: 'count',
     recordBytes: bytesWith(size),
+    complete: (params, now) => ({ ...params, count: seriesCount(params, now, byDefault, most) }),
+    serviceMost: options.serviceMost,
     lower(params, records, now) {
       const periods = Math.max(1, Math.floor(records / namedCount(params)));
       // Periods past now hold nothing: a range ending later must not ask for an empty last page.
       const end = params.time_end === undefined ? now : Math.min(parseTime(params.time_end) as number, now);
       if (expectedPoints({ ...params, time_end: end }, now) <= periods) return undefined;
-      const rest = params.count - periods;
+      const count = seriesCount(params, now, byDefault, most);
+      const rest = count - periods;
       const page = { ...params, count: periods };
       if (params.time_start !== undefined) {
         const start = parseTime(params.time_start) as number;
-        return {
-          params: page,
-          next: { ...params, time_start: forwardFrom(start, params, periods), count: rest },
-        };
+        const next = { ...params, time_start: forwardFrom(start, params, periods), count: rest };
+        const left = next.time_end === undefined ? undefined : rangePeriods(next, now);
+        if (left !== undefined && rest >= left) delete (next as SeriesParams).count;
+        return { params: page, next };
       }
       // Pinned, so that every page counts back from the same instant whatever the clocks say.
       const time_end = backwardFrom(end, params, periods, options);

@@ -9,9 +9,9 @@
  * six years before now up to now.
  */
 
-import { CALENDAR_INTERVALS, intervalSeconds } from '../catalog/global-metrics.js';
 import { parseTime } from '../catalog/params.js';
 import type { Plan } from '../catalog/plans.js';
+import { CALENDAR_INTERVALS, intervalSeconds } from '../catalog/series.js';
 import { checkDepth } from './accounts.js';
 import { type CalendarUnit, calendarStart, calendarStep, isGapSlot, SLOT } from './market/time.js';
 

@@ -1,6 +1,6 @@
 /** OHLCV candles (historical and today's), price performance by period, and quotes at intervals. */
 import type * as endpoints from '../../catalog/cryptocurrency-history.js';
-import { intervalSeconds } from '../../catalog/global-metrics.js';
+import { intervalSeconds } from '../../catalog/series.js';
 import { checkDepth } from '../accounts.js';
 import { type Currency, resolveConvert } from '../currencies.js';
 import { closestQuote, type HistoryQuery, historyRange, requestedPeriods } from '../history.js';
