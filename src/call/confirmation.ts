@@ -5,6 +5,7 @@
  * with its own person's answer.
  */
 import type { Endpoint } from '../catalog/index.js';
+import { counted } from '../format/text.js';
 import { largestFit } from '../guard/fit.js';
 import type { RefusalReason } from '../ops/events.js';
 import type { CallContext } from './pipeline.js';
@@ -69,13 +70,13 @@ export async function confirmCostly(
   if (estimate > services.config.maxCreditsPerCall || (left !== null && estimate > left)) return;
   const now = Math.floor(services.now() / 1000);
   const cheaper = largestFit(endpoint.credits, params, threshold - 1, now);
-  const budget = left === null ? 'No budget is set.' : `${left} credits are left for the ${window}.`;
-  const question = `${endpoint.title}: this call is estimated at ${estimate} credits. ${budget}${cheaper ? ` For less: ${cheaper.replace(/^To make it fit now: /, '')}` : ''} Send it?`;
+  const budget = left === null ? 'No budget is set.' : `${counted(left, 'credit')} left for the ${window}.`;
+  const question = `${endpoint.title}: this call is estimated at ${counted(estimate, 'credit')}. ${budget}${cheaper ? ` For less: ${cheaper.replace(/^To make it fit now: /, '')}` : ''} Send it?`;
   const answer = await call.confirm(question);
   if (answer === 'asked') throw new QuestionAsked(call.confirm);
   if (!answer) {
     throw new RefusedCall(
-      `Not sent: the call was not confirmed (estimated at ${estimate} credits; SVC_CONFIRM_CREDITS=${threshold} asks first). Nothing was charged.${cheaper ? ` ${cheaper}` : ''}`,
+      `Not sent: the call was not confirmed (estimated at ${counted(estimate, 'credit')}; SVC_CONFIRM_CREDITS=${threshold} asks first). Nothing was charged.${cheaper ? ` ${cheaper}` : ''}`,
       'not_confirmed',
       call.confirm,
     );

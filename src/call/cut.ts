@@ -1,15 +1,22 @@
 /**
- * No answer is larger than 1 MiB on the wire, whatever its arguments (a larger line is one the
- * SDK's own stdio client refuses, closing the session). Past the bound, the longest lists in the
- * data are cut at their end, and the answer says what was left out and which parameters fetch it.
+ * No answer's data is larger than the configured bound (SVC_MAX_ANSWER_CHARS, 100,000 characters
+ * by default), whatever its arguments: what hosts take as a tool's output. Past the bound, the
+ * longest lists in the data are cut at their end, and the answer says what was left out and which
+ * parameters fetch it.
  */
 
-/** The most a tool result may take on the wire, JSON-RPC envelope included. */
-export const WIRE_LIMIT = 1024 * 1024;
-/** Room for the envelope, `_meta`, notes and the text summary beside the data. */
-const HEADROOM = 16 * 1024;
-/** The most bytes of JSON the data may take: twice, plus the escaping of quotes when format=json carries it again as text. */
-export const DATA_ROOM = (WIRE_LIMIT - HEADROOM) / 2.2;
+/** Room left beside the records for the answer's notes (`truncated`, `next`). */
+const NOTES_ROOM = 2_000;
+
+/** The most characters of JSON the data's records may take when an answer carries `maxChars`. */
+export function dataRoom(maxChars: number): number {
+  return maxChars - NOTES_ROOM;
+}
+
+/** "100,000 characters (SVC_MAX_ANSWER_CHARS)": the bound as the notes name it. */
+export function boundText(maxChars: number): string {
+  return `${maxChars.toLocaleString('en-US')} characters`;
+}
 
 export interface Cut {
   /** Where the list is, e.g. "items" or "items[0].quotes". */
@@ -92,12 +99,11 @@ function pathText(path: readonly Key[]): string {
 }
 
 /**
- * `data` cut so that it fits the wire limit even twice over (format=json carries it again as text,
- * escaped): the largest list keeps the share of its elements that fits, then the next, until the
- * whole fits. Sizes are measured a few times, never element by element.
+ * `data` cut so that its JSON fits `room`: the largest list keeps the share of its elements that
+ * fits, then the next, until the whole fits. Sizes are measured a few times, never element by
+ * element (bytes, which are never fewer than characters).
  */
-function cutToFit<T>(data: T): { data: T; cuts: Cut[] } {
-  const room = DATA_ROOM;
+function cutToFit<T>(data: T, room: number): { data: T; cuts: Cut[] } {
   let current: unknown = data;
   // Estimated while lists are long, then measured exactly once the data is small enough to be cheap.
   const measure = (value: unknown) => {
@@ -123,17 +129,19 @@ function cutToFit<T>(data: T): { data: T; cuts: Cut[] } {
 }
 
 /**
- * The data as an answer may carry it: whole when it fits 1 MiB, else cut, with `truncated` saying
- * what was left out and which of the tool's parameters (`takes`, its input shape) fetch the rest.
+ * The data as an answer may carry it: whole when it fits `maxChars`, else cut, with `truncated`
+ * saying what was left out and which of the tool's parameters (`takes`, its input shape) fetch the
+ * rest.
  */
-export function fitToWire(
+export function fitToAnswer(
   data: Record<string, unknown>,
   params: Record<string, unknown>,
   takes: Readonly<Record<string, unknown>>,
+  maxChars: number,
 ): Record<string, unknown> {
-  const { data: fitted, cuts } = cutToFit(data);
+  const { data: fitted, cuts } = cutToFit(data, dataRoom(maxChars));
   if (cuts.length === 0) return data;
-  return { ...fitted, truncated: cutNote(cuts, restAdvice(cuts, params, takes)) };
+  return { ...fitted, truncated: cutNote(cuts, restAdvice(cuts, params, takes), maxChars) };
 }
 
 /**
@@ -153,10 +161,10 @@ function restAdvice(
   return 'ask for fewer items';
 }
 
-/** "Cut to stay under 1 MiB: kept 4,012 of 10,000 of items[0].quotes; <advice>." */
-function cutNote(cuts: readonly Cut[], advice: string): string {
+/** "Cut to stay within 100,000 characters: kept 412 of 1,000 of items[0].quotes; <advice>." */
+function cutNote(cuts: readonly Cut[], advice: string, maxChars: number): string {
   const parts = cuts.map(
     (c) => `kept ${c.kept.toLocaleString('en-US')} of ${c.total.toLocaleString('en-US')} of ${c.path}`,
   );
-  return `Cut to stay under 1 MiB: ${parts.join(', ')}; ${advice}.`;
+  return `Cut to stay within ${boundText(maxChars)}: ${parts.join(', ')}; ${advice}.`;
 }

@@ -32,17 +32,19 @@ export async function estimateCall(
   const { format: _, ...asked } = checked.value as Record<string, unknown>;
   const now = Math.floor(services.now() / 1000);
   const params = completed(tool, asked, now);
-  const page = pageOf(tool, params, now);
+  const page = pageOf(tool, params, now, config.maxAnswerChars);
   const credits = estimateCredits(tool.credits, page.params, now);
   const withinLimit = credits <= config.maxCreditsPerCall;
   const fit = withinLimit ? undefined : largestFit(tool.credits, page.params, config.maxCreditsPerCall, now);
+  const key = cacheKey(tool.name, account, params);
   return {
     ok: true,
     credits,
-    cached: await services.answers.cached(cacheKey(tool.name, account, params), tool.refreshSeconds * 1000),
+    cached: await services.answers.cached(key, tool.refreshSeconds * 1000),
     plans: plansText(tool.plans),
     plan_has: config.plan === undefined ? null : tool.plans.includes(config.plan),
     within_limit: withinLimit,
     note: withinLimit ? page.capped?.note : (fit ?? 'Ask for less data in one call.'),
+    request: config.cache && tool.refreshSeconds > 0 ? key : undefined,
   };
 }

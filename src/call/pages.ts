@@ -1,11 +1,12 @@
 /**
  * The step before the estimate: a list or history call asks the service for no more records than
- * its answer can carry within 1 MiB (the endpoint's declared record size, catalog/pages.ts), so
- * that the estimate, the reservation, the request and the charge cover only what is returned. The
- * answer then says it was capped and carries the next page's arguments under `next`.
+ * its answer can carry within SVC_MAX_ANSWER_CHARS (the endpoint's declared record size,
+ * catalog/pages.ts), so that the estimate, the reservation, the request and the charge cover only
+ * what is returned. The answer then says it was capped and carries the next page's arguments
+ * under `next`.
  */
 import type { Endpoint } from '../catalog/define.js';
-import { DATA_ROOM } from './cut.js';
+import { boundText, dataRoom } from './cut.js';
 
 /** Part of the room left to the answer's other fields (the interval, each series' name and id). */
 const RECORDS_SHARE = 0.95;
@@ -23,10 +24,14 @@ export interface Page {
 }
 
 /** The most records an answer of `endpoint` holds with these parameters, or undefined where it does not page. */
-function recordsPerAnswer(endpoint: Endpoint, params: Record<string, unknown>): number | undefined {
+function recordsPerAnswer(
+  endpoint: Endpoint,
+  params: Record<string, unknown>,
+  maxChars: number,
+): number | undefined {
   const pages = endpoint.pages;
   if (!pages) return undefined;
-  return Math.max(1, Math.floor((DATA_ROOM * RECORDS_SHARE) / pages.recordBytes(params as never)));
+  return Math.max(1, Math.floor((dataRoom(maxChars) * RECORDS_SHARE) / pages.recordBytes(params as never)));
 }
 
 /**
@@ -45,9 +50,14 @@ export function completed(
  * The call's (completed) parameters lowered to what one answer carries, or to what the service
  * itself returns where it has a limit of its own, with the next page's arguments.
  */
-export function pageOf(endpoint: Endpoint, params: Record<string, unknown>, now: number): Page {
+export function pageOf(
+  endpoint: Endpoint,
+  params: Record<string, unknown>,
+  now: number,
+  maxChars: number,
+): Page {
   const pages = endpoint.pages;
-  const fits = recordsPerAnswer(endpoint, params);
+  const fits = recordsPerAnswer(endpoint, params, maxChars);
   if (!pages || fits === undefined) return { params };
   const limit = pages.serviceMost?.(params as never);
   const byService = limit !== undefined && limit.records < fits;
@@ -58,7 +68,9 @@ export function pageOf(endpoint: Endpoint, params: Record<string, unknown>, now:
   // The page's size as the argument is written (no thousands separator), so that it can be sent back as it is.
   const sent = Number(lowered.params[param]);
   const rest = lowered.next ? 'send `next` as the arguments for the next page' : 'this is as far as it goes';
-  const why = byService ? `: ${limit.why}` : ' to stay under 1 MiB (and paid for as such)';
+  const why = byService
+    ? `: ${limit.why}`
+    : ` to stay within ${boundText(maxChars)} (SVC_MAX_ANSWER_CHARS; and paid for as such)`;
   return {
     params: lowered.params,
     capped: {

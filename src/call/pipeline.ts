@@ -33,7 +33,7 @@ import { traced } from '../ops/telemetry.js';
 import type { QueryParams, RequestOptions, UpstreamAnswer } from '../upstream/client.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
 import { confirmCostly, ownConfirmation, QuestionAsked, RefusedCall } from './confirmation.js';
-import { fitToWire } from './cut.js';
+import { fitToAnswer } from './cut.js';
 import type { DataSource } from './data-source.js';
 import { estimateCall } from './estimate.js';
 import { BusyError } from './limiter.js';
@@ -251,7 +251,7 @@ async function requestUpstream(
 ): Promise<CachedAnswer> {
   const { guard } = services;
   const now = Math.floor(services.now() / 1000);
-  const page = pageOf(endpoint, asked, now);
+  const page = pageOf(endpoint, asked, now, services.config.maxAnswerChars);
   const { params } = page;
   const estimate = estimateCredits(endpoint.credits, params, now);
   await confirmCostly(services, endpoint, params, estimate, call);
@@ -295,7 +295,12 @@ async function requestUpstream(
         checkedData(
           endpoint,
           withPage(
-            fitToWire(endpoint.normalise(answer.body, params), params, endpoint.toolInput.shape),
+            fitToAnswer(
+              endpoint.normalise(answer.body, params),
+              params,
+              endpoint.toolInput.shape,
+              services.config.maxAnswerChars,
+            ),
             page,
           ),
         ),

@@ -26,7 +26,9 @@ export interface AnswerMeta {
  */
 export function errorResult(message: string, credits = 0): CallToolResult {
   const charged =
-    credits > 0 ? `\n${counted(credits, 'credit')} charged: the request reached the service.` : '';
+    credits > 0
+      ? `\n${counted(credits, 'credit')} charged: the request was sent, and the service may have charged it.`
+      : '';
   return { content: [{ type: 'text', text: `${message}${charged}` }], isError: true, _meta: { credits } };
 }
 

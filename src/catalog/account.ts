@@ -150,6 +150,9 @@ export const creditUsage = defineLocalTool({
   },
 });
 
+/** Said of a planned call that repeats an earlier one of the plan: the cache answers it. */
+const REPEAT_NOTE = 'the same request as an earlier call of the plan: answered from the cache';
+
 /** Planned calls one estimate takes: a task's worth, bounded like any list an answer carries. */
 const MAX_PLANNED_CALLS = 50;
 
@@ -163,6 +166,37 @@ const plannedCall = z.object({
   note: z.string().optional(),
   error: z.string().optional().describe('Why a real call would be refused before sending'),
 });
+
+/**
+ * The plan's rows, identical ones once with how many there are (fifty of the same call make one
+ * row): the tool, the calls, their credits in all, and why a call is free or would be refused.
+ */
+function plannedTable(calls: readonly z.output<typeof plannedCall>[], perCall: number): string {
+  const rows = new Map<
+    string,
+    { tool: string; calls: number; credits: number; cell: string; note: string }
+  >();
+  for (const c of calls) {
+    const cell = c.error !== undefined ? '-' : c.cached ? '0 (cached)' : undefined;
+    const note =
+      c.error ??
+      (c.within_limit === false ? `over the limit of ${perCall} per call. ${c.note}` : (c.note ?? ''));
+    const key = JSON.stringify([c.tool, cell ?? c.credits, note]);
+    const row = rows.get(key) ?? { tool: c.tool, calls: 0, credits: 0, cell: cell ?? '', note };
+    row.calls += 1;
+    row.credits += cell === undefined ? (c.credits ?? 0) : 0;
+    rows.set(key, row);
+  }
+  return table(
+    ['Tool', 'Calls', 'Credits', 'Note'],
+    [...rows.values()].map((r) => [
+      r.tool,
+      r.calls === 1 ? '' : String(r.calls),
+      r.cell === '' ? String(r.credits) : r.cell,
+      r.note,
+    ]),
+  );
+}
 
 export const estimateCost = defineLocalTool({
   name: 'estimate_cost',
@@ -194,13 +228,18 @@ export const estimateCost = defineLocalTool({
   }),
   async answer(params, context) {
     const calls: z.output<typeof plannedCall>[] = [];
-    for (const planned of params.calls) {
-      const priced = await context.estimate(planned.tool, planned.arguments ?? {});
-      if (!priced.ok) calls.push({ tool: planned.tool, error: priced.error });
-      else {
-        const { ok: _, ...figures } = priced;
-        calls.push({ tool: planned.tool, ...figures });
+    // A request made again while the cache holds the first's answer is free.
+    const planned = new Set<string>();
+    for (const { tool, arguments: args } of params.calls) {
+      const priced = await context.estimate(tool, args ?? {});
+      if (!priced.ok) {
+        calls.push({ tool, error: priced.error });
+        continue;
       }
+      const { ok: _, request, ...figures } = priced;
+      const repeat = request !== undefined && planned.has(request);
+      if (request !== undefined && figures.within_limit) planned.add(request);
+      calls.push({ tool, ...figures, ...(repeat ? { cached: true, note: REPEAT_NOTE } : {}) });
     }
     const sent = calls.filter((c) => c.error === undefined && !c.cached && c.within_limit);
     const total = sent.reduce((sum, c) => sum + (c.credits ?? 0), 0);
@@ -224,17 +263,7 @@ export const estimateCost = defineLocalTool({
       data.budget === null
         ? 'No budget is set (SVC_CREDIT_BUDGET).'
         : `${formatNumber(data.left)} of ${formatNumber(data.budget)} credits left ${period}: ${data.fits ? 'it fits' : 'it does not fit'}.`,
-      table(
-        ['Tool', 'Credits', 'Note'],
-        data.calls.map((c) => [
-          c.tool,
-          c.error !== undefined ? '-' : c.cached ? '0 (cached)' : String(c.credits),
-          c.error ??
-            (c.within_limit === false
-              ? `over the limit of ${data.max_credits_per_call} per call. ${c.note}`
-              : (c.note ?? '')),
-        ]),
-      ),
+      plannedTable(data.calls, data.max_credits_per_call),
     );
   },
 });

@@ -37,9 +37,9 @@ export function exactlyOne(...keys: string[]): Rule {
   };
 }
 
-export const idsParam = idListParam.optional().describe('Asset ids, e.g. 1,1027 (best).');
-export const slugsParam = slugListParam.optional().describe('Slugs, e.g. bitcoin,ethereum.');
-export const symbolsParam = symbolListParam.optional().describe('Symbols, e.g. BTC,ETH.');
+export const idsParam = idListParam.optional().describe('Asset ids, e.g. 1, 1027 (best).');
+export const slugsParam = slugListParam.optional().describe('Slugs, e.g. bitcoin, ethereum.');
+export const symbolsParam = symbolListParam.optional().describe('Symbols, e.g. BTC, ETH.');
 
 export const oneId = z
   .string()
@@ -95,7 +95,7 @@ export function servicePage(maxLimit: number, serviceDefault?: number) {
 /** `convert` and `convert_id`, up to `max` currencies; pair with the convertExclusive rule. */
 export function currencyParams(max = 120, note = '') {
   return {
-    convert: convertParam(max, note).describe(`Currencies, e.g. EUR,BTC; default USD; up to ${max}.`),
+    convert: convertParam(max, note).describe(`Currencies, e.g. EUR, BTC; default USD; up to ${max}.`),
     convert_id: convertIdParam(max).describe(`Or by id, e.g. 2790; up to ${max}.`),
   };
 }

@@ -17,7 +17,7 @@ import { perCall } from './credits.js';
 import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
 import { pageAdvice } from './pages.js';
-import { enumParam, namesListParam, paramsObject } from './params.js';
+import { enumParam, listText, namesListParam, paramsObject } from './params.js';
 import { plansFrom } from './plans.js';
 import { recordsOf } from './shapes.js';
 
@@ -68,12 +68,11 @@ export const latestContent = defineEndpoint({
     symbol: symbolsParam.describe('Only content about these symbols.'),
     news_type: namesListParam(['news', 'community', 'alexandria', 'all'], 'Default all.'),
     content_type: namesListParam(['audio', 'news', 'video', 'all'], 'Default all.'),
-    category: z
-      .string()
+    category: listText()
       .regex(/^[\w .&-]+(,[\w .&-]+)*$/, { message: 'must be category names separated by commas' })
       .max(500)
       .optional()
-      .describe('Category names, e.g. GameFi,NFT.'),
+      .describe('Category names, e.g. GameFi, NFT.'),
     language: enumParam(LANGUAGES, 'Default en.').optional(),
   }),
   serviceParams: { ...servicePage(200, 100) },

@@ -33,7 +33,7 @@ export interface EndpointSpec<
   /** How the service charges: the guard's estimate and the sandbox's charge both apply it. */
   credits: CreditRule<z.output<I>>;
   /**
-   * How a list or history asks for no more records than 1 MiB carries (catalog/pages.ts); absent
+   * How a list or history asks for no more records than one answer carries (catalog/pages.ts); absent
    * where the service offers no way to ask for less, or the answer is always small.
    */
   pages?: Pages<z.output<I>>;
@@ -117,7 +117,7 @@ const answerSchemas = {
 
 /**
  * What any answer may carry besides its own fields: `truncated`, set when the data was capped or
- * cut to fit 1 MiB, saying what was left out; `next`, the arguments that fetch the next page, to
+ * cut to fit SVC_MAX_ANSWER_CHARS, saying what was left out; `next`, the arguments that fetch the next page, to
  * send back as they are, on the tools that page (call/pages.ts, call/cut.ts). The names say it: no
  * description is paid for.
  */

@@ -108,7 +108,9 @@ export const marketPairs = defineEndpoint({
       sort: enumParam(SORTS, 'Sort key; default volume_24h_strict.').optional(),
       sort_dir: enumParam(['asc', 'desc'], 'Default desc.').optional(),
       matched_id: idListParam.optional().describe('Only pairs against these ids, e.g. 825 (USDT).'),
-      matched_symbol: symbolListParam.optional().describe('Only pairs against these symbols, e.g. USDT,USD.'),
+      matched_symbol: symbolListParam
+        .optional()
+        .describe('Only pairs against these symbols, e.g. USDT, USD.'),
       category: enumParam(['all', 'spot', 'derivatives', 'otc', 'perpetual'], 'Default all.').optional(),
       fee_type: enumParam(
         ['all', 'percentage', 'no-fees', 'transactional-mining', 'unknown'],

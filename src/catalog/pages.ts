@@ -1,7 +1,7 @@
 /**
- * How a list or history tool asks the service for no more records than its answer can carry: each
- * declares the most bytes one of its records takes, and how its parameters are lowered to a number
- * of records and continued on the next page. The pipeline (call/pages.ts) lowers them before the
+ * How a list or history tool asks the service for no more records than one answer carries
+ * (SVC_MAX_ANSWER_CHARS): each declares the most bytes one of its records takes, and how its
+ * parameters are lowered to a number of records and continued on the next page. The pipeline (call/pages.ts) lowers them before the
  * estimate, so the estimate, the reservation, the request and the charge all cover what is returned.
  */
 import { type CalendarUnit, calendarStart, calendarStep, DAY, floorTo, isoSeconds } from '../calendar.js';
@@ -34,7 +34,7 @@ export interface RecordBytes {
  * Said by the tools that name their records (ids, slugs, symbols) and offer no count, limit or
  * range: the service has no way to be asked for less, so a large answer is cut after the fact.
  */
-export const UNPAGED = 'No count or limit: past 1 MiB it is cut.';
+export const UNPAGED = 'No count or limit: a long answer is cut.';
 
 /** What one page asks for, and the arguments of the next page when there is one. */
 export interface Lowered {

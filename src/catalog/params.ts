@@ -28,11 +28,18 @@ export const BOUNDS = {
   currencyChars: 10,
 } as const;
 
+/**
+ * A comma list as a model writes it: spaces around its items are dropped before any check, so
+ * that "BTC, ETH" asks (and is cached and sent) as "BTC,ETH". The value stays a string.
+ */
+export function listText() {
+  return z.string().overwrite((value) => value.trim().replace(/\s*,\s*/g, ','));
+}
+
 /** A comma list of at most `items` entries of at most `chars` characters each, checked by length first. */
 function boundedList(pattern: RegExp, items: number, chars: number, what: string, example: string) {
   const rule = `must be at most ${items} ${what} of at most ${chars} characters each, separated by commas, e.g. "${example}"`;
-  return z
-    .string()
+  return listText()
     .max(items * (chars + 1) - 1, rule)
     .regex(pattern, rule)
     .refine((v) => {
@@ -70,8 +77,7 @@ function eachCurrencyOnce(value: string | undefined, context: z.RefinementCtx): 
 /** `convert`: comma-separated currency symbols, each of letters, digits, $, @ and hyphen. */
 export function convertParam(max: number, note = '') {
   const chars = BOUNDS.currencyChars;
-  return z
-    .string()
+  return listText()
     .max(
       max * (chars + 1) - 1,
       `must be at most ${max} currencies${note} of at most ${chars} characters each`,
@@ -85,14 +91,13 @@ export function convertParam(max: number, note = '') {
     .superRefine(eachCurrencyOnce)
     .optional()
     .describe(
-      `Currencies to quote in, comma-separated symbols (fiat or crypto), e.g. "USD,EUR,BTC"; up to ${max}${note}; default USD. Not together with convert_id. Each currency beyond the first costs 1 more credit.`,
+      `Currencies to quote in, comma-separated symbols (fiat or crypto), e.g. "USD, EUR, BTC"; up to ${max}${note}; default USD. Not together with convert_id. Each currency beyond the first costs 1 more credit.`,
     );
 }
 
 /** `convert_id`: the same as convert, by numeric id (USD is 2781, EUR 2790, BTC 1). */
 export function convertIdParam(max: number) {
-  return z
-    .string()
+  return listText()
     .max(
       max * (BOUNDS.idDigits + 1) - 1,
       `must be at most ${max} ids of at most ${BOUNDS.idDigits} digits each`,
@@ -137,8 +142,7 @@ export function enumParam<const T extends readonly [string, ...string[]]>(values
 
 /** A comma list whose every item must be one of `allowed`. */
 export function namesListParam(allowed: readonly string[], description: string) {
-  return z
-    .string()
+  return listText()
     .max(allowed.join(',').length, `must name each of ${allowed.join(', ')} at most once`)
     .refine((v) => splitList(v).every((name) => allowed.includes(name)), {
       message: `each name must be one of ${allowed.join(', ')}`,
@@ -147,20 +151,20 @@ export function namesListParam(allowed: readonly string[], description: string) 
     .describe(`${description} Comma list of: ${allowed.join(', ')}.`);
 }
 
-export const idListParam = boundedList(ID_LIST, BOUNDS.listItems, BOUNDS.idDigits, 'numeric ids', '1,1027');
+export const idListParam = boundedList(ID_LIST, BOUNDS.listItems, BOUNDS.idDigits, 'numeric ids', '1, 1027');
 export const slugListParam = boundedList(
   SLUG_LIST,
   BOUNDS.listItems,
   BOUNDS.slugChars,
   'lowercase slugs',
-  'bitcoin,ethereum',
+  'bitcoin, ethereum',
 );
 export const symbolListParam = boundedList(
   SYMBOL_LIST,
   BOUNDS.listItems,
   BOUNDS.symbolChars,
   'symbols',
-  'BTC,ETH',
+  'BTC, ETH',
 );
 
 type Issue = { path: string; message: string };
@@ -242,6 +246,16 @@ export function validateParams<S extends z.ZodObject>(schema: S, args: unknown):
   };
 }
 
+/** `"calls", at calls[0].arguments`: a place inside a parameter, named by the parameter and the path. */
+function where(path: readonly PropertyKey[]): string {
+  return `"${clip(String(path[0]), 40)}", at ${pathText(path)}`;
+}
+
+/** "Unknown member … in "calls", at calls[1]; …": a key an object inside a parameter does not take. */
+export function unknownMember(path: readonly PropertyKey[], key: string): string {
+  return `Unknown member "${clip(key, 40)}" in ${where(path)}; see the parameter's description for what it takes.`;
+}
+
 /** "Unknown parameter …; this endpoint takes: …" */
 export function unknownParameter(schema: z.ZodObject, name: string): string {
   const allowed = Object.keys(schema.shape);
@@ -251,10 +265,8 @@ export function unknownParameter(schema: z.ZodObject, name: string): string {
 function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: Record<string, unknown>): string {
   // Inside a parameter (estimate_cost's calls[0].arguments): named by its whole path.
   if (issue.path.length > 1 || (issue.code === 'unrecognized_keys' && issue.path.length > 0)) {
-    const where = `"${clip(String(issue.path[0]), 40)}", at ${pathText(issue.path)}`;
-    if (issue.code === 'unrecognized_keys')
-      return `Unknown member "${clip(issue.keys[0], 40)}" in ${where}; see the parameter's description for what it takes.`;
-    return `Invalid value in ${where}: ${lowerFirst(issue.message)}.`;
+    if (issue.code === 'unrecognized_keys') return unknownMember(issue.path, issue.keys[0]);
+    return `Invalid value in ${where(issue.path)}: ${lowerFirst(issue.message)}.`;
   }
   if (issue.code === 'unrecognized_keys') return unknownParameter(schema, issue.keys[0]);
   const name = String(issue.path[0] ?? '');

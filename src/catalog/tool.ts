@@ -39,6 +39,11 @@ export type CallEstimate =
       within_limit: boolean;
       /** How to make it fit the per-call limit, when it does not; or the capping a real call would do. */
       note?: string;
+      /**
+       * The request it would make (its cache key), where the cache would answer the same request
+       * made again within the endpoint's refresh: a repeat in a plan is free.
+       */
+      request?: string;
     };
 
 /** What every tool has, whatever its kind. */

@@ -29,6 +29,9 @@ import {
 export { type Setting, unsetIfBlank } from './values.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+
+/** Characters of text, and of structured data, one answer carries (SVC_MAX_ANSWER_CHARS). */
+export const ANSWER_CHARS = { default: 100_000, min: 10_000, max: 400_000 } as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const SETTINGS = {
@@ -145,6 +148,19 @@ export const SETTINGS = {
     title: 'Cache',
     meaning: "on or off: keep answers for each endpoint's refresh frequency",
     schema: z.preprocess(lowerCase, oneOf(['on', 'off']).default('on')).transform((v) => v === 'on'),
+  }),
+  maxAnswerChars: setting({
+    env: 'SVC_MAX_ANSWER_CHARS',
+    key: 'max_answer_chars',
+    title: 'Most characters an answer',
+    // What hosts take as a tool's output: Claude Code refuses past 25,000 tokens by default, others
+    // cut or choke on more. The most keeps both copies of the data (structured and as JSON text)
+    // within the 1 MiB line the SDK's stdio client reads.
+    meaning: `the most characters of text, and of structured data, one answer carries (${ANSWER_CHARS.min} to ${ANSWER_CHARS.max}); a longer list or history is a page with the next page's arguments, or is cut, saying so`,
+    schema: z.preprocess(
+      unsetIfBlank,
+      wholeNumber(ANSWER_CHARS.min, ANSWER_CHARS.max, 'characters').default(ANSWER_CHARS.default),
+    ),
   }),
   staleMaxSeconds: setting({
     env: 'SVC_STALE_MAX_SECONDS',

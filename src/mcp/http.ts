@@ -148,7 +148,7 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
     }
     const tainted = protoKeyCall(body.parsed);
     if (tainted) {
-      const result = await protoKeyRefusal(services, tainted.name);
+      const result = await protoKeyRefusal(services, tainted);
       return sendJson(res, 200, { jsonrpc: '2.0', id: tainted.id, result });
     }
     // The handler answers its own failures (500); a write after the timeout's answer is dropped.

@@ -17,6 +17,7 @@ import type { Services } from '../call/services.js';
 import { VERSION } from '../version.js';
 import { askToConfirm } from './confirm.js';
 import { listPrompts, PromptError, renderPrompt } from './prompts.js';
+import type { ProtoKeyCall } from './proto-key.js';
 
 const SERVER_NAME = 'svc-mcp';
 
@@ -78,14 +79,18 @@ function toolPath(services: Services): Promise<ToolPath> {
  * written to the transport as it is, not through the SDK, so it says itself what 2026-07-28 clients
  * require of a result (`resultType`), which clients of the 2025 revisions ignore.
  */
-export async function protoKeyRefusal(services: Services, name: string): Promise<CallToolResult> {
-  const [path, { unknownParameter }] = await Promise.all([
+export async function protoKeyRefusal(services: Services, call: ProtoKeyCall): Promise<CallToolResult> {
+  const [path, { unknownMember, unknownParameter }] = await Promise.all([
     toolPath(services),
     import('../catalog/params.js'),
   ]);
-  const tool = path.exposed.tools.get(name);
+  const tool = path.exposed.tools.get(call.name);
   const refusal = path.errorResult(
-    tool ? unknownParameter(tool.toolInput, '__proto__') : unknownTool(services, path, name),
+    !tool
+      ? unknownTool(services, path, call.name)
+      : call.path.length === 0
+        ? unknownParameter(tool.toolInput, '__proto__')
+        : unknownMember(call.path, '__proto__'),
   );
   return { ...refusal, resultType: 'complete' };
 }

@@ -4,8 +4,10 @@
  * When stdin ends it finishes the requests still in flight (bounded), flushes stdout and exits 0;
  * when the transport closes for any other reason it exits too, never lingering alive and deaf.
  */
+
+import type { Transport } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
-import { createServices } from '../call/services.js';
+import { createServices, type Services } from '../call/services.js';
 import type { Config } from '../config/index.js';
 import { requireOwnKey } from '../config/own-key.js';
 import { afterStartup } from '../heap.js';
@@ -15,6 +17,18 @@ import { JsonLines } from './json-lines.js';
 import { refuseProtoKeys } from './proto-key.js';
 import { createServer, protoKeyRefusal } from './server.js';
 import { ShortFirstOutput } from './short-first-output.js';
+
+/**
+ * One connection's server over `transport`, as stdio serves it: the protocol revision settled by
+ * its first message, calls with `__proto__` among their arguments refused, the requests in flight
+ * tracked so that they can finish before the process exits.
+ */
+export function serveConnection(services: Services, transport: Transport) {
+  const handle = serveStdio(({ era }) => createServer(services, { era }), { transport });
+  const inFlight = trackInFlight(transport);
+  refuseProtoKeys(transport, (call) => protoKeyRefusal(services, call));
+  return { close: () => handle.close(), inFlight };
+}
 
 export async function runStdio(config: Config): Promise<void> {
   requireOwnKey(config, 'on stdio');
@@ -26,16 +40,14 @@ export async function runStdio(config: Config): Promise<void> {
   const input = new JsonLines((message) => output.write(message));
   process.stdin.pipe(input, { end: false });
   const transport = new StdioServerTransport(input, output);
-  const handle = serveStdio(({ era }) => createServer(services, { era }), { transport });
-  const inFlight = trackInFlight(transport);
-  refuseProtoKeys(transport, (name) => protoKeyRefusal(services, name));
+  const { close, inFlight } = serveConnection(services, transport);
   let closing = false;
   const shutdown = async (drain: boolean) => {
     if (closing) return;
     closing = true;
     if (drain) await inFlight.drained(DRAIN_TIMEOUT_MS);
     await output.flushed();
-    await handle.close().catch(() => {});
+    await close().catch(() => {});
     await services.close();
     process.exit(0);
   };

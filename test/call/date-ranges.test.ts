@@ -64,7 +64,7 @@ describe('both bounds and no count: every period between them', () => {
     const args = { interval: '5m', ...RANGE, time_start: daysAgo(10) };
     const seen: string[] = [];
     let next: Record<string, unknown> | undefined = args;
-    for (let page = 0; next !== undefined && page < 10; page++) {
+    for (let page = 0; next !== undefined && page < 40; page++) {
       const result = await session.call('get_global_metrics_historical', next);
       expect(result.isError, textOf(result)).toBeFalsy();
       const data = result.structuredContent as { quotes: { timestamp: string }[]; next?: typeof next };

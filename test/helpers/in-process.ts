@@ -1,15 +1,14 @@
 /**
- * A server built in the test's own process, as the stdio command builds it (the same services,
- * the same `createServer` and the SDK's `serveStdio`, which settles the protocol revision), with a
+ * A server built in the test's own process, as the stdio command builds it (the same services and
+ * the same connection: serveConnection, which settles the protocol revision), with a
  * real MCP client of either kind on the SDK's linked in-memory transport. Settings come from `env`
  * as a process would read them; with no key the embedded sandbox starts in this process too.
  * Tool results go through the recorder (connectClient), so the key-leak scan covers them.
  */
 import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createServices, type Services } from '../../src/call/services.js';
 import { loadConfig } from '../../src/config/index.js';
-import { createServer } from '../../src/mcp/server.js';
+import { serveConnection } from '../../src/mcp/stdio.js';
 import { childEnv, type Env } from './cli.js';
 import { type Answerer, type ClientKind, connectClient, type Session } from './session.js';
 
@@ -49,7 +48,7 @@ export async function connectTo(
   answer?: Answerer,
 ): Promise<Session> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const handle = serveStdio(({ era }) => createServer(services, { era }), { transport: serverSide });
+  const handle = serveConnection(services, serverSide);
   const session = await connectClient({ client, transport: 'stdio' }, clientSide, answer);
   return {
     ...session,

@@ -21,13 +21,14 @@ export function sandboxEnv(sandbox: Sandbox, key = 'sandbox-enterprise', extra: 
 }
 
 /**
- * Two servers on one sandbox, cache off, every toolset: one that pays (a per-call limit no call
+ * Two servers on one sandbox, cache off, every toolset, the largest answers (so that the spec's
+ * per-record charges show before a page is capped): one that pays (a per-call limit no call
  * reaches), and one whose limit of 0 credits per call refuses every paid call saying its estimate.
  */
 export async function startPayingAndRefusing(
   sandbox: Sandbox,
 ): Promise<{ paying: McpSession; refusing: McpSession }> {
-  const env = { SVC_TOOLSETS: 'all', SVC_CACHE: 'off', SVC_NOW: SANDBOX_NOW };
+  const env = { SVC_TOOLSETS: 'all', SVC_CACHE: 'off', SVC_NOW: SANDBOX_NOW, SVC_MAX_ANSWER_CHARS: '400000' };
   const [paying, refusing] = await Promise.all([
     startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { ...env, SVC_MAX_CREDITS_PER_CALL: '10000' })),
     startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { ...env, SVC_MAX_CREDITS_PER_CALL: '0' })),

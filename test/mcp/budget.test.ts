@@ -2,7 +2,7 @@
  * The context bill: what the tool list and the answers cost a model. The default tool list stays
  * within 700 bytes a tool for what the model reads (name, title, description, input schema) and
  * 1,500 in all; default answers within 4,000 characters of text and 16 KB of structured data; no
- * answer over 1 MiB on the wire, whatever its arguments.
+ * answer over 1 MiB on the wire, whatever its arguments and SVC_MAX_ANSWER_CHARS.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,8 +106,8 @@ describe('answers', () => {
     expect(quotes).toMatch(/\$\d{1,3}(,\d{3})+\.\d\d/);
   });
 
-  it('an answer that would pass 1 MiB is capped or cut, and says what was left out and how to fetch it', async () => {
-    const big = await startMcp({ SVC_MAX_CREDITS_PER_CALL: '1000' });
+  it('at the largest answers a host may be given (SVC_MAX_ANSWER_CHARS), no result passes 1 MiB on the wire: capped or cut, saying what was left out and how to fetch it', async () => {
+    const big = await startMcp({ SVC_MAX_CREDITS_PER_CALL: '1000', SVC_MAX_ANSWER_CHARS: '400000' });
     try {
       const args = { count: 10_000, interval: '5m', convert: 'USD,EUR,GBP,JPY' };
       for (const format of ['text', 'json'] as const) {
@@ -117,7 +117,7 @@ describe('answers', () => {
         const data = result.structuredContent as { quotes: unknown[]; truncated?: string; next?: object };
         expect(data.quotes.length).toBeGreaterThan(100);
         expect(data.quotes.length).toBeLessThan(10_000);
-        expect(data.truncated).toMatch(/^Capped to count=[\d,]+ of 10,000 to stay under 1 MiB/);
+        expect(data.truncated).toMatch(/^Capped to count=[\d,]+ of 10,000 to stay within 400,000 characters/);
         expect(data.next).toMatchObject({
           ...args,
           count: 10_000 - Number(data.truncated?.match(/count=(\d+)/)?.[1]),
@@ -136,7 +136,7 @@ describe('answers', () => {
       });
       expect(bytes({ jsonrpc: '2.0', id: 1, result })).toBeLessThan(WIRE_LIMIT);
       expect((result.structuredContent as { truncated?: string }).truncated).toMatch(
-        /^Cut to stay under 1 MiB: kept [\d,]+ of 231 of items; ask for fewer items/,
+        /^Cut to stay within 400,000 characters: kept [\d,]+ of 231 of items; ask for fewer items/,
       );
       // The session survived the large answers.
       expect((await big.call('get_fear_and_greed_latest')).isError).toBeFalsy();

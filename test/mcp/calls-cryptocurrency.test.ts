@@ -78,13 +78,14 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
       expect(data<Listing>(result).items.map((a) => a.symbol)).not.toContain('BTC');
     });
 
-    it('limit=5000: every asset in structuredContent, the text cut saying the page is the last', async () => {
+    it('limit=5000: capped to the page one answer carries, the text cut with the next start', async () => {
       const result = await mcp.call('get_cryptocurrency_listings_latest', { limit: 5000 });
       const text = expectAnswer(result, 'limit 5000');
       const count = data<Listing>(result).items.length;
       expect(count).toBeGreaterThan(100);
-      expect(text).toMatch(/more rows? not shown; format=json has this page, the last\./);
-      expect(text).not.toMatch(/next page/);
+      expect(text).toMatch(
+        new RegExp(`more rows not shown; format=json has this page; next page: start=${count + 1}\\.`),
+      );
     });
   });
 

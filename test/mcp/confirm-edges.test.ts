@@ -24,7 +24,12 @@ afterAll(() => sandbox?.close());
 
 const sent = () => sandbox.stats.byPath.get(LISTINGS) ?? 0;
 const env = (more: Record<string, string> = {}) =>
-  sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_NOW: SANDBOX_NOW, SVC_CONFIRM_CREDITS: '3', ...more });
+  sandboxEnv(sandbox, 'sandbox-enterprise', {
+    SVC_NOW: SANDBOX_NOW,
+    SVC_CONFIRM_CREDITS: '3',
+    SVC_MAX_ANSWER_CHARS: '400000',
+    ...more,
+  });
 const V2_KINDS: SessionKind[] = [
   { client: 'v2', transport: 'stdio' },
   { client: 'v2', transport: 'http' },

@@ -11,7 +11,7 @@ import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../help
 import { type Answerer, kindLabel, openSession, SESSION_KINDS, type Session } from '../helpers/session.js';
 
 const LISTINGS = '/v3/cryptocurrency/listings/latest';
-/** 600 rows at 1 credit per 200: 3 credits, at the threshold. */
+/** 600 rows at 1 credit per 200: 3 credits, at the threshold (the largest answers carry 600 rows). */
 const COSTLY = { limit: 600 };
 
 let sandbox: Sandbox;
@@ -43,6 +43,7 @@ describe.each(ASKABLE)('$client over $transport', (kind) => {
       SVC_NOW: SANDBOX_NOW,
       SVC_CACHE: 'off',
       SVC_CONFIRM_CREDITS: '3',
+      SVC_MAX_ANSWER_CHARS: '400000',
       SVC_CREDIT_BUDGET: '1000',
     });
     [session, unaware] = await Promise.all([openSession(kind, env, person), openSession(kind, env)]);
@@ -59,7 +60,7 @@ describe.each(ASKABLE)('$client over $transport', (kind) => {
     const result = await session.call('get_cryptocurrency_listings_latest', COSTLY);
     expect(result.isError, `${kindLabel(kind)}: ${textOf(result)}`).toBeFalsy();
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatch(/estimated at 3 credits\. \d+ credits are left for the day\./);
+    expect(asked[0]).toMatch(/estimated at 3 credits\. [\d,]+ credits left for the day\./);
     expect(asked[0]).toMatch(/For less: send limit=400 or less\. Send it\?$/);
     expect(sent() - before).toBe(1);
     // Charged what the sandbox answered: its 231 assets, 2 credits (the estimate was the most, 3).
@@ -97,7 +98,11 @@ describe.each(ASKABLE.filter((kind) => kind.client === 'v2'))(
     const asked: string[] = [];
     let session: Session;
     beforeAll(async () => {
-      const env = sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_CACHE: 'off', SVC_CONFIRM_CREDITS: '3' });
+      const env = sandboxEnv(sandbox, 'sandbox-enterprise', {
+        SVC_CACHE: 'off',
+        SVC_CONFIRM_CREDITS: '3',
+        SVC_MAX_ANSWER_CHARS: '400000',
+      });
       session = await openSession(kind, env, (message) => {
         asked.push(message);
         return { action: 'decline' };
@@ -126,7 +131,11 @@ describe.each(ASKABLE.filter((kind) => kind.client === 'v2'))(
 describe('a 2025 client over HTTP', () => {
   it('is not asked: the call goes on as before', async () => {
     const asked: string[] = [];
-    const env = sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_CACHE: 'off', SVC_CONFIRM_CREDITS: '3' });
+    const env = sandboxEnv(sandbox, 'sandbox-enterprise', {
+      SVC_CACHE: 'off',
+      SVC_CONFIRM_CREDITS: '3',
+      SVC_MAX_ANSWER_CHARS: '400000',
+    });
     const session = await openSession({ client: 'sdk1', transport: 'http' }, env, (message) => {
       asked.push(message);
       return { action: 'decline' };

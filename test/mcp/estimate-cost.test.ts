@@ -73,7 +73,9 @@ describe('estimate_cost', () => {
       plan_has: true,
       within_limit: true,
     });
-    expect(listings).toMatchObject({ credits: 3, cached: false, within_limit: true });
+    // 600 rows are capped to what one answer carries (SVC_MAX_ANSWER_CHARS): 1 credit.
+    expect(listings).toMatchObject({ credits: 1, cached: false, within_limit: true });
+    expect(listings.note).toMatch(/^Capped to limit=\d+ of 600/);
     expect(heavy).toMatchObject({ credits: 6, within_limit: false });
     expect(heavy.note).toMatch(/convert/);
     expect(community).toMatchObject({ error: expect.stringContaining('"limit"') });
@@ -81,7 +83,7 @@ describe('estimate_cost', () => {
     expect(quotes.error).toBe('Missing parameter: one of "id", "slug" or "symbol" is required.');
     expect(unknown.error).toMatch(/^Unknown tool "get_fear_greed"\. Did you mean get_fear_and_greed_latest/);
     // What would be sent: fear and greed and the first listings (the heavy one is refused).
-    expect(priced).toMatchObject({ total: 4, budget: 100, left: 100, fits: true });
+    expect(priced).toMatchObject({ total: 2, budget: 100, left: 100, fits: true });
   });
 
   it("the refusals are the real calls' own, and a call that is then made is answered from the cache", async () => {
@@ -103,9 +105,10 @@ describe('estimate_cost', () => {
   });
 
   it('says when the plan does not fit what is left, and bounds the plan', async () => {
-    const many = Array.from({ length: 50 }, () => ({
+    // Fifty pages of their own (a repeated one would be answered from the cache), 3 credits each.
+    const many = Array.from({ length: 50 }, (_, i) => ({
       tool: 'get_cryptocurrency_listings_latest',
-      arguments: { limit: 600 },
+      arguments: { start: i + 1, limit: 100, convert: 'USD,EUR,GBP' },
     }));
     const priced = await estimate(many);
     expect(priced.total).toBe(150);

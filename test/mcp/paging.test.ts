@@ -1,5 +1,5 @@
 /**
- * Capping and paging: a history asked for more points than 1 MiB carries is asked of the service
+ * Capping and paging: a history asked for more points than one answer carries is asked of the service
  * only as far as the answer carries, charged for that, and continued through the answer's `next`
  * arguments. Paged to its end, the pages hold every point the whole request would have (none
  * twice, none skipped), the service is asked once a page, and what it charged is the sum of the
@@ -26,6 +26,8 @@ beforeAll(async () => {
       SVC_CACHE: 'off',
       SVC_TOOLSETS: 'all',
       SVC_MAX_CREDITS_PER_CALL: '1000',
+      // The largest answers, so that paging a long history takes a few pages, not hundreds.
+      SVC_MAX_ANSWER_CHARS: '400000',
     }),
   );
 });
@@ -140,7 +142,7 @@ describe.each(CASES)('paging $label', (c) => {
     // Capped before asking, and said so, on every page but the last.
     expect(pages.length).toBeGreaterThan(1);
     for (const { data } of pages.slice(0, -1)) {
-      expect(data.truncated).toMatch(/^Capped to count=\d+ of [\d,]+ to stay under 1 MiB/);
+      expect(data.truncated).toMatch(/^Capped to count=\d+ of [\d,]+ to stay within 400,000 characters/);
     }
     expect(pages.at(-1)?.data.next).toBeUndefined();
     // Pages go forward from time_start, or back from now: either way, together, the whole series.
@@ -164,7 +166,7 @@ it('global metrics pages are charged for their own points: a few credits each, n
   });
   for (const { data, credits } of pages) {
     const points = (data.quotes as unknown[]).length;
-    expect(points).toBeGreaterThan(pages.at(-1)?.data === data ? 0 : 250);
+    expect(points).toBeGreaterThan(pages.at(-1)?.data === data ? 0 : 200);
     expect(credits).toBe(Math.max(1, Math.ceil(points / 100)));
   }
 });
@@ -177,12 +179,12 @@ it('a range that ends after now stops at now: no last page of periods not yet co
     interval: '5m',
     convert: CONVERT,
   });
-  // Two days to the frozen now are 577 periods: two pages, the last not empty.
-  expect(pages).toHaveLength(2);
-  expect((pages[1].data.quotes as unknown[]).length).toBeGreaterThan(200);
+  // Two days to the frozen now are 577 periods: three pages of at most 255, the last not empty.
+  expect(pages).toHaveLength(3);
+  expect((pages[2].data.quotes as unknown[]).length).toBeGreaterThan(40);
 });
 
-it('a listing asked for more rows than 1 MiB carries is capped, with the next start', async () => {
+it('a listing asked for more rows than one answer carries is capped, with the next start', async () => {
   const convert = 'USD,EUR,GBP,JPY,BTC,ETH,CHF,CAD,AUD,CNY,INR,BRL,KRW,MXN,SGD';
   const requestsBefore = sandbox.stats.byPath.get('/v3/cryptocurrency/listings/latest') ?? 0;
   const result = (await mcp.call('get_cryptocurrency_listings_latest', {
@@ -232,7 +234,7 @@ it('next keeps format=json: the next page, sent back as it is, comes as JSON too
   expect(JSON.parse(textOf(second)).start).toBe(next.start);
 });
 
-/** Thirty currencies: records large enough that each paged list passes 1 MiB in the sandbox. */
+/** Thirty currencies: records large enough that each paged list passes the largest answer in the sandbox. */
 const THIRTY =
   'USD,EUR,GBP,JPY,CHF,CAD,AUD,CNY,INR,BRL,KRW,MXN,SGD,BTC,ETH,SEK,NOK,DKK,PLN,CZK,HUF,ZAR,TRY,RUB,HKD,NZD,THB,IDR,MYR,PHP';
 

@@ -105,7 +105,11 @@ describe('metrics', () => {
 
   it('a confirmation on 2026-07-28: the round that asks is `asked`, a declined call a refusal of its own reason, an accepted one ok', async () => {
     const asking = await startHttpServer(
-      sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_CONFIRM_CREDITS: '3', SVC_STATE_DIR: stateDir }),
+      sandboxEnv(sandbox, 'sandbox-enterprise', {
+        SVC_CONFIRM_CREDITS: '3',
+        SVC_MAX_ANSWER_CHARS: '400000',
+        SVC_STATE_DIR: stateDir,
+      }),
     );
     let reply: 'accept' | 'decline' = 'decline';
     const person = () =>

@@ -144,6 +144,7 @@ describe('over HTTP', () => {
             },
           ],
           isError: true,
+          _meta: { credits: 0 },
           resultType: 'complete',
         },
       });
