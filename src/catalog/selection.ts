@@ -2,6 +2,7 @@
  * Which tools settings expose (SVC_TOOLSETS, SVC_PLAN), and what a call of a tool they do not
  * expose is told: which setting hid it, or the closest names the server has.
  */
+import { clip } from '../messages.js';
 import { closestNames } from './closest-names.js';
 import { tools } from './index.js';
 import { type Plan, planTitle } from './plans.js';
@@ -37,6 +38,20 @@ function whyHidden(name: string, config: Selection): string | undefined {
   return `The tool "${name}" is in the ${tool.toolset} toolset, which SVC_TOOLSETS=${config.toolsets.join(',')} leaves out; add ${tool.toolset} (or all) to SVC_TOOLSETS to expose it.`;
 }
 
+/** What a suggested tool the settings hide needs, in a sentence: the plan, or its toolset listed. */
+function toShow(tool: Tool, config: Selection): string {
+  if (tool.kind === 'endpoint' && !planHas(config.plan, tool)) {
+    const plans = tool.plans.map(planTitle);
+    return `${tool.name} needs the ${plans.slice(0, -1).join(', ')}${plans.length > 1 ? ' or ' : ''}${plans.at(-1)} plan (SVC_PLAN=${config.plan} hides it).`;
+  }
+  return `${tool.name} is in the ${tool.toolset} toolset: add ${tool.toolset} (or all) to SVC_TOOLSETS to list it.`;
+}
+
+/** "a, b or c". */
+function orList(names: readonly string[]): string {
+  return `${names.slice(0, -1).join(', ')}${names.length > 1 ? ' or ' : ''}${names.at(-1)}`;
+}
+
 /**
  * What a call of a tool this configuration does not expose is told: which setting hid it, or that
  * there is no such tool and which names are closest. `listing` says where the whole list is.
@@ -49,12 +64,15 @@ export function unknownToolMessage(
 ): string {
   const hidden = whyHidden(name, config);
   if (hidden) return hidden;
-  const closest = closestNames(name, exposed);
-  const guess =
-    closest.length > 0
-      ? ` Did you mean ${closest.slice(0, -1).join(', ')}${closest.length > 1 ? ' or ' : ''}${closest.at(-1)}?`
-      : '';
-  return `Unknown tool "${name.slice(0, 100)}".${guess} ${listing}`;
+  const listed = new Set(exposed);
+  const closest = closestNames(name, tools, listed);
+  const notListed = closest.flatMap((found) => {
+    const tool = tools.find((t) => t.name === found);
+    return tool && !listed.has(found) ? [toShow(tool, config)] : [];
+  });
+  const guess = closest.length > 0 ? ` Did you mean ${orList(closest)}?` : '';
+  const show = notListed.length > 0 ? ` ${notListed.join(' ')}` : '';
+  return `Unknown tool "${clip(name, 100)}".${guess}${show} ${listing}`;
 }
 
 /** The one-line error when the settings leave no tool at all, else undefined. */

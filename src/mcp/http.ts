@@ -35,7 +35,7 @@ import {
 import { bodyRefusal, MAX_REQUEST_BYTES, readBody } from './http-body.js';
 import { DRAIN_TIMEOUT_MS, InFlight } from './in-flight.js';
 import { protoKeyCall } from './proto-key.js';
-import { createServer, protoKeyRefusal } from './server.js';
+import { createServer, prepareServer, protoKeyRefusal } from './server.js';
 
 /** Time a client has to send a request's headers. */
 const HEADERS_TIMEOUT_MS = 10_000;
@@ -72,6 +72,7 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
     );
   }
   const services = await createServices(config, { metrics: true, logLevel: 'info', showLocations: false });
+  prepareServer(services);
   const rules = accessRules(config, host);
   const routes = operationalRoutes(services);
   const mcp = createMcpHandler(

@@ -21,9 +21,6 @@ import type { ProtoKeyCall } from './proto-key.js';
 
 const SERVER_NAME = 'svc-mcp';
 
-const INSTRUCTIONS =
-  "Cryptocurrency market data from the Market Data Service: market totals, sentiment, indices, listings, quotes and their history, OHLCV, asset info, categories, market pairs, news and posts, DEX charts, price conversion. search_cryptocurrencies finds an asset's id. Answers are compact text; format=json gives the structured data. A parameter a tool does not list, or a malformed value, is refused before anything is sent. An answer cut to fit 1 MiB says so in `truncated`. Each description gives the credit cost; get_credit_usage shows the budget.";
-
 /** How often a call that is still running tells a client that asked for progress how long it has waited. */
 export const PROGRESS_INTERVAL_MS = 1_000;
 
@@ -45,24 +42,32 @@ type ToolPath = Awaited<ReturnType<typeof loadToolPath>>;
 const toolPaths = new WeakMap<Services, Promise<ToolPath>>();
 
 async function loadToolPath(services: Services) {
-  const [tools, pipeline, results, resources, catalog, views] = await Promise.all([
+  const [tools, pipeline, results, resources, catalog, views, { instructionsFor }] = await Promise.all([
     import('./tools.js'),
     import('../call/pipeline.js'),
     import('../call/results.js'),
     import('./resources.js'),
     import('../catalog/index.js'),
     import('./views.js'),
+    import('./instructions.js'),
   ]);
   const exposed = tools.exposedTools(services.config);
+  const listed = [...exposed.tools.values()];
   return {
     exposed,
+    instructions: instructionsFor(listed, catalog.tools, services.config.maxAnswerChars),
     ...pipeline,
     ...results,
     resources,
-    listHint: tools.listCacheHint([...exposed.tools.values()]),
+    listHint: tools.listCacheHint(listed),
     unknownToolMessage: catalog.unknownToolMessage,
     views,
   };
+}
+
+/** Starts loading what a server needs (the catalog, the call path), so that the first request finds it loaded. */
+export function prepareServer(services: Services): void {
+  void toolPath(services);
 }
 
 function toolPath(services: Services): Promise<ToolPath> {
@@ -102,15 +107,16 @@ function unknownTool(services: Services, path: ToolPath, name: string): string {
 }
 
 /**
- * A server for one connection (stdio) or one request (HTTP). On the 2025 revisions it answers
- * `initialize` at once: the tool path loads meanwhile (a client lists tools only afterwards). On
- * 2026-07-28 it first loads the tool path, whose catalog gives the lists' cache hints. Tool calls
- * wait for the data source, which may still be starting (the embedded sandbox).
+ * A server for one connection (stdio) or one request (HTTP), once the tool path is loaded: its
+ * catalog gives the instructions (built from the tools listed) and, on 2026-07-28, the lists'
+ * cache hints. Tool calls wait for the data source, which may still be starting (the embedded
+ * sandbox).
  */
 export async function createServer(services: Services, caller: Caller = {}): Promise<McpServer> {
   const loading = toolPath(services);
+  const { instructions, listHint: hint } = await loading;
   // The lists change only with the settings; a credit figure changes with every call.
-  const listHint = caller.era === 'modern' ? (await loading).listHint : undefined;
+  const listHint = caller.era === 'modern' ? hint : undefined;
   const mcp = new McpServer(
     { name: SERVER_NAME, version: VERSION, title: 'Market Data Service' },
     {
@@ -119,7 +125,7 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
         resources: { listChanged: false },
         prompts: { listChanged: false },
       },
-      instructions: INSTRUCTIONS,
+      instructions,
       cacheHints: {
         'server/discover': listHint,
         'tools/list': listHint,

@@ -15,7 +15,7 @@ import { VERSION } from '../version.js';
 import { DRAIN_TIMEOUT_MS, trackInFlight } from './in-flight.js';
 import { JsonLines } from './json-lines.js';
 import { refuseProtoKeys } from './proto-key.js';
-import { createServer, protoKeyRefusal } from './server.js';
+import { createServer, prepareServer, protoKeyRefusal } from './server.js';
 import { ShortFirstOutput } from './short-first-output.js';
 
 /**
@@ -33,6 +33,7 @@ export function serveConnection(services: Services, transport: Transport) {
 export async function runStdio(config: Config): Promise<void> {
   requireOwnKey(config, 'on stdio');
   const services = await createServices(config);
+  prepareServer(services);
   const output = new ShortFirstOutput(process.stdout);
   // The SDK's transport aborts the requests in flight when its input ends. It reads a copy of
   // stdin instead, which ends only once those requests are answered; a line that is not JSON is

@@ -47,6 +47,8 @@ export interface Session {
   tools: Tool[];
   /** The protocol revision the session speaks. */
   protocolVersion: string | undefined;
+  /** The server's instructions, as the client was given them. */
+  instructions: string | undefined;
   /** tools/call through the client's callTool, which checks structuredContent against outputSchema. */
   call(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
   readResource(uri: string): Promise<{ contents: { uri: string; text?: string }[] }>;
@@ -63,6 +65,7 @@ interface AnyClient {
   ): Promise<unknown>;
   readResource(params: { uri: string }): Promise<unknown>;
   getNegotiatedProtocolVersion?(): string | undefined;
+  getInstructions(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -109,6 +112,7 @@ export async function connectClient(
     kind,
     tools: tools as Tool[],
     protocolVersion: client.getNegotiatedProtocolVersion?.() ?? settled,
+    instructions: client.getInstructions(),
     async call(name, args = {}, options = {}) {
       const callOptions = { signal: options.signal, onprogress: options.onprogress };
       const params = { name, arguments: args, ...options.params };

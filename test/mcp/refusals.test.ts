@@ -167,7 +167,12 @@ const REFUSALS: [string, string, Record<string, unknown>, string][] = [
   ['quotes non-numeric id', 'get_cryptocurrency_quotes_latest', { id: 'bitcoin' }, 'id'],
   ['quotes id as a number', 'get_cryptocurrency_quotes_latest', { id: 1 }, 'id'],
   ['quotes uppercase slug', 'get_cryptocurrency_quotes_latest', { slug: 'Bitcoin' }, 'slug'],
-  ['quotes symbol with a space', 'get_cryptocurrency_quotes_latest', { symbol: 'BTC, ETH' }, 'symbol'],
+  [
+    'quotes symbol with a space inside it',
+    'get_cryptocurrency_quotes_latest',
+    { symbol: 'BT C,ETH' },
+    'symbol',
+  ],
   [
     'quotes skip_invalid as a string',
     'get_cryptocurrency_quotes_latest',

@@ -1,22 +1,30 @@
-/** The "did you mean" ranking of tool names, on the real tool list. */
+/** The "did you mean" ranking of tool names, on the real catalog. */
 import { describe, expect, it } from 'vitest';
 import { closestNames, editDistance } from '../../src/catalog/closest-names.js';
-import { ALL_TOOLS } from '../helpers/tool-names.js';
+import { tools } from '../../src/catalog/index.js';
 
 describe('closestNames', () => {
   it('ranks by shared words, then by edits', () => {
-    expect(closestNames('get_fear_greed', ALL_TOOLS)).toEqual([
+    expect(closestNames('get_fear_greed', tools)).toEqual([
       'get_fear_and_greed_latest',
       'get_fear_and_greed_historical',
     ]);
-    expect(closestNames('get_fear_and_gred_latest', ALL_TOOLS)[0]).toBe('get_fear_and_greed_latest');
-    expect(closestNames('dex_platforms', ALL_TOOLS)[0]).toBe('list_dex_platforms');
-    expect(closestNames('get_ohlcv', ALL_TOOLS)).toEqual(['get_ohlcv_latest', 'get_ohlcv_historical']);
+    expect(closestNames('get_fear_and_gred_latest', tools)[0]).toBe('get_fear_and_greed_latest');
+    expect(closestNames('dex_platforms', tools)[0]).toBe('list_dex_platforms');
+    expect(closestNames('get_ohlcv', tools)).toEqual(['get_ohlcv_latest', 'get_ohlcv_historical']);
+  });
+
+  it("reads the tools' titles too, and puts preferred names first among equals", () => {
+    expect(closestNames('get_news', tools)[0]).toBe('get_latest_content');
+    expect(closestNames('get_ohlcv', tools, new Set(['get_ohlcv_historical']))).toEqual([
+      'get_ohlcv_historical',
+      'get_ohlcv_latest',
+    ]);
   });
 
   it('suggests nothing when no word is shared (get and latest say nothing)', () => {
-    expect(closestNames('get_moon_phase', ALL_TOOLS)).toEqual([]);
-    expect(closestNames('', ALL_TOOLS)).toEqual([]);
+    expect(closestNames('get_moon_phase', tools)).toEqual([]);
+    expect(closestNames('', tools)).toEqual([]);
   });
 
   it('editDistance counts inserts, deletes and replacements', () => {

@@ -1,0 +1,41 @@
+/**
+ * The server's instructions, built from the tools it lists: what they answer (a toolset listed
+ * whole by its own words, one listed in part by its tools' titles), and how to use them, naming
+ * only tools that are listed.
+ */
+import { TOOLSETS, type Tool, type Toolset } from '../catalog/index.js';
+
+/** What the listed tools of each toolset answer: the toolset's words, or its listed tools' titles. */
+function subjects(listed: readonly Tool[], all: readonly Tool[]): string[] {
+  const byToolset = new Map<Toolset, Tool[]>();
+  for (const tool of listed) byToolset.set(tool.toolset, [...(byToolset.get(tool.toolset) ?? []), tool]);
+  return [...byToolset].flatMap(([toolset, tools]) => {
+    if (toolset === 'account') return [];
+    const whole = tools.length === all.filter((t) => t.toolset === toolset).length;
+    return [whole ? lowerFirst(TOOLSETS[toolset]) : tools.map((t) => lowerFirst(t.title)).join(', ')];
+  });
+}
+
+/** "Global market totals" → "global market totals"; an acronym ("DEX platforms") stays. */
+function lowerFirst(text: string): string {
+  return /^[A-Z][a-z]/.test(text) ? text[0].toLowerCase() + text.slice(1) : text;
+}
+
+/** The instructions for a server listing `listed` (of the catalog's `all`), pages of at most `maxChars`. */
+export function instructionsFor(listed: readonly Tool[], all: readonly Tool[], maxChars: number): string {
+  const has = (name: string) => listed.some((tool) => tool.name === name);
+  const costs = [
+    has('estimate_cost') && 'estimate_cost prices planned calls',
+    has('get_credit_usage') && 'get_credit_usage shows the budget',
+  ].filter(Boolean);
+  return [
+    `Cryptocurrency market data from the Market Data Service. The tools here answer: ${subjects(listed, all).join('; ')}.`,
+    has('search_cryptocurrencies') && "search_cryptocurrencies finds an asset's id, free.",
+    'Answers are compact text whose last line says what the call cost; format=json gives the structured data.',
+    'A parameter a tool does not list, or a malformed value, is refused before anything is sent.',
+    `A longer list or history comes in pages of at most ${maxChars.toLocaleString('en-US')} characters: send an answer's \`next\` as the arguments for the next page.`,
+    `Each description gives the credit cost${costs.length > 0 ? `; ${costs.join('; ')}` : ''}.`,
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
