@@ -78,7 +78,13 @@ export const dexPlatform = defineEndpoint({
   path: '/v1/dex/platform/detail',
   summary: 'One DEX chain: id, acronym, DEX count, explorer URL formats.',
   input: paramsObject({
-    platformName: z.string().min(1).max(100).describe('Name from list_dex_platforms, e.g. Solana.'),
+    platformName: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9 ._()-]{0,63}$/, {
+        message:
+          'must be a platform name from list_dex_platforms: up to 64 letters, digits, spaces and . _ - ( ), e.g. "Solana"',
+      })
+      .describe('Name from list_dex_platforms, e.g. Solana.'),
   }),
   output: platform,
   credits: PLATFORM_CREDITS,

@@ -6,9 +6,13 @@
  */
 import { z } from 'zod';
 import { cutRows, lines, table } from '../format/text.js';
+import { clip } from '../messages.js';
 import { cryptocurrencyMap, MAP_COLUMNS, type MapEntry, mapRow } from './cryptocurrency-reference.js';
 import { intParam, paramsObject, validateParams } from './params.js';
 import { defineLocalTool, type ToolContext } from './tool.js';
+
+/** Control and format characters (line breaks, NUL, bidirectional overrides): no asset's name has them. */
+const CONTROL_CHARACTERS = /[\p{Cc}\p{Cf}]/u;
 
 /** Map pages read per search: the service has about ten thousand active assets. */
 const MAP_PAGE = 5000;
@@ -70,7 +74,13 @@ export const searchCryptocurrencies = defineLocalTool({
   summary: 'Finds assets by name, symbol or slug (or part), with ids; exact matches first, then by rank.',
   credits: 'free (reads the cached map)',
   input: paramsObject({
-    query: z.string().trim().min(1).max(100).describe('Name, symbol or slug, or part of one.'),
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .refine((q) => !CONTROL_CHARACTERS.test(q), 'must be text without control characters')
+      .describe('Name, symbol or slug, or part of one.'),
     limit: intParam(1, 50, 'Matches.').default(10),
   }),
   output: z.object({
@@ -110,14 +120,14 @@ export const searchCryptocurrencies = defineLocalTool({
   },
   summarise(data) {
     if (data.matches.length === 0) {
-      return `No cryptocurrency matches "${data.query}"; try a shorter fragment, the symbol or the name.`;
+      return `No cryptocurrency matches "${clip(data.query, 100)}"; try a shorter fragment, the symbol or the name.`;
     }
     const exactSymbol = data.matches.filter((m) => m.exact && m.matched === 'symbol');
     const { shown } = cutRows(data.matches, 25);
     return lines(
       exactSymbol.length > 1 &&
         `${exactSymbol.length} assets share the symbol ${exactSymbol[0].symbol}: pass the id of the one you mean.`,
-      `${data.total} match${data.total === 1 ? '' : 'es'} for "${data.query}", best first:`,
+      `${data.total} match${data.total === 1 ? '' : 'es'} for "${clip(data.query, 100)}", best first:`,
       table(
         MAP_COLUMNS,
         shown.map((m) => mapRow(m, m.platform)),

@@ -3,8 +3,10 @@
  * numbers in a range, one of a few words, comma lists, OAuth scopes, toolsets. Blank values and a
  * desktop host's unfilled placeholders count as unset.
  */
+
 import { z } from 'zod';
 import { TOOLSET_CHOICES, TOOLSET_NAMES, type ToolsetChoice } from '../catalog/toolsets.js';
+import { clip } from '../messages.js';
 
 /** One setting: its variable, schema, and how people read it. */
 export interface Setting<S extends z.ZodType = z.ZodType> {
@@ -88,7 +90,7 @@ export function parseToolsets(value: string, ctx: z.RefinementCtx): ToolsetChoic
   if (unknown !== undefined) {
     ctx.addIssue({
       code: 'custom',
-      message: `names an unknown toolset "${unknown.slice(0, 40)}"; allowed: ${TOOLSET_CHOICES.join(', ')}`,
+      message: `names an unknown toolset "${clip(unknown, 40)}"; allowed: ${TOOLSET_CHOICES.join(', ')}`,
     });
     return [];
   }

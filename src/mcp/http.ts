@@ -20,7 +20,7 @@ import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
 import { createServices } from '../call/services.js';
 import { type Config, ConfigError } from '../config/index.js';
 import { personOf } from '../guard/accounts.js';
-import { listenProblem } from '../messages.js';
+import { clip, listenProblem } from '../messages.js';
 import { VERSION } from '../version.js';
 import { operationalRoutes, sendJson } from './health.js';
 import {
@@ -34,8 +34,8 @@ import {
 } from './http-access.js';
 import { bodyRefusal, MAX_REQUEST_BYTES, readBody } from './http-body.js';
 import { DRAIN_TIMEOUT_MS, InFlight } from './in-flight.js';
-import { protoKeyCall } from './proto-key.js';
-import { createServer, prepareServer, protoKeyRefusal } from './server.js';
+import { rawCallProblem } from './raw-call.js';
+import { createServer, prepareServer, rawCallRefusal } from './server.js';
 
 /** Time a client has to send a request's headers. */
 const HEADERS_TIMEOUT_MS = 10_000;
@@ -147,10 +147,10 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
       messagesInFlight += body.parsed.length - 1;
       messages = body.parsed.length;
     }
-    const tainted = protoKeyCall(body.parsed);
-    if (tainted) {
-      const result = await protoKeyRefusal(services, tainted);
-      return sendJson(res, 200, { jsonrpc: '2.0', id: tainted.id, result });
+    const problem = rawCallProblem(body.parsed);
+    if (problem) {
+      const result = await rawCallRefusal(services, problem);
+      return sendJson(res, 200, { jsonrpc: '2.0', id: problem.id, result });
     }
     // The handler answers its own failures (500); a write after the timeout's answer is dropped.
     await serveMcp(req, res, body.parsed).catch(() => {});
@@ -222,7 +222,7 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
     if (path !== '/mcp' && path !== '/metrics') {
       return sendRefusal(res, {
         status: 404,
-        message: `Nothing at ${path.slice(0, 100)}: the MCP endpoint is /mcp; /healthz, /readyz and /metrics report on the server.`,
+        message: `Nothing at ${clip(path, 100)}: the MCP endpoint is /mcp; /healthz, /readyz and /metrics report on the server.`,
       });
     }
     const refusal = checkHost(rules, req.headers.host) ?? checkOrigin(rules, req.headers.origin);

@@ -3,6 +3,7 @@
  * A rendered prompt names only the tools the server exposes, and says which steps it had to leave
  * out, so a model never calls a tool that is not there.
  */
+import { clip } from '../messages.js';
 
 export interface PromptArgument {
   name: string;
@@ -103,7 +104,7 @@ function checkArguments(spec: PromptSpec, args: Readonly<Record<string, string>>
   const unknown = Object.keys(args).find((name) => !known.includes(name));
   if (unknown !== undefined) {
     throw new PromptError(
-      `Prompt "${spec.name}" takes no argument "${unknown.slice(0, 40)}"; it takes: ${known.join(', ') || 'none'}.`,
+      `Prompt "${spec.name}" takes no argument "${clip(unknown, 40)}"; it takes: ${known.join(', ') || 'none'}.`,
     );
   }
   const out: Record<string, string> = {};
@@ -133,7 +134,7 @@ export function renderPrompt(
   const spec = PROMPTS.find((p) => p.name === name);
   if (!spec) {
     throw new PromptError(
-      `Unknown prompt "${name.slice(0, 100)}". Available: ${PROMPTS.map((p) => p.name).join(', ')}.`,
+      `Unknown prompt "${clip(name, 100)}". Available: ${PROMPTS.map((p) => p.name).join(', ')}.`,
     );
   }
   const checked = checkArguments(spec, args);

@@ -14,10 +14,11 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Services } from '../call/services.js';
+import { clip } from '../messages.js';
 import { VERSION } from '../version.js';
 import { askToConfirm } from './confirm.js';
 import { listPrompts, PromptError, renderPrompt } from './prompts.js';
-import type { ProtoKeyCall } from './proto-key.js';
+import type { RawCallProblem } from './raw-call.js';
 
 const SERVER_NAME = 'svc-mcp';
 
@@ -80,22 +81,24 @@ function toolPath(services: Services): Promise<ToolPath> {
 }
 
 /**
- * What a tools/call with `__proto__` among its arguments is answered with (see proto-key.ts). It is
+ * What a tools/call refused before the SDK reads it is answered with (see raw-call.ts). It is
  * written to the transport as it is, not through the SDK, so it says itself what 2026-07-28 clients
  * require of a result (`resultType`), which clients of the 2025 revisions ignore.
  */
-export async function protoKeyRefusal(services: Services, call: ProtoKeyCall): Promise<CallToolResult> {
+export async function rawCallRefusal(services: Services, problem: RawCallProblem): Promise<CallToolResult> {
   const [path, { unknownMember, unknownParameter }] = await Promise.all([
     toolPath(services),
     import('../catalog/params.js'),
   ]);
-  const tool = path.exposed.tools.get(call.name);
+  const tool = problem.kind === 'proto' ? path.exposed.tools.get(problem.name) : undefined;
   const refusal = path.errorResult(
-    !tool
-      ? unknownTool(services, path, call.name)
-      : call.path.length === 0
-        ? unknownParameter(tool.toolInput, '__proto__')
-        : unknownMember(call.path, '__proto__'),
+    problem.kind === 'params'
+      ? problem.message
+      : !tool
+        ? unknownTool(services, path, problem.name)
+        : problem.path.length === 0
+          ? unknownParameter(tool.toolInput, '__proto__')
+          : unknownMember(problem.path, '__proto__'),
   );
   return { ...refusal, resultType: 'complete' };
 }
@@ -187,7 +190,7 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
     if (uri !== CREDITS_URI) {
       throw new ResourceNotFoundError(
         uri,
-        `Unknown resource "${uri.slice(0, 100)}"; this server has ${CREDITS_URI}, ${ENDPOINTS_URI} and the ui:// views resources/list gives.`,
+        `Unknown resource "${clip(uri, 100)}"; this server has ${CREDITS_URI}, ${ENDPOINTS_URI} and the ui:// views resources/list gives.`,
       );
     }
     const { accountOf } = await import('../guard/accounts.js');

@@ -14,19 +14,19 @@ import { afterStartup } from '../heap.js';
 import { VERSION } from '../version.js';
 import { DRAIN_TIMEOUT_MS, trackInFlight } from './in-flight.js';
 import { JsonLines } from './json-lines.js';
-import { refuseProtoKeys } from './proto-key.js';
-import { createServer, prepareServer, protoKeyRefusal } from './server.js';
+import { refuseRawCalls } from './raw-call.js';
+import { createServer, prepareServer, rawCallRefusal } from './server.js';
 import { ShortFirstOutput } from './short-first-output.js';
 
 /**
  * One connection's server over `transport`, as stdio serves it: the protocol revision settled by
- * its first message, calls with `__proto__` among their arguments refused, the requests in flight
+ * its first message, calls the SDK must not read as they are refused (raw-call.ts), the requests in flight
  * tracked so that they can finish before the process exits.
  */
 export function serveConnection(services: Services, transport: Transport) {
   const handle = serveStdio(({ era }) => createServer(services, { era }), { transport });
   const inFlight = trackInFlight(transport);
-  refuseProtoKeys(transport, (call) => protoKeyRefusal(services, call));
+  refuseRawCalls(transport, (problem) => rawCallRefusal(services, problem));
   return { close: () => handle.close(), inFlight };
 }
 

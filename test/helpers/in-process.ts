@@ -10,6 +10,7 @@ import { createServices, type Services } from '../../src/call/services.js';
 import { loadConfig } from '../../src/config/index.js';
 import { serveConnection } from '../../src/mcp/stdio.js';
 import { childEnv, type Env } from './cli.js';
+import { record } from './recorder.js';
 import { type Answerer, type ClientKind, connectClient, type Session } from './session.js';
 
 export interface InProcessSession extends Session {
@@ -55,6 +56,48 @@ export async function connectTo(
     async close() {
       await session.close();
       await handle.close().catch(() => {});
+    },
+  };
+}
+
+/** What a raw exchange gives back: every message the server sent, by the id it answers. */
+export interface RawExchange {
+  send(message: Record<string, unknown>): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+/**
+ * JSON-RPC messages written to the server as a host's transport would deliver them (after the
+ * `initialize` handshake), for what an SDK client never sends: malformed params, odd names.
+ */
+export async function openRaw(services: Services): Promise<RawExchange> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const connection = serveConnection(services, serverSide);
+  const waiting = new Map<unknown, (message: Record<string, unknown>) => void>();
+  clientSide.onmessage = (message) => {
+    record('raw in-process', JSON.stringify(message));
+    const id = (message as { id?: unknown }).id;
+    waiting.get(id)?.(message as Record<string, unknown>);
+    waiting.delete(id);
+  };
+  await clientSide.start();
+  let next = 1_000;
+  const send = (message: Record<string, unknown>) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const id = message.id ?? next++;
+      waiting.set(id, resolve);
+      void clientSide.send({ jsonrpc: '2.0', ...message, id } as never);
+    });
+  await send({
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+  });
+  await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  return {
+    send,
+    async close() {
+      await clientSide.close();
+      await connection.close().catch(() => {});
     },
   };
 }

@@ -1,5 +1,7 @@
 /** The DEX platforms: the list, and one by name. */
+
 import type * as endpoints from '../../catalog/dex.js';
+import { clip } from '../../messages.js';
 import { badRequest } from '../envelope.js';
 import { DEX_PLATFORMS, findPlatform } from '../market/platforms.js';
 import type { HandlerOf } from './types.js';
@@ -21,7 +23,7 @@ export const dexPlatform: HandlerOf<typeof endpoints.dexPlatform> = {
     const platform = findPlatform(name);
     if (!platform) {
       throw badRequest(
-        `Invalid value for "platformName": "${name}" is not a known platform. Known platforms: ${DEX_PLATFORMS.map((p) => p.n).join(', ')}.`,
+        `Invalid value for "platformName": "${clip(name, 100)}" is not a known platform. Known platforms: ${DEX_PLATFORMS.map((p) => p.n).join(', ')}.`,
       );
     }
     return { dataJson: JSON.stringify(platform), items: 1 };
