@@ -15,6 +15,10 @@ export interface HttpRefusal {
   message: string;
   /** -32000 (a server error) unless the request itself was invalid. */
   code?: number;
+  /** The JSON-RPC error's data, where its code defines one. */
+  data?: unknown;
+  /** The id of the request refused, where it was read; null otherwise. */
+  id?: string | number;
   headers?: Record<string, string>;
 }
 

@@ -5,6 +5,12 @@
  * with a 400 that says why.
  */
 import type { IncomingMessage } from 'node:http';
+import {
+  PROTOCOL_VERSION_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  UnsupportedProtocolVersionError,
+} from '@modelcontextprotocol/server';
+import { clip } from '../messages.js';
 import type { HttpRefusal } from './http-access.js';
 import { notAMessage } from './jsonrpc-message.js';
 
@@ -23,6 +29,8 @@ const MAX_NESTING = 64;
 const MAX_BATCH_MESSAGES = 16;
 /** The first revision without JSON-RPC batches (dates compare as text). */
 const FIRST_WITHOUT_BATCHES = '2025-06-18';
+/** The stateless revision the SDK's v2 packages speak beside the 2025 ones. */
+const MODERN_REVISION = '2026-07-28';
 
 const INVALID_REQUEST = -32600;
 
@@ -113,7 +121,10 @@ export function bodyRefusal(parsed: unknown, protocolVersion: string | undefined
       `JSON-RPC batches are not part of MCP protocol ${protocolVersion.slice(0, 20)} (they ended with 2025-03-26): send each message in a request of its own.`,
     );
   }
-  if (parsed.length === 0 || parsed.length > MAX_BATCH_MESSAGES) {
+  if (parsed.length === 0) {
+    return invalid(`the batch is empty; a batch holds 1 to ${MAX_BATCH_MESSAGES} messages.`);
+  }
+  if (parsed.length > MAX_BATCH_MESSAGES) {
     return invalid(
       `A batch holds 1 to ${MAX_BATCH_MESSAGES} messages; this one holds ${parsed.length}. Send more in several requests.`,
     );
@@ -122,7 +133,61 @@ export function bodyRefusal(parsed: unknown, protocolVersion: string | undefined
     const refusal = notMessageRefusal(message, `message ${index + 1} of the batch: `);
     if (refusal) return refusal;
   }
+  return sharedIdRefusal(parsed);
+}
+
+/** Two requests of a batch with one id would get one answer between them: refused, naming both. */
+function sharedIdRefusal(batch: readonly unknown[]): HttpRefusal | undefined {
+  const first = new Map<string, number>();
+  for (const [index, message] of batch.entries()) {
+    const { id, method } = message as { id?: unknown; method?: unknown };
+    if (method === undefined || (typeof id !== 'string' && typeof id !== 'number')) continue;
+    const key = JSON.stringify(id);
+    const earlier = first.get(key);
+    if (earlier !== undefined) {
+      return invalid(
+        `messages ${earlier + 1} and ${index + 1} of the batch share the id ${clip(key, 40)}; each request needs an id of its own, or its answer is lost.`,
+      );
+    }
+    first.set(key, index);
+  }
   return undefined;
+}
+
+/**
+ * Every protocol revision the server speaks, newest first: 2026-07-28, and the 2025 ones (and
+ * their predecessors) the SDK speaks with the `initialize` handshake.
+ */
+export const PROTOCOL_REVISIONS: readonly string[] = [MODERN_REVISION, ...SUPPORTED_PROTOCOL_VERSIONS];
+
+/** Whether a message claims a revision in its envelope (`_meta`), as 2026-07-28 requests do. */
+function claimsRevision(message: unknown): boolean {
+  const meta = (message as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
+  return meta !== null && typeof meta === 'object' && PROTOCOL_VERSION_META_KEY in meta;
+}
+
+/**
+ * A 2025-style request (no revision claimed in its envelope) whose MCP-Protocol-Version names a
+ * revision the server does not speak: refused as the protocol's UnsupportedProtocolVersionError,
+ * listing every revision it does speak (the SDK's own answer there leaves 2026-07-28 out), with
+ * the request's id. A request claiming a revision is the SDK's to answer, as 2026-07-28 has it.
+ */
+export function revisionRefusal(
+  protocolVersion: string | undefined,
+  message: unknown,
+): HttpRefusal | undefined {
+  if (protocolVersion === undefined || PROTOCOL_REVISIONS.includes(protocolVersion)) return undefined;
+  if ((Array.isArray(message) ? message : [message]).some(claimsRevision)) return undefined;
+  const requested = clip(protocolVersion, 40);
+  const error = new UnsupportedProtocolVersionError({ supported: [...PROTOCOL_REVISIONS], requested });
+  const id = (message as { id?: unknown } | null)?.id;
+  return {
+    status: 400,
+    code: error.code,
+    data: error.data,
+    ...(typeof id === 'string' || typeof id === 'number' ? { id } : {}),
+    message: `Unsupported protocol version ${requested} (MCP-Protocol-Version); this server speaks ${PROTOCOL_REVISIONS.join(', ')}.`,
+  };
 }
 
 /** The refusal of what the SDK would not read as a JSON-RPC message, naming why. */

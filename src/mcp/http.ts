@@ -11,10 +11,10 @@
 import {
   createServer as createHttpServer,
   type IncomingMessage,
+  type OutgoingHttpHeaders,
   type Server,
   type ServerResponse,
 } from 'node:http';
-import type { Socket } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
 import { createServices } from '../call/services.js';
@@ -32,7 +32,8 @@ import {
   type HttpRefusal,
   isLoopback,
 } from './http-access.js';
-import { bodyRefusal, MAX_REQUEST_BYTES, readBody } from './http-body.js';
+import { bodyRefusal, MAX_REQUEST_BYTES, readBody, revisionRefusal } from './http-body.js';
+import { boundConnections } from './http-connections.js';
 import { DRAIN_TIMEOUT_MS, InFlight } from './in-flight.js';
 import { rawCallProblem } from './raw-call.js';
 import { createServer, prepareServer, rawCallRefusal } from './server.js';
@@ -110,6 +111,7 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
       admission();
     if (refusal) return sendRefusal(res, refusal);
     allowOrigin(req, res);
+    closeWhenAsked(req, res);
     inFlight.add(res);
     let messages = 1;
     messagesInFlight += messages;
@@ -136,7 +138,7 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
     }
     // Node joins a repeated custom header into one string: never an array here.
     const version = req.headers['mcp-protocol-version'] as string | undefined;
-    const invalid = bodyRefusal(body.parsed, version);
+    const invalid = bodyRefusal(body.parsed, version) ?? revisionRefusal(version, body.parsed);
     if (invalid) {
       services.log.warn({ status: invalid.status, error: invalid.message }, 'MCP request refused');
       return sendRefusal(res, invalid);
@@ -261,8 +263,7 @@ export async function runHttp(config: Config, { host, port }: HttpOptions): Prom
   });
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   server.requestTimeout = config.httpRequestTimeoutMs;
-  server.maxConnections = MAX_CONNECTIONS;
-  capConnectionsPerAddress(server, config.httpMaxConnectionsPerAddress);
+  boundConnections(server, { most: MAX_CONNECTIONS, perAddress: config.httpMaxConnectionsPerAddress });
   await listen(server, host, port);
 
   const shutdown = async () => {
@@ -311,34 +312,28 @@ function stopping(): HttpRefusal {
 }
 
 /**
- * Closes a new connection at once when its address already holds `max`, so that one peer (slow
- * senders above all) cannot take every one of the server's connection slots.
+ * A client that asks to close its connection (`Connection: close`) has it closed once answered: the
+ * SDK's answers name `keep-alive`, which would otherwise hold the socket open until it times out.
  */
-function capConnectionsPerAddress(server: Server, max: number): void {
-  const open = new Map<string, number>();
-  server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? '';
-    const count = open.get(address) ?? 0;
-    if (count >= max) {
-      socket.destroy();
-      return;
-    }
-    open.set(address, count + 1);
-    socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left === 0) open.delete(address);
-      else open.set(address, left);
-    });
-  });
+function closeWhenAsked(req: IncomingMessage, res: ServerResponse): void {
+  if (!/(^|,)\s*close\s*(,|$)/i.test(req.headers.connection ?? '')) return;
+  const writeHead = res.writeHead.bind(res) as (
+    status: number,
+    headers?: OutgoingHttpHeaders,
+  ) => ServerResponse;
+  res.writeHead = ((status: number, headers?: OutgoingHttpHeaders) =>
+    writeHead(status, { ...headers, connection: 'close' })) as ServerResponse['writeHead'];
 }
 
 function methodNotAllowed(allow: string): HttpRefusal {
   return { status: 405, message: `This route takes ${allow} only.`, headers: { allow } };
 }
 
-/** A refusal as a JSON-RPC error with no id (the request was not read), with its HTTP status. */
-function sendRefusal(res: ServerResponse, { status, message, code = -32000, headers }: HttpRefusal): void {
-  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
+/** A refusal as a JSON-RPC error, with the request's id where it was read, and its HTTP status. */
+function sendRefusal(res: ServerResponse, refusal: HttpRefusal): void {
+  const { status, message, code = -32000, data, id = null, headers } = refusal;
+  const error = data === undefined ? { code, message } : { code, message, data };
+  sendJson(res, status, { jsonrpc: '2.0', error, id }, headers);
 }
 
 function listen(server: Server, host: string, port: number): Promise<void> {

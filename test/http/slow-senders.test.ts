@@ -1,8 +1,10 @@
 /**
- * Slow senders against `svc-mcp http`: 1,100 connections from one address (127.0.0.2) that send
- * their headers a byte every 2 s, reconnecting when cut, while a well-behaved client on 127.0.0.1
- * makes a call and asks /healthz in rounds. The per-address cap keeps most of the attackers out,
- * the header timeout cuts the rest within a second or two of 10 s, and the client is answered.
+ * Slow senders against `svc-mcp http`: 1,100 connections that send their headers a byte every 2 s,
+ * reconnecting when cut, while a well-behaved client on 127.0.0.1 makes a call and asks /healthz in
+ * rounds. From one address (127.0.0.2), the per-address cap keeps most of them out; spread over 220
+ * addresses (5 each, under that cap) they fill the server's 1,024 connections, and a new one then
+ * closes the connection that has waited longest for its headers. Either way the header timeout
+ * cuts the slow ones within a second or two of 10 s, and the client is answered.
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,8 +42,8 @@ interface Attack {
   stop(): void;
 }
 
-/** Slow senders from 127.0.0.2 to `port`, each reconnecting 2 s after it is closed. */
-function slowSenders(port: number, count: number): Attack {
+/** Slow senders from `addresses` in turn to `port`, each reconnecting 2 s after it is closed. */
+function slowSenders(port: number, count: number, addresses: readonly string[] = ['127.0.0.2']): Attack {
   const sockets = new Map<Socket, number>();
   const attack: Attack = {
     cutAfterMs: [],
@@ -50,10 +52,10 @@ function slowSenders(port: number, count: number): Attack {
     stop: () => {},
   };
   let stopped = false;
-  const open = () => {
+  const open = (localAddress: string) => {
     if (stopped) return;
     let opened = Date.now();
-    const socket = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.2' });
+    const socket = connect({ port, host: '127.0.0.1', localAddress });
     let byte: NodeJS.Timeout | undefined;
     socket.on('connect', () => {
       opened = Date.now();
@@ -69,10 +71,10 @@ function slowSenders(port: number, count: number): Attack {
       const lived = Date.now() - opened;
       if (lived < 1_000) attack.closedAtOnce++;
       else attack.cutAfterMs.push(lived);
-      setTimeout(open, 2_000);
+      setTimeout(() => open(localAddress), 2_000);
     });
   };
-  for (let i = 0; i < count; i++) open();
+  for (let i = 0; i < count; i++) open(addresses[i % addresses.length]);
   attack.stop = () => {
     stopped = true;
     for (const socket of sockets.keys()) socket.destroy();
@@ -87,13 +89,14 @@ describe('slow senders', () => {
   });
   afterAll(() => server?.stop());
 
-  it('1,100 from one address: cut at the header timeout, capped per address; another client is answered', async () => {
-    const port = Number(new URL(server.origin).port);
-    const attack = slowSenders(port, ATTACKERS);
+  /** The good client's rounds while `attack` goes on, and the attackers held past the header timeout. */
+  async function roundsDuring(
+    attack: Attack,
+    ms = ATTACK_MS,
+  ): Promise<{ rounds: boolean[]; heldTooLong: number[] }> {
     const rounds: boolean[] = [];
-    let heldTooLong: number[] = [];
     try {
-      const end = Date.now() + ATTACK_MS;
+      const end = Date.now() + ms;
       while (Date.now() < end) {
         const round = Promise.all([
           within(postMcp(server.url, PING), 5_000),
@@ -105,19 +108,43 @@ describe('slow senders', () => {
         rounds.push(await round);
         await wait(ROUND_EVERY_MS);
       }
-      heldTooLong = attack.openFor().filter((ms) => ms > LONGEST_LIFE_MS);
+      return { rounds, heldTooLong: attack.openFor().filter((ms) => ms > LONGEST_LIFE_MS) };
     } finally {
       attack.stop();
     }
+  }
+
+  function expectAnswered(rounds: boolean[]): void {
     const answered = rounds.filter(Boolean).length;
     expect(
       answered / rounds.length,
       `${answered} of ${rounds.length} rounds answered`,
     ).toBeGreaterThanOrEqual(0.9);
+  }
+
+  it('1,100 from one address: cut at the header timeout, capped per address; another client is answered', async () => {
+    const port = Number(new URL(server.origin).port);
+    const attack = slowSenders(port, ATTACKERS);
+    const { rounds, heldTooLong } = await roundsDuring(attack);
+    expectAnswered(rounds);
     // Most were refused by the cap (256 of one address); those let in were cut soon after 10 s.
     expect(attack.closedAtOnce).toBeGreaterThan(ATTACKERS - 256);
     expect(attack.cutAfterMs.length).toBeGreaterThan(0);
     expect(Math.max(...attack.cutAfterMs)).toBeLessThan(LONGEST_LIFE_MS);
+    expect(heldTooLong).toEqual([]);
+    expect(server.alive()).toBe(true);
+  }, 60_000);
+
+  it('1,100 from 220 addresses, 5 each: the server full, the longest waiting is closed for a new one; another client is answered', async () => {
+    const port = Number(new URL(server.origin).port);
+    const addresses = Array.from(
+      { length: 220 },
+      (_, i) => `127.0.${1 + Math.floor(i / 200)}.${10 + (i % 200)}`,
+    );
+    const attack = slowSenders(port, ATTACKERS, addresses);
+    // Long enough for every slot to fill and the first slow senders to be cut.
+    const { rounds, heldTooLong } = await roundsDuring(attack, 14_000);
+    expectAnswered(rounds);
     expect(heldTooLong).toEqual([]);
     expect(server.alive()).toBe(true);
   }, 60_000);
