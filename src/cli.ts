@@ -174,13 +174,13 @@ const commands: Record<string, Command> = {
     },
   },
   demo: {
-    usage: 'svc-mcp demo              a real MCP client session against this server, printing a few answers',
+    usage:
+      'svc-mcp demo              a real MCP client session against this server, printing a few answers; exit 1 when none is answered',
     options: {},
     async run() {
       requireOwnKey(loadConfig(), 'by svc-mcp demo');
       const { runDemo } = await import('./mcp/demo.js');
-      await runDemo(fileURLToPath(import.meta.url));
-      return 0;
+      return runDemo(fileURLToPath(import.meta.url));
     },
   },
 };

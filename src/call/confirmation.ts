@@ -72,7 +72,7 @@ export async function confirmCostly(
   const cheaper = largestFit(endpoint.credits, params, threshold - 1, now);
   const budget = left === null ? 'No budget is set.' : `${counted(left, 'credit')} left for the ${window}.`;
   const question = `${endpoint.title}: this call is estimated at ${counted(estimate, 'credit')}. ${budget}${cheaper ? ` For less: ${cheaper.replace(/^To make it fit now: /, '')}` : ''} Send it?`;
-  const answer = await call.confirm(question);
+  const answer = await call.confirm(question, estimate);
   if (answer === 'asked') throw new QuestionAsked(call.confirm);
   if (!answer) {
     throw new RefusedCall(

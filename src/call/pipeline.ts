@@ -51,12 +51,12 @@ export interface CallContext {
   /** The person may see everyone's figures (the admin scope). */
   admin?: boolean;
   /**
-   * Asks the person whether to send a costly call (SVC_CONFIRM_CREDITS): true to send it, false
-   * when declined; `asked` when the question goes back to the client first (2026-07-28), which
-   * calls again with the answer. Absent where the client cannot ask (no elicitation): such calls
-   * go on as before.
+   * Asks the person whether to send a costly call (SVC_CONFIRM_CREDITS) at `price` credits: true
+   * to send it, false when declined; `asked` when the question goes back to the client first
+   * (2026-07-28), which calls again with the answer. Absent where the client cannot ask (no
+   * elicitation): such calls go on as before.
    */
-  confirm?: (question: string) => Promise<boolean | 'asked'>;
+  confirm?: (question: string, price: number) => Promise<boolean | 'asked'>;
 }
 
 /** A call's context as its fetches see it: told what each request the call sent was charged, as it settles. */
@@ -198,6 +198,7 @@ async function fetchEndpoint(
               signal,
               confirm: context.confirm,
               person: context.person,
+              personLeft: () => context.signal?.aborted === true,
               onCharge: context.onCharge,
             }),
           );
@@ -246,6 +247,8 @@ async function requestUpstream(
     signal: AbortSignal;
     confirm?: CallContext['confirm'];
     person?: string;
+    /** The call that made the request was cancelled: it goes on for the identical calls that joined it. */
+    personLeft?: () => boolean;
     onCharge?: FetchContext['onCharge'];
   },
 ): Promise<CachedAnswer> {
@@ -280,6 +283,7 @@ async function requestUpstream(
     // On the ledger before a request can reach the service, and only once the call has its turn; a
     // wait to try again after a request that cost nothing is not sent (client.ts).
     const sending = async () => {
+      if (call.person !== undefined && call.personLeft?.()) await guard.dropPerson(reservation);
       const refused = await guard.markSent(reservation);
       if (refused) throw new RefusedCall(refused.message, refused.reason);
     };

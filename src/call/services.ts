@@ -6,6 +6,7 @@
  * that several replicas share one budget and one cache. Heavy parts (the Redis client, the logger, metrics)
  * load only when the settings ask for them.
  */
+import { randomBytes } from 'node:crypto';
 import { SharedAnswers } from '../cache/answers.js';
 import { RedisCacheStore } from '../cache/redis-store.js';
 import { MemoryCacheStore } from '../cache/store.js';
@@ -20,7 +21,7 @@ import type { CallObserver } from '../ops/events.js';
 import { type Log, logCalls, openLog, SILENT_LOG } from '../ops/logs.js';
 import type { Metrics } from '../ops/metrics.js';
 import { openTelemetry, type Telemetry, telemetryWanted } from '../ops/telemetry.js';
-import { RedisConnection } from '../redis.js';
+import { RedisConnection, script } from '../redis.js';
 import { timeBudget } from '../time-budget.js';
 import { type DataSource, openDataSource } from './data-source.js';
 import { CallLimiter } from './limiter.js';
@@ -67,6 +68,11 @@ export interface Services {
   telemetry?: Telemetry;
   /** Milliseconds since the epoch: real time, or SVC_NOW's frozen instant. */
   now(): number;
+  /**
+   * The secret that seals confirmation questions' states (mcp/confirm.ts): one for every replica on
+   * one Redis (a retry may reach another), else this process's own.
+   */
+  confirmKey(): Promise<Uint8Array>;
   /** Whether calls can be answered now: the upstream reachable, the ledger writable and, with
    * SVC_REDIS_URL, Redis reachable (for /readyz). */
   ready(): Promise<Readiness>;
@@ -91,6 +97,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     maxPerCall: config.maxCreditsPerCall,
     now,
     ledgerKind: options.showLocations === false ? (redis ? 'redis' : 'file') : undefined,
+    warn: (message) => log.warn({ ledger: redis ? 'redis' : 'file' }, message),
   });
   const observers: CallObserver[] = [];
   if (log !== SILENT_LOG) observers.push(logCalls(log));
@@ -104,6 +111,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
     observers.push(metrics.observer);
   }
   const telemetry = telemetryWanted() ? await openTelemetry() : undefined;
+  const ownKey = randomBytes(32);
+  let sharedKey: Promise<Uint8Array> | undefined;
   let opening: Promise<DataSource> | undefined;
   const source = () => {
     opening ??= openDataSource(config);
@@ -120,6 +129,15 @@ export async function createServices(config: Config, options: ServiceOptions = {
     metrics,
     telemetry,
     now,
+    confirmKey() {
+      if (!redis) return Promise.resolve(ownKey);
+      // Asked of Redis again after a failure, so that the replicas agree once it is back.
+      sharedKey ??= sharedSecret(redis).catch(() => {
+        sharedKey = undefined;
+        return ownKey;
+      });
+      return sharedKey;
+    },
     async ready() {
       const checks: Record<string, string> = {
         upstream: await outcome(source().then((s) => s.client.reachable())),
@@ -151,6 +169,23 @@ function localLedger(dir: string, now: () => number, log: Log): LedgerStore {
     `${why}: the credit ledger is kept in ledger.json, whose every change rewrites the file (about 3.5 ms, more as it grows). For SQLite, run on Node 22.13 or later, or install better-sqlite3 beside svc-mcp.`,
   );
   return new FileLedger(dir, now);
+}
+
+/** KEYS: the secret's key. ARGV: a secret of this process's, set when none is there yet. */
+const SHARED_SECRET = script(`
+local secret = redis.call('GET', KEYS[1])
+if not secret then
+  redis.call('SET', KEYS[1], ARGV[1])
+  secret = ARGV[1]
+end
+return secret
+`);
+
+/** The secret every replica on this Redis shares: the first to ask sets it. */
+async function sharedSecret(redis: RedisConnection): Promise<Uint8Array> {
+  const offered = randomBytes(32).toString('hex');
+  const hex = await redis.run(SHARED_SECRET, [redis.key('confirm', 'key')], [offered]);
+  return Buffer.from(String(hex), 'hex');
 }
 
 /** `ok`, or why not, within the check's time bound. */

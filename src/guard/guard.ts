@@ -14,6 +14,7 @@ import {
   type PricedCall,
   type Refusal,
   reservationLost,
+  unrecordedWarning,
 } from './refusals.js';
 import { type CreditUsage, type PersonUsage, UsageFigures } from './usage.js';
 import { type BudgetWindow, type WindowKind, windowAt } from './windows.js';
@@ -33,6 +34,8 @@ export interface GuardOptions {
    * error's own text (which names paths): for callers who do not own the machine (HTTP).
    */
   ledgerKind?: 'file' | 'redis';
+  /** Told once when, with no budget, a call's record cannot be written (the call goes on, uncounted). */
+  warn?: (message: string) => void;
 }
 
 /** What the guard needs to know of a call; the rule and the parameters say how to make a refused call fit. */
@@ -91,6 +94,8 @@ export class CreditGuard {
   private readonly recordOnly: boolean;
   private handles = 0;
   private readonly figures: UsageFigures;
+  /** Whether the first record that could not be written was said (warn): once, not a line per call. */
+  private warned = false;
 
   constructor(private readonly options: GuardOptions) {
     this.recordOnly = options.budget === undefined && options.personBudget === undefined;
@@ -203,6 +208,20 @@ export class CreditGuard {
   }
 
   /**
+   * The person whose call holds the reservation left before its request was sent, and the request
+   * goes on for the identical calls that joined it: the person's part is given back, and the call
+   * is charged to the account alone (it is no one person's to pay). Nothing changes once it is sent.
+   */
+  async dropPerson(reservation: Reservation): Promise<void> {
+    const call = this.openCall(reservation);
+    if (!call || call.sent || call.requests[1] === undefined) return;
+    const held = call.personId;
+    call.personId = undefined;
+    call.requests = [call.requests[0], undefined];
+    if (held !== undefined) await this.options.store.release(held).catch(() => {});
+  }
+
+  /**
    * The call's request failed before it reached the service, or was answered with an error (free),
    * and the call waits to try again: until markSent marks its next attempt, it is not sent, so a
    * process killed during the wait, or a server stopping, leaves it costing nothing. A mark that
@@ -279,11 +298,16 @@ export class CreditGuard {
     return undefined;
   }
 
-  /** A record-only call's reservations, written as sent; one that cannot be written is not counted, and the call goes on. */
+  /**
+   * A record-only call's reservations, written as sent; one that cannot be written is not counted,
+   * and the call goes on (said once).
+   */
   private async writeSent(call: OpenCall): Promise<undefined> {
     const written = async (request: ReserveRequest | undefined) => {
       if (request === undefined) return undefined;
-      const result = await this.options.store.reserve({ ...request, sent: true }).catch(() => undefined);
+      const result = await this.options.store
+        .reserve({ ...request, sent: true })
+        .catch((error: unknown) => this.unrecorded(error));
       return result?.ok ? result.id : undefined;
     };
     [call.id, call.personId] = await Promise.all(call.requests.map(written));
@@ -315,12 +339,26 @@ export class CreditGuard {
       await call.sent;
       if (this.recordOnly) await new Promise((resolve) => setImmediate(resolve));
       await Promise.all(
-        [call.id, call.personId].map((id) => (id === undefined ? undefined : write(id).catch(() => {}))),
+        [call.id, call.personId].map((id) =>
+          id === undefined ? undefined : write(id).catch((error: unknown) => this.unrecorded(error)),
+        ),
       );
     })();
     this.ending.add(ended);
     void ended.finally(() => this.ending.delete(ended));
     return this.recordOnly ? Promise.resolve() : ended;
+  }
+
+  /**
+   * A record the ledger could not take: with no budget the call goes on uncounted, which is said
+   * once (stderr, the log) rather than never; with a budget the call itself is refused instead.
+   */
+  private unrecorded(error: unknown): undefined {
+    if (this.recordOnly && !this.warned) {
+      this.warned = true;
+      this.options.warn?.(unrecordedWarning(error, this.options.store));
+    }
+    return undefined;
   }
 
   /** Calls' ends still being written: this process's figures include them. */

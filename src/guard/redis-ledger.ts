@@ -24,7 +24,7 @@ import {
   type ToolFigures,
   type WindowFigures,
 } from './ledger.js';
-import { LedgerMarker, RememberedMarker } from './redis-marker.js';
+import { CHECK_MARKER, LedgerMarker, RememberedMarker } from './redis-marker.js';
 
 /** How long a replica's lease on its reservations lasts; it renews it three times a lease while it holds some. */
 const OWNER_LEASE_MS = 15_000;
@@ -62,22 +62,29 @@ local function reap(totals, held, owners, now, ttl)
 end
 `;
 
-/** KEYS: totals, held, owners, the window's accounts. ARGV: id, tool, amount, budget ('' for none), owner, ttl, keep, lease, account, sent ('1' or ''). */
-const RESERVE = script(`${PRELUDE}
+/**
+ * KEYS: totals, held, owners, the window's accounts, then the marker's two (CHECK_MARKER). ARGV: id,
+ * tool, amount, budget ('' for none), owner, ttl, keep, lease, account, sent ('1' or ''), then the
+ * marker's three. Returns the marker's reply when its data is lost; else {1} or {0, spent,
+ * reserved}, each followed by the marker's SHA-1 and value.
+ */
+const RESERVE = script(`${PRELUDE}${CHECK_MARKER}
+local m = check_marker(KEYS[5], KEYS[6], ARGV[11], ARGV[12], ARGV[13])
+if m[1] ~= 'ok' then return m end
 local now = now_ms()
 redis.call('ZADD', KEYS[3], now + tonumber(ARGV[8]), ARGV[5])
 local reserved = reap(KEYS[1], KEYS[2], KEYS[3], now, tonumber(ARGV[6]))
 local spent = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0')
 local amount = tonumber(ARGV[3])
 if ARGV[4] ~= '' and spent + reserved + amount > tonumber(ARGV[4]) then
-  return {0, tostring(spent), tostring(reserved)}
+  return {0, tostring(spent), tostring(reserved), m[2], m[3]}
 end
 redis.call('HSET', KEYS[2], ARGV[1], cjson.encode({tool = ARGV[2], amount = amount, owner = ARGV[5], at = now, sent = ARGV[10] == '1'}))
 redis.call('SADD', KEYS[4], ARGV[9])
 keep(KEYS[1], tonumber(ARGV[7]))
 keep(KEYS[2], tonumber(ARGV[7]))
 keep(KEYS[4], tonumber(ARGV[7]))
-return {1}
+return {1, '', '', m[2], m[3]}
 `);
 
 /** KEYS: totals, held. ARGV: id, charged, keep. A reservation already reaped was counted in full. */
@@ -170,12 +177,12 @@ export class RedisLedger implements LedgerStore {
   }
 
   async reserve(request: ReserveRequest): Promise<ReserveResult> {
-    await this.marker.check();
     const id = randomUUID();
     const { account, window } = request;
+    const marker = this.marker.request();
     const reply = (await this.redis.run(
       RESERVE,
-      [...this.keys(account, window), this.accountsKey(window)],
+      [...this.keys(account, window), this.accountsKey(window), ...marker.keys],
       [
         id,
         request.tool,
@@ -187,8 +194,11 @@ export class RedisLedger implements LedgerStore {
         this.leaseMs,
         account,
         request.sent ? '1' : '',
+        ...marker.args,
       ],
-    )) as [number, string?, string?];
+    )) as [number | string, string, string, string?, string?];
+    if (reply[0] === 'lost') this.marker.settle([reply[0], reply[1]]);
+    this.marker.settle(['ok', reply[3] ?? '', reply[4]]);
     if (reply[0] !== 1) return { ok: false, spent: Number(reply[1]), reserved: Number(reply[2]) };
     this.held.set(id, { account, window });
     this.leaseTimer ??= setInterval(() => void this.renewLease(), this.leaseMs / 3).unref();

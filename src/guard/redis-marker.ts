@@ -36,29 +36,47 @@ import { LedgerLostError } from './ledger.js';
 const MADE_BY_REPLICA = 'created ';
 
 /**
- * KEYS: marker, lost. ARGV: the SHA-1 of the marker this replica saw ('' for none), the marker to
- * create, the time now. Returns {'ok', the marker's SHA-1, the marker} or {'lost', what happened}.
- * A marker is remembered by its SHA-1 as Redis computes it: bounded, whatever was set by hand.
+ * The marker's check, as a Lua function other scripts call first (the reservation's, so that it
+ * stays one round trip): the marker and lost keys, the SHA-1 of the marker this replica saw ('' for
+ * none), the marker to create, the time now. Returns {'ok', the marker's SHA-1, the marker} or
+ * {'lost', what happened}. A marker is remembered by its SHA-1 as Redis computes it: bounded,
+ * whatever was set by hand.
  */
-const MARKER = script(`
-local marker = redis.call('GET', KEYS[1])
-if marker and string.sub(marker, 1, ${MADE_BY_REPLICA.length}) ~= '${MADE_BY_REPLICA}' then
-  redis.call('DEL', KEYS[2])
-  return {'ok', redis.sha1hex(marker), marker}
+export const CHECK_MARKER = `
+local function check_marker(marker_key, lost_key, seen, create, now)
+  local marker = redis.call('GET', marker_key)
+  if marker and string.sub(marker, 1, ${MADE_BY_REPLICA.length}) ~= '${MADE_BY_REPLICA}' then
+    redis.call('DEL', lost_key)
+    return {'ok', redis.sha1hex(marker), marker}
+  end
+  local lost = redis.call('GET', lost_key)
+  if lost then return {'lost', lost} end
+  if marker and (seen == '' or redis.sha1hex(marker) == seen) then
+    return {'ok', redis.sha1hex(marker), marker}
+  end
+  if not marker and seen == '' then
+    redis.call('SET', marker_key, create)
+    return {'ok', redis.sha1hex(create), create}
+  end
+  lost = (marker and 'was replaced by a new one' or 'was gone') .. ' at ' .. now
+  redis.call('SET', lost_key, lost)
+  return {'lost', lost}
 end
-local lost = redis.call('GET', KEYS[2])
-if lost then return {'lost', lost} end
-if marker and (ARGV[1] == '' or redis.sha1hex(marker) == ARGV[1]) then
-  return {'ok', redis.sha1hex(marker), marker}
-end
-if not marker and ARGV[1] == '' then
-  redis.call('SET', KEYS[1], ARGV[2])
-  return {'ok', redis.sha1hex(ARGV[2]), ARGV[2]}
-end
-lost = (marker and 'was replaced by a new one' or 'was gone') .. ' at ' .. ARGV[3]
-redis.call('SET', KEYS[2], lost)
-return {'lost', lost}
+`;
+
+/** KEYS: marker, lost. ARGV: seen, create, now (CHECK_MARKER's). */
+const MARKER = script(`${CHECK_MARKER}
+return check_marker(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3])
 `);
+
+/** What a script that checks the marker first needs of it: its keys and its arguments, in that order. */
+export interface MarkerCheck {
+  keys: [marker: string, lost: string];
+  args: [seen: string, create: string, now: string];
+}
+
+/** The marker part of a script's reply: {'ok', SHA-1, marker} or {'lost', what happened}. */
+export type MarkerReply = [state: string, value: string, marker?: string];
 
 /** The most a remembered marker's file may hold (it holds a hash and the Redis address). */
 const REMEMBERED_MAX_BYTES = 4096;
@@ -162,12 +180,21 @@ export class LedgerMarker {
 
   /** Resolves while the ledger's data is there; rejects with LedgerLostError once it is gone. */
   async check(): Promise<void> {
+    const { keys, args } = this.request();
+    this.settle((await this.redis.run(MARKER, keys, args)) as MarkerReply);
+  }
+
+  /** The keys and arguments of a check made inside another script (CHECK_MARKER). */
+  request(): MarkerCheck {
     const now = new Date().toISOString();
-    const [state, value, marker] = (await this.redis.run(
-      MARKER,
-      [this.markerKey, this.lostKey],
-      [this.seen, `${MADE_BY_REPLICA}${now} by replica ${this.owner}`, now],
-    )) as [string, string, string?];
+    return {
+      keys: [this.markerKey, this.lostKey],
+      args: [this.seen, `${MADE_BY_REPLICA}${now} by replica ${this.owner}`, now],
+    };
+  }
+
+  /** What a check's reply means: the marker seen is remembered, or LedgerLostError is thrown. */
+  settle([state, value, marker]: MarkerReply): void {
     const log = this.redis.log;
     if (state === 'ok') {
       if (value !== this.seen) this.remember(value);

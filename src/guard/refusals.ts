@@ -92,6 +92,14 @@ function credits(n: number): string {
 }
 
 /**
+ * What the operator is told (once) when, with no budget, a call's record cannot be written: the
+ * ledger by its location and the error's own text (a log line is the operator's, not a caller's).
+ */
+export function unrecordedWarning(error: unknown, store: LedgerStore): string {
+  return `The credit ledger at ${store.location} cannot be written (${(error as Error)?.message ?? error}): calls go on without being counted, since no budget is set; get_credit_usage undercounts until it can be written again.`;
+}
+
+/**
  * Why a call is refused when the ledger cannot be used. Over HTTP (`ledgerKind`) it names the kind
  * of ledger, not its path or the error's own text; a ledger whose data was lost says so to everyone,
  * since the way out is the same for all.

@@ -10,11 +10,14 @@ import {
   acceptedContent,
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
+  createRequestStateCodec,
   type InputRequiredResult,
   inputRequired,
   type McpServer,
+  type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import type { Services } from '../call/services.js';
 import { canonicalParams } from '../catalog/params.js';
 
 /** How long a 2025 client may take to answer before the call is refused (a person is reading). */
@@ -33,7 +36,7 @@ const ANSWER_SCHEMA = {
 
 export interface Confirmation {
   /** True to send, false when declined, `asked` when the question goes back first (2026-07-28). */
-  confirm(question: string): Promise<boolean | 'asked'>;
+  confirm(question: string, price: number): Promise<boolean | 'asked'>;
   /** Set when a 2026-07-28 call must go back to ask: the result to answer with. */
   pending?: InputRequiredResult;
 }
@@ -44,17 +47,33 @@ export interface ConfirmedCall {
   args: Record<string, unknown> | undefined;
 }
 
+/** How long a question's state may be answered: a person reads it, then the host retries. */
+const STATE_TTL_SECONDS = 600;
+
 /**
- * What ties a 2026-07-28 answer to its question: the state the question goes out with is a hash of
- * the tool and its arguments, and an answer counts only on a retry of that same call, so a host's
- * answer stays with the call it was given for (one sent unasked, or given for another call, gets
- * the question asked again). It is not signed, and needs no secret shared by replicas: it is no
- * guard against a host that forges it, which could as well answer for the person itself.
+ * What a question is about: the tool, its arguments and the price asked about. The state the
+ * question goes out with seals it (an HMAC with the server's confirmation key, for 10 minutes), and
+ * an answer counts only on a retry whose own question is the same: a host cannot make one up, and
+ * one prepared for another call, or for another price, gets the question asked again.
  */
-function questionState({ name, args }: ConfirmedCall): string {
-  return `confirm.${createHash('sha256')
-    .update(`${name}|${canonicalParams(args ?? {})}`)
-    .digest('base64url')}`;
+function questionOf({ name, args }: ConfirmedCall, price: number): string {
+  return createHash('sha256')
+    .update(`${name}|${canonicalParams(args ?? {})}|${price}`)
+    .digest('base64url');
+}
+
+/** The seal of each process's services, made once from its confirmation key. */
+const seals = new WeakMap<Services, Promise<RequestStateCodec<string>>>();
+
+function sealOf(services: Services): Promise<RequestStateCodec<string>> {
+  let seal = seals.get(services);
+  if (!seal) {
+    seal = services
+      .confirmKey()
+      .then((key) => createRequestStateCodec<string>({ key, ttlSeconds: STATE_TTL_SECONDS }));
+    seals.set(services, seal);
+  }
+  return seal;
 }
 
 /**
@@ -72,18 +91,23 @@ export function askToConfirm(
   mcp: McpServer,
   ctx: ServerContext,
   call: ConfirmedCall,
+  services: Services,
 ): Confirmation | undefined {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const modern = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   if (modern !== undefined) {
     if (!asksForms(modern.elicitation)) return undefined;
-    const state = questionState(call);
     const confirmation: Confirmation = {
-      async confirm(question) {
+      async confirm(question, price) {
+        const seal = await sealOf(services);
+        const about = questionOf(call, price);
         const responses = ctx.mcpReq.inputResponses;
-        if (responses && QUESTION in responses && ctx.mcpReq.requestState() === state) {
-          return acceptedContent(responses, QUESTION)?.confirm === true;
-        }
+        const state = ctx.mcpReq.requestState();
+        const answered =
+          responses && QUESTION in responses && typeof state === 'string'
+            ? await seal.verify(state, ctx).catch(() => undefined)
+            : undefined;
+        if (answered === about) return acceptedContent(responses ?? {}, QUESTION)?.confirm === true;
         confirmation.pending = inputRequired({
           inputRequests: {
             [QUESTION]: inputRequired.elicit({
@@ -92,7 +116,7 @@ export function askToConfirm(
               requestedSchema: ANSWER_SCHEMA,
             }),
           },
-          requestState: state,
+          requestState: await seal.mint(about),
         });
         return 'asked';
       },

@@ -145,7 +145,7 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
     const { name, arguments: args } = request.params;
     const tool = exposed.tools.get(name);
     if (!tool) return errorResult(unknownTool(services, path, name));
-    const confirmation = askToConfirm(mcp, ctx, { name, args });
+    const confirmation = askToConfirm(mcp, ctx, { name, args }, services);
     const run = () =>
       whileReportingProgress(ctx, () =>
         callTool(services, tool, args, {

@@ -67,10 +67,16 @@ export interface RawExchange {
 }
 
 /**
- * JSON-RPC messages written to the server as a host's transport would deliver them (after the
- * `initialize` handshake), for what an SDK client never sends: malformed params, odd names.
+ * JSON-RPC messages written to the server as a host's transport would deliver them, for what an
+ * SDK client never sends: malformed params, odd names, a state of its own making. On the 2025
+ * revisions after the `initialize` handshake; on 2026-07-28 each request carries the envelope
+ * (`_meta`: the revision, the client's info and `capabilities`).
  */
-export async function openRaw(services: Services): Promise<RawExchange> {
+export async function openRaw(
+  services: Services,
+  era: 'legacy' | 'modern' = 'legacy',
+  capabilities: Record<string, unknown> = {},
+): Promise<RawExchange> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const connection = serveConnection(services, serverSide);
   const waiting = new Map<unknown, (message: Record<string, unknown>) => void>();
@@ -82,22 +88,33 @@ export async function openRaw(services: Services): Promise<RawExchange> {
   };
   await clientSide.start();
   let next = 1_000;
+  const envelope = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
+  };
+  const withEnvelope = (message: Record<string, unknown>) => {
+    const params = (message.params ?? {}) as Record<string, unknown>;
+    const meta = (params._meta ?? {}) as Record<string, unknown>;
+    return { ...message, params: { ...params, _meta: { ...envelope, ...meta } } };
+  };
   const send = (message: Record<string, unknown>) =>
     new Promise<Record<string, unknown>>((resolve) => {
       const id = message.id ?? next++;
       waiting.set(id, resolve);
-      void clientSide.send({ jsonrpc: '2.0', ...message, id } as never);
+      const sent = era === 'modern' ? withEnvelope(message) : message;
+      void clientSide.send({ jsonrpc: '2.0', ...sent, id } as never);
     });
+  if (era === 'modern') return { send, close: () => closeRaw() };
   await send({
     method: 'initialize',
     params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
   });
   await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  return {
-    send,
-    async close() {
-      await clientSide.close();
-      await connection.close().catch(() => {});
-    },
-  };
+  return { send, close: () => closeRaw() };
+
+  async function closeRaw() {
+    await clientSide.close();
+    await connection.close().catch(() => {});
+  }
 }

@@ -151,6 +151,13 @@ describe('svc-mcp demo', () => {
     expect(run.stdout).toContain('· sandbox data');
     expect(run.stdout).not.toMatch(/isError|Error:/);
   });
+
+  it('exits 1 when no call is answered (a budget of 0 refuses every one), saying so', async () => {
+    const run = await runCli(['demo'], { SVC_CREDIT_BUDGET: '0' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/Refused before sending/);
+    expect(run.stderr).toMatch(/^svc-mcp: none of the \d+ calls was answered/m);
+  });
 });
 
 describe('help, version, unknown command', () => {

@@ -158,6 +158,23 @@ describe.skipIf(missing)('the ledger on Redis', () => {
     }
   });
 
+  it('a reservation is one round trip to Redis: the marker is checked inside the reserve script', async () => {
+    const admin = connect('admin');
+    const ledger = new RedisLedger(connect('trips'));
+    // Commands sent from outside (scripts count once, not their commands inside): EVALSHA, EVAL, GET...
+    const sent = async () => {
+      const info = String(await admin.use((r) => r.info('commandstats')));
+      const calls = [...info.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)];
+      return Object.fromEntries(calls.map(([, name, n]) => [name, Number(n)]));
+    };
+    await ledger.reserve({ ...call, amount: 1, budget: 100 });
+    const before = await sent();
+    const reserved = await ledger.reserve({ ...call, amount: 1, budget: 100 });
+    const after = await sent();
+    expect(reserved.ok).toBe(true);
+    expect((after.evalsha ?? 0) + (after.eval ?? 0) - (before.evalsha ?? 0) - (before.eval ?? 0)).toBe(1);
+  });
+
   it('services.ready() says whether Redis and the ledger can be used, and recovers with Redis', async () => {
     // A real sandbox to be the upstream the readiness check reaches.
     const sandbox = await startTestSandbox();

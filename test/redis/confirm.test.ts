@@ -1,0 +1,60 @@
+/**
+ * Replicas on one Redis seal confirmation questions with one shared key: a 2026-07-28 answer to a
+ * question one replica asked confirms the call on another (a load balancer sends the retry where
+ * it likes), and the key is set once, by the first replica to need it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Services } from '../../src/call/services.js';
+import { newStateDir } from '../helpers/cli.js';
+import { openRaw, servicesFor } from '../helpers/in-process.js';
+import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
+import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+
+const missing = redisMissing();
+const YES = { confirm: { action: 'accept', content: { confirm: true } } };
+type Answer = { result?: { resultType?: string; requestState?: string; isError?: boolean } };
+
+describe.skipIf(missing)('confirmation across replicas', () => {
+  let redis: TestRedis;
+  let sandbox: Sandbox;
+  const replicas: Services[] = [];
+  beforeAll(async () => {
+    [redis, sandbox] = await Promise.all([startRedis(), startTestSandbox({ rateLimit: false })]);
+    for (let i = 0; i < 2; i++) {
+      replicas.push(
+        await servicesFor(
+          sandboxEnv(sandbox, 'sandbox-enterprise', {
+            SVC_NOW: SANDBOX_NOW,
+            SVC_CACHE: 'off',
+            SVC_CONFIRM_CREDITS: '3',
+            SVC_REDIS_URL: redis.url,
+            SVC_STATE_DIR: newStateDir(),
+          }),
+        ),
+      );
+    }
+  });
+  afterAll(async () => {
+    await Promise.all(replicas.map((r) => r.close()));
+    await Promise.all([redis?.close(), sandbox?.close()]);
+  });
+
+  it('a question asked on one replica is answered on the other', async () => {
+    const [first, second] = await Promise.all(
+      replicas.map((services) => openRaw(services, 'modern', { elicitation: { form: {} } })),
+    );
+    try {
+      const call = { name: 'get_global_metrics_latest', arguments: { convert: 'USD,EUR,GBP' } };
+      const asked = (await first.send({ method: 'tools/call', params: call })) as Answer;
+      expect(asked.result?.resultType).toBe('input_required');
+      const answered = (await second.send({
+        method: 'tools/call',
+        params: { ...call, inputResponses: YES, requestState: asked.result?.requestState },
+      })) as Answer;
+      expect(answered.result?.resultType).not.toBe('input_required');
+      expect(answered.result?.isError).toBeFalsy();
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+});
