@@ -49,8 +49,8 @@ const commands: Record<string, Command> = {
       port: { type: 'string', default: '3000' },
     },
     async run(values) {
-      const { runHttp } = await import('./mcp/http.js');
-      await runHttp(loadConfig(), {
+      const { serveHttp } = await import('./mcp/http/serve.js');
+      await serveHttp(loadConfig(), {
         host: parseHost(values.host as string),
         port: parsePort(values.port as string),
       });

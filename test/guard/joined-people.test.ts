@@ -11,7 +11,6 @@ import type { Services } from '../../src/call/services.js';
 import { endpointsByName } from '../../src/catalog/index.js';
 import { accountOf } from '../../src/guard/accounts.js';
 import { FNG, FNG_ANSWER } from '../helpers/charging.js';
-import { textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { servicesFor } from '../helpers/in-process.js';
 import { until } from '../helpers/until.js';
@@ -36,6 +35,10 @@ afterAll(async () => {
   await services?.close();
   await upstream?.close();
 });
+
+/** The text of a result of the pipeline's own. */
+const textOf = (result: { content: { type: string; text?: string }[] }) =>
+  result.content.map((block) => block.text ?? '').join('\n');
 
 const tool = (name: string) => {
   const found = endpointsByName.get(name);

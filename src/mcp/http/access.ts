@@ -6,8 +6,8 @@
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { Config } from '../config/index.js';
-import { clip } from '../messages.js';
+import type { Config } from '../../config/index.js';
+import { clip } from '../../messages.js';
 
 /** A request refused: its HTTP status, a message for the client and its JSON-RPC error code. */
 export interface HttpRefusal {

@@ -10,9 +10,9 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   UnsupportedProtocolVersionError,
 } from '@modelcontextprotocol/server';
-import { clip } from '../messages.js';
-import type { HttpRefusal } from './http-access.js';
-import { notAMessage } from './jsonrpc-message.js';
+import { clip } from '../../messages.js';
+import { notAMessage } from '../jsonrpc-message.js';
+import type { HttpRefusal } from './access.js';
 
 /** Largest request body: a tool call's arguments are a few hundred bytes. */
 export const MAX_REQUEST_BYTES = 256 * 1024;

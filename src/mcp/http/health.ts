@@ -5,7 +5,8 @@
  * (the Prometheus text of the services' metrics).
  */
 import type { ServerResponse } from 'node:http';
-import type { Readiness, Services } from '../call/services.js';
+import type { Readiness, Services } from '../../call/services.js';
+import { sendJson } from './respond.js';
 
 /** A readiness result is reused this long, so probes in a burst ask the service once. */
 const READY_REUSE_MS = 2_000;
@@ -46,9 +47,4 @@ export function operationalRoutes(services: Services): OperationalRoutes {
       res.end(text);
     },
   };
-}
-
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
-  res.end(JSON.stringify(body));
 }
