@@ -13,31 +13,16 @@
 
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Fetched } from '../cache/answers.js';
-import { cacheKey } from '../cache/key.js';
-import type { CachedAnswer } from '../cache/store.js';
-import { estimateCredits } from '../catalog/credits.js';
-import {
-  checkedData,
-  type Endpoint,
-  planTitle,
-  type Tool,
-  type ToolContext,
-  UnexpectedBodyError,
-} from '../catalog/index.js';
+import { planTitle, type Tool, type ToolContext, UnexpectedBodyError } from '../catalog/index.js';
 import { validateParams } from '../catalog/params.js';
-import { cpuTurns } from '../cpu-turns.js';
 import { accountOf } from '../guard/accounts.js';
 import { CALL_CANCELLED } from '../messages.js';
 import { type CallEvent, notify } from '../ops/events.js';
-import { traced } from '../ops/telemetry.js';
-import type { QueryParams, RequestOptions, UpstreamAnswer } from '../upstream/client.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
-import { confirmCostly, ownConfirmation, QuestionAsked, RefusedCall } from './confirmation.js';
-import { fitToAnswer } from './cut.js';
-import type { DataSource } from './data-source.js';
+import { QuestionAsked, RefusedCall } from './confirmation.js';
 import { estimateCall } from './estimate.js';
+import { type EndpointAnswer, type FetchContext, fetchEndpoint } from './fetch.js';
 import { BusyError } from './limiter.js';
-import { completed, pageOf, withPage } from './pages.js';
 import { type AnswerMeta, answerResult, errorResult } from './results.js';
 import type { Services } from './services.js';
 
@@ -57,11 +42,6 @@ export interface CallContext {
    * elicitation): such calls go on as before.
    */
   confirm?: (question: string, price: number) => Promise<boolean | 'asked'>;
-}
-
-/** A call's context as its fetches see it: told what each request the call sent was charged, as it settles. */
-interface FetchContext extends CallContext {
-  onCharge?: (credits: number) => void;
 }
 
 /** What a call's end reports besides its result. */
@@ -152,216 +132,6 @@ async function runCall(
       },
     };
   }
-}
-
-/** An endpoint's data for a call, from the cache, a joined call or the service, with where it came from. */
-export interface EndpointAnswer extends Fetched {
-  account: string;
-  sandbox: boolean;
-  /** For a stale answer: how the service failed. */
-  staleBecause?: string;
-}
-
-/**
- * The endpoint's structured data for these (already checked) parameters, through the cache, the
- * guard and the client. Local tools use it too (search reads the cached cryptocurrency map).
- */
-async function fetchEndpoint(
-  services: Services,
-  endpoint: Endpoint,
-  checked: Record<string, unknown>,
-  context: FetchContext,
-): Promise<EndpointAnswer> {
-  const params = completed(endpoint, checked, Math.floor(services.now() / 1000));
-  const source = await services.source();
-  const apiKey = context.apiKey ?? source.apiKey;
-  if (apiKey === undefined) {
-    throw new RefusedCall(
-      'No API key: send your key for the service in the key header with each request.',
-      'no_key',
-    );
-  }
-  const account = accountOf(apiKey);
-  const key = cacheKey(endpoint.name, account, params);
-  const ttlMs = endpoint.refreshSeconds * 1000;
-  try {
-    const fetched = await traced(
-      services.telemetry,
-      'svc.cache',
-      { 'gen_ai.tool.name': endpoint.name },
-      async (span) => {
-        const shared = () =>
-          services.answers.fetch(key, ttlMs, context.signal, (signal) =>
-            requestUpstream(services, source, endpoint, params, {
-              apiKey,
-              account,
-              signal,
-              confirm: context.confirm,
-              person: context.person,
-              personLeft: () => context.signal?.aborted === true,
-              onCharge: context.onCharge,
-            }),
-          );
-        const answer = await ownConfirmation(shared, context.confirm);
-        span?.setAttribute('svc.cache.hit', answer.via !== 'upstream');
-        span?.setAttribute('svc.answer.via', answer.via);
-        return answer;
-      },
-    );
-    if (fetched.via !== 'upstream') services.guard.recordHit(account, endpoint.name, fetched.credits);
-    return { ...fetched, account, sandbox: source.sandbox };
-  } catch (error) {
-    // The service failed, not the call: the last answer, within SVC_STALE_MAX_SECONDS, stands in.
-    const failure = context.signal?.aborted ? undefined : serviceFailure(error);
-    const stale = failure ? await services.answers.stale(key, ttlMs) : undefined;
-    if (!stale) throw error;
-    return { ...stale, via: 'stale', staleBecause: failure, account, sandbox: source.sandbox };
-  }
-}
-
-/** How the service failed, in a few words, when a stale answer may stand in: not for a refusal of the key or the call. */
-function serviceFailure(error: unknown): string | undefined {
-  if (!(error instanceof UpstreamError)) return undefined;
-  if (error.kind === 'timeout') return 'did not answer in time';
-  if (error.kind === 'network') return 'could not be reached';
-  if (error.kind === 'http' && error.status === 429) return 'refused more requests for now (429)';
-  if (error.kind === 'http' && (error.status ?? 0) >= 500) return `failed (HTTP ${error.status})`;
-  return undefined;
-}
-
-/**
- * Lower what is asked to what one answer carries (call/pages.ts); estimate and reserve; then, in
- * one of the limiter's turns, send and normalise; then end the reservation by how the call ended.
- * The turn covers what holds an answer in memory and the mark that the request is sent (which must
- * be on the ledger before the request goes), not the reservation's and the settling's writes,
- * which many calls share (without a budget the reservation is written at the mark, as one write).
- */
-async function requestUpstream(
-  services: Services,
-  source: DataSource,
-  endpoint: Endpoint,
-  asked: Record<string, unknown>,
-  call: {
-    apiKey: string;
-    account: string;
-    signal: AbortSignal;
-    confirm?: CallContext['confirm'];
-    person?: string;
-    /** The call that made the request was cancelled: it goes on for the identical calls that joined it. */
-    personLeft?: () => boolean;
-    onCharge?: FetchContext['onCharge'];
-  },
-): Promise<CachedAnswer> {
-  const { guard } = services;
-  const now = Math.floor(services.now() / 1000);
-  const page = pageOf(endpoint, asked, now, services.config.maxAnswerChars);
-  const { params } = page;
-  const estimate = estimateCredits(endpoint.credits, params, now);
-  await confirmCostly(services, endpoint, params, estimate, call);
-  const admission = await traced(
-    services.telemetry,
-    'svc.guard',
-    { 'svc.credits.estimate': estimate },
-    async (span) => {
-      const decided = await guard.admit({
-        account: call.account,
-        person: call.person,
-        tool: endpoint.name,
-        estimate,
-        rule: endpoint.credits,
-        params,
-      });
-      span?.setAttribute('svc.guard.decision', decided.ok ? 'reserved' : 'refused');
-      if (!decided.ok) span?.setAttribute('svc.guard.reason', decided.reason);
-      return decided;
-    },
-  );
-  if (!admission.ok) throw new RefusedCall(admission.message, admission.reason);
-  const { reservation } = admission;
-  let charged: number | undefined;
-  try {
-    // On the ledger before a request can reach the service, and only once the call has its turn; a
-    // wait to try again after a request that cost nothing is not sent (client.ts).
-    const sending = async () => {
-      if (call.person !== undefined && call.personLeft?.()) await guard.dropPerson(reservation);
-      const refused = await guard.markSent(reservation);
-      if (refused) throw new RefusedCall(refused.message, refused.reason);
-    };
-    const retries = { sending, unsent: () => guard.unmarkSent(reservation) };
-    const kept = await services.limiter.run(async () => {
-      await sending();
-      const answer = await send(services, source, endpoint, params, { ...call, retries });
-      const credits = answer.creditCount ?? estimate;
-      charged = credits;
-      // Cut once, here, to what any answer may carry (cached answers are bounded, and hits never
-      // cut again), then checked: the check reads the kept part only.
-      const data = await cpuTurns.run(answer.bytes, () =>
-        checkedData(
-          endpoint,
-          withPage(
-            fitToAnswer(
-              endpoint.normalise(answer.body, params),
-              params,
-              endpoint.toolInput.shape,
-              services.config.maxAnswerChars,
-            ),
-            page,
-          ),
-        ),
-      );
-      return { data, credits };
-    }, call.signal);
-    return { ...kept, fetchedAt: Date.now() };
-  } catch (error) {
-    // Sent and never answered (cancelled, cut by a timeout, lost, the server stopping): the service
-    // may have charged it, so it costs its estimate. Retries are one call, charged once.
-    if (charged === undefined && error instanceof UpstreamError && error.mayBeCharged) charged = estimate;
-    throw error;
-  } finally {
-    // Answered (an answer of an unexpected shape too): what the service charged. Never sent, or
-    // answered with an error: nothing.
-    if (charged === undefined) await guard.release(reservation);
-    else {
-      await guard.settle(reservation, charged);
-      notify(services.observers, 'charge', { tool: endpoint.name, credits: charged });
-      call.onCharge?.(charged);
-    }
-  }
-}
-
-/** The upstream request, reported to the observers whatever its outcome, in a span when traces are on. */
-function send(
-  services: Services,
-  source: DataSource,
-  endpoint: Endpoint,
-  params: Record<string, unknown>,
-  call: { apiKey: string; signal: AbortSignal; retries: RequestOptions['retries'] },
-): Promise<UpstreamAnswer> {
-  const attributes = { 'http.request.method': 'GET', 'url.path': endpoint.path };
-  return traced(services.telemetry, `GET ${endpoint.path}`, attributes, async (span) => {
-    const sent = performance.now();
-    const report = (ok: boolean, status?: number) =>
-      notify(services.observers, 'upstream', {
-        tool: endpoint.name,
-        path: endpoint.path,
-        durationMs: performance.now() - sent,
-        ok,
-        status,
-      });
-    try {
-      const traceparent = services.telemetry?.traceparent();
-      const answer = await source.client.get(endpoint.path, params as QueryParams, { ...call, traceparent });
-      report(true, 200);
-      span?.setAttribute('http.response.status_code', 200);
-      if (answer.creditCount !== undefined) span?.setAttribute('svc.credits.charged', answer.creditCount);
-      return answer;
-    } catch (error) {
-      const status = error instanceof UpstreamError ? error.status : undefined;
-      report(false, status);
-      if (status !== undefined) span?.setAttribute('http.response.status_code', status);
-      throw error;
-    }
-  });
 }
 
 /**

@@ -31,22 +31,8 @@ import {
 import { recordsOf } from './shapes.js';
 
 const STEP_INTERVALS = [
-  '1h',
-  '2h',
-  '3h',
-  '4h',
-  '6h',
-  '12h',
-  '1d',
-  '2d',
-  '3d',
-  '7d',
-  '14d',
-  '15d',
-  '30d',
-  '60d',
-  '90d',
-  '365d',
+  ...['1h', '2h', '3h', '4h', '6h', '12h'],
+  ...['1d', '2d', '3d', '7d', '14d', '15d', '30d', '60d', '90d', '365d'],
 ];
 
 /** Series parameters: the time range, how many points, and how far apart. */

@@ -70,11 +70,12 @@ function tenWithBothBounds(p: { time_start?: unknown; time_end?: unknown }) {
   };
 }
 
-function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
+type Index = 'svc100' | 'svc20';
+
+/** The index now: its value and weighted constituents. */
+function latestIndex<const I extends Index>(index: I, size: number) {
   const label = index.toUpperCase();
-  // svc100 values carry 100 constituents each: three by default keep the answer short.
-  const shown = index === 'svc100' ? 3 : 5;
-  const latest = defineEndpoint({
+  return defineEndpoint({
     name: `get_${index}_index_latest`,
     title: `${label} index (latest)`,
     toolset: 'indices',
@@ -97,8 +98,14 @@ function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
       );
     },
   });
+}
 
-  const historical = defineEndpoint({
+/** Past values of the index, paged by the service's own limit (10 with both time bounds). */
+function historicalIndex<const I extends Index>(index: I, size: number) {
+  const label = index.toUpperCase();
+  // svc100 values carry 100 constituents each: three by default keep the answer short.
+  const shown = index === 'svc100' ? 3 : 5;
+  return defineEndpoint({
     name: `get_${index}_index_historical`,
     title: `${label} index (historical)`,
     toolset: 'indices',
@@ -148,12 +155,12 @@ function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
     summarise(data) {
       if (data.items.length === 0) return `No ${label} values in that range.`;
       const series = data.items.map((i) => ({ time: i.update_time, value: i.value }));
-      const shown = samplePoints(data.items, 6);
+      const sampled = samplePoints(data.items, 6);
       return lines(
         `${label}, ${data.items.length} ${data.interval} values: ${describeSeries(series, (v) => formatNumber(v))}`,
         table(
           ['Time', 'Value', 'Top constituent'],
-          shown.map((i) => {
+          sampled.map((i) => {
             const top = [...i.constituents].sort((a, b) => b.weight - a.weight)[0];
             return [
               formatTime(i.update_time),
@@ -162,13 +169,14 @@ function indexEndpoints(index: 'svc100' | 'svc20', size: number) {
             ];
           }),
         ),
-        shown.length < data.items.length &&
-          `(${shown.length} of ${data.items.length} values shown; format=json has all)`,
+        sampled.length < data.items.length &&
+          `(${sampled.length} of ${data.items.length} values shown; format=json has all)`,
       );
     },
   });
-  return [latest, historical] as const;
 }
 
-export const [svc100Latest, svc100Historical] = indexEndpoints('svc100', 100);
-export const [svc20Latest, svc20Historical] = indexEndpoints('svc20', 20);
+export const svc100Latest = latestIndex('svc100', 100);
+export const svc100Historical = historicalIndex('svc100', 100);
+export const svc20Latest = latestIndex('svc20', 20);
+export const svc20Historical = historicalIndex('svc20', 20);

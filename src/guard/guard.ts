@@ -5,57 +5,21 @@
  * when no answer came), or released when the call cost nothing. Refusals (refusals.ts) say what the
  * call would cost, what is left, when the window rolls and how to make the call fit.
  */
+import type { Admission, GuardedCall, GuardOptions, OpenCall, Reservation } from './calls.js';
 import type { LedgerStore, ReserveRequest } from './ledger.js';
 import {
   ledgerProblem,
   overBudget,
   overPerCallLimit,
   overPersonBudget,
-  type PricedCall,
   type Refusal,
   reservationLost,
   unrecordedWarning,
 } from './refusals.js';
 import { type CreditUsage, type PersonUsage, UsageFigures } from './usage.js';
-import { type BudgetWindow, type WindowKind, windowAt } from './windows.js';
+import { type BudgetWindow, windowAt } from './windows.js';
 
-export interface GuardOptions {
-  store: LedgerStore;
-  /** Credits allowed per window; undefined: no budget. */
-  budget?: number;
-  /** With sign-in: each person's own credits per window, inside `budget` (SVC_USER_CREDIT_BUDGET). */
-  personBudget?: number;
-  window: WindowKind;
-  maxPerCall: number;
-  /** Milliseconds since the epoch (the server's clock, frozen by SVC_NOW). */
-  now(): number;
-  /**
-   * What usage and refusals call the ledger instead of its location, and then without the
-   * error's own text (which names paths): for callers who do not own the machine (HTTP).
-   */
-  ledgerKind?: 'file' | 'redis';
-  /** Told once when, with no budget, a call's record cannot be written (the call goes on, uncounted). */
-  warn?: (message: string) => void;
-}
-
-/** What the guard needs to know of a call; the rule and the parameters say how to make a refused call fit. */
-export interface GuardedCall extends PricedCall {
-  account: string;
-  /** The signed-in person making it (personOf), whose own budget it must fit too. */
-  person?: string;
-  tool: string;
-}
-
-export interface Reservation {
-  /** The guard's handle of the call, which settle, release and markSent take. */
-  id: string;
-  account: string;
-  window: string;
-  tool: string;
-  estimate: number;
-}
-
-export type Admission = { ok: true; reservation: Reservation } | Refusal;
+export type { Admission, GuardedCall, GuardOptions, Reservation } from './calls.js';
 
 /** A call the server ended while it waited for its turn: it is never sent. */
 const STOPPING: Refusal = {
@@ -63,21 +27,6 @@ const STOPPING: Refusal = {
   reason: 'stopping',
   message: 'Not sent: the server is stopping. Nothing was charged; try again once it is back.',
 };
-
-/** A reservation not yet settled or released, and the write that marked it sent, once it was. */
-interface OpenCall {
-  /** What the pipeline holds (Reservation.id): the store's id, or for a record-only call the guard's own. */
-  handle: string;
-  /** The account's reservation in the store: undefined until a record-only call is sent, or when it could not be written. */
-  id?: string;
-  estimate: number;
-  /** The same credits held against the person's own budget, ended with the account's. */
-  personId?: string;
-  /** What is reserved (the account's, then the person's): a record-only call's are written once it is sent. */
-  requests: [ReserveRequest, ReserveRequest | undefined];
-  /** The mark, once the call's turn came: a refusal when the call may not be sent after all. */
-  sent?: Promise<Refusal | undefined>;
-}
 
 export class CreditGuard {
   /** The window of the last call, and when it began: reused until the clock leaves it. */
@@ -188,16 +137,13 @@ export class CreditGuard {
   }
 
   /**
-   * The call's request is about to be sent: from now on the service may charge it, and a process
-   * that dies holding the reservation leaves it counted as spent. Awaited before the request is
-   * dispatched, so that a process killed at any moment after the request was written leaves it
-   * marked: a sent request is never forgotten (marking it once written, without waiting, left
-   * requests of a burst uncounted, their marks still queued behind other writes at the kill). The
-   * window this leaves is the other way: a process killed after the mark and before the request was
-   * written (while a connection is made; none on a kept-alive one) has that call counted as sent.
-   * A record-only call's reservation is first written here, already marked sent: one write.
-   * Resolves with a refusal when the call may not be sent after all: its reservation was lost and
-   * no longer fits, the mark could not be written, or the server is stopping and ended it.
+   * The call's request is about to be sent: from now on the service may charge it, so a process
+   * that dies holding the reservation leaves it counted as spent. The mark is on the ledger before
+   * the request is written, so a sent request is never forgotten; the one case the other way, a
+   * process killed between the mark and the write, is counted as sent (the safe side). A record-only
+   * call's reservation is first written here, already marked: one write. Resolves with a refusal
+   * when the call may not be sent after all: its reservation was lost and no longer fits, the mark
+   * could not be written, or the server is stopping and ended it.
    */
   async markSent(reservation: Reservation): Promise<Refusal | undefined> {
     const call = this.openCall(reservation);

@@ -55,6 +55,34 @@ export function createMetrics(usage: WindowUsage): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
+  const { calls, refusals, hits, joins, misses, spent, inFlight, upstream } = callMetrics(registers);
+  const { accounts, people } = windowGauges(registers, usage);
+  const observer: CallObserver = {
+    start() {
+      inFlight.inc();
+    },
+    call(event) {
+      inFlight.dec();
+      calls.inc({ tool: event.tool, outcome: event.outcome });
+      if (event.outcome === 'refused') refusals.inc({ reason: event.reason ?? 'unknown' });
+      if (event.account !== undefined) accounts.saw(event.account);
+      if (event.person !== undefined) people.saw(event.person);
+      if (event.via === 'cache') hits.inc({ tool: event.tool });
+      else if (event.via === 'joined') joins.inc({ tool: event.tool });
+      else if (event.via === 'upstream') misses.inc({ tool: event.tool });
+    },
+    charge(event) {
+      if (event.credits > 0) spent.inc({ tool: event.tool }, event.credits);
+    },
+    upstream(event) {
+      upstream.observe({ tool: event.tool, outcome: event.ok ? 'ok' : 'error' }, event.durationMs / 1000);
+    },
+  };
+  return { contentType: registry.contentType, render: () => registry.metrics(), observer };
+}
+
+/** What the pipeline's events count: calls, refusals, the cache, credits, requests to the service. */
+function callMetrics(registers: Registry[]) {
   const calls = new Counter({
     name: 'svc_mcp_tool_calls_total',
     help: `Tool calls answered, by tool and outcome (${CALL_OUTCOMES.join(', ')})`,
@@ -103,7 +131,11 @@ export function createMetrics(usage: WindowUsage): Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers,
   });
+  return { calls, refusals, hits, joins, misses, spent, inFlight, upstream };
+}
 
+/** The budget window's figures by account and by person, read from the ledger when scraped. */
+function windowGauges(registers: Registry[], usage: WindowUsage) {
   const accounts = new RecentlySeen();
   const people = new RecentlySeen();
   const accountFigures = async (account: string) => {
@@ -157,27 +189,5 @@ export function createMetrics(usage: WindowUsage): Metrics {
     read: usage.person,
     figure: 'left',
   });
-
-  const observer: CallObserver = {
-    start() {
-      inFlight.inc();
-    },
-    call(event) {
-      inFlight.dec();
-      calls.inc({ tool: event.tool, outcome: event.outcome });
-      if (event.outcome === 'refused') refusals.inc({ reason: event.reason ?? 'unknown' });
-      if (event.account !== undefined) accounts.saw(event.account);
-      if (event.person !== undefined) people.saw(event.person);
-      if (event.via === 'cache') hits.inc({ tool: event.tool });
-      else if (event.via === 'joined') joins.inc({ tool: event.tool });
-      else if (event.via === 'upstream') misses.inc({ tool: event.tool });
-    },
-    charge(event) {
-      if (event.credits > 0) spent.inc({ tool: event.tool }, event.credits);
-    },
-    upstream(event) {
-      upstream.observe({ tool: event.tool, outcome: event.ok ? 'ok' : 'error' }, event.durationMs / 1000);
-    },
-  };
-  return { contentType: registry.contentType, render: () => registry.metrics(), observer };
+  return { accounts, people };
 }

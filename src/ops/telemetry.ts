@@ -89,43 +89,13 @@ export async function openTelemetry(env: NodeJS.ProcessEnv = process.env): Promi
   ]);
   const tracer = api.trace.getTracer('svc-mcp', VERSION);
 
-  async function within<T>(span: Span | undefined, work: (span?: Span) => Promise<T>): Promise<T> {
-    try {
-      return await work(span);
-    } catch (error) {
-      span?.recordException(error as Error);
-      span?.setStatus({ code: api.SpanStatusCode.ERROR, message: (error as Error)?.message });
-      span?.setAttribute('error.type', (error as Error)?.name ?? 'Error');
-      throw error;
-    } finally {
-      span?.end();
-    }
-  }
-
-  /** The server span when traces are on; `work` in it either way. */
-  function serverSpan<T>(
-    name: string,
-    attributes: Attributes,
-    meta: Record<string, unknown> | undefined,
-    work: (span?: Span) => Promise<T>,
-  ): Promise<T> {
-    if (!tracing) return within(undefined, work);
-    const carrier = {
-      traceparent: typeof meta?.traceparent === 'string' ? meta.traceparent : undefined,
-      tracestate: typeof meta?.tracestate === 'string' ? meta.tracestate : undefined,
-    };
-    const parent = api.propagation.extract(api.ROOT_CONTEXT, carrier);
-    const options = { kind: api.SpanKind.SERVER, attributes };
-    return tracer.startActiveSpan(name, options, parent, (span) => within(span, work));
-  }
-
   return {
     async request(name, attributes, meta, work, errorOf) {
       const started = performance.now();
       const cleaned = clean(attributes);
       let errorType: ErrorType;
       try {
-        return await serverSpan(name, cleaned, meta, async (span) => {
+        return await serverSpan(api, tracing ? tracer : undefined, name, cleaned, meta, async (span) => {
           const answer = await work();
           errorType = errorOf(answer);
           if (errorType) span?.setAttribute('error.type', errorType);
@@ -142,7 +112,9 @@ export async function openTelemetry(env: NodeJS.ProcessEnv = process.env): Promi
     },
     step(name, attributes, work) {
       if (!tracing) return work();
-      return tracer.startActiveSpan(name, { attributes: clean(attributes) }, (span) => within(span, work));
+      return tracer.startActiveSpan(name, { attributes: clean(attributes) }, (span) =>
+        within(api, span, work),
+      );
     },
     traceparent() {
       if (!tracing) return undefined;
@@ -160,6 +132,42 @@ export async function openTelemetry(env: NodeJS.ProcessEnv = process.env): Promi
       clearTimeout(timer);
     },
   };
+}
+
+type Api = typeof import('@opentelemetry/api');
+type Tracer = ReturnType<Api['trace']['getTracer']>;
+
+/** `work` in `span` (when there is one), which records its failure and ends when it does. */
+async function within<T>(api: Api, span: Span | undefined, work: (span?: Span) => Promise<T>): Promise<T> {
+  try {
+    return await work(span);
+  } catch (error) {
+    span?.recordException(error as Error);
+    span?.setStatus({ code: api.SpanStatusCode.ERROR, message: (error as Error)?.message });
+    span?.setAttribute('error.type', (error as Error)?.name ?? 'Error');
+    throw error;
+  } finally {
+    span?.end();
+  }
+}
+
+/** The server span, a child of the trace the client's `_meta` names, when traces are on; `work` in it either way. */
+function serverSpan<T>(
+  api: Api,
+  tracer: Tracer | undefined,
+  name: string,
+  attributes: Attributes,
+  meta: Record<string, unknown> | undefined,
+  work: (span?: Span) => Promise<T>,
+): Promise<T> {
+  if (!tracer) return within(api, undefined, work);
+  const carrier = {
+    traceparent: typeof meta?.traceparent === 'string' ? meta.traceparent : undefined,
+    tracestate: typeof meta?.tracestate === 'string' ? meta.tracestate : undefined,
+  };
+  const parent = api.propagation.extract(api.ROOT_CONTEXT, carrier);
+  const options = { kind: api.SpanKind.SERVER, attributes };
+  return tracer.startActiveSpan(name, options, parent, (span) => within(api, span, work));
 }
 
 async function openTracing(resource: Resource) {

@@ -5,13 +5,12 @@
  * SVC_TIMEOUT_MS.
  */
 
-import type { Agent, Dispatcher } from 'undici';
+import type { Agent } from 'undici';
 import { cpuTurns } from '../cpu-turns.js';
 import { plainDecimal } from '../format/numbers.js';
 import { formatDuration } from '../format/text.js';
-import { CALL_CANCELLED } from '../messages.js';
 import { UpstreamError } from './errors.js';
-import { redactKey } from './redact.js';
+import { cancelledError, dispatchOnce, readResponse } from './request.js';
 
 // Only undici's Agent, and only on first use: the package's entry point also loads fetch, WebSocket,
 // the cache stores, the mocks and Node's own bundled undici, about 8 MB the server never uses, and
@@ -61,12 +60,6 @@ export interface RequestOptions {
 
 const BACKOFF_BASE_MS = 200;
 const BACKOFF_CAP_MS = 4_000;
-/**
- * The most of a response body read: far above the largest real answer (a full listings page in
- * several currencies is a few MB), far below what would hurt the process. Reading stops there.
- */
-export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-
 /** A readiness check waits at most this long for the service. */
 const REACHABLE_TIMEOUT_MS = 2_000;
 
@@ -142,7 +135,7 @@ export class UpstreamClient {
    */
   async reachable(): Promise<void> {
     try {
-      await send(await this.agent(), {
+      await dispatchOnce(await this.agent(), {
         origin: this.origin,
         path: this.basePath || '/',
         method: 'GET',
@@ -180,7 +173,7 @@ export class UpstreamClient {
     const timeoutMs = last ? Math.max(1, left) : attemptMs;
     const allowed = () =>
       last ? `the ${seconds(requestsMs)} a call's requests may take` : seconds(attemptMs);
-    const response = await send(dispatcher, {
+    const response = await dispatchOnce(dispatcher, {
       origin: this.origin,
       path,
       method: 'GET',
@@ -196,130 +189,8 @@ export class UpstreamClient {
     });
     // Joining and parsing a large body is heavy: it takes its turn (cpu-turns.ts).
     const bytes = response.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-    return cpuTurns.run(bytes, () => ({ ...read(response, apiKey), bytes }));
+    return cpuTurns.run(bytes, () => ({ ...readResponse(response, apiKey), bytes }));
   }
-}
-
-/**
- * The answer's body, or the failure it reports: an HTTP error, or a 200 whose `status.error_code`
- * is not 0 (an error all the same). The key is redacted from whatever the service echoed.
- */
-function read(response: RawResponse, apiKey: string): { body: unknown; creditCount: number | undefined } {
-  const text = Buffer.concat(response.chunks).toString('utf8');
-  const body = redactKey(parseJson(text), text, apiKey);
-  const status = statusOf(body);
-  if (response.statusCode !== 200 || (status.code !== undefined && status.code !== 0)) {
-    throw new UpstreamError(
-      'http',
-      response.statusCode,
-      status.code ?? response.statusCode,
-      status.message ?? `HTTP ${response.statusCode}`,
-      retryAfterSeconds(response.headers['retry-after']),
-    );
-  }
-  if (body === undefined) {
-    throw new UpstreamError(
-      'malformed',
-      undefined,
-      undefined,
-      'The service sent a body that is not valid JSON',
-    );
-  }
-  return { body, creditCount: status.credits };
-}
-
-interface RawResponse {
-  statusCode: number;
-  headers: Record<string, string | string[] | undefined>;
-  /** The body as it arrived, joined only when read. */
-  chunks: Buffer[];
-}
-
-/**
- * One request through undici's dispatcher API: the body is gathered as it arrives, with no stream or
- * AbortSignal per request. The timeout and the caller's cancel settle the call at once and abort the
- * request as soon as undici hands over its controller (a request still connecting has none yet).
- * undici hands it over (onRequestStart) on a connected socket, in the same turn as it writes the
- * request's bytes there: that is when `onSent` is told. A connection refused or still being made
- * never gets that far, and neither does a request cancelled before it (aborted right there).
- */
-function send(
-  dispatcher: Dispatcher,
-  request: Dispatcher.DispatchOptions & {
-    timeoutMs: number;
-    /** What the timeout's error says, written only when it fires. */
-    timeoutDetail?: () => string;
-    signal?: AbortSignal;
-    onSent?: () => void;
-  },
-): Promise<RawResponse> {
-  const {
-    timeoutMs,
-    timeoutDetail = () => 'The service did not answer in time',
-    signal,
-    onSent,
-    ...options
-  } = request;
-  return new Promise((resolve, reject) => {
-    let controller: Dispatcher.DispatchController | undefined;
-    let failure: UpstreamError | undefined;
-    let statusCode = 0;
-    let headers: RawResponse['headers'] = {};
-    const chunks: Buffer[] = [];
-    let received = 0;
-    const tooLarge = () =>
-      stop(
-        new UpstreamError(
-          'too_large',
-          undefined,
-          undefined,
-          `The service's answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; reading stopped there`,
-        ),
-      );
-    const settle = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', cancel);
-    };
-    const stop = (error: UpstreamError) => {
-      failure ??= error;
-      controller?.abort(error);
-      settle();
-      reject(failure);
-    };
-    const timer = setTimeout(
-      () => stop(new UpstreamError('timeout', undefined, undefined, timeoutDetail())),
-      timeoutMs,
-    );
-    const cancel = () => stop(cancelledError());
-    if (signal?.aborted) return cancel();
-    signal?.addEventListener('abort', cancel, { once: true });
-    dispatcher.dispatch(options, {
-      onRequestStart(started) {
-        controller = started;
-        if (failure) started.abort(failure);
-        else onSent?.();
-      },
-      onResponseStart(_controller, status, responseHeaders) {
-        statusCode = status;
-        headers = responseHeaders;
-        if (Number(responseHeaders['content-length']) > MAX_ANSWER_BYTES) tooLarge();
-      },
-      onResponseData(_controller, chunk) {
-        if (failure) return;
-        received += chunk.length;
-        if (received > MAX_ANSWER_BYTES) return tooLarge();
-        chunks.push(chunk);
-      },
-      onResponseEnd() {
-        settle();
-        resolve({ statusCode, headers, chunks });
-      },
-      onResponseError(_controller, error) {
-        settle();
-        reject(failure ?? error);
-      },
-    });
-  });
 }
 
 /** 10000 → "10 s", 120000 → "2 min", 150 → "0.2 s". */
@@ -336,35 +207,6 @@ function queryString(params: QueryParams): string {
   }
   const search = query.toString();
   return search ? `?${search}` : '';
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** `status.error_code` (number or string), `error_message` and `credit_count` of a body, if any. */
-function statusOf(body: unknown): { code?: number; message?: string; credits?: number } {
-  const status = (body as { status?: Record<string, unknown> } | undefined)?.status;
-  if (!status || typeof status !== 'object') return {};
-  const code = Number(status.error_code);
-  const credits = Number(status.credit_count);
-  return {
-    code: Number.isFinite(code) && status.error_code !== null ? code : undefined,
-    message: typeof status.error_message === 'string' ? status.error_message : undefined,
-    credits: Number.isFinite(credits) && status.credit_count !== undefined ? credits : undefined,
-  };
-}
-
-function retryAfterSeconds(header: string | string[] | undefined): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value);
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 function asUpstreamError(caught: unknown, origin: string, signal?: AbortSignal): UpstreamError {
@@ -403,8 +245,4 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }
     signal?.addEventListener('abort', abort, { once: true });
   });
-}
-
-function cancelledError(): UpstreamError {
-  return new UpstreamError('cancelled', undefined, undefined, CALL_CANCELLED);
 }

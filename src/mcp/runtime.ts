@@ -1,0 +1,131 @@
+/**
+ * What every MCP server of a process answers with, loaded once per services (the catalog, the call
+ * path, the views) and shared by every server built over them: the tools it lists and how a call
+ * runs (`list`, `call`), the resources (`resources`, `read`), the prompts (`prompts`, `prompt`),
+ * and what a call refused before the SDK reads it is told (`refuse`).
+ */
+import type {
+  CacheHint,
+  CallToolResult,
+  GetPromptResult,
+  Tool as McpTool,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+} from '@modelcontextprotocol/server';
+import { ResourceNotFoundError } from '@modelcontextprotocol/server';
+import type { CallContext } from '../call/pipeline.js';
+import type { Services } from '../call/services.js';
+import { clip } from '../messages.js';
+import type { RawCallProblem } from './raw-call.js';
+
+/** Who calls, as the transport knows them (the caller's own key over HTTP, the signed-in person). */
+export interface Asker {
+  apiKey?: string;
+  person?: string;
+  admin?: boolean;
+}
+
+export interface Runtime {
+  /** The server's instructions, built from the tools it lists. */
+  instructions: string;
+  /** How long a list keeps (2026-07-28): it changes only with the settings. */
+  listHint: Required<CacheHint>;
+  list(): McpTool[];
+  /** The output schema a call's structured data is checked against, when the tool is listed. */
+  outputSchema(name: string): McpTool['outputSchema'];
+  /** A call of a listed tool through the pipeline, or the refusal of an unknown one. Never throws. */
+  call(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    context: CallContext,
+  ): Promise<CallToolResult>;
+  resources(): Resource[];
+  read(uri: string, asker: Asker): Promise<ReadResourceResult>;
+  prompts(): Prompt[];
+  prompt(name: string, args: Record<string, string>): GetPromptResult;
+  refuse(problem: RawCallProblem): Promise<CallToolResult>;
+}
+
+const runtimes = new WeakMap<Services, Promise<Runtime>>();
+
+/** The runtime of these services, loaded on first use. */
+export function runtimeOf(services: Services): Promise<Runtime> {
+  let loading = runtimes.get(services);
+  if (!loading) {
+    loading = loadRuntime(services);
+    runtimes.set(services, loading);
+  }
+  return loading;
+}
+
+async function loadRuntime(services: Services): Promise<Runtime> {
+  const [tools, { callTool }, { errorResult }, catalog, { instructionsFor }, prompts] = await Promise.all([
+    import('./tools.js'),
+    import('../call/pipeline.js'),
+    import('../call/results.js'),
+    import('../catalog/index.js'),
+    import('./instructions.js'),
+    import('./prompts.js'),
+  ]);
+  const { config } = services;
+  const exposed = tools.exposedTools(config);
+  const listed = [...exposed.tools.values()];
+  const names = new Set(exposed.tools.keys());
+  const unknown = (name: string) =>
+    catalog.unknownToolMessage(name, config, [...names], `tools/list gives all ${names.size} tools.`);
+  const read = await reader(services, names);
+  return {
+    instructions: instructionsFor(listed, catalog.tools, config.maxAnswerChars),
+    listHint: tools.listCacheHint(listed),
+    list: () => exposed.definitions,
+    outputSchema: (name) => exposed.definition(name)?.outputSchema,
+    async call(name, args, context) {
+      const tool = exposed.tools.get(name);
+      return tool ? callTool(services, tool, args, context) : errorResult(unknown(name));
+    },
+    ...read,
+    prompts: () => prompts.listPrompts(),
+    prompt: (name, args) => prompts.renderPrompt(name, args, names),
+    async refuse(problem) {
+      const { unknownMember, unknownParameter } = await import('../catalog/params.js');
+      const tool = problem.kind === 'proto' ? exposed.tools.get(problem.name) : undefined;
+      const message =
+        problem.kind === 'params'
+          ? problem.message
+          : !tool
+            ? unknown(problem.name)
+            : problem.path.length === 0
+              ? unknownParameter(tool.toolInput, '__proto__')
+              : unknownMember(problem.path, '__proto__');
+      // Written to the transport as it is, not through the SDK: it says itself what 2026-07-28
+      // clients require of a result (`resultType`), which clients of the 2025 revisions ignore.
+      return { ...errorResult(message), resultType: 'complete' };
+    },
+  };
+}
+
+/** The resources: the guard's figures (svc://credits), the catalog (svc://endpoints), the views. */
+async function reader(services: Services, names: ReadonlySet<string>) {
+  const [resources, views] = await Promise.all([import('./resources.js'), import('./views.js')]);
+  const { CREDITS_URI, ENDPOINTS_URI } = resources;
+  return {
+    resources: () => [resources.creditsResource, resources.endpointsResource, ...views.viewResources(names)],
+    async read(uri: string, asker: Asker): Promise<ReadResourceResult> {
+      const json = (text: string) => ({ contents: [{ uri, mimeType: 'application/json', text }] });
+      if (uri === ENDPOINTS_URI) return json(resources.endpointsJson(names));
+      const view = views.readView(uri);
+      if (view) return { contents: [{ uri, mimeType: views.VIEW_MIME_TYPE, text: await view }] };
+      if (uri !== CREDITS_URI) {
+        throw new ResourceNotFoundError(
+          uri,
+          `Unknown resource "${clip(uri, 100)}"; this server has ${CREDITS_URI}, ${ENDPOINTS_URI} and the ui:// views resources/list gives.`,
+        );
+      }
+      const { accountOf } = await import('../guard/accounts.js');
+      const source = await services.source();
+      const account = accountOf(asker.apiKey ?? source.apiKey ?? '');
+      return json(JSON.stringify(await services.guard.usage(account, asker.person, asker.admin)));
+    },
+  };
+}
