@@ -40,7 +40,7 @@ export async function estimateCall(
   return {
     ok: true,
     credits,
-    cached: await services.answers.cached(key, tool.refreshSeconds * 1000),
+    cached: await services.cache.cached(key, tool.refreshSeconds * 1000),
     plans: plansText(tool.plans),
     plan_has: config.plan === undefined ? null : tool.plans.includes(config.plan),
     within_limit: withinLimit,

@@ -5,9 +5,10 @@
  * settles by how the call ended. A service that fails has the last answer stand in, within
  * SVC_STALE_MAX_SECONDS.
  */
-import type { Fetched } from '../cache/answers.js';
+
 import { cacheKey } from '../cache/key.js';
-import type { CachedAnswer } from '../cache/store.js';
+import type { Fetched } from '../cache/shared.js';
+import type { CacheEntry } from '../cache/store.js';
 import { estimateCredits } from '../catalog/credits.js';
 import { checkedData, type Endpoint } from '../catalog/index.js';
 import { cpuTurns } from '../cpu-turns.js';
@@ -15,7 +16,7 @@ import { accountOf } from '../guard/accounts.js';
 import type { Reservation } from '../guard/guard.js';
 import { notify } from '../ops/events.js';
 import { traced } from '../ops/telemetry.js';
-import type { QueryParams, RequestOptions, UpstreamAnswer } from '../upstream/client.js';
+import type { QueryParams, RequestOptions, UpstreamResponse } from '../upstream/client.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { confirmCostly, ownConfirmation, RefusedCall } from './confirmation.js';
 import { fitToAnswer } from './cut.js';
@@ -30,7 +31,7 @@ export interface FetchContext extends CallContext {
 }
 
 /** An endpoint's data for a call, from the cache, a joined call or the service, with where it came from. */
-export interface EndpointAnswer extends Fetched {
+export interface EndpointData extends Fetched {
   account: string;
   sandbox: boolean;
   /** For a stale answer: how the service failed. */
@@ -46,7 +47,7 @@ export async function fetchEndpoint(
   endpoint: Endpoint,
   checked: Record<string, unknown>,
   context: FetchContext,
-): Promise<EndpointAnswer> {
+): Promise<EndpointData> {
   const params = completed(endpoint, checked, Math.floor(services.now() / 1000));
   const source = await services.source();
   const apiKey = context.apiKey ?? source.apiKey;
@@ -66,7 +67,7 @@ export async function fetchEndpoint(
       { 'gen_ai.tool.name': endpoint.name },
       async (span) => {
         const shared = () =>
-          services.answers.fetch(key, ttlMs, context.signal, (signal) =>
+          services.cache.fetch(key, ttlMs, context.signal, (signal) =>
             requestUpstream(services, source, endpoint, params, {
               apiKey,
               account,
@@ -88,7 +89,7 @@ export async function fetchEndpoint(
   } catch (error) {
     // The service failed, not the call: the last answer, within SVC_STALE_MAX_SECONDS, stands in.
     const failure = context.signal?.aborted ? undefined : serviceFailure(error);
-    const stale = failure ? await services.answers.stale(key, ttlMs) : undefined;
+    const stale = failure ? await services.cache.stale(key, ttlMs) : undefined;
     if (!stale) throw error;
     return { ...stale, via: 'stale', staleBecause: failure, account, sandbox: source.sandbox };
   }
@@ -129,7 +130,7 @@ async function requestUpstream(
   endpoint: Endpoint,
   asked: Record<string, unknown>,
   call: UpstreamCall,
-): Promise<CachedAnswer> {
+): Promise<CacheEntry> {
   const { guard } = services;
   const now = Math.floor(services.now() / 1000);
   const page = pageOf(endpoint, asked, now, services.config.maxAnswerChars);
@@ -225,7 +226,7 @@ function send(
   endpoint: Endpoint,
   params: Record<string, unknown>,
   call: { apiKey: string; signal: AbortSignal; retries: RequestOptions['retries'] },
-): Promise<UpstreamAnswer> {
+): Promise<UpstreamResponse> {
   const attributes = { 'http.request.method': 'GET', 'url.path': endpoint.path };
   return traced(services.telemetry, `GET ${endpoint.path}`, attributes, async (span) => {
     const sent = performance.now();

@@ -12,7 +12,7 @@
  */
 
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { Fetched } from '../cache/answers.js';
+import type { Fetched } from '../cache/shared.js';
 import { planTitle, type Tool, type ToolContext, UnexpectedBodyError } from '../catalog/index.js';
 import { validateParams } from '../catalog/params.js';
 import { accountOf } from '../guard/accounts.js';
@@ -21,9 +21,9 @@ import { type CallEvent, notify } from '../ops/events.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
 import { QuestionAsked, RefusedCall } from './confirmation.js';
 import { estimateCall } from './estimate.js';
-import { type EndpointAnswer, type FetchContext, fetchEndpoint } from './fetch.js';
+import { type EndpointData, type FetchContext, fetchEndpoint } from './fetch.js';
 import { BusyError } from './limiter.js';
-import { type AnswerMeta, answerResult, errorResult } from './results.js';
+import { errorResult, type ResultMeta, toolResult } from './results.js';
 import type { Services } from './services.js';
 
 export interface CallContext {
@@ -89,7 +89,7 @@ async function runCall(
   try {
     const source = await services.source();
     const account = accountOf(context.apiKey ?? source.apiKey ?? '');
-    const fetches: EndpointAnswer[] = [];
+    const fetches: EndpointData[] = [];
     const toolContext: ToolContext = {
       account,
       fetch: async (endpoint, query) => {
@@ -100,10 +100,10 @@ async function runCall(
       usage: () => services.guard.usage(account, context.person, context.admin),
       estimate: (name, query) => estimateCall(services, account, name, query),
     };
-    const data = withFormat(await tool.answer(params, toolContext), format);
+    const data = nextInFormat(await tool.data(params, toolContext), format);
     const meta = answerMeta(fetches, source.sandbox, charged);
     return {
-      result: answerResult({ ...presentation(tool, params, format), data, meta }),
+      result: toolResult({ ...presentation(tool, params, format), data, meta }),
       event: {
         outcome: 'ok',
         credits: charged,
@@ -140,7 +140,7 @@ async function runCall(
  * another call's request), and the age of the oldest. A local answer that fetched nothing is free
  * and fresh.
  */
-function answerMeta(fetches: readonly EndpointAnswer[], sandbox: boolean, credits: number): AnswerMeta {
+function answerMeta(fetches: readonly EndpointData[], sandbox: boolean, credits: number): ResultMeta {
   const now = Date.now();
   const all = (via: Fetched['via']) => fetches.length > 0 && fetches.every((f) => f.via === via);
   const staleBecause = fetches.find((f) => f.via === 'stale')?.staleBecause;
@@ -155,7 +155,7 @@ function answerMeta(fetches: readonly EndpointAnswer[], sandbox: boolean, credit
 }
 
 /** The next page's arguments keep the format asked for (text is the default, so it goes unsaid). */
-function withFormat(data: Record<string, unknown>, format: 'text' | 'json'): Record<string, unknown> {
+function nextInFormat(data: Record<string, unknown>, format: 'text' | 'json'): Record<string, unknown> {
   const next = data.next as Record<string, unknown> | undefined;
   return next === undefined || format === 'text' ? data : { ...data, next: { ...next, format } };
 }

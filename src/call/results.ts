@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { counted } from '../format/text.js';
 
 /** What a result's `_meta` says about the answer: its cost and how fresh it is. */
-export interface AnswerMeta {
+export interface ResultMeta {
   /** Credits this call was charged: 0 for a cache hit or a joined call. */
   credits: number;
   /** Whether the answer came from the cache. */
@@ -37,7 +37,7 @@ export interface Presented {
   /** The text summary of the data, for format=text. */
   summarise(data: Record<string, unknown>): string;
   format: 'text' | 'json';
-  meta: AnswerMeta;
+  meta: ResultMeta;
 }
 
 /** "3 min", "2 h 5 min": how old a cached answer is. */
@@ -52,7 +52,7 @@ function ageText(seconds: number): string {
  * "from the cache, 0 credits · 4 min old", "joined an identical call, 0 credits", and for a stale
  * answer how the service failed.
  */
-export function costLine(meta: AnswerMeta): string {
+export function costLine(meta: ResultMeta): string {
   const credits = counted(meta.credits, 'credit');
   const age = `${ageText(meta.age_seconds)} old`;
   const head = meta.stale
@@ -70,7 +70,7 @@ export function costLine(meta: AnswerMeta): string {
  * note when the data was cut, and the cost line; for format=json it is the data as one JSON text,
  * valid on its own, and the notes live in the data (`truncated`) and `_meta` only.
  */
-export function answerResult({ data, summarise, format, meta }: Presented): CallToolResult {
+export function toolResult({ data, summarise, format, meta }: Presented): CallToolResult {
   const result = { structuredContent: data, _meta: { ...meta } };
   if (format === 'json') return { content: [{ type: 'text', text: JSON.stringify(data) }], ...result };
   const truncated = typeof data.truncated === 'string' ? data.truncated : undefined;

@@ -7,8 +7,8 @@
  * load only when the settings ask for them.
  */
 import { randomBytes } from 'node:crypto';
-import { SharedAnswers } from '../cache/answers.js';
 import { RedisCacheStore } from '../cache/redis-store.js';
+import { SharedCache } from '../cache/shared.js';
 import { MemoryCacheStore } from '../cache/store.js';
 import type { Config, LogLevel } from '../config/index.js';
 import { FileLedger } from '../guard/file-ledger.js';
@@ -54,7 +54,7 @@ export interface Services {
   config: Config;
   /** The data source, opened on first use (the embedded sandbox takes a moment to start). */
   source(): Promise<DataSource>;
-  answers: SharedAnswers;
+  cache: SharedCache;
   guard: CreditGuard;
   /** Bounds the calls that make requests at once. */
   limiter: CallLimiter;
@@ -121,7 +121,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   return {
     config,
     source,
-    answers: new SharedAnswers(cacheStore, config.cache, claimMs, config.staleMaxSeconds * 1000),
+    cache: new SharedCache(cacheStore, config.cache, claimMs, config.staleMaxSeconds * 1000),
     guard,
     limiter: new CallLimiter(turnWaitMs),
     observers,

@@ -119,7 +119,7 @@ export const creditUsage = defineLocalTool({
   summary: "This server's credit budget for the key: spent, left, window, spend by tool, cache savings.",
   input: paramsObject({}),
   output: creditUsageFigures,
-  answer: (_params, context) => context.usage(),
+  data: (_params, context) => context.usage(),
   summarise(u) {
     const tools = Object.entries(u.by_tool).sort(([, a], [, b]) => b.credits - a.credits);
     const period = { day: 'today', month: 'this month', total: 'in total' }[u.window];
@@ -226,7 +226,7 @@ export const estimateCost = defineLocalTool({
     fits: z.boolean().nullable().describe('Whether the total fits what is left; null: no budget'),
     max_credits_per_call: z.number(),
   }),
-  async answer(params, context) {
+  async data(params, context) {
     const calls: z.output<typeof plannedCall>[] = [];
     // A request made again while the cache holds the first's answer is free.
     const planned = new Set<string>();

@@ -7,7 +7,7 @@ import { formatDuration } from '../format/text.js';
 import type { CreditRule } from './credits.js';
 import type { Pages } from './pages.js';
 import { type Plan, plansText } from './plans.js';
-import { type ToolBase, type ToolContext, withFormat } from './tool.js';
+import { type ToolBase, type ToolContext, withFormatParam } from './tool.js';
 
 /** The header the service reads the API key from (the spec's name; configurable on both sides). */
 export const DEFAULT_KEY_HEADER = 'X-SVC_PRO_API_KEY';
@@ -18,7 +18,7 @@ export interface EndpointSpec<
   O extends z.ZodObject,
   N extends string = string,
   S extends z.ZodRawShape = Record<never, never>,
-> extends Omit<ToolBase<I, O>, 'name' | 'description' | 'toolInput' | 'answer'> {
+> extends Omit<ToolBase<I, O>, 'name' | 'description' | 'toolInput' | 'data'> {
   name: N;
   /** Path under the base URL, with its version prefix. */
   path: string;
@@ -83,9 +83,9 @@ export function defineEndpoint<
     ...rest,
     kind: 'endpoint',
     description,
-    toolInput: withFormat(spec.input),
+    toolInput: withFormatParam(spec.input),
     serviceInput,
-    async answer(params, context) {
+    async data(params, context) {
       const data = (await context.fetch(endpoint, params)).data as z.output<O>;
       return complete ? complete(data, context) : data;
     },
@@ -110,7 +110,7 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
 }
 
 /** Built once per output: zod compiles a schema on its first parse, which would be every call. */
-const answerSchemas = {
+const dataSchemas = {
   paged: new WeakMap<z.ZodObject, z.ZodObject>(),
   whole: new WeakMap<z.ZodObject, z.ZodObject>(),
 };
@@ -121,8 +121,8 @@ const answerSchemas = {
  * send back as they are, on the tools that page (call/pages.ts, call/cut.ts). The names say it: no
  * description is paid for.
  */
-export function answerSchema(output: z.ZodObject, paged: boolean): z.ZodObject {
-  const built = paged ? answerSchemas.paged : answerSchemas.whole;
+export function dataSchema(output: z.ZodObject, paged: boolean): z.ZodObject {
+  const built = paged ? dataSchemas.paged : dataSchemas.whole;
   let schema = built.get(output);
   if (!schema) {
     const truncated = z.string().optional();
@@ -141,7 +141,7 @@ export function answerSchema(output: z.ZodObject, paged: boolean): z.ZodObject {
  * dropped.
  */
 export function checkedData(endpoint: Endpoint, data: unknown): Record<string, unknown> {
-  const result = answerSchema(endpoint.output, endpoint.pages !== undefined).safeParse(data);
+  const result = dataSchema(endpoint.output, endpoint.pages !== undefined).safeParse(data);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   throw new UnexpectedBodyError(`${issue.path.join('.') || 'data'}: ${issue.message}`);

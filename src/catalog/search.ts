@@ -73,6 +73,7 @@ export const searchCryptocurrencies = defineLocalTool({
   inDefault: true,
   summary: 'Finds assets by name, symbol or slug (or part), with ids; exact matches first, then by rank.',
   credits: 'free (reads the cached map)',
+  callsService: true,
   input: paramsObject({
     query: z
       .string()
@@ -88,7 +89,7 @@ export const searchCryptocurrencies = defineLocalTool({
     total: z.number().describe('Matches found, before limit'),
     matches: z.array(match).describe('Best first'),
   }),
-  async answer(params, context) {
+  async data(params, context) {
     const q = params.query.toLowerCase();
     const found: (Match & { tier: number })[] = [];
     for (const a of await activeAssets(context)) {

@@ -61,7 +61,7 @@ export interface ToolBase<I extends z.ZodObject = z.ZodObject, O extends z.ZodOb
   toolInput: z.ZodObject;
   output: O;
   /** The tool's structured data for checked parameters. */
-  answer(params: z.output<I>, context: ToolContext): Promise<z.output<O>>;
+  data(params: z.output<I>, context: ToolContext): Promise<z.output<O>>;
   /** Structured data → the compact text answer. */
   summarise(data: z.output<O>, params: z.output<I>): string;
 }
@@ -69,6 +69,13 @@ export interface ToolBase<I extends z.ZodObject = z.ZodObject, O extends z.ZodOb
 export interface LocalTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject>
   extends ToolBase<I, O> {
   kind: 'local';
+  /** It reads endpoints' data (search reads the cryptocurrency map): the service's world, not the server's own. */
+  callsService?: boolean;
+}
+
+/** Whether a tool reaches the service (an open world, in MCP's annotations) or only the server's own figures. */
+export function callsService(tool: Tool): boolean {
+  return tool.kind === 'endpoint' || tool.callsService === true;
 }
 
 export type Tool = Endpoint | LocalTool;
@@ -85,11 +92,11 @@ export function defineLocalTool<I extends z.ZodObject, O extends z.ZodObject>(
     ...rest,
     kind: 'local',
     description: `${summary}\nCredits: ${credits ?? 'free; no call to the service'}. Plans: all.`,
-    toolInput: withFormat(spec.input),
+    toolInput: withFormatParam(spec.input),
   };
 }
 
 /** A tool's input: its parameters and `format`, in one zod schema. */
-export function withFormat(input: z.ZodObject): z.ZodObject {
+export function withFormatParam(input: z.ZodObject): z.ZodObject {
   return input.safeExtend({ format: formatParam });
 }

@@ -1,7 +1,7 @@
 /** The tools a configuration exposes, their definitions as MCP lists them, and how long a list keeps. */
 import type { CacheHint, Tool as McpTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { answerSchema, type Selection, selectTools, type Tool } from '../catalog/index.js';
+import { callsService, dataSchema, type Selection, selectTools, type Tool } from '../catalog/index.js';
 import { MAX_UNBOUNDED_INT } from '../catalog/params.js';
 import { viewMeta } from './views.js';
 
@@ -79,10 +79,11 @@ export function toolDefinition(tool: Tool): McpTool {
     description: tool.description,
     inputSchema: jsonSchema(tool.toolInput, 'input') as McpTool['inputSchema'],
     outputSchema: jsonSchema(
-      answerSchema(tool.output, tool.kind === 'endpoint' && tool.pages !== undefined),
+      dataSchema(tool.output, tool.kind === 'endpoint' && tool.pages !== undefined),
       'output',
     ) as McpTool['outputSchema'],
-    annotations: { readOnlyHint: true, openWorldHint: true },
+    // Every tool only reads, and a call made again asks the same; the service's world is open.
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: callsService(tool) },
     ...(view === undefined ? {} : { _meta: view }),
   };
 }

@@ -32,7 +32,7 @@ export interface UpstreamOptions {
   maxAttempts: number;
 }
 
-export interface UpstreamAnswer {
+export interface UpstreamResponse {
   body: unknown;
   /** `status.credit_count` as the service reported it, when it did. */
   creditCount: number | undefined;
@@ -83,7 +83,7 @@ export class UpstreamClient {
     path: string,
     params: QueryParams,
     { apiKey, signal, traceparent, retries }: RequestOptions,
-  ): Promise<UpstreamAnswer> {
+  ): Promise<UpstreamResponse> {
     const target = `${this.basePath}${path}${queryString(params)}`;
     const deadline = Date.now() + this.options.requestsMs;
     let mayBeCharged = false;

@@ -32,11 +32,17 @@ describe('tools/list on the embedded sandbox', () => {
     expect(names(mcp.tools)).toEqual(DEFAULT_TOOLS);
   });
 
-  it('every tool: title, read-only and open-world annotations, a description with credits and plans', () => {
+  it('every tool: title, annotations by its kind, a description with credits and plans', () => {
+    // Local tools answer from the server's own figures: not the service's open world.
+    const local = new Set(['get_credit_usage', 'estimate_cost']);
     for (const tool of mcp.tools) {
       expect(tool.title, tool.name).toMatch(/\S/);
-      // The title is said once: annotations carry the hints only.
-      expect(tool.annotations, tool.name).toEqual({ readOnlyHint: true, openWorldHint: true });
+      // The title is said once: annotations carry the hints only; every tool reads, and a call made again asks the same.
+      expect(tool.annotations, tool.name).toEqual({
+        readOnlyHint: true,
+        idempotentHint: true,
+        openWorldHint: !local.has(tool.name),
+      });
       expect(tool.description, tool.name).toMatch(/\nCredits: [^\n]+\. Plans: (all|[A-Z][a-z]+\+)\.$/);
       expect(tool.description, tool.name).toMatch(
         /Refresh \d+ (s|min|h|days?)\.|Live, not cached\.|no call to the service|cached map/,

@@ -1,31 +1,31 @@
 /**
- * Answers shared between calls: a fresh cached answer, or a join onto an identical call already in
+ * Entries shared between calls: a fresh cached entry, or a join onto an identical call already in
  * flight, so that 100 identical concurrent calls make one upstream request. The shared request
  * runs until every caller waiting on it has cancelled; one caller cancelling leaves it running for
  * the others. A failed request is never cached.
  *
  * Across processes (a store on Redis), the process that claims a key fetches it and the others
- * poll the store until its answer is there; a claim that fails, expires or outlasts the wait
+ * poll the store until its entry is there; a claim that fails, expires or outlasts the wait
  * lets them fetch for themselves, so a lost replica costs at most a duplicate request.
  *
- * An answer is fresh for its endpoint's refresh frequency; the store keeps it `staleMs` longer
+ * An entry is fresh for its endpoint's refresh frequency; the store keeps it `staleMs` longer
  * (SVC_STALE_MAX_SECONDS), within the same memory bound, to stand in when the service fails.
  */
-import type { CachedAnswer, CacheStore, FetchClaims } from './store.js';
+import type { CacheEntry, CacheStore, FetchClaims } from './store.js';
 
-/** How often a waiting process looks for the other's answer. */
+/** How often a waiting process looks for the other's entry. */
 const POLL_MS = 20;
 
-export interface Fetched extends CachedAnswer {
+export interface Fetched extends CacheEntry {
   /**
-   * `upstream`: this call made the request; `cache`: a stored answer; `joined`: another call's
-   * request; `stale`: a stored answer past its freshness, standing in for a service that failed.
+   * `upstream`: this call made the request; `cache`: a stored entry; `joined`: another call's
+   * request; `stale`: a stored entry past its freshness, standing in for a service that failed.
    */
   via: 'upstream' | 'cache' | 'joined' | 'stale';
 }
 
 interface Produced {
-  answer: CachedAnswer;
+  entry: CacheEntry;
   via: Fetched['via'];
 }
 
@@ -35,7 +35,7 @@ interface Flight {
   waiting: number;
 }
 
-export class SharedAnswers {
+export class SharedCache {
   private readonly flights = new Map<string, Flight>();
 
   constructor(
@@ -44,12 +44,12 @@ export class SharedAnswers {
     private readonly enabled: boolean,
     /** How long another process may hold a claim, and how long this one waits on it (time-budget.ts). */
     private readonly claimMs: number,
-    /** How long past its freshness an answer is kept to stand in for a failing service (0: not at all). */
+    /** How long past its freshness an entry is kept to stand in for a failing service (0: not at all). */
     private readonly staleMs = 0,
   ) {}
 
-  /** A stored answer past its freshness but within the stale bound: what stands in when the service fails. */
-  async stale(key: string, ttlMs: number): Promise<CachedAnswer | undefined> {
+  /** A stored entry past its freshness but within the stale bound: what stands in when the service fails. */
+  async stale(key: string, ttlMs: number): Promise<CacheEntry | undefined> {
     if (!this.enabled || ttlMs <= 0 || this.staleMs <= 0) return undefined;
     const stored = await this.store.get(key).catch(() => undefined);
     return stored && Date.now() - stored.fetchedAt < ttlMs + this.staleMs ? stored : undefined;
@@ -62,14 +62,14 @@ export class SharedAnswers {
   }
 
   /**
-   * The answer for `key`: from the store while it is fresh, else from an identical call in flight,
+   * The entry for `key`: from the store while it is fresh, else from an identical call in flight,
    * else from `produce` (which receives the shared request's signal). `ttlMs` 0: live data, never shared.
    */
   async fetch(
     key: string,
     ttlMs: number,
     signal: AbortSignal | undefined,
-    produce: (signal: AbortSignal) => Promise<CachedAnswer>,
+    produce: (signal: AbortSignal) => Promise<CacheEntry>,
   ): Promise<Fetched> {
     if (!this.enabled || ttlMs <= 0) {
       return { ...(await produce(signal ?? new AbortController().signal)), via: 'upstream' };
@@ -90,61 +90,61 @@ export class SharedAnswers {
       );
     }
     const produced = await wait(flight, signal);
-    return { ...produced.answer, via: joined ? 'joined' : produced.via };
+    return { ...produced.entry, via: joined ? 'joined' : produced.via };
   }
 
-  /** Fetch and store, unless another process is fetching the same key: then its answer. */
+  /** Fetch and store, unless another process is fetching the same key: then its entry. */
   private async produceOnce(
     key: string,
     ttlMs: number,
     signal: AbortSignal,
-    produce: (signal: AbortSignal) => Promise<CachedAnswer>,
+    produce: (signal: AbortSignal) => Promise<CacheEntry>,
   ): Promise<Produced> {
     const claims = this.store.claims;
     // Without the shared store (Redis down), each process fetches for itself.
     const claimed = claims ? await claims.claim(key, this.claimMs).catch(() => undefined) : undefined;
     if (claims && claimed === false) {
-      const answer = await answerOfOther(claims, key, this.claimMs, ttlMs, signal);
-      if (answer) return { answer, via: 'joined' };
+      const entry = await entryOfOther(claims, key, this.claimMs, ttlMs, signal);
+      if (entry) return { entry, via: 'joined' };
     } else if (claimed) {
-      // The previous holder may have stored its answer just before letting go.
+      // The previous holder may have stored its entry just before letting go.
       const stored = await this.store.get(key).catch(() => undefined);
       if (stored && fresh(stored, ttlMs)) {
         await claims?.release(key).catch(() => {});
-        return { answer: stored, via: 'cache' };
+        return { entry: stored, via: 'cache' };
       }
     }
     try {
-      const answer = await produce(signal);
-      await this.store.set(key, answer, ttlMs + this.staleMs).catch(() => {});
-      return { answer, via: 'upstream' };
+      const entry = await produce(signal);
+      await this.store.set(key, entry, ttlMs + this.staleMs).catch(() => {});
+      return { entry, via: 'upstream' };
     } finally {
       if (claimed) await claims?.release(key).catch(() => {});
     }
   }
 }
 
-/** The answer another process is fetching, or undefined once it gives up its claim without one. */
-async function answerOfOther(
+/** The entry another process is fetching, or undefined once it gives up its claim without one. */
+async function entryOfOther(
   claims: FetchClaims,
   key: string,
   claimMs: number,
   ttlMs: number,
   signal: AbortSignal,
-): Promise<CachedAnswer | undefined> {
+): Promise<CacheEntry | undefined> {
   const deadline = performance.now() + claimMs;
   while (performance.now() < deadline) {
     await sleep(POLL_MS, signal);
     const seen = await claims.peek(key).catch(() => undefined);
-    if (seen?.answer && fresh(seen.answer, ttlMs)) return seen.answer;
+    if (seen?.entry && fresh(seen.entry, ttlMs)) return seen.entry;
     if (!seen?.claimed) return undefined;
   }
   return undefined;
 }
 
-/** Whether a stored answer is still within its endpoint's refresh frequency. */
-function fresh(answer: CachedAnswer | undefined, ttlMs: number): answer is CachedAnswer {
-  return answer !== undefined && Date.now() - answer.fetchedAt < ttlMs;
+/** Whether a stored entry is still within its endpoint's refresh frequency. */
+function fresh(entry: CacheEntry | undefined, ttlMs: number): entry is CacheEntry {
+  return entry !== undefined && Date.now() - entry.fetchedAt < ttlMs;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -162,7 +162,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** The flight's answer, or a rejection as soon as this caller cancels (the last one out aborts the request). */
+/** The flight's entry, or a rejection as soon as this caller cancels (the last one out aborts the request). */
 function wait(flight: Flight, signal: AbortSignal | undefined): Promise<Produced> {
   flight.waiting++;
   if (!signal) return flight.promise;
@@ -175,9 +175,9 @@ function wait(flight: Flight, signal: AbortSignal | undefined): Promise<Produced
     if (signal.aborted) return leave();
     signal.addEventListener('abort', leave, { once: true });
     flight.promise.then(
-      (answer) => {
+      (entry) => {
         signal.removeEventListener('abort', leave);
-        resolve(answer);
+        resolve(entry);
       },
       (error) => {
         signal.removeEventListener('abort', leave);
