@@ -10,6 +10,7 @@ export default defineConfig({
     teardownTimeout: 15_000,
     // Two workers for two cores: each test file also runs CLI child processes of its own.
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 3,
+    isolate: false,
   },
 });

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, WORKER_STATE_DIR } from './helpers/cli.js';
+import { fileStateDir, REPO_ROOT } from './helpers/cli.js';
 import { readmeCommands } from './helpers/readme.js';
 import { record } from './helpers/recorder.js';
 
@@ -18,7 +18,7 @@ function run(command: string, untilOutput?: RegExp): Promise<{ code: number | nu
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', command.replace(/^node /, `exec "${process.execPath}" `)], {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', SVC_STATE_DIR: WORKER_STATE_DIR },
+      env: { PATH: process.env.PATH ?? '', SVC_STATE_DIR: fileStateDir() },
     });
     let output = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
@@ -46,7 +46,7 @@ describe('the README quick start', () => {
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     const child = spawn(npm, ['start', '--silent'], {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SVC_STATE_DIR: WORKER_STATE_DIR },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SVC_STATE_DIR: fileStateDir() },
     });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => {

@@ -37,6 +37,7 @@ export async function estimateCall(
   const withinLimit = credits <= config.maxCreditsPerCall;
   const fit = withinLimit ? undefined : largestFit(tool.credits, page.params, config.maxCreditsPerCall, now);
   const key = cacheKey(tool.name, account, params);
+  const note = withinLimit ? page.capped?.note : (fit ?? 'Ask for less data in one call.');
   return {
     ok: true,
     credits,
@@ -44,7 +45,7 @@ export async function estimateCall(
     plans: plansText(tool.plans),
     plan_has: config.plan === undefined ? null : tool.plans.includes(config.plan),
     within_limit: withinLimit,
-    note: withinLimit ? page.capped?.note : (fit ?? 'Ask for less data in one call.'),
+    ...(note !== undefined ? { note } : {}),
     request: config.cache && tool.refreshSeconds > 0 ? key : undefined,
   };
 }

@@ -18,7 +18,7 @@ import { RedisLedger } from '../guard/redis-ledger.js';
 import { chooseSqlite } from '../guard/sqlite.js';
 import { SqliteLedger } from '../guard/sqlite-ledger.js';
 import type { CallObserver } from '../ops/events.js';
-import { type Log, logCalls, openLog, SILENT_LOG } from '../ops/logs.js';
+import { type Log, type LogDestination, logCalls, openLog, SILENT_LOG } from '../ops/logs.js';
 import type { Metrics } from '../ops/metrics.js';
 import { openTelemetry, type Telemetry, telemetryWanted } from '../ops/telemetry.js';
 import { RedisConnection, script } from '../redis.js';
@@ -42,6 +42,8 @@ export interface ServiceOptions {
    * and refusals; when false, only its kind: the HTTP transport's callers do not own the machine.
    */
   showLocations?: boolean;
+  /** Where the log lines go; stderr unless set. */
+  logTo?: LogDestination;
 }
 
 /** Whether calls can be answered as configured, check by check (`ok` or what is wrong). */
@@ -83,7 +85,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const frozen = config.now?.getTime();
   const now = frozen === undefined ? Date.now : () => frozen;
   const { turnWaitMs, claimMs } = timeBudget(config.timeoutMs);
-  const log = openLog(config.logLevel ?? options.logLevel ?? 'warn');
+  const log = openLog(config.logLevel ?? options.logLevel ?? 'warn', options.logTo);
   const redis =
     config.redisUrl === undefined ? undefined : new RedisConnection(config.redisUrl, config.redisPrefix, log);
   const cacheStore = redis ? new RedisCacheStore(redis) : new MemoryCacheStore();

@@ -86,8 +86,10 @@ function objectOf(schema: z.ZodObject, differences: Readonly<Record<string, Diff
     if (!isRecord(raw)) return raw;
     const out: Record<string, unknown> = { ...raw };
     for (const [key, from] of moved) out[key] = typeof from === 'string' ? valueAt(raw, from) : from(raw);
-    // Null where the output has no null means "not given".
-    for (const key of Object.keys(shape)) if (out[key] === null && !nullable.has(key)) delete out[key];
+    // Null where the output has no null means "not given"; a key not given is left out, not undefined.
+    for (const key of Object.keys(shape)) {
+      if (out[key] === undefined || (out[key] === null && !nullable.has(key))) delete out[key];
+    }
     return out;
   }, z.object(shape));
 }

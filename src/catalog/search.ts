@@ -101,7 +101,7 @@ export const searchCryptocurrencies = defineLocalTool({
         symbol: a.symbol,
         slug: a.slug,
         rank: a.rank,
-        platform: a.platform?.name,
+        ...(a.platform ? { platform: a.platform.name } : {}),
         matched: m.kind,
         exact: m.tier === 0,
         tier: m.tier,

@@ -71,7 +71,19 @@ function trim(node: unknown): unknown {
   return out;
 }
 
+const definitions = new WeakMap<Tool, McpTool>();
+
+/** A tool's definition as tools/list gives it, built once: it depends on the tool alone. */
 export function toolDefinition(tool: Tool): McpTool {
+  let definition = definitions.get(tool);
+  if (definition === undefined) {
+    definition = buildDefinition(tool);
+    definitions.set(tool, definition);
+  }
+  return definition;
+}
+
+function buildDefinition(tool: Tool): McpTool {
   const view = viewMeta(tool.name);
   return {
     name: tool.name,

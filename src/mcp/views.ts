@@ -75,7 +75,8 @@ export function readView(uri: string): Promise<string> | undefined {
   if (name === undefined || !(name in VIEWS)) return undefined;
   let page = pages.get(name);
   if (!page) {
-    page = readFile(new URL(`../views/${name as ViewName}.html`, import.meta.url), 'utf8');
+    // dist/views/ at the package's root: the same path from the build (dist/mcp/) and the sources (src/mcp/).
+    page = readFile(new URL(`../../dist/views/${name as ViewName}.html`, import.meta.url), 'utf8');
     pages.set(name, page);
   }
   return page;

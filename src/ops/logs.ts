@@ -26,20 +26,25 @@ const SEVERITY = { debug: 20, info: 30, warn: 40, error: 50 } as const;
  * A log at `level`. pino loads with the first line written at that level or above, so a process
  * that never logs (stdio at `warn` with nothing wrong) never loads it.
  */
-export function openLog(level: LogLevel): Log {
+export function openLog(level: LogLevel, destination?: LogDestination): Log {
   if (level === 'silent') return SILENT_LOG;
   let logger: ReturnType<typeof createLogger> | undefined;
   const method = (name: keyof typeof SEVERITY): LogMethod =>
     SEVERITY[name] < SEVERITY[level]
       ? nothing
       : (fields, message) => {
-          logger ??= createLogger(level);
+          logger ??= createLogger(level, destination);
           logger[name](fields, message);
         };
   return { debug: method('debug'), info: method('info'), warn: method('warn'), error: method('error') };
 }
 
-function createLogger(level: Exclude<LogLevel, 'silent'>) {
+/** Where log lines go instead of stderr (a server built inside another program keeps its own). */
+export interface LogDestination {
+  write(line: string): void;
+}
+
+function createLogger(level: Exclude<LogLevel, 'silent'>, destination?: LogDestination) {
   const { pino } = createRequire(import.meta.url)('pino') as typeof import('pino');
   // Synchronous writes: a line is out before the process exits, and each is one small write.
   return pino(
@@ -48,7 +53,7 @@ function createLogger(level: Exclude<LogLevel, 'silent'>) {
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    pino.destination({ fd: 2, sync: true }),
+    destination ?? pino.destination({ fd: 2, sync: true }),
   );
 }
 

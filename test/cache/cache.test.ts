@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditUsage, type McpSession, newStateDir, startMcp, textOf } from '../helpers/cli.js';
+import { creditUsage, type McpSession, newStateDir, textOf } from '../helpers/cli.js';
+import { moveClockAhead, restoreClock } from '../helpers/clock.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
+import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { until } from '../helpers/until.js';
@@ -61,12 +63,19 @@ describe('on the sandbox', () => {
     await mcp.call('get_fear_and_greed_historical', args);
     await mcp.call('get_fear_and_greed_historical', args);
     expect(requestsTo(FNG_HISTORY) - before).toBe(1);
-    // Time passing is what is tested: the answer's 15 s run out (the cache keeps real time).
-    await new Promise((resolve) => setTimeout(resolve, 15_200));
-    const again = await mcp.call('get_fear_and_greed_historical', args);
-    expect(again._meta).toMatchObject({ cached: false, credits: 1 });
+    // The answer's 15 s run out on the wall clock the cache reads; 14 s in, it is still fresh.
+    try {
+      moveClockAhead(14_000);
+      expect((await mcp.call('get_fear_and_greed_historical', args))._meta).toMatchObject({ cached: true });
+      restoreClock();
+      moveClockAhead(15_200);
+      const again = await mcp.call('get_fear_and_greed_historical', args);
+      expect(again._meta).toMatchObject({ cached: false, credits: 1 });
+    } finally {
+      restoreClock();
+    }
     expect(requestsTo(FNG_HISTORY) - before).toBe(2);
-  }, 30_000);
+  });
 
   it('100 concurrent identical calls make one upstream request', async () => {
     const path = '/v3/index/svc20-latest';

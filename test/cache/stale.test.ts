@@ -5,12 +5,14 @@
  * of the key never gets one, nor does an answer past the bound.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { type McpSession, textOf } from '../helpers/cli.js';
+import { moveClockAhead, restoreClock } from '../helpers/clock.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
+import { startMcp } from '../helpers/in-process.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { errorBody, NOW, okStatus } from '../helpers/upstream-shapes.js';
 
-/** Refreshes every 15 s: its answers go stale soon enough for a test. */
+/** Refreshes every 15 s. */
 const PATH = '/v3/fear-and-greed/historical';
 const ANSWER = {
   status: okStatus,
@@ -29,6 +31,7 @@ beforeAll(async () => {
   ]);
 });
 afterAll(async () => {
+  restoreClock();
   await Promise.all([mcp?.close(), strict?.close()]);
   await upstream?.close();
 });
@@ -55,8 +58,8 @@ describe('stale answers', () => {
     // Cases 1-3: the failures; 4: a refused key; 5: the server with SVC_STALE_MAX_SECONDS=0.
     for (const start of [1, 2, 3, 4]) expect((await call(mcp, start)).isError).toBeFalsy();
     expect((await call(strict, 5)).isError).toBeFalsy();
-    // Freshness is 15 s: time passing is what is tested, once for every case.
-    await new Promise((resolve) => setTimeout(resolve, 15_500));
+    // Freshness is 15 s, on the wall clock the cache reads: past it for every case.
+    moveClockAhead(15_500);
 
     for (const [i, [name, reply, why, credits]] of FAILURES.entries()) {
       upstream.reply(PATH, reply);
@@ -78,5 +81,12 @@ describe('stale answers', () => {
 
     upstream.reply(PATH, { status: 503, body: errorBody(500, 'Service unavailable') });
     expect((await call(strict, 5)).isError).toBe(true);
-  }, 60_000);
+
+    // Past the bound (15 s fresh + 60 s stale), the same failure is an error.
+    restoreClock();
+    moveClockAhead(76_000);
+    const tooOld = await call(mcp, 1);
+    expect(tooOld.isError).toBe(true);
+    expect(textOf(tooOld)).not.toContain('stale');
+  });
 });

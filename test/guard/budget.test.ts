@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, newStateDir, startMcp, textOf } from '../helpers/cli.js';
+import { type McpSession, newStateDir, textOf } from '../helpers/cli.js';
+import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 const FNG = '/v3/fear-and-greed/latest';

@@ -3,13 +3,22 @@ import { callTool } from '../../src/call/pipeline.js';
 import { createServices } from '../../src/call/services.js';
 import { type Endpoint, endpointsByName } from '../../src/catalog/index.js';
 import { loadConfig } from '../../src/config/index.js';
-import { ESTIMATE, FNG, FNG_ANSWER, IN_FLIGHT, killWithCallsWaiting, usage } from '../helpers/charging.js';
-import { type Env, newStateDir, runCli, startMcp, textOf } from '../helpers/cli.js';
+import {
+  ESTIMATE,
+  FNG,
+  FNG_ANSWER,
+  IN_FLIGHT,
+  killWithCallsWaiting,
+  settledUsage,
+  usage,
+} from '../helpers/charging.js';
+import { type Env, newStateDir, runCli, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { MCP_HEADERS } from '../helpers/http.js';
+import { startHttpServer, startMcp } from '../helpers/in-process.js';
 import { sample } from '../helpers/metrics.js';
 import { SECRET_KEY } from '../helpers/secret.js';
-import { type HttpServer, startHttpServer } from '../helpers/session.js';
+import type { HttpServer } from '../helpers/session.js';
 import { until } from '../helpers/until.js';
 import { okStatus } from '../helpers/upstream-shapes.js';
 
@@ -83,14 +92,10 @@ describe('a call sent and never answered is charged its estimate', () => {
       await Promise.all(Array.from({ length: 20 }, hangUp));
       // Callers keep coming and hanging up until the budget is used (on a loaded machine a caller may
       // hang up before its call was sent, which cost nothing).
-      const settled = async () => {
-        await until(async () => (await usage(env)).reserved === 0, 10_000);
-        return usage(env);
-      };
-      for (let i = 0; i < 10 && (await settled()).left !== 0; i++) await hangUp();
+      for (let i = 0; i < 10 && (await settledUsage(env, 10_000)).left !== 0; i++) await hangUp();
       const refused = await (await postCall(server.url)).text();
       expect(refused).toMatch(/Refused before sending: .* 0 credits of the .* budget of 5 are left/);
-      await until(async () => (await usage(env)).reserved === 0, 10_000);
+      await settledUsage(env, 10_000);
       expect(upstream.requests).toHaveLength(5);
       expect(upstream.requests.every((request) => request.abandoned)).toBe(true);
       expect(await usage(env)).toMatchObject({ spent: 5 * ESTIMATE, reserved: 0, left: 0 });
@@ -122,7 +127,7 @@ describe('a call sent and never answered is charged its estimate', () => {
         ),
       );
       for (const end of ends) expect([504, 'cut']).toContain(end);
-      await until(async () => (await usage(env)).reserved === 0, 10_000);
+      await settledUsage(env, 10_000);
       const cut = upstream.requests.slice(1);
       expect(cut.length).toBeGreaterThan(0);
       expect(cut.every((request) => request.abandoned)).toBe(true);
@@ -151,7 +156,7 @@ describe('a call sent and never answered is charged its estimate', () => {
       controller.abort();
       await call;
       await until(() => upstream.requests[0].abandoned);
-      await until(async () => (await usage(env)).reserved === 0);
+      await settledUsage(env);
       expect((await usage(env)).spent).toBe(ESTIMATE);
     } finally {
       await mcp.close();
@@ -180,7 +185,7 @@ describe('a call sent and never answered is charged its estimate', () => {
       await until(() => upstream.requests.length === 2, 10_000);
       controller.abort(); // during the 3 s wait
       await call;
-      await until(async () => (await usage(env)).reserved === 0);
+      await settledUsage(env);
       expect(upstream.requests).toHaveLength(2);
       expect((await usage(env)).spent).toBe(ESTIMATE);
     } finally {
@@ -248,7 +253,7 @@ describe('a server that stops or dies', () => {
     const call = callTool(services, tool, {}, { signal: cancel.signal });
     await until(() => upstream.requests.length === 1);
     const closing = services.close();
-    await until(async () => (await usage(env)).reserved === 0);
+    await settledUsage(env);
     expect((await usage(env)).spent).toBe(ESTIMATE);
     // The call ends afterwards; its own end changes nothing.
     cancel.abort();

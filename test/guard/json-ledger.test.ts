@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditUsage, newStateDir, textOf, withServer } from '../helpers/cli.js';
+import { creditUsage, newStateDir, textOf, withProcess } from '../helpers/cli.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 const NO_SQLITE = `--import=${fileURLToPath(new URL('../helpers/no-sqlite.mjs', import.meta.url))}`;
@@ -28,7 +28,7 @@ describe('no SQLite', () => {
       SVC_CREDIT_WINDOW: 'total',
     });
     const withoutSqlite = { ...env, NODE_OPTIONS: NO_SQLITE };
-    await withServer(withoutSqlite, async (mcp) => {
+    await withProcess(withoutSqlite, async (mcp) => {
       expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
       expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
       expect((await creditUsage(mcp)).spent).toBe(2);
@@ -42,7 +42,7 @@ describe('no SQLite', () => {
     expect(existsSync(join(dir, 'ledger.json'))).toBe(true);
     expect(existsSync(join(dir, 'ledger.sqlite'))).toBe(false);
     // A restart keeps the spend: one credit is left, then none.
-    await withServer(withoutSqlite, async (mcp) => {
+    await withProcess(withoutSqlite, async (mcp) => {
       expect((await creditUsage(mcp)).spent).toBe(2);
       expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
       const refused = await mcp.call('get_fear_and_greed_latest');
@@ -50,7 +50,7 @@ describe('no SQLite', () => {
       expect(textOf(refused)).toMatch(/0 credits of the total budget of 3 are left \(3 spent\)/);
     });
     // This Node's SQLite, where it has one, takes the file's totals once, and moves the file aside.
-    await withServer(env, async (mcp) => {
+    await withProcess(env, async (mcp) => {
       const usage = await creditUsage(mcp);
       if (!usage.ledger.endsWith('ledger.sqlite')) return; // this Node has no SQLite either
       expect(usage.spent).toBe(3);

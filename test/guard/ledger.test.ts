@@ -9,7 +9,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSqlite } from '../../src/guard/sqlite.js';
-import { creditUsage, newStateDir, startMcp, textOf, withServer } from '../helpers/cli.js';
+import { creditUsage, newStateDir, spawnMcp, textOf, withServer } from '../helpers/cli.js';
+import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
 
@@ -90,7 +91,7 @@ describe('on disk', () => {
       SVC_CREDIT_BUDGET: '1000',
     });
     const before = requestsTo(FNG);
-    const mcp = await startMcp(env);
+    const mcp = await spawnMcp(env);
     // Each answer takes a while, so that the kill finds requests in flight, reserved but not settled.
     sandbox.faults.add({ path: FNG, kind: 'delay', ms: 50, count: 300 });
     let answered = 0;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadSqlite, type Sqlite } from '../../src/guard/sqlite.js';
 import { ESTIMATE, FNG, usage } from '../helpers/charging.js';
-import { type Env, type McpSession, newStateDir, startMcp } from '../helpers/cli.js';
+import { type Env, type McpSession, newStateDir, spawnMcp } from '../helpers/cli.js';
 import { type FakeUpstream, type Reply, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { until } from '../helpers/until.js';
@@ -54,7 +54,7 @@ async function callUnderWay(budget: string | undefined, first: Reply) {
     SVC_STATE_DIR: newStateDir(),
     ...(budget === undefined ? {} : { SVC_CREDIT_BUDGET: budget }),
   };
-  const mcp = await startMcp(env);
+  const mcp = await spawnMcp(env);
   const call = mcp.call('get_fear_and_greed_latest').catch((error: Error) => error);
   await until(() => upstream.requests.length === 1);
   return { upstream, env, mcp, call };

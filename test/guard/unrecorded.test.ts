@@ -3,7 +3,8 @@
  * once on stderr (a log line at warn, which stdio shows), not once a call, and never silently.
  */
 import { expect, it } from 'vitest';
-import { startMcp, textOf } from '../helpers/cli.js';
+import { textOf } from '../helpers/cli.js';
+import { startMcp } from '../helpers/in-process.js';
 
 it('a ledger that cannot be written is warned about once, and the calls are answered', async () => {
   const mcp = await startMcp({ SVC_STATE_DIR: '/proc/svc-mcp-cannot-be-made' });

@@ -1,10 +1,11 @@
 /**
- * What the charging tests share: the tool they call at a fake upstream, the figures as a new
- * process reads them, and a server killed with calls sent and calls waiting for a turn.
+ * What the charging tests share: the tool they call at a fake upstream, the figures as a server
+ * started afterwards reads them, and a server killed with calls sent and calls waiting for a turn.
  */
 import { expect } from 'vitest';
-import { creditUsage, type Env, runCli, startMcp } from './cli.js';
+import { creditUsage, type Env, spawnMcp } from './cli.js';
 import type { FakeUpstream } from './fake-upstream.js';
+import { startMcp } from './in-process.js';
 import { until } from './until.js';
 import { NOW, okStatus } from './upstream-shapes.js';
 
@@ -21,11 +22,29 @@ export interface Usage {
   left: number | null;
 }
 
-/** The figures as a new process reads them from the ledger (`svc-mcp call get_credit_usage`). */
+/** The figures as a server started now with `env` reads them from the ledger (get_credit_usage). */
 export async function usage(env: Env): Promise<Usage> {
-  const run = await runCli(['call', 'get_credit_usage', '--json'], env);
-  expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as Usage;
+  const reader = await startMcp(env);
+  try {
+    return await creditUsage(reader);
+  } finally {
+    await reader.close();
+  }
+}
+
+/** The figures once no credit is reserved any more, as one server started now with `env` reads them. */
+export async function settledUsage(env: Env, timeoutMs = 5_000): Promise<Usage> {
+  const reader = await startMcp(env);
+  try {
+    let figures = await creditUsage(reader);
+    await until(async () => {
+      figures = await creditUsage(reader);
+      return figures.reserved === 0;
+    }, timeoutMs);
+    return figures;
+  } finally {
+    await reader.close();
+  }
 }
 
 /** Calls the server sends upstream at once (README, "Reliability"). */
@@ -41,7 +60,7 @@ export async function killWithCallsWaiting(
   env: Env,
   held = env.SVC_CREDIT_BUDGET === undefined ? IN_FLIGHT : IN_FLIGHT + 4,
 ): Promise<void> {
-  const mcp = await startMcp(env);
+  const mcp = await spawnMcp(env);
   const calls = Array.from({ length: IN_FLIGHT + 4 }, () =>
     mcp.call('get_fear_and_greed_latest').catch((error: Error) => error),
   );

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import type { CreditUsageFigures } from '../../src/catalog/account.js';
 import { record } from './recorder.js';
 
@@ -20,17 +20,30 @@ export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export type Env = Record<string, string>;
 
-/** Each test file's own state directory (the credit ledger), unless a test names one. */
-export const WORKER_STATE_DIR = mkdtempSync(join(inject('stateRoot'), 'file-'));
+const fileStateDirs = new Map<string, string>();
+
+/**
+ * The running test file's own state directory (the credit ledger), unless a test names one: files
+ * that share a worker (and this module) never share a ledger.
+ */
+export function fileStateDir(): string {
+  const file = expect.getState().testPath ?? '';
+  let dir = fileStateDirs.get(file);
+  if (dir === undefined) {
+    dir = mkdtempSync(join(inject('stateRoot'), 'file-'));
+    fileStateDirs.set(file, dir);
+  }
+  return dir;
+}
 
 /** A fresh state directory of a test's own, removed with the run's (no test leaves one behind). */
 export function newStateDir(): string {
-  return mkdtempSync(join(WORKER_STATE_DIR, 'own-'));
+  return mkdtempSync(join(fileStateDir(), 'own-'));
 }
 
-/** The environment a child gets: only what a test passes, PATH, and this worker's state directory. */
+/** The environment a child gets: only what a test passes, PATH, and this file's state directory. */
 export function childEnv(env: Env): Env {
-  return { PATH: process.env.PATH ?? '', SVC_STATE_DIR: WORKER_STATE_DIR, ...env };
+  return { PATH: process.env.PATH ?? '', SVC_STATE_DIR: fileStateDir(), ...env };
 }
 
 export interface McpSession {
@@ -51,9 +64,10 @@ export interface McpSession {
 
 /**
  * Spawn `node dist/cli.js stdio` with `env`, connect an SDK Client and list the tools (which also
- * makes the Client cache every tool's output validator).
+ * makes the Client cache every tool's output validator). For what the process is tested for (its
+ * stderr, its exit, a kill); in-process.ts's startMcp builds the same server in the test's process.
  */
-export async function startMcp(env: Env = {}): Promise<McpSession> {
+export async function spawnMcp(env: Env = {}): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI_PATH, 'stdio'],
@@ -110,9 +124,20 @@ export async function creditUsage(mcp: McpSession): Promise<CreditUsageFigures> 
   return (await mcp.call('get_credit_usage')).structuredContent as unknown as CreditUsageFigures;
 }
 
-/** `use` with a server of its own (`startMcp(env)`), closed afterwards whatever happens. */
+/** `use` with a server of its own, built in this process, closed afterwards whatever happens. */
 export async function withServer<T>(env: Env, use: (mcp: McpSession) => Promise<T>): Promise<T> {
+  const { startMcp } = await import('./in-process.js');
   const mcp = await startMcp(env);
+  try {
+    return await use(mcp);
+  } finally {
+    await mcp.close();
+  }
+}
+
+/** `use` with a server process of its own (for what only a process has: a preload, its exit), stopped afterwards. */
+export async function withProcess<T>(env: Env, use: (mcp: McpSession) => Promise<T>): Promise<T> {
+  const mcp = await spawnMcp(env);
   try {
     return await use(mcp);
   } finally {
@@ -142,7 +167,7 @@ function recordMessages(transport: StdioClientTransport): void {
 }
 
 export function isAlive(pid: number): boolean {
-  if (pid <= 0) return false;
+  if (!(pid > 0)) return false;
   try {
     process.kill(pid, 0);
     return true;

@@ -1,7 +1,8 @@
 /** For a test file: a fake upstream, and the built CLI pointed at it with the secret key, shared by its tests. */
 import { afterAll, beforeAll } from 'vitest';
-import { type McpSession, startMcp } from './cli.js';
+import type { McpSession } from './cli.js';
 import { type FakeUpstream, startFakeUpstream } from './fake-upstream.js';
+import { startMcp } from './in-process.js';
 import { SECRET_KEY } from './secret.js';
 
 export interface FakeSession {

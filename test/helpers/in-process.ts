@@ -1,27 +1,78 @@
 /**
- * A server built in the test's own process, as the stdio command builds it (the same services and
- * the same connection: serveConnection, which settles the protocol revision), with a
- * real MCP client of either kind on the SDK's linked in-memory transport. Settings come from `env`
- * as a process would read them; with no key the embedded sandbox starts in this process too.
- * Tool results go through the recorder (connectClient), so the key-leak scan covers them.
+ * Servers built in the test's own process, as the commands build them: the same services (their
+ * log lines kept here, and recorded), the same stdio connection (serveConnection: the protocol
+ * revision settled by the first message, raw calls checked) on the SDK's linked in-memory
+ * transport, and the same HTTP handler on a loopback port. Settings come from `env` as a process
+ * would read them; with no key the embedded sandbox starts in this process too. Every message a
+ * server sends and every log line goes through the recorder, so the key-leak scan covers them.
  */
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { createServices, type Services } from '../../src/call/services.js';
+import { createServices, type ServiceOptions, type Services } from '../../src/call/services.js';
 import { loadConfig } from '../../src/config/index.js';
+import { createHttpHandler } from '../../src/mcp/http/handler.js';
+import { HTTP_SERVICES, httpServer } from '../../src/mcp/http/serve.js';
 import { serveConnection } from '../../src/mcp/stdio.js';
-import { childEnv, type Env } from './cli.js';
+import { childEnv, type Env, type McpSession } from './cli.js';
 import { record } from './recorder.js';
-import { type Answerer, type ClientKind, connectClient, type Session } from './session.js';
+import { type Answerer, type ClientKind, connectClient, type HttpServer, type Session } from './session.js';
+
+/** Log lines a server built here wrote, as its process would have written them to stderr. */
+export interface Logs {
+  text(): string;
+  /** Resolves with every line so far once they match, or fails after `timeoutMs`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
+}
 
 export interface InProcessSession extends Session {
   /** The services the server was built over: its guard, cache and data source. */
   services: Services;
+  logs: Logs;
 }
 
-/** The services a process with these settings builds (SVC_STATE_DIR: this test file's own, unless set). */
-export function servicesFor(env: Env = {}): Promise<Services> {
+/** Services built with these settings, their log lines kept (SVC_STATE_DIR: this test file's own, unless set). */
+export async function servicesFor(
+  env: Env = {},
+  options: ServiceOptions = {},
+): Promise<Services & { logs: Logs }> {
   const { PATH: _, ...settings } = childEnv(env);
-  return createServices(loadConfig(settings));
+  const { logs, destination } = keptLogs();
+  const services = await createServices(loadConfig(settings), { ...options, logTo: destination });
+  return Object.assign(services, { logs });
+}
+
+function keptLogs(): { logs: Logs; destination: { write(line: string): void } } {
+  let text = '';
+  const waiters = new Set<() => void>();
+  const destination = {
+    write(line: string) {
+      text += line;
+      record('in-process log', line);
+      for (const wake of waiters) wake();
+    },
+  };
+  const logs: Logs = {
+    text: () => text,
+    waitFor(pattern, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (!pattern.test(text)) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve(text);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`the log did not match ${pattern} within ${timeoutMs} ms; it was:\n${text}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+  };
+  return { logs, destination };
 }
 
 /** A session on a server of its own, in this process: closing it closes the server and its services. */
@@ -35,11 +86,23 @@ export async function openInProcess(
   return {
     ...session,
     services,
+    logs: services.logs,
     async close() {
       await session.close();
       await services.close();
     },
   };
+}
+
+/** The server's side of a linked pair, every message it sends recorded. */
+function serverSide(): [InMemoryTransport, InMemoryTransport] {
+  const [client, server] = InMemoryTransport.createLinkedPair();
+  const send = server.send.bind(server);
+  server.send = (message, options) => {
+    record('in-process server', JSON.stringify(message));
+    return send(message, options);
+  };
+  return [client, server];
 }
 
 /** Another client's session on the same services (as a second connection to one process). */
@@ -48,14 +111,81 @@ export async function connectTo(
   client: ClientKind = 'sdk1',
   answer?: Answerer,
 ): Promise<Session> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const handle = serveConnection(services, serverSide);
+  const [clientSide, server] = serverSide();
+  const handle = serveConnection(services, server);
   const session = await connectClient({ client, transport: 'stdio' }, clientSide, answer);
   return {
     ...session,
     async close() {
       await session.close();
       await handle.close().catch(() => {});
+    },
+  };
+}
+
+/**
+ * The SDK 1.x client on a server of its own in this process, as `startMcp` in cli.ts gives one over
+ * stdio (a process's pid and stderr aside: the log lines stand for stderr).
+ */
+export async function startMcp(env: Env = {}): Promise<McpSession> {
+  const services = await servicesFor(env);
+  const [clientSide, server] = serverSide();
+  const handle = serveConnection(services, server);
+  const client = new Client({ name: 'svc-mcp-tests', version: '0.0.0' });
+  await client.connect(clientSide);
+  const { tools } = await client.listTools();
+  let open = true;
+  return {
+    client,
+    tools,
+    // No process of its own: a signal sent to this pid fails rather than reaching another process.
+    pid: Number.NaN,
+    stderr: () => services.logs.text(),
+    waitForStderr: (pattern, timeoutMs) => services.logs.waitFor(pattern, timeoutMs),
+    async call(name, args = {}) {
+      return (await client.callTool({ name, arguments: args })) as CallToolResult;
+    },
+    alive: () => open,
+    async close() {
+      open = false;
+      await client.close();
+      await handle.close().catch(() => {});
+      await services.close();
+    },
+  };
+}
+
+/**
+ * `svc-mcp http`'s handler with the services HTTP builds, listening in this process on `host`
+ * (loopback unless given) and `port` (a free one unless given).
+ */
+export async function startHttpServer(
+  env: Env = {},
+  { host = '127.0.0.1', port: asked = 0 }: { host?: string; port?: number } = {},
+): Promise<HttpServer> {
+  const services = await servicesFor(env, HTTP_SERVICES);
+  const handler = await createHttpHandler(services, services.config, { host });
+  const server = httpServer(handler, services.config);
+  await new Promise<void>((resolve) => server.listen(asked, host, resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  let listening = true;
+  return {
+    url: `${origin}/mcp`,
+    origin,
+    stderr: () => services.logs.text(),
+    alive: () => listening,
+    async stop() {
+      if (!listening) return { code: 0, signal: null };
+      listening = false;
+      handler.stop();
+      server.closeIdleConnections();
+      await handler.drained(5_000);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await handler.close().catch(() => {});
+      await services.close();
+      return { code: 0, signal: null };
     },
   };
 }
@@ -77,11 +207,10 @@ export async function openRaw(
   era: 'legacy' | 'modern' = 'legacy',
   capabilities: Record<string, unknown> = {},
 ): Promise<RawExchange> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const connection = serveConnection(services, serverSide);
+  const [clientSide, server] = serverSide();
+  const connection = serveConnection(services, server);
   const waiting = new Map<unknown, (message: Record<string, unknown>) => void>();
   clientSide.onmessage = (message) => {
-    record('raw in-process', JSON.stringify(message));
     const id = (message as { id?: unknown }).id;
     waiting.get(id)?.(message as Record<string, unknown>);
     waiting.delete(id);
@@ -105,16 +234,15 @@ export async function openRaw(
       const sent = era === 'modern' ? withEnvelope(message) : message;
       void clientSide.send({ jsonrpc: '2.0', ...sent, id } as never);
     });
-  if (era === 'modern') return { send, close: () => closeRaw() };
+  const close = async () => {
+    await clientSide.close();
+    await connection.close().catch(() => {});
+  };
+  if (era === 'modern') return { send, close };
   await send({
     method: 'initialize',
     params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
   });
   await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  return { send, close: () => closeRaw() };
-
-  async function closeRaw() {
-    await clientSide.close();
-    await connection.close().catch(() => {});
-  }
+  return { send, close };
 }

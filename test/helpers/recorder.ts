@@ -3,7 +3,7 @@
  * tool result) is appended to a file in the directory the global setup provides. The global
  * teardown scans all of it for the secret key after the last test file has run.
  */
-import { appendFileSync, readFileSync } from 'node:fs';
+import { openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 
@@ -19,10 +19,14 @@ export function recordFile(): string {
   return join(recordDir(), `worker-${process.pid}.log`);
 }
 
+let descriptor: number | undefined;
+
 /** Append what a process or a tool call produced, tagged with where it came from. */
 export function record(source: string, text: string): void {
   if (text === '') return;
-  appendFileSync(recordFile(), `[${source}] ${text}${text.endsWith('\n') ? '' : '\n'}`);
+  // One descriptor a worker, kept open: a write is whole on disk when it returns.
+  descriptor ??= openSync(recordFile(), 'a');
+  writeSync(descriptor, `[${source}] ${text}${text.endsWith('\n') ? '' : '\n'}`);
 }
 
 /** What this worker has recorded so far (for the recorder's self-test). */

@@ -4,7 +4,8 @@
  * count and add faults.
  */
 import { startSandbox } from '../../src/sandbox/server.js';
-import { type Env, type McpSession, startMcp } from './cli.js';
+import type { Env, McpSession } from './cli.js';
+import { startMcp } from './in-process.js';
 
 export const SANDBOX_NOW = '2026-11-22T12:00:00Z';
 

@@ -1,9 +1,11 @@
 /**
  * An MCP session with either client over either transport: the SDK 1.x Client (the 2025
  * `initialize` handshake, what most hosts speak today) or the v2 Client pinned to 2026-07-28, over
- * stdio (the built CLI as a child) or Streamable HTTP (`svc-mcp http` as a child on a free loopback
- * port). Every session starts its own server process, so answers never depend on another session's
- * cache. Tool results, server output and transport errors go through the recorder.
+ * stdio's connection (in-process.ts: the server built in this process, on the SDK's linked
+ * in-memory transport) or Streamable HTTP (the HTTP handler on a loopback port of this process).
+ * Every session has a server of its own, so answers never depend on another session's cache.
+ * `svc-mcp http` as a child process (spawnHttpServer) stays for what the process is tested for.
+ * Tool results, server output and transport errors go through the recorder.
  */
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/stdio';
@@ -133,21 +135,26 @@ export async function connectClient(
   };
 }
 
-/** `svc-mcp http` as a child process on a free loopback port, ready when its banner is out. */
+/** An HTTP server of the tests': in this process (in-process.ts), or `svc-mcp http` as a child. */
 export interface HttpServer {
   /** The MCP endpoint, http://127.0.0.1:PORT/mcp. */
   url: string;
   /** http://127.0.0.1:PORT, for the other routes. */
   origin: string;
-  proc: CliProcess;
-  pid: number;
+  /** What it logged (a child: everything it wrote to stderr). */
   stderr(): string;
   alive(): boolean;
-  /** Send a signal and wait for the exit. */
+  /** Stop it (a child: send a signal) and wait for the end. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export async function startHttpServer(env: Env = {}, args: string[] = []): Promise<HttpServer> {
+/** `svc-mcp http` as a child process on a free loopback port, ready when its banner is out. */
+export interface HttpProcess extends HttpServer {
+  proc: CliProcess;
+  pid: number;
+}
+
+export async function spawnHttpServer(env: Env = {}, args: string[] = []): Promise<HttpProcess> {
   const proc = spawnCli(['http', '--port', '0', ...args], env);
   const banner = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
@@ -197,20 +204,27 @@ export function connectHttp(
   return connectClient({ client, transport: 'http' }, transport, answer);
 }
 
-/** A session on a server of its own: spawned over stdio, or `svc-mcp http` then a client. */
-/** `answer`: the client declares elicitation and answers the server's questions with it. */
+/**
+ * A session on a server of its own, built in this process: stdio's connection, or the HTTP handler
+ * on a loopback port then a client. `answer`: the client declares elicitation and answers the
+ * server's questions with it.
+ */
 export async function openSession(kind: SessionKind, env: Env = {}, answer?: Answerer): Promise<Session> {
-  if (kind.transport === 'http') {
-    const server = await startHttpServer(env);
-    const session = await connectHttp(server, kind.client, {}, answer);
-    return {
-      ...session,
-      async close() {
-        await session.close();
-        await server.stop();
-      },
-    };
-  }
+  const { openInProcess, startHttpServer } = await import('./in-process.js');
+  if (kind.transport === 'stdio') return openInProcess(env, kind.client, answer);
+  const server = await startHttpServer(env);
+  const session = await connectHttp(server, kind.client, {}, answer);
+  return {
+    ...session,
+    async close() {
+      await session.close();
+      await server.stop();
+    },
+  };
+}
+
+/** A session over stdio with the built CLI as a child process: for what the process is tested for. */
+export function spawnSession(kind: SessionKind, env: Env = {}, answer?: Answerer): Promise<Session> {
   const parameters = {
     command: process.execPath,
     args: [CLI_PATH, 'stdio'],

@@ -1,12 +1,12 @@
 /**
  * Who may use `svc-mcp http`, checked on the real server with raw requests: Host and Origin (DNS
- * rebinding), the bearer token, the routes and methods, the body limit, and the refusal to listen
- * beyond loopback without a token.
+ * rebinding), the bearer token, the routes and methods, the body limit, and a token beyond
+ * loopback (the command's refusals at start-up: test/mcp/cli-errors.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
 import { errorMessage, INITIALIZE, MCP_HEADERS, postMcp, rawRequest } from '../helpers/http.js';
-import { connectHttp, type HttpServer, startHttpServer } from '../helpers/session.js';
+import { startHttpServer } from '../helpers/in-process.js';
+import { connectHttp, type HttpServer } from '../helpers/session.js';
 
 const TOKEN = 'test-token-3f9a7c1e5b2d4086';
 
@@ -88,15 +88,6 @@ describe('on loopback with no token', () => {
     expect((await postMcp(server.url, INITIALIZE)).status).toBe(200);
   });
 
-  it('a second server on the same port stops at start-up saying the port is in use (exit 2)', async () => {
-    const port = new URL(server.url).port;
-    const run = await runCli(['http', '--port', port]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(
-      new RegExp(`Cannot listen on 127\\.0\\.0\\.1:${port}: port ${port} is in use`),
-    );
-  });
-
   it('/healthz and /readyz answer with no token and any Host (load balancers probe by address)', async () => {
     const health = await rawRequest(`${server.origin}/healthz`, {
       method: 'GET',
@@ -158,33 +149,10 @@ describe('with SVC_HTTP_TOKEN', () => {
 });
 
 describe('beyond loopback', () => {
-  it('refuses to start without a token, saying why and what to do (exit 2)', async () => {
-    const run = await runCli(['http', '--host', '0.0.0.0', '--port', '0']);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/Refusing to listen on 0\.0\.0\.0 without SVC_HTTP_TOKEN/);
-    expect(run.stderr).toMatch(/listen on 127\.0\.0\.1/);
-  });
-
-  it('a bad --host or --port is a usage error (exit 2)', async () => {
-    const host = await runCli(['http', '--host', 'two words']);
-    expect(host.code).toBe(2);
-    expect(host.stderr).toMatch(/--host must be a host name or an IP address/);
-    const port = await runCli(['http', '--port', '70000']);
-    expect(port.code).toBe(2);
-    expect(port.stderr).toMatch(/--port must be 0 to 65535/);
-  });
-
-  it('a short token is refused at start-up without being printed', async () => {
-    const run = await runCli(['http', '--host', '0.0.0.0', '--port', '0'], { SVC_HTTP_TOKEN: 'abc123' });
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/SVC_HTTP_TOKEN must be 16 to 512 printable ASCII characters/);
-    expect(run.stderr).not.toContain('abc123');
-  });
-
   it('with a token it listens; SVC_HTTP_ALLOWED_HOSTS limits the names it answers to', async () => {
     const server = await startHttpServer(
       { SVC_HTTP_TOKEN: TOKEN, SVC_HTTP_ALLOWED_HOSTS: 'mcp.example.com' },
-      ['--host', '0.0.0.0'],
+      { host: '0.0.0.0' },
     );
     try {
       const url = server.url.replace('0.0.0.0', '127.0.0.1');

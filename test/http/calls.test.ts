@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { errorMessage, INITIALIZE, postMcp } from '../helpers/http.js';
+import { startHttpServer } from '../helpers/in-process.js';
 import { SECRET_KEY } from '../helpers/secret.js';
-import { connectHttp, type HttpServer, startHttpServer } from '../helpers/session.js';
+import { connectHttp, type HttpServer } from '../helpers/session.js';
 import { until } from '../helpers/until.js';
 
 const FNG = '/v3/fear-and-greed/latest';

@@ -11,8 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
+import { startHttpServer } from '../helpers/in-process.js';
 import { record } from '../helpers/recorder.js';
-import { type HttpServer, startHttpServer } from '../helpers/session.js';
+import type { HttpServer } from '../helpers/session.js';
 
 const CONFORMANCE_0_1 = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 /** The later release, and the Node it needs, both pinned. */

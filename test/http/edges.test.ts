@@ -6,7 +6,8 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorMessage, postMcp } from '../helpers/http.js';
-import { type HttpServer, startHttpServer } from '../helpers/session.js';
+import { startHttpServer } from '../helpers/in-process.js';
+import type { HttpServer } from '../helpers/session.js';
 
 let server: HttpServer;
 beforeAll(async () => {

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorMessage, INITIALIZE, MCP_HEADERS, postMcp, rawRequest } from '../helpers/http.js';
-import { connectHttp, type HttpServer, startHttpServer } from '../helpers/session.js';
+import { startHttpServer } from '../helpers/in-process.js';
+import { connectHttp, type HttpServer } from '../helpers/session.js';
 import { until } from '../helpers/until.js';
 
 const TOKEN = 'test-token-8c2e4a6f0b1d3579';

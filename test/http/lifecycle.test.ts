@@ -11,7 +11,7 @@ import { runCli, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { errorMessage, INITIALIZE, postMcp, rawRequest } from '../helpers/http.js';
 import { SECRET_KEY } from '../helpers/secret.js';
-import { connectHttp, startHttpServer } from '../helpers/session.js';
+import { connectHttp, spawnHttpServer } from '../helpers/session.js';
 import { until } from '../helpers/until.js';
 
 const FNG = '/v3/fear-and-greed/latest';
@@ -35,7 +35,7 @@ afterAll(async () => {
 
 describe('readiness', () => {
   it('/readyz is 503 naming the check that failed: a service that does not answer', async () => {
-    const server = await startHttpServer({ SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: 'http://127.0.0.1:9' });
+    const server = await spawnHttpServer({ SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: 'http://127.0.0.1:9' });
     try {
       const ready = await rawRequest(`${server.origin}/readyz`, { method: 'GET' });
       expect(ready.status).toBe(503);
@@ -55,7 +55,7 @@ describe('readiness', () => {
   it('/readyz is 503 when the ledger cannot be written', async () => {
     const notADirectory = join(stateDir, 'a-file');
     writeFileSync(notADirectory, '');
-    const server = await startHttpServer({ SVC_STATE_DIR: notADirectory });
+    const server = await spawnHttpServer({ SVC_STATE_DIR: notADirectory });
     try {
       const ready = await rawRequest(`${server.origin}/readyz`, { method: 'GET' });
       expect(ready.status).toBe(503);
@@ -77,7 +77,7 @@ async function serverWithCallInFlight(name: string) {
     SVC_STATE_DIR: mkdtempSync(join(stateDir, `${name}-`)),
   };
   upstream.reply(FNG, { ...ANSWER, delayMs: 3_000 });
-  const server = await startHttpServer(env);
+  const server = await spawnHttpServer(env);
   const session = await connectHttp(server, 'v2');
   const before = upstream.requests.length;
   const call = session.call('get_fear_and_greed_latest');

@@ -9,10 +9,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newStateDir, textOf } from '../helpers/cli.js';
 import { rawRequest } from '../helpers/http.js';
+import { startHttpServer } from '../helpers/in-process.js';
 import { type AuthorizationServer, startAuthorizationServer } from '../helpers/oidc.js';
 import { freePort } from '../helpers/ports.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
-import { connectHttp, type HttpServer, type Session, startHttpServer } from '../helpers/session.js';
+import { connectHttp, type HttpServer, type Session } from '../helpers/session.js';
 
 const PATH = '/v3/fear-and-greed/historical';
 const PEOPLE = ['alice', 'bob', 'carol'] as const;
@@ -41,7 +42,7 @@ async function startProcesses(): Promise<void> {
           SVC_USER_CREDIT_BUDGET: '5',
           SVC_CACHE: 'off',
         }),
-        ['--port', String(port)],
+        { port },
       ),
     );
   }
@@ -172,7 +173,7 @@ describe('without any budget', () => {
         SVC_OAUTH_RESOURCE: RESOURCE,
         SVC_CACHE: 'off',
       }),
-      ['--port', String(port)],
+      { port },
     );
     try {
       const callsBy = async (person: Person, count: number) => {

@@ -22,9 +22,10 @@ import {
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
+import { startHttpServer } from '../helpers/in-process.js';
 import { type AuthorizationServer, startAuthorizationServer } from '../helpers/oidc.js';
 import { freePort } from '../helpers/ports.js';
-import { type HttpServer, startHttpServer } from '../helpers/session.js';
+import type { HttpServer } from '../helpers/session.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const found = existsSync(CHROMIUM);
@@ -110,10 +111,7 @@ describe.skipIf(!found)('sign-in in a browser: authorization code with PKCE', ()
     resource = `http://127.0.0.1:${port}/mcp`;
     auth = await startAuthorizationServer({ [resource]: 'mcp:tools' }, [], { interactive: true });
     [server, browser] = await Promise.all([
-      startHttpServer({ SVC_OAUTH_ISSUER: auth.issuer, SVC_OAUTH_RESOURCE: resource }, [
-        '--port',
-        String(port),
-      ]),
+      startHttpServer({ SVC_OAUTH_ISSUER: auth.issuer, SVC_OAUTH_RESOURCE: resource }, { port }),
       chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }),
     ]);
   }, 30_000);

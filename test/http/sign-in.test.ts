@@ -5,12 +5,15 @@
  * token for another audience, expired, from another issuer, without the scope, or signed with a
  * key the issuer has rotated out is refused with its reason in WWW-Authenticate.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, textOf } from '../helpers/cli.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/index.js';
+import { textOf } from '../helpers/cli.js';
+import { moveClockAhead, restoreClock } from '../helpers/clock.js';
 import { INITIALIZE, postMcp, rawRequest } from '../helpers/http.js';
+import { startHttpServer } from '../helpers/in-process.js';
 import { type AuthorizationServer, startAuthorizationServer } from '../helpers/oidc.js';
 import { freePort } from '../helpers/ports.js';
-import { connectHttp, type HttpServer, startHttpServer } from '../helpers/session.js';
+import { connectHttp, type HttpServer } from '../helpers/session.js';
 
 const OTHER = 'https://another-server.test/mcp';
 const SCOPE = 'mcp:tools';
@@ -27,15 +30,14 @@ beforeAll(async () => {
     startAuthorizationServer({ [resource]: `${SCOPE} other:read`, [OTHER]: SCOPE }),
     startAuthorizationServer({ [resource]: SCOPE }),
   ]);
-  server = await startHttpServer({ SVC_OAUTH_ISSUER: auth.issuer, SVC_OAUTH_RESOURCE: resource }, [
-    '--port',
-    String(port),
-  ]);
+  server = await startHttpServer({ SVC_OAUTH_ISSUER: auth.issuer, SVC_OAUTH_RESOURCE: resource }, { port });
 }, 30_000);
 afterAll(async () => {
   await server?.stop();
   await Promise.all([auth?.close(), stranger?.close()]);
 });
+
+afterEach(restoreClock);
 
 const authorized = (token: string) => ({ authorization: `Bearer ${token}` });
 const challenge = (response: { headers: Record<string, unknown> }) =>
@@ -94,39 +96,39 @@ describe('sign-in', () => {
 
   it('refused: an expired token', async () => {
     const token = await auth.token(resource, SCOPE, 'short');
-    // A token of 1 s, past the 5 s the server allows clocks to differ: time passing is what is tested.
-    await new Promise((resolve) => setTimeout(resolve, 7_000));
+    // A token of 1 s, read 7 s later on the wall clock: past the 5 s the server allows clocks to differ.
+    moveClockAhead(7_000);
     const refused = await postMcp(server.url, INITIALIZE, authorized(token));
     expect(refused.status).toBe(401);
     expect(challenge(refused)).toContain('has expired');
-  }, 15_000);
+  });
 
   it('refused: a token signed with a key the issuer rotated out', async () => {
     const old = await auth.token(resource, SCOPE);
     expect((await postMcp(server.url, INITIALIZE, authorized(old))).status).toBe(200);
     await auth.rotateKey();
     // The server refetches the issuer's keys for a key it does not know, at most every 5 s.
-    await new Promise((resolve) => setTimeout(resolve, 5_500));
+    moveClockAhead(5_500);
     const fresh = await auth.token(resource, SCOPE);
     expect((await postMcp(server.url, INITIALIZE, authorized(fresh))).status).toBe(200);
     const refused = await postMcp(server.url, INITIALIZE, authorized(old));
     expect(refused.status).toBe(401);
     expect(challenge(refused)).toContain('invalid_token');
-  }, 20_000);
+  });
 
-  it('SVC_OAUTH_ISSUER with SVC_HTTP_TOKEN, or without a resource URL, and a per-person budget without sign-in, will not start', async () => {
-    const both = await runCli(['http', '--port', '0'], {
-      SVC_OAUTH_ISSUER: auth.issuer,
-      SVC_OAUTH_RESOURCE: resource,
-      SVC_HTTP_TOKEN: 'a-token-of-sixteen-or-more',
-    });
-    expect(both.code).toBe(2);
-    expect(both.stderr).toMatch(/SVC_OAUTH_ISSUER and SVC_HTTP_TOKEN are both set: pick one/);
-    const alone = await runCli(['http', '--port', '0'], { SVC_OAUTH_ISSUER: auth.issuer });
-    expect(alone.code).toBe(2);
-    expect(alone.stderr).toMatch(/SVC_OAUTH_RESOURCE is required with SVC_OAUTH_ISSUER/);
-    const perPerson = await runCli(['http', '--port', '0'], { SVC_USER_CREDIT_BUDGET: '5' });
-    expect(perPerson.code).toBe(2);
-    expect(perPerson.stderr).toMatch(/SVC_USER_CREDIT_BUDGET needs sign-in \(SVC_OAUTH_ISSUER\)/);
+  it('SVC_OAUTH_ISSUER with SVC_HTTP_TOKEN, or without a resource URL, and a per-person budget without sign-in, are refused', () => {
+    expect(() =>
+      loadConfig({
+        SVC_OAUTH_ISSUER: auth.issuer,
+        SVC_OAUTH_RESOURCE: resource,
+        SVC_HTTP_TOKEN: 'a-token-of-sixteen-or-more',
+      }),
+    ).toThrow(/^SVC_OAUTH_ISSUER and SVC_HTTP_TOKEN are both set: pick one/);
+    expect(() => loadConfig({ SVC_OAUTH_ISSUER: auth.issuer })).toThrow(
+      /^SVC_OAUTH_RESOURCE is required with SVC_OAUTH_ISSUER/,
+    );
+    expect(() => loadConfig({ SVC_USER_CREDIT_BUDGET: '5' })).toThrow(
+      /^SVC_USER_CREDIT_BUDGET needs sign-in \(SVC_OAUTH_ISSUER\)/,
+    );
   });
 });

@@ -8,7 +8,8 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney, formatPrice } from '../../src/format/numbers.js';
 import { table } from '../../src/format/text.js';
-import { firstText, type McpSession, startMcp } from '../helpers/cli.js';
+import { firstText, type McpSession } from '../helpers/cli.js';
+import { startMcp } from '../helpers/in-process.js';
 import { defaultArgs } from '../helpers/tool-names.js';
 
 const READ_BUDGET = 700;

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { data, expectAnswer } from '../helpers/answers.js';
-import { firstText, type McpSession, startMcp } from '../helpers/cli.js';
+import { firstText, type McpSession } from '../helpers/cli.js';
+import { startMcp } from '../helpers/in-process.js';
 import { ALL_TOOLS, BONK_CHART, defaultArgs } from '../helpers/tool-names.js';
 
 let mcp: McpSession;

@@ -15,6 +15,7 @@ async function mistake(args: string[], message: string | RegExp, env: Record<str
   if (typeof message === 'string') expect(lines[0]).toBe(message);
   else expect(lines[0]).toMatch(message);
   expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  return run;
 }
 
 describe('one-line errors, exit 2', () => {
@@ -70,6 +71,32 @@ describe('one-line errors, exit 2', () => {
       env,
     );
     await mistake(['demo'], `svc-mcp: SVC_API_KEY is required by svc-mcp demo ${rest}`, env);
+  });
+
+  it('svc-mcp http: a port in use, beyond loopback without a token, a short token, a bad --host or --port', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      await mistake(
+        ['http', '--port', String(port)],
+        new RegExp(`^svc-mcp: Cannot listen on 127\\.0\\.0\\.1:${port}: port ${port} is in use`),
+      );
+    } finally {
+      taken.close();
+    }
+    await mistake(
+      ['http', '--host', '0.0.0.0', '--port', '0'],
+      /Refusing to listen on 0\.0\.0\.0 without SVC_HTTP_TOKEN: .* or listen on 127\.0\.0\.1\.$/,
+    );
+    const short = await mistake(
+      ['http', '--host', '0.0.0.0', '--port', '0'],
+      /SVC_HTTP_TOKEN must be 16 to 512 printable ASCII characters/,
+      { SVC_HTTP_TOKEN: 'abc123' },
+    );
+    expect(short.stderr).not.toContain('abc123');
+    await mistake(['http', '--host', 'two words'], /--host must be a host name or an IP address/);
+    await mistake(['http', '--port', '70000'], /--port must be 0 to 65535/);
   });
 
   it('a setting out of range repeats the value and says what is allowed', async () => {

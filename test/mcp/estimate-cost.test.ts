@@ -3,7 +3,8 @@
  * with nothing sent to the service; the same figures and refusals the real calls then meet.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { type McpSession, textOf } from '../helpers/cli.js';
+import { startMcp } from '../helpers/in-process.js';
 import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 interface Row {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, startMcp, textOf } from '../helpers/cli.js';
+import { runCli, spawnMcp, textOf } from '../helpers/cli.js';
 import { scanForSecret } from '../helpers/leak-scan.js';
 import { recordedByThisWorker } from '../helpers/recorder.js';
 import { SECRET_KEY } from '../helpers/secret.js';
@@ -14,7 +14,7 @@ import { SECRET_KEY } from '../helpers/secret.js';
 describe('the recorder', () => {
   it('records a server’s stderr, its protocol messages and tool results, with the secret key set', async () => {
     // Port 9 of loopback refuses connections: the call fails after its retries, with a message.
-    const mcp = await startMcp({
+    const mcp = await spawnMcp({
       SVC_API_KEY: SECRET_KEY,
       SVC_BASE_URL: 'http://127.0.0.1:9',
       SVC_TIMEOUT_MS: '500',

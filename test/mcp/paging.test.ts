@@ -8,7 +8,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_KEY_HEADER } from '../../src/catalog/define.js';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { type McpSession, textOf } from '../helpers/cli.js';
+import { startMcp } from '../helpers/in-process.js';
 import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 const KEY = 'sandbox-enterprise';
@@ -73,27 +74,27 @@ const firstSeries = (d: unknown) =>
 
 const CASES: SeriesCase[] = [
   ...([{}, { time_start: '2026-10-01T00:00:00Z' }] as Record<string, string>[]).map((range) => ({
-    label: `global metrics, 10,000 at 5m in four currencies, ${'time_start' in range ? 'forward' : 'back from now'}`,
+    label: `global metrics, 2,500 at 5m in four currencies, ${'time_start' in range ? 'forward' : 'back from now'}`,
     tool: 'get_global_metrics_historical',
     path: '/v1/global-metrics/quotes/historical',
-    args: { count: 10_000, interval: '5m', convert: CONVERT, ...range },
+    args: { count: 2_500, interval: '5m', convert: CONVERT, ...range },
     answerTimes: globalTimes,
     upstreamTimes: globalTimes,
   })),
   ...([{}, { time_start: '2026-09-01T00:00:00Z' }] as Record<string, string>[]).map((range) => ({
-    label: `quotes of one asset, 5,000 hourly, ${'time_start' in range ? 'forward' : 'back from now'}`,
+    label: `quotes of one asset, 1,500 hourly, ${'time_start' in range ? 'forward' : 'back from now'}`,
     tool: 'get_cryptocurrency_quotes_historical',
     path: '/v3/cryptocurrency/quotes/historical',
-    args: { id: '1', count: 5000, interval: 'hourly', convert: 'USD,EUR,BTC', ...range },
+    args: { id: '1', count: 1500, interval: 'hourly', convert: 'USD,EUR,BTC', ...range },
     answerTimes: (d: unknown) =>
       firstSeries((d as { items: unknown }).items).quotes.map((q) => String(q.timestamp)),
     upstreamTimes: (d: unknown) => firstSeries(d).quotes.map((q) => String(q.timestamp)),
   })),
   ...([{}, { time_start: '2022-01-01T12:00:00Z' }] as Record<string, string>[]).map((range) => ({
-    label: `daily candles of one asset, 1,500, ${'time_start' in range ? 'forward' : 'back from now'}`,
+    label: `daily candles of one asset, 600, ${'time_start' in range ? 'forward' : 'back from now'}`,
     tool: 'get_ohlcv_historical',
     path: '/v2/cryptocurrency/ohlcv/historical',
-    args: { id: '1', count: 1500, interval: 'daily', convert: 'USD,EUR,BTC', ...range },
+    args: { id: '1', count: 600, interval: 'daily', convert: 'USD,EUR,BTC', ...range },
     answerTimes: (d: unknown) =>
       firstSeries((d as { items: unknown }).items).quotes.map((q) => String(q.time_open)),
     upstreamTimes: (d: unknown) => firstSeries(d).quotes.map((q) => String(q.time_open)),
@@ -160,7 +161,7 @@ describe.each(CASES)('paging $label', (c) => {
 
 it('global metrics pages are charged for their own points: a few credits each, not 100', async () => {
   const pages = await pageThrough('get_global_metrics_historical', {
-    count: 10_000,
+    count: 2_500,
     interval: '5m',
     convert: CONVERT,
   });

@@ -6,11 +6,22 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointsByName, PLANS, planTitle } from '../../src/catalog/index.js';
-import { creditUsage, firstText, runCli, startMcp } from '../helpers/cli.js';
+import { creditUsage, firstText } from '../helpers/cli.js';
+import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { ALL_TOOLS, DEFAULT_TOOLS, defaultArgs } from '../helpers/tool-names.js';
 
 const names = (tools: Tool[]) => tools.map((t) => t.name);
+
+/** The names tools/list gives with these settings. */
+async function listed(env: Record<string, string>): Promise<string[]> {
+  const mcp = await startMcp(env);
+  try {
+    return names(mcp.tools);
+  } finally {
+    await mcp.close();
+  }
+}
 /** The tools a plan has: the server's own tools are on every plan. */
 const onPlan = (plan: string) =>
   ALL_TOOLS.filter((tool) => endpointsByName.get(tool)?.plans.includes(plan as never) ?? true);
@@ -70,9 +81,7 @@ describe('SVC_PLAN', () => {
   it.each(['hobbyist', 'startup', 'standard'])(
     'SVC_PLAN=%s with every toolset lists the tools the plan has',
     async (plan) => {
-      const run = await runCli(['tools', '--json'], { SVC_PLAN: plan, SVC_TOOLSETS: 'all' });
-      expect(run.code, run.stderr).toBe(0);
-      expect(names(JSON.parse(run.stdout))).toEqual(onPlan(plan));
+      expect(await listed({ SVC_PLAN: plan, SVC_TOOLSETS: 'all' })).toEqual(onPlan(plan));
     },
   );
 });
@@ -88,9 +97,7 @@ describe('SVC_TOOLSETS', () => {
     ['DEFAULT,Kline', ALL_TOOLS.filter((t) => DEFAULT_TOOLS.includes(t) || t.startsWith('get_kline'))],
     ['utilities', ['convert_price', 'get_fiat_map']],
   ])('SVC_TOOLSETS=%s', async (value, expected) => {
-    const run = await runCli(['tools', '--json'], { SVC_TOOLSETS: value });
-    expect(run.code, run.stderr).toBe(0);
-    expect(names(JSON.parse(run.stdout))).toEqual(expected);
+    expect(await listed({ SVC_TOOLSETS: value })).toEqual(expected);
   });
 
   it('the default list: at most 30 tools, the legacy ones outside it', () => {

@@ -4,7 +4,8 @@
  * In its own file because the client may legitimately wait (up to its 20 s budget) before giving up.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { type McpSession, textOf } from '../helpers/cli.js';
+import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;

@@ -4,7 +4,8 @@
  * request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { type McpSession, textOf } from '../helpers/cli.js';
+import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { BONK_CHART } from '../helpers/tool-names.js';
 

@@ -3,7 +3,8 @@
  * message names the parameter, and the sandbox (external mode) sees no request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { type McpSession, textOf } from '../helpers/cli.js';
+import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 const currencies = (n: number) => Array.from({ length: n }, (_, i) => `C${i}`).join(',');

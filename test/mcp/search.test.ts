@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { data } from '../helpers/answers.js';
-import { firstText, type McpSession, startMcp } from '../helpers/cli.js';
+import { firstText, type McpSession } from '../helpers/cli.js';
 import { startFakeUpstream } from '../helpers/fake-upstream.js';
+import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { okStatus } from '../helpers/upstream-shapes.js';

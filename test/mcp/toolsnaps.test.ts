@@ -1,7 +1,8 @@
 /** Every tool's definition, as tools/list gives it with every toolset on, against its committed file. */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, startMcp } from '../helpers/cli.js';
+import type { McpSession } from '../helpers/cli.js';
+import { startMcp } from '../helpers/in-process.js';
 import { ALL_TOOLS } from '../helpers/tool-names.js';
 import { HOW_TO_UPDATE, readToolsnap, toolsnapNames, UPDATE, writeToolsnaps } from '../helpers/toolsnaps.js';
 

@@ -1,9 +1,11 @@
 /**
- * Structured logs from real server processes: JSON lines on stderr, one per tool call (and one per
- * upstream request at debug), never the key and never an argument value; on stdio, none by default.
+ * Structured logs: JSON lines on stderr (kept by the test for a server built in it), one per tool
+ * call (and one per upstream request at debug), never the key and never an argument value; a
+ * stdio process writes none by default, only its banner.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, startMcp } from '../helpers/cli.js';
+import { type McpSession, spawnMcp } from '../helpers/cli.js';
+import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 
@@ -33,7 +35,6 @@ describe('logs', () => {
   async function start(key: string, extra: Record<string, string>): Promise<McpSession> {
     const session = await startMcp(sandboxEnv(sandbox, key, extra));
     sessions.push(session);
-    await session.waitForStderr(/on stdio/);
     return session;
   }
 
@@ -79,7 +80,9 @@ describe('logs', () => {
   });
 
   it('on stdio by default the banner is the only line', async () => {
-    const mcp = await start('sandbox-enterprise', {});
+    const mcp = await spawnMcp(sandboxEnv(sandbox, 'sandbox-enterprise'));
+    sessions.push(mcp);
+    await mcp.waitForStderr(/on stdio/);
     expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
     expect(mcp.stderr().trim().split('\n')).toEqual([expect.stringMatching(/^svc-mcp .* on stdio · /)]);
   });

@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountOf } from '../../src/guard/accounts.js';
 import { textOf } from '../helpers/cli.js';
 import { rawRequest } from '../helpers/http.js';
+import { startHttpServer } from '../helpers/in-process.js';
 import { sample } from '../helpers/metrics.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
-import { connectHttp, type HttpServer, type Session, startHttpServer } from '../helpers/session.js';
+import { connectHttp, type HttpServer, type Session } from '../helpers/session.js';
 import { until } from '../helpers/until.js';
 
 describe('metrics', () => {

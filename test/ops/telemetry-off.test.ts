@@ -8,14 +8,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { newStateDir, startMcp, textOf } from '../helpers/cli.js';
+import { newStateDir, spawnMcp, textOf } from '../helpers/cli.js';
 
 const PRELOAD = pathToFileURL(join(import.meta.dirname, '../helpers/module-log.mjs')).href;
 
 /** The modules a stdio server loaded while answering one tool call on the embedded sandbox. */
 async function modulesLoaded(env: Record<string, string>): Promise<string[]> {
   const log = join(newStateDir(), 'modules.log');
-  const mcp = await startMcp({ ...env, NODE_OPTIONS: `--import=${PRELOAD}`, MODULE_LOG: log });
+  const mcp = await spawnMcp({ ...env, NODE_OPTIONS: `--import=${PRELOAD}`, MODULE_LOG: log });
   try {
     const result = await mcp.call('get_fear_and_greed_latest');
     expect(textOf(result)).toContain('Fear & Greed');

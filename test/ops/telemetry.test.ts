@@ -1,5 +1,5 @@
 /**
- * Telemetry (OTEL_EXPORTER_OTLP_ENDPOINT): the built CLI over stdio exports to an OTLP/HTTP
+ * Telemetry (OTEL_EXPORTER_OTLP_ENDPOINT): a server built in the test exports to an OTLP/HTTP
  * receiver in the test. A tool call from a real SDK client that sends a `traceparent` in `_meta`
  * makes a server span in that trace, with the MCP conventions' attributes, and child spans for the
  * cache, the guard's decision and the upstream request, which carries the trace to the service;
@@ -7,9 +7,10 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type McpSession, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
+import { startMcp } from '../helpers/in-process.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { until } from '../helpers/until.js';
 import { NOW, okStatus } from '../helpers/upstream-shapes.js';
@@ -67,17 +68,19 @@ beforeAll(async () => {
       data: { value: 61, value_classification: 'Greed', update_time: NOW },
     },
   });
-  mcp = await startMcp({
-    SVC_API_KEY: SECRET_KEY,
-    SVC_BASE_URL: upstream.url,
+  // The OpenTelemetry settings are the process's environment, read by the SDK as well as by the server.
+  const otel = {
     OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     OTEL_BSP_SCHEDULE_DELAY: '50',
     OTEL_METRIC_EXPORT_INTERVAL: '100',
-  });
+  };
+  for (const [name, value] of Object.entries(otel)) vi.stubEnv(name, value);
+  mcp = await startMcp({ SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: upstream.url });
 });
 afterAll(async () => {
   await mcp?.close();
+  vi.unstubAllEnvs();
   await upstream?.close();
   await new Promise((resolve) => receiver?.close(resolve));
 });

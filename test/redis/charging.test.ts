@@ -9,9 +9,18 @@ import { accountOf } from '../../src/guard/accounts.js';
 import { RedisLedger } from '../../src/guard/redis-ledger.js';
 import { SILENT_LOG } from '../../src/ops/logs.js';
 import { RedisConnection } from '../../src/redis.js';
-import { ESTIMATE, FNG, FNG_ANSWER, IN_FLIGHT, killWithCallsWaiting, usage } from '../helpers/charging.js';
-import { creditUsage, type McpSession, newStateDir, startMcp, textOf } from '../helpers/cli.js';
+import {
+  ESTIMATE,
+  FNG,
+  FNG_ANSWER,
+  IN_FLIGHT,
+  killWithCallsWaiting,
+  settledUsage,
+  usage,
+} from '../helpers/charging.js';
+import { creditUsage, type McpSession, newStateDir, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
+import { startMcp } from '../helpers/in-process.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { until } from '../helpers/until.js';
@@ -75,7 +84,7 @@ describe.skipIf(missing)('the Redis ledger charges a killed replica for its sent
     upstream.reply(FNG, { hang: true });
     const env = settings('charging', 100);
     await killWithCallsWaiting(upstream, env);
-    await until(async () => (await usage(env)).reserved === 0, LEASE_RUNS_OUT_MS);
+    await settledUsage(env, LEASE_RUNS_OUT_MS);
     expect(await usage(env)).toMatchObject({ spent: IN_FLIGHT * ESTIMATE, reserved: 0 });
   }, 60_000);
 

@@ -14,11 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisLedger } from '../../src/guard/redis-ledger.js';
 import { SILENT_LOG } from '../../src/ops/logs.js';
 import { RedisConnection } from '../../src/redis.js';
-import { startMcp, textOf } from '../helpers/cli.js';
+import { textOf } from '../helpers/cli.js';
 import { rawRequest } from '../helpers/http.js';
+import { startHttpServer, startMcp } from '../helpers/in-process.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
-import { connectHttp, startHttpServer } from '../helpers/session.js';
+import { connectHttp } from '../helpers/session.js';
 import { until } from '../helpers/until.js';
 
 const missing = redisMissing();

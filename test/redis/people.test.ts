@@ -6,11 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
+import { startHttpServer } from '../helpers/in-process.js';
 import { type AuthorizationServer, startAuthorizationServer } from '../helpers/oidc.js';
 import { freePort } from '../helpers/ports.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
-import { connectHttp, type HttpServer, type Session, startHttpServer } from '../helpers/session.js';
+import { connectHttp, type HttpServer, type Session } from '../helpers/session.js';
 
 const missing = redisMissing();
 const PATH = '/v3/fear-and-greed/historical';
@@ -42,7 +43,7 @@ describe.skipIf(missing)('a budget per person on one key, two replicas on Redis'
             SVC_USER_CREDIT_BUDGET: '5',
             SVC_CACHE: 'off',
           }),
-          ['--port', String(port)],
+          { port },
         ),
       );
     }

@@ -1,35 +1,49 @@
-/** The Redis and log settings as a person meets them: bad values stop start-up, naming the variable. */
+/**
+ * The Redis and log settings as a person meets them: a bad value is refused when the settings are
+ * read (the CLI then stops with it: test/mcp/cli-errors.test.ts), naming the variable and never
+ * repeating a URL that may hold a password.
+ */
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { loadConfig } from '../../src/config/index.js';
+import { creditUsage } from '../helpers/cli.js';
+import { startMcp } from '../helpers/in-process.js';
 
 describe('Redis and log settings', () => {
-  it('a bad SVC_REDIS_URL is a startup error that names it and never repeats it (it may hold a password)', async () => {
+  it('a bad SVC_REDIS_URL is refused, naming it and never repeating it (it may hold a password)', () => {
     const url = 'http://user:hunter2-secret@127.0.0.1:6379';
-    const run = await runCli(['tools'], { SVC_REDIS_URL: url });
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/SVC_REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
-    expect(run.stderr).not.toContain('hunter2-secret');
+    let message = '';
+    try {
+      loadConfig({ SVC_REDIS_URL: url });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^SVC_REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
+    expect(message).not.toContain('hunter2-secret');
   });
 
-  it('a bad SVC_REDIS_PREFIX or SVC_LOG_LEVEL is a startup error saying what is allowed', async () => {
-    const prefix = await runCli(['tools'], { SVC_REDIS_PREFIX: 'two words' });
-    expect(prefix.code).toBe(2);
-    expect(prefix.stderr).toMatch(/SVC_REDIS_PREFIX must be 1 to 64 letters, digits or \. _ : -/);
-    const level = await runCli(['tools'], { SVC_LOG_LEVEL: 'loud' });
-    expect(level.code).toBe(2);
-    expect(level.stderr).toMatch(/SVC_LOG_LEVEL must be one of debug, info, warn, error, silent/);
+  it('a bad SVC_REDIS_PREFIX or SVC_LOG_LEVEL is refused, saying what is allowed', () => {
+    expect(() => loadConfig({ SVC_REDIS_PREFIX: 'two words' })).toThrow(
+      /^SVC_REDIS_PREFIX must be 1 to 64 letters, digits or \. _ : -/,
+    );
+    expect(() => loadConfig({ SVC_LOG_LEVEL: 'loud' })).toThrow(
+      /^SVC_LOG_LEVEL must be one of debug, info, warn, error, silent/,
+    );
   });
 
   it('the ledger on Redis names its address without the password', async () => {
     // Nothing listens on port 9: the usage answer says the ledger cannot be used, and where it is.
-    const run = await runCli(['call', 'get_credit_usage', '--json'], {
+    const mcp = await startMcp({
       SVC_REDIS_URL: 'redis://:hunter2-secret@127.0.0.1:9/2',
       SVC_LOG_LEVEL: 'silent',
     });
-    expect(run.code, run.stderr).toBe(0);
-    const usage = JSON.parse(run.stdout);
-    expect(usage.ledger).toBe('redis://127.0.0.1:9/2 (keys svc-mcp:ledger:*)');
-    expect(usage.problem).toMatch(/Redis is unreachable: connect ECONNREFUSED 127\.0\.0\.1:9/);
-    expect(run.stdout + run.stderr).not.toContain('hunter2-secret');
+    try {
+      const result = await mcp.call('get_credit_usage', { format: 'json' });
+      const usage = await creditUsage(mcp);
+      expect(usage.ledger).toBe('redis://127.0.0.1:9/2 (keys svc-mcp:ledger:*)');
+      expect(usage.problem).toMatch(/Redis is unreachable: connect ECONNREFUSED 127\.0\.0\.1:9/);
+      expect(JSON.stringify(result)).not.toContain('hunter2-secret');
+    } finally {
+      await mcp.close();
+    }
   });
 });

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { type McpSession, spawnMcp, textOf } from '../helpers/cli.js';
 
 function residentMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
@@ -57,7 +57,7 @@ describe.runIf(process.platform === 'linux')('a burst of 500 concurrent calls', 
   it('answers every call and ping throughout, and keeps memory bounded', async () => {
     // Heavy histories cost up to 100 credits each; the per-call limit would refuse them unsent.
     // Without the cache the second burst does all the work of the first again.
-    const mcp = await startMcp({ SVC_MAX_CREDITS_PER_CALL: '1000', SVC_CACHE: 'off' });
+    const mcp = await spawnMcp({ SVC_MAX_CREDITS_PER_CALL: '1000', SVC_CACHE: 'off' });
     try {
       await mcp.call('get_fear_and_greed_latest'); // the sandbox thread is up
       const before = residentMb(mcp.pid);

@@ -3,10 +3,11 @@
  * refused before anything is sent, naming the parameter and what is allowed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, startMcp, textOf } from '../helpers/cli.js';
+import { type McpSession, textOf } from '../helpers/cli.js';
 import { postMcp } from '../helpers/http.js';
+import { startHttpServer, startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
-import { openSession, SESSION_KINDS, startHttpServer } from '../helpers/session.js';
+import { openSession, SESSION_KINDS } from '../helpers/session.js';
 
 let sandbox: Sandbox;
 let mcp: McpSession;

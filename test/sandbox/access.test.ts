@@ -208,10 +208,10 @@ describe('request counter', () => {
   it('keeps the per-path counts bounded whatever paths are asked for', async () => {
     const c = await openSandbox();
     try {
-      await Promise.all(Array.from({ length: 2000 }, (_, i) => c.get(`/nowhere/${i}`)));
-      expect(c.sandbox.stats.requests).toBe(2000);
+      await Promise.all(Array.from({ length: 200 }, (_, i) => c.get(`/nowhere/${i}`)));
+      expect(c.sandbox.stats.requests).toBe(200);
       expect(c.sandbox.stats.byPath.size).toBe(1);
-      expect(c.sandbox.stats.byPath.get(UNKNOWN_PATHS)).toBe(2000);
+      expect(c.sandbox.stats.byPath.get(UNKNOWN_PATHS)).toBe(200);
     } finally {
       await c.sandbox.close();
     }

@@ -60,24 +60,37 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });
 
-  it('never repeats a sensitive value', () => {
-    const key = 'secret value with spaces';
-    expect(() => loadConfig({ SVC_API_KEY: key, SVC_BASE_URL: 'http://x.test' })).toThrow(
-      /SVC_API_KEY must be printable/,
-    );
-    try {
-      loadConfig({ SVC_API_KEY: key, SVC_BASE_URL: 'http://x.test' });
-    } catch (error) {
-      expect((error as Error).message).not.toContain(key);
+  it('never repeats a sensitive value: a key with a space or a control character is refused unprinted', () => {
+    for (const key of ['secret value with spaces', 'tab\there', 'bell\u0007']) {
+      expect(() => loadConfig({ SVC_API_KEY: key, SVC_BASE_URL: 'http://x.test' })).toThrow(
+        /SVC_API_KEY must be printable ASCII with no spaces/,
+      );
+      try {
+        loadConfig({ SVC_API_KEY: key, SVC_BASE_URL: 'http://x.test' });
+      } catch (error) {
+        expect((error as Error).message).not.toContain(key);
+      }
     }
   });
 
-  it('blank values and host placeholders are unset', () => {
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a host's unfilled placeholder, as it arrives
-    expect(loadConfig({ SVC_CREDIT_BUDGET: '  ', SVC_PLAN: '${user_config.plan}' })).toMatchObject({
-      creditBudget: undefined,
-      plan: undefined,
-    });
+  it('SVC_API_KEY without SVC_BASE_URL is refused, naming SVC_BASE_URL', () => {
+    expect(() => loadConfig({ SVC_API_KEY: 'sandbox-basic' })).toThrow(
+      /^SVC_BASE_URL is required when SVC_API_KEY is set/,
+    );
+  });
+
+  it('blank values and host placeholders (a desktop host leaves them unfilled) are unset', () => {
+    /** The literal `${user_config.NAME}` a host leaves when the user filled nothing in. */
+    const placeholder = (name: string) => `\${user_config.${name}}`;
+    expect(
+      loadConfig({
+        SVC_API_KEY: placeholder('api_key'),
+        SVC_BASE_URL: '',
+        SVC_CREDIT_BUDGET: '  ',
+        SVC_PLAN: placeholder('plan'),
+        SVC_TOOLSETS: '',
+      }),
+    ).toMatchObject({ apiKey: undefined, baseUrl: undefined, creditBudget: undefined, plan: undefined });
   });
 
   it('every setting is documented once, with a unique variable and manifest key', () => {

@@ -12,7 +12,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { build } from 'esbuild';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, REPO_ROOT, startMcp, textOf } from '../helpers/cli.js';
+import { type McpSession, REPO_ROOT, textOf } from '../helpers/cli.js';
+import { startMcp } from '../helpers/in-process.js';
 import { BONK_CHART } from '../helpers/tool-names.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -12,7 +12,7 @@ import { VERSION } from '../../version.js';
 import { DRAIN_TIMEOUT_MS } from '../in-flight.js';
 import { isLoopback } from './access.js';
 import { boundConnections } from './connections.js';
-import { createHttpHandler } from './handler.js';
+import { createHttpHandler, type HttpHandler } from './handler.js';
 
 /** Time a client has to send a request's headers. */
 const HEADERS_TIMEOUT_MS = 10_000;
@@ -29,6 +29,18 @@ export interface HttpOptions {
   port: number;
 }
 
+/** The services HTTP serves: counted for /metrics, a log line per call, no ledger paths shown to callers. */
+export const HTTP_SERVICES = { metrics: true, logLevel: 'info', showLocations: false } as const;
+
+/** The HTTP server the handler answers on, bounded in connections and in the time to send headers. */
+export function httpServer(handler: HttpHandler, config: Config): Server {
+  const server = createHttpServer({ connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS }, handler.handle);
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = config.httpRequestTimeoutMs;
+  boundConnections(server, { most: MAX_CONNECTIONS, perAddress: config.httpMaxConnectionsPerAddress });
+  return server;
+}
+
 export async function serveHttp(config: Config, { host, port }: HttpOptions): Promise<void> {
   const none = (await import('../../catalog/index.js')).noToolsError(config);
   if (none) throw new ConfigError(none);
@@ -37,12 +49,9 @@ export async function serveHttp(config: Config, { host, port }: HttpOptions): Pr
       `Refusing to listen on ${host} without SVC_HTTP_TOKEN: anyone who can reach the port could call the service on your credits. Set SVC_HTTP_TOKEN (for example to the output of \`openssl rand -hex 32\`) and give it to your clients, or listen on 127.0.0.1.`,
     );
   }
-  const services = await createServices(config, { metrics: true, logLevel: 'info', showLocations: false });
+  const services = await createServices(config, HTTP_SERVICES);
   const handler = await createHttpHandler(services, config, { host });
-  const server = createHttpServer({ connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS }, handler.handle);
-  server.headersTimeout = HEADERS_TIMEOUT_MS;
-  server.requestTimeout = config.httpRequestTimeoutMs;
-  boundConnections(server, { most: MAX_CONNECTIONS, perAddress: config.httpMaxConnectionsPerAddress });
+  const server = httpServer(handler, config);
   await listen(server, host, port);
 
   let stopping = false;
