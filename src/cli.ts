@@ -4,11 +4,9 @@
  * uses. Exit codes: 0 done, 1 a tool answered with an error (`call`), 2 a mistake in how the command
  * was run (a usage or settings error: one line saying what was wrong and what is allowed).
  *
- * The first line starts Node with a young generation of 1 MB semi-spaces (npx, a global install and
- * npm's Windows shims read it; the desktop bundle's manifest repeats it): V8 reads that size only
- * when the process starts, and without it V8 22 and 24 grow it to 16 MB under a burst of heavy
- * calls, leaving the process 30 to 50 MB larger (tools/bench/burst.mjs), for no gain in per-call
- * latency on stdio (tools/bench/server.mjs).
+ * The first line starts Node with 1 MB semi-spaces, which V8 reads only at start (npx, a global
+ * install and npm's Windows shims read that line; the bundle's manifest repeats the flag): it keeps
+ * a burst of heavy calls within its memory bound (docs/decisions/002-semi-space-flag.md).
  */
 import { clip, ISO_INSTANT_RULE, listenProblem } from './messages.js';
 import './heap.js';

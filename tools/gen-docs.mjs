@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 /**
- * Writes what is generated from the catalog and the settings table: the README's tool and settings
- * tables, the bundle manifest's tools and user_config, and server.json for the MCP Registry.
+ * Writes what is generated: from the catalog and the settings table, the README's list of tools,
+ * docs/tools.md's table, docs/settings.md's tables, the bundle manifest's tools and user_config,
+ * and server.json for the MCP Registry; from the benchmarks' results, docs/performance.md.
  * `--check` changes nothing and exits 1 when any is stale. Reads the build (dist/), so run
  * `npm run build` first.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { performancePage } from './performance-page.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { plansText, TOOLSETS, tools } = await import(`${root}dist/catalog/index.js`);
@@ -24,6 +26,15 @@ function toolRow(t) {
   if (t.kind === 'local') return `| \`${t.name}\` | (answered by the server) | ${set} | free | live | all |`;
   const refresh = t.refreshSeconds > 0 ? `every ${formatDuration(t.refreshSeconds)}` : 'live, not cached';
   return `| \`${t.name}\` | \`GET ${t.path}\` | ${set} | ${t.credits.text} | ${refresh} | ${plansText(t.plans)} |`;
+}
+
+/** The README's list: each tool, its toolset (marked when in the default list) and what it answers. */
+function toolList() {
+  const rows = tools.map((t) => {
+    const set = `${t.toolset}${t.inDefault ? ' (default)' : ''}`;
+    return `| \`${t.name}\` | ${set} | ${t.description.split('\n')[0]} |`;
+  });
+  return ['| Tool | Toolset | What it answers |', '|---|---|---|', ...rows].join('\n');
 }
 
 function toolTable() {
@@ -51,7 +62,7 @@ function replaceBetween(text, name, body) {
   const end = `<!-- ${name}:end -->`;
   const from = text.indexOf(start);
   const to = text.indexOf(end);
-  if (from < 0 || to < 0) throw new Error(`README.md lacks the ${start} … ${end} markers`);
+  if (from < 0 || to < 0) throw new Error(`a generated page lacks the ${start} … ${end} markers`);
   return `${text.slice(0, from + start.length)}\n${body}\n${text.slice(to)}`;
 }
 
@@ -117,34 +128,35 @@ function serverJson() {
 }
 
 const check = process.argv.includes('--check');
-const readmePath = `${root}README.md`;
-const manifestPath = `${root}manifest.json`;
-const readme = readFileSync(readmePath, 'utf8');
-const nextReadme = ['tools', 'toolsets', 'settings'].reduce(
-  (text, name) =>
-    replaceBetween(text, name, { tools: toolTable, toolsets: toolsetList, settings: settingsTable }[name]()),
-  readme,
-);
-const manifestText = readFileSync(manifestPath, 'utf8');
-const nextManifest = `${JSON.stringify(manifest(JSON.parse(manifestText)), null, 2)}\n`;
-const serverPath = `${root}server.json`;
-const serverText = existsSync(serverPath) ? readFileSync(serverPath, 'utf8') : '';
-const nextServer = `${JSON.stringify(serverJson(), null, 2)}\n`;
-
-const stale = [
-  readme !== nextReadme && 'README.md',
-  manifestText !== nextManifest && 'manifest.json',
-  serverText !== nextServer && 'server.json',
-].filter(Boolean);
+const blocks = { 'tool-list': toolList, tools: toolTable, toolsets: toolsetList, settings: settingsTable };
+/** Each generated file: its path, and its text as it should be, given the text it has. */
+const generated = [
+  ['README.md', (text) => replaceBetween(text, 'tool-list', blocks['tool-list']())],
+  ['docs/tools.md', (text) => replaceBetween(text, 'tools', blocks.tools())],
+  [
+    'docs/settings.md',
+    (text) =>
+      replaceBetween(replaceBetween(text, 'settings', blocks.settings()), 'toolsets', blocks.toolsets()),
+  ],
+  ['docs/performance.md', () => performancePage(`${root}tools/bench/results`)],
+  ['manifest.json', (text) => `${JSON.stringify(manifest(JSON.parse(text)), null, 2)}\n`],
+  ['server.json', () => `${JSON.stringify(serverJson(), null, 2)}\n`],
+];
+const stale = [];
+for (const [path, next] of generated) {
+  const file = `${root}${path}`;
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const wanted = next(text);
+  if (wanted === text) continue;
+  stale.push(path);
+  if (!check) writeFileSync(file, wanted);
+}
 if (check) {
   if (stale.length > 0) {
     console.error(`Stale: ${stale.join(', ')}. Run \`npm run docs\` and commit the result.`);
     process.exit(1);
   }
-  console.log('README.md, manifest.json and server.json match the catalog.');
+  console.log('The generated pages, manifest.json and server.json match the catalog and the benchmarks.');
 } else {
-  writeFileSync(readmePath, nextReadme);
-  writeFileSync(manifestPath, nextManifest);
-  writeFileSync(serverPath, nextServer);
   console.log(stale.length > 0 ? `Updated ${stale.join(', ')}.` : 'Nothing to update.');
 }

@@ -35,10 +35,8 @@ export async function openDataSource(config: Config): Promise<DataSource> {
       close: () => client.close(),
     };
   }
-  // On the server's own thread, on loopback. A thread of its own kept the server's thread free of
-  // the sandbox's work, but cost 60 to 90 MB more after a burst of heavy calls (a second V8 heap);
-  // here, with each answer asking only for what it carries, `ping` is still answered within 75 ms
-  // during a burst of 500 heavy calls (tools/bench/burst.mjs). A server with a key never loads it.
+  // On the server's own thread, on loopback: one V8 heap, not two (decision 003). A server with a
+  // key never loads it.
   const { startSandbox } = await import('../sandbox/server.js');
   const sandbox = await startSandbox({ keyHeader: config.keyHeader, rateLimit: false, now: config.now });
   const client = clientFor(sandbox.url);

@@ -48,7 +48,7 @@ export type CallEstimate =
 
 /** What every tool has, whatever its kind. */
 export interface ToolBase<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
-  /** MCP tool name, as DESIGN.md fixes it. */
+  /** MCP tool name, as the contract fixes it (docs/architecture.md). */
   name: string;
   title: string;
   toolset: Toolset;

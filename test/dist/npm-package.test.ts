@@ -1,7 +1,7 @@
 /**
  * The npm package as `npx svc-mcp` gets it: `npm pack`, installed into an empty directory with
  * production dependencies only, and the installed `svc-mcp` run: --version, a call, a stdio session;
- * and the README's way before it is published, `npx -y ./svc-mcp-<version>.tgz`, run as written.
+ * and docs/hosts.md's way before it is published, `npx -y ./svc-mcp-<version>.tgz`, run as written.
  */
 import { execFileSync } from 'node:child_process';
 import { type Dirent, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -101,8 +101,10 @@ describe('the npm package', () => {
     }
   });
 
-  it("the README's tarball lines (before the package is published) run as written", () => {
-    const lines = readmeCommands('### Not on the npm registry yet').filter((line) => line.startsWith('npx '));
+  it('the tarball lines of docs/hosts.md (before the package is published) run as written', () => {
+    const lines = readmeCommands('## Not on the npm registry yet', 'docs/hosts.md').filter((line) =>
+      line.startsWith('npx '),
+    );
     expect(lines).toEqual([
       `npx -y ./${pkg.name}-${pkg.version}.tgz --version`,
       `npx -y ./${pkg.name}-${pkg.version}.tgz call get_fear_and_greed_latest`,

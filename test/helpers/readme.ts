@@ -1,11 +1,11 @@
-/** What the README says to run, read from the README itself so that the tests run it as written. */
+/** What the README and the docs say to run, read from the page itself so that the tests run it as written. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from './cli.js';
 
-/** The command lines of a README section's `sh` blocks, comments dropped. */
-export function readmeCommands(heading: string): string[] {
-  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+/** The command lines of a section's `sh` blocks in a page (the README unless named), comments dropped. */
+export function readmeCommands(heading: string, page = 'README.md'): string[] {
+  const readme = readFileSync(join(REPO_ROOT, page), 'utf8');
   const start = readme.indexOf(`${heading}\n`);
   const level = heading.split(' ')[0];
   const end = readme.indexOf(`\n${level} `, start + heading.length);

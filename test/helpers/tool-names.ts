@@ -1,6 +1,6 @@
 import { assetBySymbol, tokenAddress } from '../../src/sandbox/market/assets.js';
 
-/** DESIGN.md's tool names, in the catalog's order: what `default` and `all` expose on the embedded sandbox. */
+/** The contract's tool names (docs/architecture.md), in the catalog's order: what `default` and `all` expose on the embedded sandbox. */
 export const SPEC_TOOLS = [
   'get_global_metrics_latest',
   'get_global_metrics_historical',

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLI, connectStdio, percentile, rssMb } from './processes.mjs';
+import { figure, saveResults } from './results.mjs';
 
 const HEAVIEST = [
   ['get_cryptocurrency_listings_latest', { limit: 5000 }],
@@ -75,6 +76,7 @@ const { client, pid } = await connectStdio([CLI], {
 try {
   await client.callTool({ name: 'get_fear_and_greed_latest', arguments: {} });
   const before = rssMb(pid);
+  const kept = [];
   console.log(
     `Node ${process.version}, ${values.mix} mix; RSS after start-up and one call: ${before.toFixed(0)} MB`,
   );
@@ -106,7 +108,19 @@ try {
         `ping p50 ${ms(50)}, p95 ${ms(95)}, max ${Math.max(...pings).toFixed(0)} ms over ${pings.length} pings; ` +
         `RSS ${rssMb(pid).toFixed(0)} MB after, ${rssMb(pid, 'VmHWM').toFixed(0)} MB at most`,
     );
+    if (round === rounds) {
+      kept.push(
+        figure(`${calls} calls (${values.mix} mix) at once, all answered in`, seconds, 's'),
+        figure('ping during the burst, p95', percentile(pings, 95), 'ms'),
+        figure('resident memory after the last burst', rssMb(pid), 'MB', { most: 200 }),
+      );
+    }
   }
+  saveResults(
+    `burst-${values.mix}`,
+    `node tools/bench/burst.mjs --mix ${values.mix} --rounds ${rounds}`,
+    kept,
+  );
 } finally {
   await client.close();
   rmSync(state, { recursive: true, force: true });

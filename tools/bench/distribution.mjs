@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { percentile, ROOT } from './processes.mjs';
+import { figure, saveResults } from './results.mjs';
 
 const { values } = parseArgs({ options: { starts: { type: 'string', default: '10' } } });
 const STARTS = Number(values.starts);
@@ -84,6 +85,14 @@ try {
   console.log(
     `cold start, installed package to the initialize answer (${STARTS} starts): median ${percentile(samples, 50).toFixed(0)} ms, slowest ${Math.max(...samples).toFixed(0)} ms`,
   );
+  const MB = 1024 * 1024;
+  saveResults('distribution', 'node tools/bench/distribution.mjs', [
+    figure('desktop bundle, packed', statSync(bundle).size / MB, 'MB', { most: 5 }),
+    figure('desktop bundle, unpacked', unpacked.bytes / MB, 'MB'),
+    figure('npm tarball', statSync(tarball).size / MB, 'MB'),
+    figure('npm package installed with its dependencies', installed.bytes / MB, 'MB'),
+    figure('cold start, installed package to the initialize answer, median', percentile(samples, 50), 'ms'),
+  ]);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -34,6 +34,7 @@ import {
   startRedisServer,
   startSandboxProcess,
 } from './processes.mjs';
+import { figure, saveResults } from './results.mjs';
 
 const hasHttp = /svc-mcp http/.test(
   spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' }).stdout,
@@ -178,6 +179,9 @@ async function run(servers, count) {
   return { samples, failed, seconds: (performance.now() - started) / 1000 };
 }
 
+/** What the results file keeps. */
+const kept = [];
+
 async function scenario(name, replicas, env) {
   const dirs = [];
   const servers = [];
@@ -195,6 +199,21 @@ async function scenario(name, replicas, env) {
     const memory = before.map((b, i) => `${b.toFixed(0)} → ${after[i].toFixed(0)} MB`).join(', ');
     console.log(
       `${name.padEnd(36)} ${rate.padStart(6)} calls/s  p50 ${percentile(samples, 50).toFixed(2)} ms  p99 ${percentile(samples, 99).toFixed(2)} ms  RSS ${memory}  (${samples.length} answered${failed ? `, ${failed} failed` : ''})`,
+    );
+    const cached = name === 'one process, cached' && TRANSPORT === 'http';
+    kept.push(
+      figure(
+        `${TRANSPORT}, ${name}`,
+        samples.length / seconds,
+        'calls/s',
+        cached ? { least: 1_000 } : undefined,
+      ),
+      figure(
+        `${TRANSPORT}, ${name}: resident memory growth`,
+        Math.max(...after.map((a, i) => a - before[i])),
+        'MB',
+        cached ? { most: 20 } : undefined,
+      ),
     );
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
@@ -219,6 +238,7 @@ try {
     await scenario('two replicas on one Redis, cached', 2, shared);
     await scenario('two replicas on one Redis, uncached', 2, { ...shared, SVC_CACHE: 'off' });
   }
+  saveResults(`load-${TRANSPORT}`, `node tools/bench/load.mjs --transport ${TRANSPORT}`, kept);
 } finally {
   sandbox.child.kill();
   redis?.stop();

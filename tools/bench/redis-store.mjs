@@ -11,6 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import { percentile, startRedisServer } from './processes.mjs';
+import { figure, saveResults } from './results.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -49,11 +50,14 @@ async function measure(name, op) {
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const seconds = (performance.now() - started) / 1000;
   const rate = Math.round(samples.length / seconds).toLocaleString('en');
+  kept.push(figure(`${name}, concurrency ${CONCURRENCY}`, samples.length / seconds, 'ops/s'));
   console.log(
     `${name.padEnd(34)} ${rate.padStart(7)} ops/s  p50 ${percentile(samples, 50).toFixed(2)} ms  p99 ${percentile(samples, 99).toFixed(2)} ms  (${samples.length} ops)`,
   );
 }
 
+/** What the results file keeps. */
+const kept = [];
 const own = values.redis === undefined ? await startRedisServer() : undefined;
 const url = values.redis ?? own.url;
 const connection = new RedisConnection(url, `svc-mcp-bench-${process.pid}`, SILENT_LOG);
@@ -90,6 +94,7 @@ try {
     if (await cache.claims.claim(`claim-${i}`, 15_000)) await cache.claims.release(`claim-${i}`);
   });
   await ledger.close();
+  saveResults('redis-store', 'node tools/bench/redis-store.mjs', kept);
 } finally {
   await connection.close();
   own?.stop();

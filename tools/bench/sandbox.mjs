@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
+import { figure, saveResults } from './results.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const KEY = { 'X-SVC_PRO_API_KEY': 'sandbox-enterprise' };
@@ -96,6 +97,11 @@ async function main() {
     console.log(
       `listings limit=5000, sequential:        median ${l5000.median.toFixed(1)} ms, p95 ${l5000.p95.toFixed(1)} ms (${l5000.requests} requests, ${(bytes / 1024).toFixed(0)} KiB each)`,
     );
+    saveResults('sandbox', 'node tools/bench/sandbox.mjs', [
+      figure('fear-and-greed latest, concurrency 16', fg.rps, 'req/s', { least: 5_000 }),
+      figure('listings limit=100, concurrency 16', l100.rps, 'req/s'),
+      figure('listings limit=5000 (every asset), sequential, median', l5000.median, 'ms', { most: 30 }),
+    ]);
   } finally {
     await pool.close();
     child.kill('SIGTERM');

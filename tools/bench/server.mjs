@@ -28,6 +28,7 @@ import {
   rssMb,
   startSandboxProcess,
 } from './processes.mjs';
+import { figure, saveResults } from './results.mjs';
 
 const { values } = parseArgs({
   options: { calls: { type: 'string', default: '1000' }, starts: { type: 'string', default: '15' } },
@@ -122,6 +123,16 @@ try {
   console.log(
     `for reference, an SDK server whose one tool makes the same GET with undici: overhead at p50 ${ms(forwardingOverhead)}, RSS ${forwardingRss.toFixed(1)} MB after ${CALLS + WARMUP} calls`,
   );
+  saveResults('server', 'node tools/bench/server.mjs', [
+    figure('start-up, spawn to the initialize answer, median', percentile(starts, 50), 'ms', { most: 250 }),
+    figure('cached get_fear_and_greed_latest over stdio above a direct GET, p50', mcpP50 - httpP50, 'ms', {
+      most: 1,
+    }),
+    figure('resident memory after start-up', rssAfterStart, 'MB'),
+    figure(`resident memory after ${CALLS + WARMUP} calls`, rssAfterCalls, 'MB', { most: 80 }),
+    figure('tools/list, default toolsets', toolsListBytes, 'bytes'),
+    figure('for reference: the SDK and the same GET, above the GET, p50', forwardingOverhead, 'ms'),
+  ]);
 } finally {
   sandbox.kill();
   rmSync(state, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { beside, cliArgs, freePort, percentile, ROOT } from './processes.mjs';
+import { figure, saveResults } from './results.mjs';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '2000' } } });
 const calls = Number(values.calls);
@@ -101,6 +102,14 @@ console.log(`static token:     p50 ${p(samples.direct, 50)} ms, p95 ${p(samples.
 console.log(
   `sign-in adds at p50: ${(percentile(samples.call, 50) - percentile(samples.direct, 50)).toFixed(3)} ms`,
 );
+saveResults('sign-in', 'node tools/bench/sign-in.mjs', [
+  figure(
+    'a cached call by a signed-in caller, above the static token, p50',
+    percentile(samples.call, 50) - percentile(samples.direct, 50),
+    'ms',
+    { most: 0.2 },
+  ),
+]);
 plain.child.kill();
 signed.child.kill();
 issuerServer.close();

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cliArgs, connectStdio, forwardingServer, percentile, startSandboxProcess } from './processes.mjs';
+import { figure, saveResults } from './results.mjs';
 
 const { values } = parseArgs({
   options: { calls: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '2' } },
@@ -75,6 +76,7 @@ const us = (ms) => `${(ms * 1000).toFixed(0).padStart(4)} µs`;
 console.log(
   `Node ${process.versions.node}; medians of ${CALLS} calls after ${CALLS}: ${SPANS.join(' | ')} | in all`,
 );
+const kept = [];
 try {
   for (let round = 1; round <= ROUNDS; round++) {
     const medians = [];
@@ -85,7 +87,15 @@ try {
     }
     const extra = medians[0].map((ms, i) => ms - medians[1][i]);
     console.log(`round ${round}, ours less the reference: ${extra.map(us).join(' | ')}`);
+    if (round === ROUNDS) {
+      const labels = [...SPANS, 'in all'];
+      kept.push(...medians[0].map((ms, i) => figure(`ours: ${labels[i]}, median`, ms * 1000, 'µs')));
+      kept.push(
+        ...extra.map((ms, i) => figure(`ours less the reference: ${labels[i]}, median`, ms * 1000, 'µs')),
+      );
+    }
   }
+  saveResults('timeline', 'node tools/bench/timeline.mjs', kept);
 } finally {
   sandbox.kill();
 }
