@@ -1,6 +1,7 @@
 /**
  * Price chart: candles and volume for get_ohlcv_historical and get_kline_candles, a line for
- * get_cryptocurrency_quotes_historical and get_kline_points; the crosshair's values in the legend.
+ * get_cryptocurrency_quotes_historical and get_kline_points, with the closes' 20- and 50-period
+ * simple moving averages drawn over them; the crosshair's values in the legend.
  */
 import { CandlestickSeries, HistogramSeries, LineSeries } from 'lightweight-charts';
 import { byTime, connect, reportSize, showMessage, toSeconds } from './bridge.mjs';
@@ -50,6 +51,35 @@ function candle(c) {
 
 const valued = (points, key) => byTime(points.filter((p) => Number.isFinite(p[key])));
 
+/** The simple moving average of the last `n` closes, from the n-th point on (analyze_assets' sma.n). */
+function movingAverage(points, n) {
+  const out = [];
+  let sum = 0;
+  points.forEach((p, i) => {
+    sum += p.value;
+    if (i >= n) sum -= points[i - n].value;
+    if (i >= n - 1) out.push({ time: p.time, value: sum / n });
+  });
+  return out;
+}
+
+/** SMA20 and SMA50 over the closes, each a thin line of its own colour. */
+function drawAverages(chart, closes) {
+  return [
+    [20, COLORS.second],
+    [50, COLORS.third],
+  ].map(([n, color]) => {
+    const line = chart.addSeries(LineSeries, {
+      color,
+      lineWidth: 1,
+      priceLineVisible: false,
+      lastValueVisible: false,
+    });
+    line.setData(movingAverage(closes, n));
+    return { n, line };
+  });
+}
+
 function draw(result) {
   const series = result.structuredContent && seriesOf(result.structuredContent);
   if (!series) return showMessage('No price data to draw.');
@@ -76,6 +106,10 @@ function draw(result) {
     main.setData(valued(series.line, 'value').map(({ time, value }) => ({ time, value })));
   }
   const points = series.candles ?? series.line;
+  const closes = series.candles
+    ? valued(series.candles, 'close').map(({ time, close }) => ({ time, value: close }))
+    : valued(series.line, 'value').map(({ time, value }) => ({ time, value }));
+  const averages = drawAverages(chart, closes);
   volume.setData(valued(points, 'volume').map(({ time, volume: value }) => ({ time, value })));
   chart.timeScale().fitContent();
   const last = points.at(-1);
@@ -89,7 +123,13 @@ function draw(result) {
         p?.close !== undefined
           ? `O ${short(p.open)} H ${short(p.high)} L ${short(p.low)} C ${short(p.close)}`
           : `${short(p?.value)}`;
-      return `${when(time)}  ${price}  Vol ${short(v)}`;
+      const smas = averages
+        .map(({ n, line }) => {
+          const value = data.get(line)?.value;
+          return value === undefined ? '' : `  SMA${n} ${short(value)}`;
+        })
+        .join('');
+      return `${when(time)}  ${price}${smas}  Vol ${short(v)}`;
     },
     last ? `${points.length} points; last ${short(last.close ?? last.value)}` : '',
   );

@@ -13,14 +13,21 @@
 
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Fetched } from '../cache/shared.js';
-import { planTitle, type Tool, type ToolContext, UnexpectedBodyError } from '../catalog/index.js';
+import {
+  planTitle,
+  type Tool,
+  type ToolContext,
+  ToolRefusal,
+  toolPlans,
+  UnexpectedBodyError,
+} from '../catalog/index.js';
 import { validateParams } from '../catalog/params.js';
 import { accountOf } from '../guard/accounts.js';
 import { CALL_CANCELLED } from '../messages.js';
 import { type CallEvent, notify } from '../ops/events.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
 import { QuestionAsked, RefusedCall } from './confirmation.js';
-import { estimateCall } from './estimate.js';
+import { pricingContext, refuseOverLimits } from './estimate.js';
 import { type EndpointData, type FetchContext, fetchEndpoint } from './fetch.js';
 import { BusyError } from './limiter.js';
 import { errorResult, type ResultMeta, toolResult } from './results.js';
@@ -91,15 +98,15 @@ async function runCall(
     const account = accountOf(context.apiKey ?? source.apiKey ?? '');
     const fetches: EndpointData[] = [];
     const toolContext: ToolContext = {
-      account,
+      ...pricingContext(services, account),
       fetch: async (endpoint, query) => {
         const fetched = await fetchEndpoint(services, endpoint, query, callContext);
         fetches.push(fetched);
         return fetched;
       },
       usage: () => services.guard.usage(account, context.person, context.admin),
-      estimate: (name, query) => estimateCall(services, account, name, query),
     };
+    if (tool.kind === 'local') await refuseOverLimits(services, tool, params, toolContext);
     const data = nextInFormat(await tool.data(params, toolContext), format);
     const meta = answerMeta(fetches, source.sandbox, charged);
     return {
@@ -123,13 +130,10 @@ async function runCall(
       return { result: { content: [] }, event: { outcome: 'asked', credits: 0 } };
     const reason =
       error instanceof RefusedCall ? error.reason : error instanceof BusyError ? 'busy' : undefined;
+    const outcome = reason ? 'refused' : error instanceof ToolRefusal ? 'invalid' : 'error';
     return {
       result: errorResult(describeFailure(error, tool, services, context), charged),
-      event: {
-        outcome: reason ? 'refused' : 'error',
-        reason,
-        credits: charged,
-      },
+      event: { outcome, reason, credits: charged },
     };
   }
 }
@@ -169,13 +173,16 @@ function presentation(tool: Tool, params: Record<string, unknown>, format: 'text
 }
 
 function describeFailure(error: unknown, tool: Tool, services: Services, context: CallContext): string {
-  if (error instanceof RefusedCall || error instanceof BusyError) return error.message;
+  if (error instanceof RefusedCall || error instanceof BusyError || error instanceof ToolRefusal)
+    return error.message;
   if (error instanceof UpstreamError) {
-    return describeUpstreamError(error, {
-      plans: tool.kind === 'endpoint' ? tool.plans.map(planTitle) : [],
+    const described = describeUpstreamError(error, {
+      plans: toolPlans(tool).map(planTitle),
       timeoutMs: services.config.timeoutMs,
       keyFromCaller: context.apiKey !== undefined,
     });
+    const hint = tool.kind === 'local' && error.status === 400 ? tool.badRequestHint : undefined;
+    return hint === undefined ? described : `${described} ${hint}`;
   }
   if (error instanceof UnexpectedBodyError) return `${error.message} Try again later.`;
   // A fault of ours, or a data source that could not start: still an answer the model can read.

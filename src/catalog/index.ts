@@ -1,6 +1,7 @@
 /** The catalog: every tool the server has, endpoints first, in the order they are listed. */
 
 import { creditUsage, estimateCost, keyInfo } from './account.js';
+import { analyzeAssets } from './analysis.js';
 import { trendingTokens, trendingTopics } from './community.js';
 import { latestContent, latestPosts, postComments, topPosts } from './content.js';
 import { listingsLatest, quotesLatest } from './cryptocurrency.js';
@@ -91,7 +92,13 @@ export const endpoints = [
 ] as const satisfies readonly Endpoint[];
 
 /** Every tool the server has, in the order they are listed: the endpoints, then the local tools. */
-export const tools: readonly Tool[] = [...endpoints, searchCryptocurrencies, creditUsage, estimateCost];
+export const tools: readonly Tool[] = [
+  ...endpoints,
+  searchCryptocurrencies,
+  analyzeAssets,
+  creditUsage,
+  estimateCost,
+];
 
 /** The tool name of every catalog endpoint: the sandbox keys its handlers by it. */
 export type EndpointName = (typeof endpoints)[number]['name'];

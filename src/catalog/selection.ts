@@ -5,7 +5,7 @@
 import { clip } from '../messages.js';
 import { closestNames } from './closest-names.js';
 import { tools } from './index.js';
-import { type Plan, planTitle } from './plans.js';
+import { ALL_PLANS, type Plan, planTitle } from './plans.js';
 import type { Tool } from './tool.js';
 import { isSelected, type ToolsetChoice } from './toolsets.js';
 
@@ -15,9 +15,14 @@ export interface Selection {
   toolsets: readonly ToolsetChoice[];
 }
 
-/** Whether the plan has the tool: the service's plans name endpoints; local tools are on all. */
+/** The plans that have the tool: an endpoint's, or those of the endpoints a local tool reads. */
+export function toolPlans(tool: Tool): readonly Plan[] {
+  return tool.plans ?? ALL_PLANS;
+}
+
+/** Whether the plan has the tool. */
 function planHas(plan: Plan | undefined, tool: Tool): boolean {
-  return plan === undefined || tool.kind === 'local' || tool.plans.includes(plan);
+  return plan === undefined || toolPlans(tool).includes(plan);
 }
 
 /** The chosen toolsets and default tools, minus the endpoints the plan lacks. */
@@ -32,16 +37,16 @@ export function selectTools(config: Selection): Tool[] {
 function whyHidden(name: string, config: Selection): string | undefined {
   const tool = tools.find((t) => t.name === name);
   if (!tool) return undefined;
-  if (tool.kind === 'endpoint' && !planHas(config.plan, tool)) {
-    return `The tool "${name}" is hidden by SVC_PLAN=${config.plan}: the service includes it on the ${tool.plans.map(planTitle).join(', ')} plans.`;
+  if (!planHas(config.plan, tool)) {
+    return `The tool "${name}" is hidden by SVC_PLAN=${config.plan}: the service includes it on the ${toolPlans(tool).map(planTitle).join(', ')} plans.`;
   }
   return `The tool "${name}" is in the ${tool.toolset} toolset, which SVC_TOOLSETS=${config.toolsets.join(',')} leaves out; add ${tool.toolset} (or all) to SVC_TOOLSETS to expose it.`;
 }
 
 /** What a suggested tool the settings hide needs, in a sentence: the plan, or its toolset listed. */
 function toShow(tool: Tool, config: Selection): string {
-  if (tool.kind === 'endpoint' && !planHas(config.plan, tool)) {
-    const plans = tool.plans.map(planTitle);
+  if (!planHas(config.plan, tool)) {
+    const plans = toolPlans(tool).map(planTitle);
     return `${tool.name} needs the ${plans.slice(0, -1).join(', ')}${plans.length > 1 ? ' or ' : ''}${plans.at(-1)} plan (SVC_PLAN=${config.plan} hides it).`;
   }
   return `${tool.name} is in the ${tool.toolset} toolset: add ${tool.toolset} (or all) to SVC_TOOLSETS to list it.`;

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { CreditUsageFigures } from './account.js';
 import type { Endpoint } from './define.js';
 import { formatParam } from './params.js';
+import { ALL_PLANS, type Plan, plansText } from './plans.js';
 import type { Toolset } from './toolsets.js';
 
 /** What a tool's answer may use besides its parameters; the call path builds it per call. */
@@ -20,6 +21,25 @@ export interface ToolContext {
   usage(): Promise<CreditUsageFigures>;
   /** What a call of `tool` with `args` would cost now, checked and priced as a real call is; nothing is sent. */
   estimate(tool: string, args: Record<string, unknown>): Promise<CallEstimate>;
+  /** What `fetch` of `endpoint` with these (checked) parameters would cost now; nothing is sent. */
+  price(endpoint: Endpoint, params: Record<string, unknown>): Promise<RequestPrice>;
+  /** The server's clock in milliseconds: real time, or SVC_NOW's instant. */
+  now(): number;
+  /** The key's plan, when SVC_PLAN says it. */
+  plan?: Plan;
+}
+
+/** One request as the guard prices it: capped to one answer, with the next page's arguments when capped. */
+export interface RequestPrice {
+  credits: number;
+  /** The cache would answer it now: free. */
+  cached: boolean;
+  next?: Record<string, unknown>;
+}
+
+/** A local tool's call refused for its input, before anything is sent, with what to do instead. */
+export class ToolRefusal extends Error {
+  override name = 'ToolRefusal';
 }
 
 /** A planned call, priced: or why a real call with those arguments would be refused before sending. */
@@ -71,6 +91,16 @@ export interface LocalTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodO
   kind: 'local';
   /** It reads endpoints' data (search reads the cryptocurrency map): the service's world, not the server's own. */
   callsService?: boolean;
+  /** The plans that have the endpoints it reads; all when unset. */
+  plans?: readonly Plan[];
+  /**
+   * What a call costs, for a tool whose requests depend on its parameters: the guard checks it
+   * against the per-call limit and the budget before the tool sends anything, and estimate_cost
+   * gives it. Free when unset.
+   */
+  estimate?(params: z.output<I>, context: ToolContext): Promise<Omit<RequestPrice, 'next'>>;
+  /** Said after the service's refusal of a request's parameters (a 400): where to find valid ones. */
+  badRequestHint?: string;
 }
 
 /** Whether a tool reaches the service (an open world, in MCP's annotations) or only the server's own figures. */
@@ -91,7 +121,7 @@ export function defineLocalTool<I extends z.ZodObject, O extends z.ZodObject>(
   return {
     ...rest,
     kind: 'local',
-    description: `${summary}\nCredits: ${credits ?? 'free; no call to the service'}. Plans: all.`,
+    description: `${summary}\nCredits: ${credits ?? 'free; no call to the service'}. Plans: ${plansText(spec.plans ?? ALL_PLANS)}.`,
     toolInput: withFormatParam(spec.input),
   };
 }

@@ -16,6 +16,7 @@ export const TOOLSETS = {
   kline: 'DEX token candles and price points by contract address',
   utilities: 'Price conversion and the fiat map',
   legacy: 'Deprecated endpoints kept for old integrations (v1 listings, v2 quotes)',
+  analysis: 'Returns, risk, indicators and correlation computed from candles',
   account: 'Credit usage and key info',
 } as const;
 export type Toolset = keyof typeof TOOLSETS;

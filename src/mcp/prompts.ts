@@ -54,6 +54,10 @@ const PROMPTS: readonly PromptSpec[] = [
         tool: 'get_gainers_losers',
         does: () => 'the top 5 gainers (limit=5) and, with sort_dir=asc, the top 5 losers over 24h',
       },
+      {
+        tool: 'analyze_assets',
+        does: () => 'symbol=BTC, ETH, days=30: the month of the two largest, return, volatility and drawdown',
+      },
     ],
     answer:
       'Answer in a few lines: the headline figures first, then the movers. Quote figures as the tools give them, without guessing any.',
@@ -61,7 +65,7 @@ const PROMPTS: readonly PromptSpec[] = [
   {
     name: 'coin_report',
     title: 'Report on one coin',
-    description: 'A report on one asset: what it is, its price and performance, and its recent candles.',
+    description: 'A report on one asset: what it is, its price and performance, and its risk and trend.',
     arguments: [
       { name: 'coin', description: 'A name, symbol or slug, e.g. "solana" or "SOL".', required: true },
     ],
@@ -81,7 +85,11 @@ const PROMPTS: readonly PromptSpec[] = [
         tool: 'get_price_performance',
         does: () => 'id=<the id>, time_period=24h,7d,30d,all_time: how it has done, and its all-time high',
       },
-      { tool: 'get_ohlcv_historical', does: () => 'id=<the id>, count=7: the last week of daily candles' },
+      {
+        tool: 'analyze_assets',
+        does: () =>
+          'id=<the id>, days=90: its return, volatility and drawdown over 90 days, where it stands against its SMA50 and RSI, and how it moves with BTC',
+      },
     ],
     answer:
       'Answer with a short overview, then the figures. Quote them as the tools give them, with their dates, without guessing any.',

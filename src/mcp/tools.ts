@@ -51,10 +51,19 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, u
 
 const STRING_RULES: ReadonlySet<string> = new Set(['pattern', 'minLength', 'maxLength']);
 
+/** `anyOf: [X, {type: null}]` with X of one type is X whose type also admits null: the same values. */
+function nullableAsType(schema: Record<string, unknown>): Record<string, unknown> {
+  const options = schema.anyOf;
+  if (!Array.isArray(options) || options.length !== 2 || Object.keys(schema).length !== 1) return schema;
+  const [value, nothing] = options as Record<string, unknown>[];
+  if (JSON.stringify(nothing) !== '{"type":"null"}' || typeof value.type !== 'string') return schema;
+  return { ...value, type: [value.type, 'null'] };
+}
+
 function trim(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(trim);
   if (node === null || typeof node !== 'object') return node;
-  const schema = node as Record<string, unknown>;
+  const schema = nullableAsType(node as Record<string, unknown>);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'type' && 'enum' in schema) continue;

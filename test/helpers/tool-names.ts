@@ -33,6 +33,7 @@ export const DEFAULT_TOOLS = [
   ...LISTED_DEFAULT,
   'get_key_info',
   'search_cryptocurrencies',
+  'analyze_assets',
   'get_credit_usage',
   'estimate_cost',
 ];
@@ -89,6 +90,7 @@ export const VALID_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   get_cryptocurrency_quotes_latest_v2: BITCOIN,
   get_key_info: {},
   search_cryptocurrencies: { query: 'bitcoin' },
+  analyze_assets: { symbol: 'ETH', days: 30 },
   get_credit_usage: {},
   estimate_cost: { calls: [{ tool: 'get_fear_and_greed_latest' }] },
 };

@@ -1,8 +1,10 @@
 /**
  * The context bill: what the tool list and the answers cost a model. The default tool list stays
- * within 700 bytes a tool for what the model reads (name, title, description, input schema) and
- * 1,550 in all (annotations, output schema and views included); default answers within 4,000 characters of text and 16 KB of structured data; no
- * answer over 1 MiB on the wire, whatever its arguments and SVC_MAX_ANSWER_CHARS.
+ * within 760 bytes a tool for what the model reads (name, title, description, input schema) and
+ * 1,650 in all (annotations, output schema and views included); no definition over 3 KB but
+ * analyze_assets's, which carries its figures' definitions (docs/decisions/006); default answers
+ * within 4,000 characters of text and 16 KB of structured data; no answer over 1 MiB on the wire,
+ * whatever its arguments and SVC_MAX_ANSWER_CHARS.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,8 +14,11 @@ import { firstText, type McpSession } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { defaultArgs } from '../helpers/tool-names.js';
 
-const READ_BUDGET = 700;
-const ALL_BUDGET = 1550;
+const READ_BUDGET = 760;
+const ALL_BUDGET = 1650;
+const DEFINITION_BUDGET = 3 * 1024;
+/** The tools whose definitions may be longer, and by how much (docs/decisions/006). */
+const LONGER_DEFINITIONS: Readonly<Record<string, number>> = { analyze_assets: 5 * 1024 };
 const TEXT_BUDGET = 4000;
 const DATA_BUDGET = 16 * 1024;
 const WIRE_LIMIT = 1024 * 1024;
@@ -55,8 +60,11 @@ describe('the tool list', () => {
         `tools/list all: ${everything.tools.length} tools, ${read} bytes a tool read, ${all} in all`,
       );
       expect(everything.tools.length).toBeGreaterThan(mcp.tools.length);
-      // Every tool alone stays readable: no definition over 3 KB.
-      for (const tool of everything.tools) expect(definitionBytes(tool), tool.name).toBeLessThan(3 * 1024);
+      // Every tool alone stays readable: no definition over 3 KB, but those named above.
+      for (const tool of everything.tools) {
+        const bound = LONGER_DEFINITIONS[tool.name] ?? DEFINITION_BUDGET;
+        expect(definitionBytes(tool), tool.name).toBeLessThan(bound);
+      }
     } finally {
       await everything.close();
     }

@@ -5,7 +5,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpointsByName, PLANS, planTitle } from '../../src/catalog/index.js';
+import { PLANS, planTitle, toolPlans, tools } from '../../src/catalog/index.js';
 import { creditUsage, firstText } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
@@ -22,9 +22,14 @@ async function listed(env: Record<string, string>): Promise<string[]> {
     await mcp.close();
   }
 }
-/** The tools a plan has: the server's own tools are on every plan. */
-const onPlan = (plan: string) =>
-  ALL_TOOLS.filter((tool) => endpointsByName.get(tool)?.plans.includes(plan as never) ?? true);
+const byName = new Map(tools.map((tool) => [tool.name, tool]));
+/** The plans that have a tool: an endpoint's, the analysis's (those of the candles it reads), or all. */
+const plansOf = (name: string): readonly string[] => {
+  const tool = byName.get(name);
+  if (tool === undefined) throw new Error(`no tool ${name}`);
+  return toolPlans(tool);
+};
+const onPlan = (plan: string) => ALL_TOOLS.filter((tool) => plansOf(tool).includes(plan));
 
 describe('the sandbox key of each plan', () => {
   let sandbox: Sandbox;
@@ -44,13 +49,13 @@ describe('the sandbox key of each plan', () => {
         for (const tool of ALL_TOOLS) {
           const result = await mcp.call(tool, defaultArgs(tool));
           const text = firstText(result);
-          const endpoint = endpointsByName.get(tool);
-          if (!endpoint || endpoint.plans.includes(plan)) {
+          const plans = plansOf(tool);
+          if (plans.includes(plan)) {
             expect(result.isError, `${tool} on ${plan}: ${text}`).toBeFalsy();
           } else {
             expect(result.isError, `${tool} on ${plan}`).toBe(true);
             expect(text, tool).toMatch(/403|1006/);
-            expect(text, tool).toContain(endpoint.plans.map(planTitle).join(', '));
+            expect(text, tool).toContain(plans.map((p) => planTitle(p as never)).join(', '));
           }
         }
         const info = await mcp.call('get_key_info');

@@ -28,17 +28,19 @@ describe('prompts', () => {
     expect(mcp.client.getServerCapabilities()?.prompts).toBeDefined();
   });
 
-  it('market_brief names the four tools in order, each on this server', async () => {
+  it('market_brief names the five tools in order, each on this server', async () => {
     const text = promptText(await mcp.client.getPrompt({ name: 'market_brief' }));
     const order = [
       'get_global_metrics_latest',
       'get_fear_and_greed_latest',
       'get_altcoin_season_index_latest',
       'get_gainers_losers',
+      'analyze_assets',
     ].map((tool) => text.indexOf(`. ${tool}:`));
     expect(order.every((at) => at > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(text).toContain('sort_dir=asc');
+    expect(text).toContain('5. analyze_assets: symbol=BTC, ETH, days=30');
     expect(text).not.toContain('Not available');
   });
 
@@ -49,13 +51,11 @@ describe('prompts', () => {
     expect(text).toContain('Write a report on the cryptocurrency "solana"');
     expect(text).toContain('1. search_cryptocurrencies: query="solana"');
     expect(text).toMatch(/ask which one is meant/);
-    for (const tool of [
-      'get_cryptocurrency_quotes_latest',
-      'get_cryptocurrency_info',
-      'get_ohlcv_historical',
-    ]) {
+    for (const tool of ['get_cryptocurrency_quotes_latest', 'get_cryptocurrency_info', 'analyze_assets']) {
       expect(text).toContain(`. ${tool}:`);
     }
+    // Risk and trend come computed from analyze_assets, not as raw candles for the model to reduce.
+    expect(text).not.toContain('get_ohlcv_historical');
     // Price performance is outside the default toolsets: named as missing, not as a step.
     expect(DEFAULT_TOOLS).not.toContain('get_price_performance');
     expect(text).toContain('Not available on this server: get_price_performance');
@@ -82,7 +82,9 @@ describe('prompts', () => {
       const text = promptText(await sentiment.client.getPrompt({ name: 'market_brief' }));
       expect(text).toContain('1. get_fear_and_greed_latest:');
       expect(text).toContain('2. get_altcoin_season_index_latest:');
-      expect(text).toContain('Not available on this server: get_global_metrics_latest, get_gainers_losers');
+      expect(text).toContain(
+        'Not available on this server: get_global_metrics_latest, get_gainers_losers, analyze_assets',
+      );
     } finally {
       await sentiment.close();
     }
@@ -98,11 +100,12 @@ describe('prompts', () => {
     for (const [tool, args] of [
       ['get_cryptocurrency_quotes_latest', { id }],
       ['get_cryptocurrency_info', { id }],
-      ['get_ohlcv_historical', { id, count: 7 }],
+      ['analyze_assets', { id, days: 90 }],
     ] as const) {
       const result = await mcp.call(tool, args);
       expect(result.isError, `${tool}: ${firstText(result)}`).toBeFalsy();
-      expect(firstText(result)).toContain('Solana');
+      // The analysis heads its lines with the symbol; the others name the asset.
+      expect(firstText(result)).toMatch(tool === 'analyze_assets' ? /^SOL / : /Solana/);
     }
   });
 });
@@ -138,7 +141,7 @@ describe('resources', () => {
       plans: string[];
     }[];
     const endpointTools = ALL_TOOLS.filter(
-      (t) => !['search_cryptocurrencies', 'get_credit_usage', 'estimate_cost'].includes(t),
+      (t) => !['search_cryptocurrencies', 'analyze_assets', 'get_credit_usage', 'estimate_cost'].includes(t),
     );
     expect(catalog.map((e) => e.tool)).toEqual(endpointTools);
     expect(new Set(catalog.map((e) => e.path)).size).toBe(catalog.length);

@@ -18,6 +18,8 @@ const NOT_BASIC = [
   'get_cryptocurrency_quotes_historical',
   'get_ohlcv_historical',
   'get_gainers_losers',
+  // It reads the candles, which Basic lacks.
+  'analyze_assets',
 ];
 
 const names = (tools: Tool[]) => tools.map((t) => t.name);
@@ -148,7 +150,7 @@ describe('stdout carries only protocol', () => {
 });
 
 describe('SVC_PLAN and SVC_TOOLSETS', () => {
-  it('SVC_PLAN=basic hides the tools its plan lacks (community, history, gainers-losers)', async () => {
+  it('SVC_PLAN=basic hides the tools its plan lacks (community, history, gainers-losers, analysis)', async () => {
     const mcp = await startMcp({ SVC_PLAN: 'basic' });
     try {
       expect(names(mcp.tools)).toEqual(DEFAULT_TOOLS.filter((n) => !NOT_BASIC.includes(n)));

@@ -158,6 +158,8 @@ describe.skipIf(!found)('views in a browser', () => {
         const box = await (await page.$('iframe'))?.boundingBox();
         if (box) await page.mouse.move(box.x + box.width / 2, box.y + 60 + (box.height - 60) / 2);
         await expect.poll(() => frame.textContent('#legend')).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d {2}\S/);
+        // The closes' 20-period average is drawn over them, and read with them.
+        if (c.view === 'price') expect(await frame.textContent('#legend')).toMatch(/ {2}SMA20 \S+ /);
       } else if (c.kind === 'gauge') {
         await expect.poll(() => frame.locator('svg line').count()).toBe(1);
         expect(await frame.textContent('svg text')).toMatch(/^\d+ – \S/);

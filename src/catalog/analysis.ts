@@ -1,0 +1,282 @@
+/**
+ * analyze_assets: returns, risk, indicators and correlation of up to 10 assets against a
+ * benchmark, computed by the server from the candles get_ohlcv_historical gives for the same
+ * arguments (`source`), page by page, on the one call path: the cache, the guard, estimate_cost
+ * and the confirmation treat it as those candle requests, and it is charged what they are.
+ * Each figure's definition is in the description (and docs/analysis.md).
+ */
+import { z } from 'zod';
+import { type CandleSeries, completeCloses } from '../analysis/candles.js';
+import type { Interval } from '../analysis/figures.js';
+import { assetFigures, pairCorrelations } from '../analysis/report.js';
+import { monthsBefore } from '../calendar.js';
+import { formatDuration } from '../format/text.js';
+import { summariseAnalysis } from './analysis-text.js';
+import { exactlyOne, idsParam, symbolsParam, timeBoundParam, timeEndParam } from './asset-params.js';
+import { ohlcvHistorical } from './cryptocurrency-history.js';
+import {
+  convertParam,
+  enumParam,
+  intParam,
+  notTogether,
+  paramsObject,
+  parseTime,
+  type Rule,
+  splitList,
+  timeOrder,
+  validateParams,
+} from './params.js';
+import { describeDepth, HISTORY_MONTHS, type Plan, plansFrom, planTitle } from './plans.js';
+import { defineLocalTool, type RequestPrice, type ToolContext, ToolRefusal } from './tool.js';
+
+const MOST_ASSETS = 10;
+const DAYS = { least: 2, most: 365, byDefault: 90 } as const;
+/** Candle answers one analysis reads at most: each within SVC_MAX_ANSWER_CHARS. */
+const MOST_PAGES = 40;
+/** The benchmark when none is named: bitcoin, by symbol or by its id (upstream-notes.md, "Well-known ids"). */
+const BITCOIN = { symbol: 'BTC', id: '1' } as const;
+
+const DEFINITIONS = [
+  'Closes c oldest first (complete candles only); r_i = ln(c_i/c_(i-1)).',
+  'return_pct = (c_last/c_first - 1)×100.',
+  'volatility_pct = sample stdev (n-1) of r × √365 (daily) or √8760 (hourly) × 100.',
+  'max_drawdown_pct = min over i of (c_i/max_(j≤i) c_j - 1)×100, with peak and trough times.',
+  'sma.n = mean of the last n closes; null with fewer.',
+  'EMA n: α = 2/(n+1), seeded with the SMA of the first n closes.',
+  'MACD: line = EMA12 - EMA26 from the 26th close; signal = EMA9 of the line seeded with the mean of its first 9; histogram = line - signal; null under 34 closes.',
+  "rsi_14: Wilder's; first averages = means of the first 14 changes, then avg = (avg×13 + x)/14; 100 when the loss is 0.",
+  'bollinger_pct_b (20, 2) = (c_last - (SMA20 - 2σ))/(4σ), σ the population stdev of the last 20 closes.',
+  "correlation: Pearson's on log returns at the times both series have; beta = cov(r, r_bench)/var(r_bench) on the same times.",
+];
+
+/** At most MOST_ASSETS assets. */
+const fewAssets: Rule = (value, add) => {
+  for (const key of ['id', 'symbol']) {
+    const list = value[key];
+    if (typeof list === 'string' && splitList(list).length > MOST_ASSETS)
+      add({ path: key, message: `must name at most ${MOST_ASSETS} assets` });
+  }
+};
+
+/** A time range of DAYS.least to DAYS.most days (time_end defaults to now). */
+const rangeLength: Rule = (value, add) => {
+  if (value.time_start === undefined) return;
+  const start = parseTime(value.time_start as string | number) as number;
+  const end =
+    value.time_end === undefined ? Date.now() / 1000 : (parseTime(value.time_end as string) as number);
+  const days = (end - start) / 86_400;
+  if (days < DAYS.least || days > DAYS.most)
+    add({ path: 'time_start', message: `must be ${DAYS.least} to ${DAYS.most} days before time_end` });
+};
+
+/** The benchmark is named as the assets are: an id beside ids, a symbol beside symbols. */
+const benchmarkLikeAssets: Rule = (value, add) => {
+  const benchmark = value.benchmark;
+  if (typeof benchmark !== 'string') return;
+  const isId = /^\d+$/.test(benchmark);
+  if (value.id !== undefined && !isId)
+    add({ path: 'benchmark', message: 'must be an id when the assets are given by id, e.g. 1 (bitcoin)' });
+  if (value.symbol !== undefined && isId)
+    add({ path: 'benchmark', message: 'must be a symbol when the assets are given by symbol, e.g. BTC' });
+};
+
+const input = paramsObject(
+  {
+    id: idsParam.describe('Asset ids, up to 10, e.g. 1027, 5426.'),
+    symbol: symbolsParam.describe('Symbols instead, up to 10, e.g. ETH, SOL.'),
+    days: intParam(DAYS.least, DAYS.most, 'Days back from now; default 90.').optional(),
+    time_start: timeBoundParam('Start instead of days, exclusive'),
+    time_end: timeEndParam,
+    interval: enumParam(['daily', 'hourly'], 'Candle length.').default('daily'),
+    convert: convertParam(1).describe('One currency; default USD.'),
+    benchmark: z
+      .string()
+      .regex(/^(\d{1,10}|[0-9A-Za-z$@-]{1,20})$/, { message: 'must be one asset id or symbol' })
+      .optional()
+      .describe('Id or symbol, as the assets are given; default BTC (id 1).'),
+  },
+  exactlyOne('id', 'symbol'),
+  fewAssets,
+  notTogether('days', 'time_start'),
+  notTogether('days', 'time_end'),
+  timeOrder,
+  rangeLength,
+  benchmarkLikeAssets,
+);
+type Params = z.output<typeof input>;
+
+const nullableNumber = z.number().nullable();
+const timedClose = z.object({ time: z.string(), close: z.number() }).nullable();
+const assetOutput = z.object({
+  id: z.number(),
+  symbol: z.string(),
+  name: z.string(),
+  points: z.number(),
+  first: timedClose,
+  last: timedClose,
+  return_pct: nullableNumber,
+  volatility_pct: nullableNumber,
+  max_drawdown_pct: nullableNumber,
+  drawdown_peak_time: z.string().nullable(),
+  drawdown_trough_time: z.string().nullable(),
+  highest_close: timedClose,
+  lowest_close: timedClose,
+  sma: z.object({ '20': nullableNumber, '50': nullableNumber, '200': nullableNumber }),
+  ema: z.object({ '12': nullableNumber, '26': nullableNumber }),
+  rsi_14: nullableNumber,
+  macd: z.object({ line: z.number(), signal: z.number(), histogram: z.number() }).nullable(),
+  bollinger_pct_b: nullableNumber,
+  beta: nullableNumber,
+  correlation: nullableNumber,
+});
+const output = z.object({
+  interval: z.enum(['daily', 'hourly']),
+  convert: z.string(),
+  benchmark: z.object({ id: z.number(), symbol: z.string() }),
+  source: z.object({ tool: z.literal(ohlcvHistorical.name), arguments: z.record(z.string(), z.unknown()) }),
+  assets: z.array(assetOutput),
+  correlations: z.array(z.object({ a: z.string(), b: z.string(), value: nullableNumber })),
+});
+export type Analysis = z.output<typeof output>;
+
+/** The candle request the analysis reads: its assets and the benchmark in one list, and its window. */
+function candleArguments(params: Params): Record<string, unknown> {
+  const by = params.id !== undefined ? 'id' : 'symbol';
+  const assets = splitList((params.id ?? params.symbol) as string);
+  const benchmark = params.benchmark ?? (by === 'id' ? BITCOIN.id : BITCOIN.symbol);
+  const named = assets.some((a) => a.toUpperCase() === benchmark.toUpperCase())
+    ? assets
+    : [...assets, benchmark];
+  const perDay = params.interval === 'hourly' ? 24 : 1;
+  const window =
+    params.time_start === undefined
+      ? // The candle in progress comes too (the service counts it): one more than the complete ones.
+        { count: (params.days ?? DAYS.byDefault) * perDay + 1 }
+      : {
+          time_start: params.time_start,
+          ...(params.time_end === undefined ? {} : { time_end: params.time_end }),
+        };
+  return {
+    [by]: named.join(','),
+    time_period: params.interval,
+    interval: params.interval,
+    ...window,
+    convert: (params.convert ?? 'USD').toUpperCase(),
+    // An unknown asset is then the service's refusal, which costs nothing, not a figure left out.
+    skip_invalid: false,
+  };
+}
+
+/** The plan's history (SVC_PLAN) must reach as far back as the analysis does. */
+function checkHistory(params: Params, plan: Plan | undefined, nowMs: number): void {
+  if (plan === undefined || plan === 'enterprise') return;
+  const now = nowMs / 1000;
+  const reach =
+    params.time_start === undefined
+      ? now - (params.days ?? DAYS.byDefault) * 86_400
+      : (parseTime(params.time_start) as number);
+  const limit = monthsBefore(now, HISTORY_MONTHS[plan]);
+  if (reach >= limit) return;
+  const most = Math.floor((now - limit) / 86_400);
+  throw new ToolRefusal(
+    `This analysis reaches back to ${new Date(reach * 1000).toISOString().slice(0, 10)}, but the ${planTitle(plan)} plan (SVC_PLAN=${plan}) has ${describeDepth(HISTORY_MONTHS[plan])} of candle history, back to ${new Date(limit * 1000).toISOString().slice(0, 10)}: ask for days=${most} or fewer, or a later time_start.`,
+  );
+}
+
+/** The candle request's arguments as get_ohlcv_historical checks them. */
+function checkedCandles(args: Record<string, unknown>): Record<string, unknown> {
+  const checked = validateParams(ohlcvHistorical.input, args);
+  if (!checked.ok) throw new ToolRefusal(checked.message);
+  return checked.value as Record<string, unknown>;
+}
+
+/** Every page of the candle request, priced as the guard prices each, nothing sent. */
+async function plannedPages(args: Record<string, unknown>, context: ToolContext): Promise<RequestPrice[]> {
+  const pages: RequestPrice[] = [];
+  let next: Record<string, unknown> | undefined = args;
+  while (next !== undefined) {
+    if (pages.length === MOST_PAGES) throw tooManyPages();
+    const price = await context.price(ohlcvHistorical, checkedCandles(next));
+    pages.push(price);
+    next = price.next;
+  }
+  return pages;
+}
+
+function tooManyPages(): ToolRefusal {
+  return new ToolRefusal(
+    `This analysis needs more than ${MOST_PAGES} answers of candles: ask for fewer assets or days, or daily candles.`,
+  );
+}
+
+/** The candles of every page, fetched in turn on the call path, following each answer's `next`. */
+async function fetchedPages(args: Record<string, unknown>, context: ToolContext): Promise<CandleSeries[][]> {
+  const pages: CandleSeries[][] = [];
+  let next: Record<string, unknown> | undefined = args;
+  while (next !== undefined) {
+    if (pages.length === MOST_PAGES) throw tooManyPages();
+    const { data } = await context.fetch(ohlcvHistorical, checkedCandles(next));
+    const page = data as { items: CandleSeries[]; next?: Record<string, unknown> };
+    pages.push(page.items);
+    next = page.next;
+  }
+  return pages;
+}
+
+/** The analysis of the candles fetched with `args`, the figures computed from complete candles only. */
+function analyse(
+  params: Params,
+  args: Record<string, unknown>,
+  pages: CandleSeries[][],
+  nowMs: number,
+): Analysis {
+  const interval = params.interval as Interval;
+  const currency = args.convert as string;
+  const series = completeCloses(pages, currency, interval, nowMs);
+  const benchmarkName = String(params.benchmark ?? (params.id !== undefined ? BITCOIN.id : BITCOIN.symbol));
+  const isBenchmark = (s: { id: number; symbol: string }) =>
+    String(s.id) === benchmarkName || s.symbol.toUpperCase() === benchmarkName.toUpperCase();
+  const benchmark = series.find(isBenchmark);
+  // In the order asked; a symbol several assets share names each of them.
+  const asked = splitList((params.id ?? params.symbol) as string).map((a) => a.toUpperCase());
+  const assets = [
+    ...new Set(
+      asked.flatMap((a) => series.filter((s) => String(s.id) === a || s.symbol.toUpperCase() === a)),
+    ),
+  ];
+  return {
+    interval,
+    convert: currency,
+    benchmark: { id: benchmark?.id ?? Number(BITCOIN.id), symbol: benchmark?.symbol ?? benchmarkName },
+    source: { tool: 'get_ohlcv_historical', arguments: args },
+    assets: assets.map((s) => assetFigures(s, benchmark, interval)),
+    correlations: pairCorrelations(assets),
+  };
+}
+
+export const analyzeAssets = defineLocalTool({
+  name: 'analyze_assets',
+  title: 'Analyze assets',
+  toolset: 'analysis',
+  inDefault: true,
+  callsService: true,
+  plans: plansFrom('startup'),
+  summary: `Return, volatility, drawdown, SMA/EMA, RSI, MACD, Bollinger %b, beta and correlation of 1-10 assets vs a benchmark, computed from complete candles; source names the get_ohlcv_historical call they come from. Prefer it to raw candles for such questions.\n${DEFINITIONS.join('\n')}`,
+  credits: `the candles' (get_ohlcv_historical's rule; cached candles are free). Refresh ${formatDuration(ohlcvHistorical.refreshSeconds)}`,
+  input,
+  output,
+  badRequestHint: 'search_cryptocurrencies finds an asset’s id and symbol.',
+  async estimate(params, context) {
+    checkHistory(params, context.plan, context.now());
+    const pages = await plannedPages(checkedCandles(candleArguments(params)), context);
+    const unpaid = pages.filter((p) => !p.cached);
+    return { credits: unpaid.reduce((sum, p) => sum + p.credits, 0), cached: unpaid.length === 0 };
+  },
+  async data(params, context) {
+    checkHistory(params, context.plan, context.now());
+    const args = candleArguments(params);
+    const pages = await fetchedPages(checkedCandles(args), context);
+    return analyse(params, args, pages, context.now());
+  },
+  summarise: summariseAnalysis,
+});

@@ -1,0 +1,289 @@
+/**
+ * analyze_assets on the sandbox: every figure matches one recomputed (test/helpers/analysis-reference.ts)
+ * from the candles that `source` names, read back through get_ohlcv_historical; the call costs
+ * what those candle requests cost, which estimate_cost says first, and the cache serves either for
+ * the other; the text stays compact; bad input is refused before anything is sent.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aligned, pearson, referenceFigures, type Series } from '../helpers/analysis-reference.js';
+import { creditUsage, firstText, type McpSession, newStateDir } from '../helpers/cli.js';
+import { startMcp } from '../helpers/in-process.js';
+import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+
+const OHLCV = '/v2/cryptocurrency/ohlcv/historical';
+const TEN = 'ETH, SOL, XRP, DOGE, ADA, BNB, TRX, LINK, DOT, LTC';
+
+interface Candle {
+  time_open: string;
+  time_close?: string;
+  quote: { currency: string; close?: number }[];
+}
+interface Analysis {
+  interval: string;
+  convert: string;
+  benchmark: { id: number; symbol: string };
+  source: { tool: string; arguments: Record<string, unknown> };
+  assets: (Record<string, unknown> & { id: number; symbol: string })[];
+  correlations: { a: string; b: string; value: number | null }[];
+}
+
+let sandbox: Sandbox;
+const sessions: McpSession[] = [];
+const requests = () => sandbox.stats.byPath.get(OHLCV) ?? 0;
+
+/** A server of its own on the sandbox, with a ledger of its own; `extra` settings besides. */
+async function server(extra: Record<string, string> = {}): Promise<McpSession> {
+  const mcp = await startMcp(
+    sandboxEnv(sandbox, 'sandbox-enterprise', {
+      SVC_NOW: SANDBOX_NOW,
+      SVC_STATE_DIR: newStateDir(),
+      ...extra,
+    }),
+  );
+  sessions.push(mcp);
+  return mcp;
+}
+
+/** Every candle get_ohlcv_historical gives for `args`, following `next`, and what the pages cost. */
+async function candlesOf(mcp: McpSession, args: Record<string, unknown>) {
+  const byId = new Map<number, { symbol: string; candles: Candle[] }>();
+  let credits = 0;
+  let next: Record<string, unknown> | undefined = args;
+  while (next) {
+    const result = await mcp.call('get_ohlcv_historical', { ...next, format: 'json' });
+    expect(result.isError, firstText(result)).toBeFalsy();
+    credits += Number(result._meta?.credits);
+    const data = result.structuredContent as {
+      items: { id: number; symbol: string; quotes: Candle[] }[];
+      next?: Record<string, unknown>;
+    };
+    for (const item of data.items) {
+      const entry = byId.get(item.id) ?? { symbol: item.symbol, candles: [] };
+      entry.candles.push(...item.quotes);
+      byId.set(item.id, entry);
+    }
+    next = data.next === undefined ? undefined : { ...data.next, format: undefined };
+  }
+  return { byId, credits };
+}
+
+/** One asset's complete candles (closed by the frozen now), oldest first, once each. */
+function seriesOf(candles: Candle[], currency: string): Series {
+  const now = Date.parse(SANDBOX_NOW);
+  const kept = new Map<string, number>();
+  for (const c of candles) {
+    const close = c.quote.find((q) => q.currency === currency)?.close;
+    if (close !== undefined && c.time_close !== undefined && Date.parse(c.time_close) <= now)
+      kept.set(c.time_open, close);
+  }
+  const times = [...kept.keys()].sort();
+  return { times, closes: times.map((t) => kept.get(t) as number) };
+}
+
+/** Equal, or both null, or within a relative 1e-9: the figures are unrounded. */
+function expectSame(actual: unknown, expected: unknown, what: string): void {
+  if (expected === null || typeof expected !== 'number') {
+    expect(actual, what).toEqual(expected);
+    return;
+  }
+  expect(typeof actual, what).toBe('number');
+  expect(Math.abs((actual as number) - expected), what).toBeLessThanOrEqual(
+    1e-9 * Math.max(1, Math.abs(expected)),
+  );
+}
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimit: false });
+});
+afterAll(async () => {
+  await Promise.all(sessions.map((s) => s.close()));
+  await sandbox?.close();
+});
+
+describe('the figures', () => {
+  it('every figure is the one recomputed from the candles that source names', async () => {
+    const mcp = await server();
+    const result = await mcp.call('analyze_assets', { symbol: 'ETH, SOL', format: 'json' });
+    expect(result.isError, firstText(result)).toBeFalsy();
+    const data = result.structuredContent as unknown as Analysis;
+    expect(data.source.tool).toBe('get_ohlcv_historical');
+    expect(data.benchmark).toEqual({ id: 1, symbol: 'BTC' });
+    const { byId, credits } = await candlesOf(mcp, data.source.arguments);
+    // The candles were the analysis's: read again, they come from the cache.
+    expect(credits).toBe(0);
+    const series = new Map([...byId].map(([id, e]) => [id, seriesOf(e.candles, data.convert)]));
+    const btc = series.get(1) as Series;
+    expect(data.assets.map((a) => a.symbol)).toEqual(['ETH', 'SOL']);
+    for (const asset of data.assets) {
+      const own = series.get(asset.id) as Series;
+      expect(own.closes.length, asset.symbol).toBe(90);
+      const expected = referenceFigures(own, btc, 365);
+      for (const [key, value] of Object.entries(expected)) {
+        if (key === 'highest_close' || key === 'lowest_close') {
+          expectSame((asset[key] as { close: number }).close, value, `${asset.symbol}.${key}`);
+        } else if (value !== null && typeof value === 'object') {
+          for (const [inner, v] of Object.entries(value)) {
+            expectSame((asset[key] as Record<string, unknown>)[inner], v, `${asset.symbol}.${key}.${inner}`);
+          }
+        } else {
+          expectSame(asset[key], value, `${asset.symbol}.${key}`);
+        }
+      }
+      expect(asset.first).toEqual({ time: own.times[0], close: own.closes[0] });
+      expect(asset.last).toEqual({ time: own.times.at(-1), close: own.closes.at(-1) });
+    }
+    const [eth, sol] = [series.get(1027) as Series, series.get(5426) as Series];
+    expect(data.correlations).toHaveLength(1);
+    expectSame(data.correlations[0].value, pearson(...aligned(eth, sol)), 'ETH/SOL');
+  });
+
+  it('hourly candles are annualised over 8,760 hours; a short window leaves the long figures null and says why', async () => {
+    const mcp = await server();
+    const hourly = await mcp.call('analyze_assets', {
+      id: '1027',
+      days: 2,
+      interval: 'hourly',
+      format: 'json',
+    });
+    const data = hourly.structuredContent as unknown as Analysis;
+    expect(data.benchmark).toEqual({ id: 1, symbol: 'BTC' });
+    const { byId } = await candlesOf(mcp, data.source.arguments);
+    const eth = seriesOf(byId.get(1027)?.candles ?? [], 'USD');
+    expect(eth.closes).toHaveLength(48);
+    expectSame(
+      data.assets[0].volatility_pct,
+      referenceFigures(eth, eth, 8760).volatility_pct,
+      'hourly volatility',
+    );
+
+    const short = await mcp.call('analyze_assets', { symbol: 'ETH', days: 10 });
+    const text = firstText(short);
+    expect(short.structuredContent).toMatchObject({
+      assets: [{ points: 10, sma: { '20': null, '50': null, '200': null }, macd: null, rsi_14: null }],
+    });
+    expect(text).toMatch(
+      /n\/a where there are too few closes \(needs: SMA200 200, SMA50 50, MACD 34, SMA20 and Bollinger %b 20, RSI 15\)/,
+    );
+  });
+});
+
+describe('what it costs', () => {
+  it('what estimate_cost says, what the candle requests are charged, each page sent once; then free for the candles tool', async () => {
+    const mcp = await server();
+    const args = { symbol: TEN };
+    const planned = await mcp.call('estimate_cost', { calls: [{ tool: 'analyze_assets', arguments: args }] });
+    const estimate = (planned.structuredContent as { total: number }).total;
+    const before = requests();
+    const result = await mcp.call('analyze_assets', args);
+    expect(result.isError, firstText(result)).toBeFalsy();
+    const sent = requests() - before;
+    expect(sent).toBeGreaterThan(1);
+    expect(result._meta?.credits).toBe(estimate);
+    expect((await creditUsage(mcp)).spent).toBe(estimate);
+
+    // On a server of its own, the same candles cost the same; then the analysis is free.
+    const other = await server();
+    const source = (
+      (await mcp.call('analyze_assets', { ...args, format: 'json' })).structuredContent as unknown as Analysis
+    ).source.arguments;
+    const { credits } = await candlesOf(other, source);
+    expect(credits).toBe(estimate);
+    const afterCandles = requests();
+    const again = await other.call('analyze_assets', args);
+    expect(again._meta).toMatchObject({ credits: 0, cached: true });
+    expect(requests()).toBe(afterCandles);
+  });
+
+  it('over the per-call limit or the budget: refused before anything is sent, saying the estimate', async () => {
+    const mcp = await server();
+    const before = requests();
+    const big = await mcp.call('analyze_assets', { symbol: TEN, days: 30, interval: 'hourly' });
+    expect(big.isError).toBe(true);
+    expect(firstText(big)).toMatch(
+      /^Refused before sending: this call is estimated at \d+ credits, over the limit of 25 per call \(SVC_MAX_CREDITS_PER_CALL\)/,
+    );
+    const poor = await server({ SVC_CREDIT_BUDGET: '2' });
+    const refused = await poor.call('analyze_assets', { symbol: TEN });
+    expect(firstText(refused)).toMatch(
+      /^Refused before sending: this call is estimated at \d+ credits, but 2 credits of the day's budget of 2 are left/,
+    );
+    expect(refused._meta?.credits).toBe(0);
+    expect(requests()).toBe(before);
+  });
+});
+
+describe('the text', () => {
+  it('ten assets: a headline, a table, the correlation matrix, in under 2,500 characters', async () => {
+    const mcp = await server();
+    const text = firstText(await mcp.call('analyze_assets', { symbol: TEN }));
+    expect(text.length).toBeLessThan(2500);
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(
+      /^ETH [+-]\d+\.\d% over 90 days, volatility \d+%, (max drawdown -\d+% \(\d+ [A-Z][a-z]{2} → \d+ [A-Z][a-z]{2}\)|no drawdown)$/,
+    );
+    expect(lines[1]).toBe('Asset | Return | Volatility | Drawdown | RSI | vs SMA50 | Corr BTC | Beta');
+    expect(lines).toContain('Correlation | ETH | SOL | XRP | DOGE | ADA | BNB | TRX | LINK | DOT | LTC');
+    expect(text).toMatch(/\nDaily closes in USD, 90 complete candles an asset; against BTC\.\n/);
+  });
+});
+
+describe('bad input', () => {
+  it.each([
+    [
+      { symbol: 'ETH,SOL,XRP,DOGE,ADA,BNB,TRX,LINK,DOT,LTC,BCH' },
+      /Invalid value for "symbol": must name at most 10 assets/,
+    ],
+    [{ symbol: 'ETH', days: 1 }, /"days".*2/],
+    [{ symbol: 'ETH', days: 366 }, /"days".*365/],
+    [
+      { symbol: 'ETH', days: 30, time_start: '2026-10-01T00:00:00Z' },
+      /Invalid value for "time_start": must not be combined with days/,
+    ],
+    [
+      { id: '1027', benchmark: 'BTC' },
+      /Invalid value for "benchmark": must be an id when the assets are given by id/,
+    ],
+    [
+      { symbol: 'ETH', time_start: '2025-01-01T00:00:00Z' },
+      /Invalid value for "time_start": must be 2 to 365 days before time_end/,
+    ],
+  ])('%j: refused, nothing sent, nothing charged', async (args, message) => {
+    const mcp = await server();
+    const before = requests();
+    const result = await mcp.call('analyze_assets', args);
+    expect(result.isError).toBe(true);
+    expect(firstText(result)).toMatch(message);
+    expect(requests()).toBe(before);
+    expect((await creditUsage(mcp)).spent).toBe(0);
+  });
+
+  it("a range longer than SVC_PLAN's history: refused naming the plan and its depth, nothing sent", async () => {
+    const mcp = await server({ SVC_PLAN: 'startup' });
+    const before = requests();
+    const result = await mcp.call('analyze_assets', { symbol: 'ETH' });
+    expect(firstText(result)).toMatch(
+      /^This analysis reaches back to 2026-08-24, but the Startup plan \(SVC_PLAN=startup\) has 1 month of candle history, back to 2026-10-22: ask for days=31 or fewer/,
+    );
+    expect(requests()).toBe(before);
+    expect((await mcp.call('analyze_assets', { symbol: 'ETH', days: 30 })).isError).toBeFalsy();
+  });
+
+  it('an unknown symbol: the service refuses it (free), and the answer points at search_cryptocurrencies', async () => {
+    const mcp = await server();
+    const result = await mcp.call('analyze_assets', { symbol: 'ETH, NOSUCHCOIN' });
+    expect(result.isError).toBe(true);
+    expect(firstText(result)).toMatch(
+      /NOSUCHCOIN.*search_cryptocurrencies finds an asset’s id and symbol\./s,
+    );
+    expect(result._meta?.credits).toBe(0);
+    expect((await creditUsage(mcp)).spent).toBe(0);
+  });
+
+  it('hidden where the plan has no candles (SVC_PLAN=basic), saying which plans have it', async () => {
+    const mcp = await server({ SVC_PLAN: 'basic' });
+    expect(mcp.tools.map((t) => t.name)).not.toContain('analyze_assets');
+    expect(firstText(await mcp.call('analyze_assets', { symbol: 'ETH' }))).toBe(
+      'The tool "analyze_assets" is hidden by SVC_PLAN=basic: the service includes it on the Startup, Standard, Professional, Enterprise plans.',
+    );
+  });
+});
