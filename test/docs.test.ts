@@ -18,7 +18,7 @@ describe('generated docs', () => {
     expect(stdout).toContain('match the catalog');
   });
 
-  it('server.json validates against the MCP Registry schema (a copy in schemas/) and lists every setting', () => {
+  it('server.json validates against the MCP Registry schema of 2025-12-11 (a copy in schemas/), with its title, icon, repository, every setting and the HTTP form', () => {
     const schema = JSON.parse(readFileSync(`${root}schemas/server.schema.json`, 'utf8'));
     const server = JSON.parse(readFileSync(`${root}server.json`, 'utf8'));
     const ajv = new Ajv({ strict: false, allErrors: true });
@@ -38,8 +38,17 @@ describe('generated docs', () => {
     expect(variables.find((v: { name: string }) => v.name === 'SVC_API_KEY')).toMatchObject({
       isSecret: true,
     });
+    expect(schema.$id).toBe('https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json');
+    expect(server.$schema).toBe(schema.$id);
+    expect(server.title).toBe('Market Data Service');
+    expect(server.icons).toEqual([
+      { src: expect.stringMatching(/^data:image\/svg\+xml,/), mimeType: 'image/svg+xml', sizes: ['any'] },
+    ]);
+    expect(server.repository).toEqual({ url: 'https://github.com/svc-mcp/svc-mcp', source: 'github' });
+    expect(server.remotes[0]).toMatchObject({ type: 'streamable-http', url: 'https://{host}/mcp' });
     // A broken entry fails: the schema copy is not a pass-everything stub.
     expect(validate({ ...server, name: 'no-slash' })).toBe(false);
+    expect(validate({ ...server, icons: [{ src: `data:image/svg+xml,${'x'.repeat(300)}` }] })).toBe(false);
   });
 
   it('manifest.json passes mcpb validate and lists every tool (SVC_TOOLSETS=all) with the key as a sensitive setting', async () => {

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 /** What each part may import, besides itself and packages. Leaves import nothing of ours. */
 const MAY_IMPORT = {
   calendar: [],
+  icon: [],
   messages: [],
   version: [],
   'state-dir': [],
@@ -43,7 +44,7 @@ const MAY_IMPORT = {
     'time-budget',
     'upstream',
   ],
-  mcp: ['call', 'catalog', 'config', 'format', 'guard', 'heap', 'messages', 'ops', 'version'],
+  mcp: ['call', 'catalog', 'config', 'format', 'guard', 'heap', 'icon', 'messages', 'ops', 'version'],
   cli: ['call', 'catalog', 'config', 'mcp', 'messages', 'sandbox', 'version'],
 };
 

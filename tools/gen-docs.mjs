@@ -14,6 +14,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const { plansText, TOOLSETS, tools } = await import(`${root}dist/catalog/index.js`);
 const { SETTINGS_DOC } = await import(`${root}dist/config/index.js`);
 const { formatDuration } = await import(`${root}dist/format/text.js`);
+const { ICON } = await import(`${root}dist/icon.js`);
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
 /** The Node flags on the CLI's first line (`#!/usr/bin/env -S node …`), which the bundle's host does not read. */
@@ -95,18 +96,32 @@ function manifest(current) {
         env,
       },
     },
+    // The bundle's PNG stays its `icon`; the SVG is the same mark at any size.
+    icons: [{ src: ICON.src, size: '512x512' }],
     tools: tools.map((t) => ({ name: t.name, description: t.description.split('\n')[0] })),
     user_config: userConfig,
   };
 }
 
-/** The MCP Registry's entry: the npm package run with npx over stdio, every setting an environment variable. */
+/** Where the project lives: the repository, whose README is also its website. */
+const REPOSITORY = 'https://github.com/svc-mcp/svc-mcp';
+
+/**
+ * The MCP Registry's entry (schema 2025-12-11, a copy in schemas/): the npm package run with npx
+ * over stdio, every setting an environment variable; and the Streamable HTTP form a team runs
+ * (`svc-mcp http` at an address of its own), with the headers its clients send.
+ */
 function serverJson() {
+  const keyHeader = SETTINGS_DOC.find((s) => s.env === 'SVC_API_KEY_HEADER')?.default;
   return {
-    $schema: 'https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json',
+    $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
     name: 'io.github.svc-mcp/svc-mcp',
+    title: 'Market Data Service',
     description: 'Crypto market data as MCP tools, with a credit budget, a cache and an offline sandbox.',
     version: pkg.version,
+    icons: [ICON],
+    repository: { url: REPOSITORY, source: 'github' },
+    websiteUrl: `${REPOSITORY}#readme`,
     packages: [
       {
         registryType: 'npm',
@@ -122,6 +137,36 @@ function serverJson() {
           ...(s.sensitive ? { isSecret: true } : {}),
           ...(s.default !== undefined ? { default: String(s.default) } : {}),
         })),
+      },
+    ],
+    remotes: [
+      {
+        type: 'streamable-http',
+        url: 'https://{host}/mcp',
+        variables: {
+          host: {
+            description: 'Where your team runs `svc-mcp http` (docs/team.md), e.g. mcp.example.com.',
+            isRequired: true,
+          },
+        },
+        headers: [
+          {
+            name: 'Authorization',
+            description:
+              "Bearer and the server's SVC_HTTP_TOKEN, or an access token when it asks you to sign in.",
+            value: 'Bearer {token}',
+            isRequired: true,
+            isSecret: true,
+            variables: { token: { description: 'The token', isRequired: true, isSecret: true } },
+          },
+          {
+            name: keyHeader,
+            description:
+              'Your own key for the service, with a budget of its own; without it the server uses its key.',
+            isRequired: false,
+            isSecret: true,
+          },
+        ],
       },
     ],
   };

@@ -13,6 +13,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Services } from '../call/services.js';
+import { ICON } from '../icon.js';
 import { VERSION } from '../version.js';
 import { askToConfirm } from './confirm.js';
 import { PromptError } from './prompts.js';
@@ -49,7 +50,12 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
   // The lists change only with the settings; a credit figure changes with every call.
   const listHint = caller.era === 'modern' ? runtime.listHint : undefined;
   const mcp = new McpServer(
-    { name: SERVER_NAME, version: VERSION, title: 'Market Data Service' },
+    {
+      name: SERVER_NAME,
+      version: VERSION,
+      title: 'Market Data Service',
+      icons: [{ ...ICON, sizes: [...ICON.sizes] }],
+    },
     {
       capabilities: {
         tools: { listChanged: false },

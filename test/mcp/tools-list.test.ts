@@ -90,8 +90,20 @@ describe('tools/list on the embedded sandbox', () => {
     }
   });
 
-  it('the server says who it is', () => {
-    expect(mcp.client.getServerVersion()).toMatchObject({ name: 'svc-mcp', version: VERSION });
+  it('the server says who it is: its name, title and icon', () => {
+    expect(mcp.client.getServerVersion()).toEqual({
+      name: 'svc-mcp',
+      version: VERSION,
+      title: 'Market Data Service',
+      icons: [
+        {
+          src: expect.stringMatching(/^data:image\/svg\+xml,%3Csvg/),
+          mimeType: 'image/svg+xml',
+          sizes: ['any'],
+        },
+      ],
+    });
+    expect((mcp.client.getServerVersion()?.icons?.[0]?.src ?? '').length).toBeLessThanOrEqual(255);
     expect(mcp.client.getServerCapabilities()?.tools).toBeDefined();
   });
 });
