@@ -62,21 +62,37 @@ export async function confirmCostly(
   estimate: number,
   call: { account: string; confirm?: CallContext['confirm'] },
 ): Promise<void> {
+  const now = Math.floor(services.now() / 1000);
+  await confirmEstimate(services, endpoint.title, estimate, call, (most) =>
+    largestFit(endpoint.credits, params, most, now),
+  );
+}
+
+/**
+ * The question for a call titled `title` at `estimate` credits in all, asked as confirmCostly asks
+ * it; `cheaper` gives the arguments that would cost at most the credits it is given, if any do.
+ */
+export async function confirmEstimate(
+  services: Services,
+  title: string,
+  estimate: number,
+  call: { account: string; confirm?: CallContext['confirm'] },
+  cheaper: (most: number) => string | undefined = () => undefined,
+): Promise<void> {
   const threshold = services.config.confirmCredits;
   if (!call.confirm || threshold === 0 || estimate < threshold) return;
   const { left, window } = await services.guard.usage(call.account);
   // Not put to the person when the guard refuses it anyway (over the per-call limit or what is
   // left): its refusal says how to make the call fit, which the question's advice would not.
   if (estimate > services.config.maxCreditsPerCall || (left !== null && estimate > left)) return;
-  const now = Math.floor(services.now() / 1000);
-  const cheaper = largestFit(endpoint.credits, params, threshold - 1, now);
+  const fit = cheaper(threshold - 1);
   const budget = left === null ? 'No budget is set.' : `${counted(left, 'credit')} left for the ${window}.`;
-  const question = `${endpoint.title}: this call is estimated at ${counted(estimate, 'credit')}. ${budget}${cheaper ? ` For less: ${cheaper.replace(/^To make it fit now: /, '')}` : ''} Send it?`;
+  const question = `${title}: this call is estimated at ${counted(estimate, 'credit')}. ${budget}${fit ? ` For less: ${fit.replace(/^To make it fit now: /, '')}` : ''} Send it?`;
   const answer = await call.confirm(question, estimate);
   if (answer === 'asked') throw new QuestionAsked(call.confirm);
   if (!answer) {
     throw new RefusedCall(
-      `Not sent: the call was not confirmed (estimated at ${counted(estimate, 'credit')}; SVC_CONFIRM_CREDITS=${threshold} asks first). Nothing was charged.${cheaper ? ` ${cheaper}` : ''}`,
+      `Not sent: the call was not confirmed (estimated at ${counted(estimate, 'credit')}; SVC_CONFIRM_CREDITS=${threshold} asks first). Nothing was charged.${fit ? ` ${fit}` : ''}`,
       'not_confirmed',
       call.confirm,
     );

@@ -116,14 +116,15 @@ export function pricingContext(services: Services, account: string): ToolContext
 /**
  * A local tool's call priced before it sends anything, as the guard checks a request: refused
  * over SVC_MAX_CREDITS_PER_CALL, or over what is left of the budget, saying what it would cost.
+ * Its estimate, when the tool has one.
  */
 export async function refuseOverLimits(
   services: Services,
   tool: LocalTool,
   params: Record<string, unknown>,
   context: ToolContext,
-): Promise<void> {
-  if (!tool.estimate) return;
+): Promise<number | undefined> {
+  if (!tool.estimate) return undefined;
   const { credits } = await tool.estimate(params as never, context);
   const most = services.config.maxCreditsPerCall;
   const estimated = `Refused before sending: this call is estimated at ${counted(credits, 'credit')}`;
@@ -134,7 +135,7 @@ export async function refuseOverLimits(
     );
   }
   const usage = await context.usage();
-  if (usage.left === null || credits <= usage.left) return;
+  if (usage.left === null || credits <= usage.left) return credits;
   const window = usage.window === 'total' ? 'total' : `${usage.window}'s`;
   throw new RefusedCall(
     `${estimated}, but ${counted(usage.left, 'credit')} of the ${window} budget of ${usage.budget} are left. Ask for less data in one call${usage.resets_at ? `, or wait until the window rolls (${formatTime(usage.resets_at)})` : ''}.`,

@@ -26,7 +26,7 @@ import { accountOf } from '../guard/accounts.js';
 import { CALL_CANCELLED } from '../messages.js';
 import { type CallEvent, notify } from '../ops/events.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
-import { QuestionAsked, RefusedCall } from './confirmation.js';
+import { confirmEstimate, QuestionAsked, RefusedCall } from './confirmation.js';
 import { pricingContext, refuseOverLimits } from './estimate.js';
 import { type EndpointData, type FetchContext, fetchEndpoint } from './fetch.js';
 import { BusyError } from './limiter.js';
@@ -87,8 +87,11 @@ async function runCall(
   const { format, ...params } = checked.value as Record<string, unknown> & { format: 'text' | 'json' };
   // What the call's requests were charged: an answer's `_meta` and every end's event say so.
   let charged = 0;
+  // A local tool that prices its requests is confirmed once, for all of them, below.
+  const confirmedWhole = tool.kind === 'local' && tool.estimate !== undefined;
   const callContext: FetchContext = {
     ...context,
+    ...(confirmedWhole ? { confirm: undefined } : {}),
     onCharge: (credits) => {
       charged += credits;
     },
@@ -106,7 +109,11 @@ async function runCall(
       },
       usage: () => services.guard.usage(account, context.person, context.admin),
     };
-    if (tool.kind === 'local') await refuseOverLimits(services, tool, params, toolContext);
+    if (tool.kind === 'local') {
+      const estimate = await refuseOverLimits(services, tool, params, toolContext);
+      if (estimate !== undefined)
+        await confirmEstimate(services, tool.title, estimate, { ...context, account });
+    }
     const data = nextInFormat(await tool.data(params, toolContext), format);
     const meta = answerMeta(fetches, source.sandbox, charged);
     return {

@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aligned, pearson, referenceFigures, type Series } from '../helpers/analysis-reference.js';
-import { creditUsage, firstText, type McpSession, newStateDir } from '../helpers/cli.js';
+import { creditUsage, firstText, type McpSession, newStateDir, textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { type Answerer, openSession, SESSION_KINDS } from '../helpers/session.js';
 
 const OHLCV = '/v2/cryptocurrency/ohlcv/historical';
 const TEN = 'ETH, SOL, XRP, DOGE, ADA, BNB, TRX, LINK, DOT, LTC';
@@ -209,6 +210,54 @@ describe('what it costs', () => {
     );
     expect(refused._meta?.credits).toBe(0);
     expect(requests()).toBe(before);
+  });
+  it('the confirmation question is asked once, at the estimate of all its candle requests; declined, nothing is sent', async () => {
+    const args = { symbol: 'ETH, SOL' };
+    const planned = await (await server()).call('estimate_cost', {
+      calls: [{ tool: 'analyze_assets', arguments: args }],
+    });
+    const estimate = (planned.structuredContent as { total: number }).total;
+    let reply: 'accept' | 'decline' = 'decline';
+    const asked: string[] = [];
+    const person: Answerer = (message) => {
+      asked.push(message);
+      return reply === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
+    };
+    const env = sandboxEnv(sandbox, 'sandbox-enterprise', {
+      SVC_NOW: SANDBOX_NOW,
+      SVC_STATE_DIR: newStateDir(),
+      // The whole analysis's estimate: each of its candle requests alone costs less.
+      SVC_CONFIRM_CREDITS: String(estimate),
+    });
+    const question = `Analyze assets: this call is estimated at ${estimate} credits. No budget is set. Send it?`;
+    // Each client's own way of asking: the 2025 handshake's elicitation, 2026-07-28's question in the answer.
+    for (const kind of SESSION_KINDS.filter((k) => k.transport === 'stdio')) {
+      const session = await openSession(kind, env, person);
+      try {
+        reply = 'decline';
+        asked.length = 0;
+        const before = requests();
+        const declined = await session.call('analyze_assets', args);
+        expect(textOf(declined)).toBe(
+          `Not sent: the call was not confirmed (estimated at ${estimate} credits; SVC_CONFIRM_CREDITS=${estimate} asks first). Nothing was charged.`,
+        );
+        expect(declined._meta?.credits).toBe(0);
+        expect(requests()).toBe(before);
+        reply = 'accept';
+        const accepted = await session.call('analyze_assets', args);
+        expect(accepted.isError, textOf(accepted)).toBeFalsy();
+        expect(asked).toEqual([question, question]);
+        expect(requests() - before).toBe(2);
+        expect(accepted._meta?.credits).toBe(estimate);
+        // Again: the candles are in the cache, free, so nothing is asked.
+        asked.length = 0;
+        const again = await session.call('analyze_assets', args);
+        expect(again._meta).toMatchObject({ credits: 0, cached: true });
+        expect(asked).toEqual([]);
+      } finally {
+        await session.close();
+      }
+    }
   });
 });
 
