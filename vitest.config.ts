@@ -8,7 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     teardownTimeout: 15_000,
-    // Two workers for two cores: each test file also runs CLI child processes of its own.
+    // Three workers for two cores: a test file waits on its child processes and sockets much of
+    // the time, and a third worker keeps both cores busy meanwhile.
     pool: 'forks',
     maxWorkers: 3,
     isolate: false,
