@@ -8,7 +8,7 @@
 
 import { cacheKey } from '../cache/key.js';
 import type { Fetched } from '../cache/shared.js';
-import type { CacheEntry } from '../cache/store.js';
+import { type CacheEntry, LARGEST_CACHED_BYTES } from '../cache/store.js';
 import { estimateCredits } from '../catalog/credits.js';
 import { checkedData, type Endpoint } from '../catalog/index.js';
 import { cpuTurns } from '../cpu-turns.js';
@@ -28,7 +28,16 @@ import type { Services } from './services.js';
 /** A call's context as its fetches see it: told what each request the call sent was charged, as it settles. */
 export interface FetchContext extends CallContext {
   onCharge?: (credits: number) => void;
+  /** Read by the server itself, not shown: cut to WHOLE_READ_CHARS, and cached apart from answers. */
+  whole?: boolean;
 }
+
+/**
+ * What a page read by the server itself may hold: as much as the cache keeps as one entry, so that
+ * a page of the map (5,000 assets, about 1.5 million characters) is read once a refresh, where an
+ * answer a host is shown holds SVC_MAX_ANSWER_CHARS.
+ */
+export const WHOLE_READ_CHARS = LARGEST_CACHED_BYTES;
 
 /** An endpoint's data for a call, from the cache, a joined call or the service, with where it came from. */
 export interface EndpointData extends Fetched {
@@ -58,7 +67,8 @@ export async function fetchEndpoint(
     );
   }
   const account = accountOf(apiKey);
-  const key = cacheKey(endpoint.name, account, params);
+  const key = cacheKey(context.whole ? `${endpoint.name}:whole` : endpoint.name, account, params);
+  const maxChars = context.whole ? WHOLE_READ_CHARS : services.config.maxAnswerChars;
   const ttlMs = endpoint.refreshSeconds * 1000;
   try {
     const fetched = await traced(
@@ -76,6 +86,7 @@ export async function fetchEndpoint(
               person: context.person,
               personLeft: () => context.signal?.aborted === true,
               onCharge: context.onCharge,
+              maxChars,
             }),
           );
         const answer = await ownConfirmation(shared, context.confirm);
@@ -115,6 +126,8 @@ interface UpstreamCall {
   /** The call that made the request was cancelled: it goes on for the identical calls that joined it. */
   personLeft?: () => boolean;
   onCharge?: FetchContext['onCharge'];
+  /** What the answer may hold, in characters of data (call/cut.ts). */
+  maxChars: number;
 }
 
 /**
@@ -133,7 +146,7 @@ async function requestUpstream(
 ): Promise<CacheEntry> {
   const { guard } = services;
   const now = Math.floor(services.now() / 1000);
-  const page = pageOf(endpoint, asked, now, services.config.maxAnswerChars);
+  const page = pageOf(endpoint, asked, now, call.maxChars);
   const { params } = page;
   const estimate = estimateCredits(endpoint.credits, params, now);
   await confirmCostly(services, endpoint, params, estimate, call);
@@ -163,7 +176,7 @@ async function requestUpstream(
               endpoint.normalise(answer.body, params),
               params,
               endpoint.toolInput.shape,
-              services.config.maxAnswerChars,
+              call.maxChars,
             ),
             page,
           ),

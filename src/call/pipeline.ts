@@ -102,8 +102,8 @@ async function runCall(
     const fetches: EndpointData[] = [];
     const toolContext: ToolContext = {
       ...pricingContext(services, account),
-      fetch: async (endpoint, query) => {
-        const fetched = await fetchEndpoint(services, endpoint, query, callContext);
+      fetch: async (endpoint, query, options) => {
+        const fetched = await fetchEndpoint(services, endpoint, query, { ...callContext, ...options });
         fetches.push(fetched);
         return fetched;
       },

@@ -15,8 +15,16 @@ import type { Toolset } from './toolsets.js';
 export interface ToolContext {
   /** The caller's account (a hash of its key), for its budget. */
   account: string;
-  /** An endpoint's data through the cache and the guard, as the caller (parameters already checked). */
-  fetch(endpoint: Endpoint, params: Record<string, unknown>): Promise<{ data: unknown }>;
+  /**
+   * An endpoint's data through the cache and the guard, as the caller (parameters already checked).
+   * `whole`: the tool reads the data itself rather than showing it (search's map), so it is bounded
+   * by what the cache keeps as one entry instead of SVC_MAX_ANSWER_CHARS.
+   */
+  fetch(
+    endpoint: Endpoint,
+    params: Record<string, unknown>,
+    options?: { whole?: boolean },
+  ): Promise<{ data: unknown }>;
   /** The credit guard's figures for the caller's account (get_credit_usage's answer). */
   usage(): Promise<CreditUsageFigures>;
   /** What a call of `tool` with `args` would cost now, checked and priced as a real call is; nothing is sent. */

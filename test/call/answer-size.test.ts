@@ -68,3 +68,24 @@ describe('SVC_MAX_ANSWER_CHARS', () => {
     }
   });
 });
+
+describe('what the server reads for itself', () => {
+  it("search reads the whole map, whatever the answer's bound; the map tool's answer keeps to it", async () => {
+    const session = await openInProcess(env({ SVC_MAX_ANSWER_CHARS: '10000' }));
+    try {
+      const map = await session.call('get_cryptocurrency_map', { limit: 5000, format: 'json' });
+      const data = map.structuredContent as { items: { id: number }[]; truncated?: string };
+      expect(size(data)).toBeLessThanOrEqual(10_000);
+      expect(data.truncated).toMatch(/^Cut to stay within 10,000 characters/);
+      // BONK has one of the highest ids: past what a 10,000-character map answer holds.
+      expect(data.items.map((a) => a.id)).not.toContain(23095);
+      const found = await session.call('search_cryptocurrencies', { query: 'bonk', format: 'json' });
+      expect((found.structuredContent as { matches: { id: number }[] }).matches[0]).toMatchObject({
+        id: 23095,
+      });
+      expect(found._meta?.credits).toBe(0);
+    } finally {
+      await session.close();
+    }
+  });
+});
