@@ -90,7 +90,9 @@ export function summariseAnalysis(data: Analysis, params: { days?: number; time_
     params.time_start === undefined
       ? `over ${params.days ?? 90} days`
       : `from ${lead.first?.time.slice(0, 10) ?? 'n/a'} to ${lead.last?.time.slice(0, 10) ?? 'n/a'}`;
-  const counts = [...new Set(data.assets.map((a) => a.points))].join(' to ');
+  const points = data.assets.map((a) => a.points);
+  const [fewest, most] = [Math.min(...points), Math.max(...points)];
+  const counts = fewest === most ? String(most) : `${fewest} to ${most}`;
   return lines(
     headline(lead, span, hourly),
     figuresTable(data.assets, data.benchmark.symbol),
