@@ -10,7 +10,7 @@ import { type CandleSeries, completeCloses } from '../analysis/candles.js';
 import type { Interval } from '../analysis/figures.js';
 import { assetFigures, pairCorrelations } from '../analysis/report.js';
 import { monthsBefore } from '../calendar.js';
-import { formatDuration } from '../format/text.js';
+import { formatDuration, formatTime } from '../format/text.js';
 import { summariseAnalysis } from './analysis-text.js';
 import { exactlyOne, idsParam, symbolsParam, timeBoundParam, timeEndParam } from './asset-params.js';
 import { ohlcvHistorical } from './cryptocurrency-history.js';
@@ -179,7 +179,7 @@ function checkHistory(params: Params, plan: Plan | undefined, nowMs: number): vo
   if (reach >= limit) return;
   const most = Math.floor((now - limit) / 86_400);
   throw new ToolRefusal(
-    `This analysis reaches back to ${new Date(reach * 1000).toISOString().slice(0, 10)}, but the ${planTitle(plan)} plan (SVC_PLAN=${plan}) has ${describeDepth(HISTORY_MONTHS[plan])} of candle history, back to ${new Date(limit * 1000).toISOString().slice(0, 10)}: ask for days=${most} or fewer, or a later time_start.`,
+    `This analysis reaches back to ${formatTime(Math.floor(reach), true)}, but the ${planTitle(plan)} plan (SVC_PLAN=${plan}) has ${describeDepth(HISTORY_MONTHS[plan])} of candle history, back to ${formatTime(Math.floor(limit), true)}: ask for days=${most} or fewer, or a later time_start.`,
   );
 }
 

@@ -15,6 +15,9 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
+/** Node's keep-alive timeout, which the server keeps: how long an idle connection is held. */
+const KEEP_ALIVE_MS = 5_000;
+
 const PING = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping', params: {} });
 
 /** A raw POST with `Connection: close`: the answer's head, and how long the server kept the socket. */
@@ -48,7 +51,9 @@ describe('Connection: close', () => {
       const { head, closedAfterMs } = await postAndClose(version);
       expect(head).toMatch(/^HTTP\/1\.1 200/);
       expect(head).toMatch(/\r\nconnection: close/i);
-      expect(closedAfterMs).toBeLessThan(1_000);
+      // Held, it would close only at the keep-alive timeout: well under that is closed after the
+      // answer, however busy the machine.
+      expect(closedAfterMs).toBeLessThan(KEEP_ALIVE_MS - 1_000);
     },
   );
 });
