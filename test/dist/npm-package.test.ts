@@ -1,12 +1,12 @@
 /**
- * The npm package as `npx svc-mcp` gets it: `npm pack`, installed into an empty directory with
- * production dependencies only, and the installed `svc-mcp` run: --version, a call, a stdio session;
- * and docs/hosts.md's way before it is published, `npx -y ./svc-mcp-<version>.tgz`, run as written.
+ * The npm package as `npx svc-mcp` gets it: docs/hosts.md's way before it is published,
+ * `npx -y ./svc-mcp-<version>.tgz`, run as written from the packed tarball; then the command that
+ * npx installed (production dependencies only): its files, --version, a call, a stdio session.
  */
 import { execFileSync } from 'node:child_process';
-import { type Dirent, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type Dirent, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,47 +16,57 @@ import { record } from '../helpers/recorder.js';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
+const tarballName = `${pkg.name}-${pkg.version}.tgz`;
 
 describe('the npm package', () => {
   const work = mkdtempSync(join(tmpdir(), 'svc-mcp-npm-test-'));
-  const prefix = join(work, 'user');
+  // A user's environment: the tarball is installed by npx into the user's npm cache, once.
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    SVC_STATE_DIR: join(work, 'state'),
+  };
+  let lines: string[];
+  let said: string[];
   let bin: string;
-  let tarball: string;
 
   beforeAll(() => {
     // The build is already in dist/ (npm test builds first): no scripts at pack time.
-    const packed = execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+    execFileSync(npm, ['pack', '--ignore-scripts', '--pack-destination', work], {
       cwd: REPO_ROOT,
-      encoding: 'utf8',
+      stdio: 'ignore',
     });
-    tarball = join(work, JSON.parse(packed)[0].filename as string);
-    writeFileSync(join(work, 'package.json'), '{}');
-    // Without the optional better-sqlite3, which would compile here for a minute (its prebuilt
-    // binaries are out of reach); the suite runs on it from the repository's own install.
-    execFileSync(
+    lines = readmeCommands('## Not on the npm registry yet', 'docs/hosts.md').filter((line) =>
+      line.startsWith('npx '),
+    );
+    // npx keys its install by the tarball's path (a directory of its own here), so no older copy runs.
+    said = lines.map((line) =>
+      execFileSync('sh', ['-c', line], { cwd: work, encoding: 'utf8', env, timeout: 120_000 }),
+    );
+    // The command npx installed for those lines (the same package spec, so the same install).
+    bin = execFileSync(
       npm,
-      [
-        'install',
-        '--omit=dev',
-        '--omit=optional',
-        '--no-audit',
-        '--no-fund',
-        '--prefer-offline',
-        '--prefix',
-        prefix,
-        tarball,
-      ],
+      ['exec', '--yes', `--package=./${tarballName}`, '--', 'sh', '-c', 'command -v svc-mcp'],
       {
         cwd: work,
-        stdio: ['ignore', 'ignore', 'pipe'],
+        encoding: 'utf8',
+        env,
       },
-    );
-    bin = join(prefix, 'node_modules', '.bin', process.platform === 'win32' ? 'svc-mcp.cmd' : 'svc-mcp');
+    ).trim();
   }, 180_000);
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+  it('the tarball lines of docs/hosts.md (before the package is published) run as written', () => {
+    expect(lines).toEqual([
+      `npx -y ./${tarballName} --version`,
+      `npx -y ./${tarballName} call get_fear_and_greed_latest`,
+    ]);
+    expect(said[0].trim()).toBe(pkg.version);
+    expect(said[1]).toMatch(/^Fear & Greed \d+ – /);
+  });
+
   it('holds the build, the manifest, server.json, the README and the LICENSE, and no sources or tests', () => {
-    const installed = join(prefix, 'node_modules', pkg.name);
+    const installed = join(dirname(bin), '..', pkg.name);
     const files = (readdirSync(installed, { recursive: true, withFileTypes: true }) as Dirent[])
       .filter((entry) => entry.isFile())
       .map((entry) => `./${relative(installed, join(entry.parentPath, entry.name)).split(sep).join('/')}\n`)
@@ -74,10 +84,12 @@ describe('the npm package', () => {
       expect(files).toContain(`${file}\n`);
     }
     expect(files).not.toMatch(/^\.\/(src|test|tools)\//m);
+    // Production dependencies only.
+    expect(existsSync(join(dirname(bin), '..', 'vitest'))).toBe(false);
+    expect(existsSync(join(dirname(bin), '..', 'typescript'))).toBe(false);
   });
 
   it('runs: --version, a call, and a stdio session', async () => {
-    const env = { PATH: process.env.PATH ?? '', SVC_STATE_DIR: join(work, 'state') };
     expect(execFileSync(bin, ['--version'], { encoding: 'utf8', env }).trim()).toBe(pkg.version);
     const answer = execFileSync(bin, ['call', 'get_fear_and_greed_latest'], {
       encoding: 'utf8',
@@ -100,26 +112,4 @@ describe('the npm package', () => {
       await client.close();
     }
   });
-
-  it('the tarball lines of docs/hosts.md (before the package is published) run as written', () => {
-    const lines = readmeCommands('## Not on the npm registry yet', 'docs/hosts.md').filter((line) =>
-      line.startsWith('npx '),
-    );
-    expect(lines).toEqual([
-      `npx -y ./${pkg.name}-${pkg.version}.tgz --version`,
-      `npx -y ./${pkg.name}-${pkg.version}.tgz call get_fear_and_greed_latest`,
-    ]);
-    expect(tarball.endsWith(`${sep}${pkg.name}-${pkg.version}.tgz`)).toBe(true);
-    // A directory of its own: npx keys its cache by the tarball's path, so no older copy runs.
-    const env = {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      SVC_STATE_DIR: join(work, 'state'),
-    };
-    const [version, call] = lines.map((line) =>
-      execFileSync('sh', ['-c', line], { cwd: work, encoding: 'utf8', env, timeout: 120_000 }),
-    );
-    expect(version.trim()).toBe(pkg.version);
-    expect(call).toMatch(/^Fear & Greed \d+ – /);
-  }, 180_000);
 });
