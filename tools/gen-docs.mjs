@@ -2,13 +2,14 @@
 /**
  * Writes what is generated: from the catalog and the settings table, the README's list of tools,
  * docs/tools.md's table, docs/settings.md's tables, the bundle manifest's tools and user_config,
- * and server.json for the MCP Registry; from the benchmarks' results, docs/performance.md.
+ * and server.json for the MCP Registry; from the benchmarks' results, docs/performance.md and
+ * docs/testing.md's times of the suite and CI.
  * `--check` changes nothing and exits 1 when any is stale. Reads the build (dist/), so run
  * `npm run build` first.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { performancePage } from './performance-page.mjs';
+import { performancePage, suiteTimes } from './performance-page.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { plansText, TOOLSETS, tools } = await import(`${root}dist/catalog/index.js`);
@@ -184,6 +185,7 @@ const generated = [
       replaceBetween(replaceBetween(text, 'settings', blocks.settings()), 'toolsets', blocks.toolsets()),
   ],
   ['docs/performance.md', () => performancePage(`${root}tools/bench/results`)],
+  ['docs/testing.md', (text) => replaceBetween(text, 'suite-time', suiteTimes(`${root}tools/bench/results`))],
   ['manifest.json', (text) => `${JSON.stringify(manifest(JSON.parse(text)), null, 2)}\n`],
   ['server.json', () => `${JSON.stringify(serverJson(), null, 2)}\n`],
 ];

@@ -70,6 +70,28 @@ function benchSection(runs) {
   ].join('\n');
 }
 
+function duration(seconds) {
+  const minutes = Math.floor(seconds / 60);
+  return minutes === 0 ? `${seconds} s` : `${minutes} min ${Math.round(seconds % 60)} s`;
+}
+
+/** docs/testing.md's figures: `npm test` and CI on a fresh clone, from tools/bench/ci.mjs on Node 20. */
+export function suiteTimes(resultsDir) {
+  const run = readResults(resultsDir).find((r) => r.bench === 'ci' && r.node.startsWith('20.'));
+  if (!run) return 'Not measured yet: `node tools/bench/ci.mjs`.';
+  const said = (figure) => {
+    const met = figure.target ? `; target ${targetText(figure)}, ${figure.met ? 'met' : '**missed**'}` : '';
+    return `${duration(figure.value)} (${figure.measure}${met})`;
+  };
+  const suite = run.figures.find((f) => f.measure.startsWith('npm test'));
+  const ci = run.figures.find((f) => f.measure.startsWith('CI '));
+  return [
+    `- \`npm test\`: ${said(suite)}.`,
+    `- CI, \`.ci/run\` with its \`npm ci\`, three Nodes and the release check: ${said(ci)}.`,
+    `- Measured ${run.date} on Node ${run.node} by \`${run.command}\`.`,
+  ].join('\n');
+}
+
 export function performancePage(resultsDir) {
   const runs = readResults(resultsDir);
   const benches = [...new Set(runs.map((r) => r.bench))];

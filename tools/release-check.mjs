@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /**
- * `npm run release:check`: what a release needs, checked before anything is published. The build;
- * the tests that say what the package promises (the generated pages and manifests, the tools'
- * definitions, the skill, the units); `npm pack --dry-run` holding exactly the files the package
- * needs; the desktop bundle built from a production install and validated by mcpb; server.json
- * valid against the MCP Registry's schema (schemas/server.schema.json). Exit 1 on the first failure.
+ * `npm run release:check`: what a release needs, checked before anything is published. The build
+ * and the type check; the tests that say what the package promises (the generated pages and
+ * manifests, the tools' definitions, the skill, the units); `npm pack --dry-run` holding exactly the
+ * files the package needs; the desktop bundle built from a production install and validated by
+ * mcpb; server.json valid against the MCP Registry's schema (schemas/server.schema.json). Exit 1 on
+ * the first failure.
  * The release workflow (.github/workflows/release.yml) runs it on a tag before publishing.
  *
  *   node tools/release-check.mjs [--bundle-out FILE]
@@ -41,6 +42,11 @@ const exec = (command, args) => execFileSync(command, args, { cwd: root, encodin
 
 step('build', () => {
   exec(npm, ['run', 'build']);
+});
+
+// The build only removes the types (docs/decisions/007): a release is type-checked on its own.
+step('type check', () => {
+  exec(npm, ['run', 'typecheck']);
 });
 
 step(`tests: ${FAST_TESTS.join(', ')}`, () => {
