@@ -72,23 +72,23 @@ function benchSection(runs) {
 
 function duration(seconds) {
   const minutes = Math.floor(seconds / 60);
-  return minutes === 0 ? `${seconds} s` : `${minutes} min ${Math.round(seconds % 60)} s`;
+  const rest = Math.round(seconds % 60);
+  if (minutes === 0) return `${rest} s`;
+  return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
 }
 
 /** docs/testing.md's figures: `npm test` and CI on a fresh clone, from tools/bench/ci.mjs on Node 20. */
 export function suiteTimes(resultsDir) {
   const run = readResults(resultsDir).find((r) => r.bench === 'ci' && r.node.startsWith('20.'));
   if (!run) return 'Not measured yet: `node tools/bench/ci.mjs`.';
-  const said = (figure) => {
-    const met = figure.target ? `; target ${targetText(figure)}, ${figure.met ? 'met' : '**missed**'}` : '';
-    return `${duration(figure.value)} (${figure.measure}${met})`;
-  };
+  const said = (figure) =>
+    `**${duration(figure.value)}** (target at most ${duration(figure.target.most)}: ${figure.met ? 'met' : '**missed**'})`;
   const suite = run.figures.find((f) => f.measure.startsWith('npm test'));
   const ci = run.figures.find((f) => f.measure.startsWith('CI '));
   return [
-    `- \`npm test\`: ${said(suite)}.`,
-    `- CI, \`.ci/run\` with its \`npm ci\`, three Nodes and the release check: ${said(ci)}.`,
-    `- Measured ${run.date} on Node ${run.node} by \`${run.command}\`.`,
+    `- \`npm test\` on a fresh clone: ${said(suite)}.`,
+    `- CI, \`.ci/run\` on a fresh clone (\`npm ci\`, \`npm test\`, the release check, the suite on Nodes 22 and 24): ${said(ci)}.`,
+    `- Measured ${run.date} by \`${run.command}\` on Node ${run.node}, ${suite.measure.split(', ').at(-1)}.`,
   ].join('\n');
 }
 
