@@ -7,20 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
 import { type InProcessSession, openInProcess } from '../helpers/in-process.js';
-import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { heavyCallsEnv, type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
 
 const DEFAULT_CHARS = 100_000;
 const HEAVY = { count: 5000, interval: '1h', format: 'json' };
 const size = (value: unknown) => JSON.stringify(value).length;
 
 let sandbox: Sandbox;
-const env = (extra: Record<string, string> = {}) =>
-  sandboxEnv(sandbox, 'sandbox-enterprise', {
-    SVC_NOW: SANDBOX_NOW,
-    SVC_TOOLSETS: 'all',
-    SVC_MAX_CREDITS_PER_CALL: '1000',
-    ...extra,
-  });
+const env = (extra: Record<string, string> = {}) => heavyCallsEnv(sandbox, extra);
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });
 });

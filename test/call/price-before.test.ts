@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
 import { type InProcessSession, openInProcess } from '../helpers/in-process.js';
-import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { heavyCallsEnv, type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
 
 interface Planned {
   tool: string;
@@ -33,13 +33,7 @@ beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });
 });
 afterAll(() => sandbox?.close());
-const env = (extra: Record<string, string> = {}) =>
-  sandboxEnv(sandbox, 'sandbox-enterprise', {
-    SVC_NOW: SANDBOX_NOW,
-    SVC_TOOLSETS: 'all',
-    SVC_MAX_CREDITS_PER_CALL: '1000',
-    ...extra,
-  });
+const env = (extra: Record<string, string> = {}) => heavyCallsEnv(sandbox, extra);
 
 async function estimate(session: InProcessSession, calls: unknown[]): Promise<Estimate> {
   const result = await session.call('estimate_cost', { calls });

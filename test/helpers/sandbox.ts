@@ -22,6 +22,20 @@ export function sandboxEnv(sandbox: Sandbox, key = 'sandbox-enterprise', extra: 
 }
 
 /**
+ * The environment for heavy calls on a sandbox started here: the enterprise key, the sandbox's
+ * clock (so that "now" is the same instant on both sides), every toolset, and a per-call limit the
+ * heaviest calls stay under.
+ */
+export function heavyCallsEnv(sandbox: Sandbox, extra: Env = {}): Env {
+  return sandboxEnv(sandbox, 'sandbox-enterprise', {
+    SVC_NOW: SANDBOX_NOW,
+    SVC_TOOLSETS: 'all',
+    SVC_MAX_CREDITS_PER_CALL: '1000',
+    ...extra,
+  });
+}
+
+/**
  * Two servers on one sandbox, cache off, every toolset, the largest answers (so that the spec's
  * per-record charges show before a page is capped): one that pays (a per-call limit no call
  * reaches), and one whose limit of 0 credits per call refuses every paid call saying its estimate.

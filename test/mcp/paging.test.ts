@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_KEY_HEADER } from '../../src/catalog/define.js';
 import { type McpSession, textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
-import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { heavyCallsEnv, type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
 
 const KEY = 'sandbox-enterprise';
 const CONVERT = 'USD,EUR,BTC,ETH';
@@ -20,13 +20,9 @@ let mcp: McpSession;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });
-  // The server's clock is the sandbox's, so that "now" is the same instant on both sides.
   mcp = await startMcp(
-    sandboxEnv(sandbox, KEY, {
-      SVC_NOW: SANDBOX_NOW,
+    heavyCallsEnv(sandbox, {
       SVC_CACHE: 'off',
-      SVC_TOOLSETS: 'all',
-      SVC_MAX_CREDITS_PER_CALL: '1000',
       // The largest answers, so that paging a long history takes a few pages, not hundreds.
       SVC_MAX_ANSWER_CHARS: '400000',
     }),
