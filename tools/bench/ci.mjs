@@ -37,7 +37,10 @@ function partSeconds(log, part) {
 }
 
 const clone = mkdtempSync(join(tmpdir(), 'svc-mcp-ci-'));
-spawnSync('git', ['clone', '--quiet', ROOT, clone], { stdio: 'inherit' });
+if (spawnSync('git', ['clone', '--quiet', ROOT, clone], { stdio: 'inherit' }).status !== 0) {
+  console.error(`git could not clone ${ROOT}`);
+  process.exit(1);
+}
 const logFile = join(clone, 'ci.log');
 const log = openSync(logFile, 'w');
 const cpuBefore = childCpuSeconds();
@@ -55,7 +58,6 @@ if (run.status !== 0) {
   process.exit(1);
 }
 const said = readFileSync(logFile, 'utf8');
-rmSync(clone, { recursive: true, force: true });
 const cores = cpus().length;
 const figures = [
   figure(`npm test on a fresh clone, ${cores} cores`, partSeconds(said, 'npm test'), 's', { most: 150 }),
@@ -67,3 +69,4 @@ const figures = [
 if (Number.isFinite(cpu)) figures.push(figure('CPU time of all its processes', cpu, 's'));
 for (const f of figures) console.log(`${f.measure}: ${f.value} ${f.unit}`);
 saveResults('ci', 'node tools/bench/ci.mjs', figures);
+rmSync(clone, { recursive: true, force: true });
