@@ -14,6 +14,7 @@ import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol
 import { expect, inject } from 'vitest';
 import type { CreditUsageFigures } from '../../src/catalog/account.js';
 import { record } from './recorder.js';
+import { keptText } from './until.js';
 
 export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -75,14 +76,8 @@ export async function spawnMcp(env: Env = {}): Promise<McpSession> {
     stderr: 'pipe',
     cwd: REPO_ROOT,
   });
-  let stderr = '';
-  const waiters = new Set<() => void>();
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    const text = chunk.toString('utf8');
-    stderr += text;
-    record('mcp stderr', text);
-    for (const wake of waiters) wake();
-  });
+  const stderr = keptText('mcp stderr', 'stderr');
+  transport.stderr?.on('data', (chunk: Buffer) => stderr.append(chunk.toString('utf8')));
   recordMessages(transport);
 
   const client = new Client({ name: 'svc-mcp-tests', version: '0.0.0' });
@@ -94,23 +89,8 @@ export async function spawnMcp(env: Env = {}): Promise<McpSession> {
     client,
     tools,
     pid,
-    stderr: () => stderr,
-    waitForStderr(pattern, timeoutMs = 10_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (!pattern.test(stderr)) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve(stderr);
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`stderr did not match ${pattern} within ${timeoutMs} ms; stderr was:\n${stderr}`));
-        }, timeoutMs);
-        waiters.add(check);
-        check();
-      });
-    },
+    stderr: stderr.text,
+    waitForStderr: stderr.waitFor,
     async call(name, args = {}) {
       return (await client.callTool({ name, arguments: args })) as CallToolResult;
     },

@@ -18,13 +18,10 @@ import { serveConnection } from '../../src/mcp/stdio.js';
 import { childEnv, type Env, type McpSession } from './cli.js';
 import { record } from './recorder.js';
 import { type Answerer, type ClientKind, connectClient, type HttpServer, type Session } from './session.js';
+import { type KeptText, keptText } from './until.js';
 
 /** Log lines a server built here wrote, as its process would have written them to stderr. */
-export interface Logs {
-  text(): string;
-  /** Resolves with every line so far once they match, or fails after `timeoutMs`. */
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
-}
+export type Logs = Pick<KeptText, 'text' | 'waitFor'>;
 
 export interface InProcessSession extends Session {
   /** The services the server was built over: its guard, cache and data source. */
@@ -38,41 +35,12 @@ export async function servicesFor(
   options: ServiceOptions = {},
 ): Promise<Services & { logs: Logs }> {
   const { PATH: _, ...settings } = childEnv(env);
-  const { logs, destination } = keptLogs();
-  const services = await createServices(loadConfig(settings), { ...options, logTo: destination });
+  const logs = keptText('in-process log', 'the log');
+  const services = await createServices(loadConfig(settings), {
+    ...options,
+    logTo: { write: (line: string) => logs.append(line) },
+  });
   return Object.assign(services, { logs });
-}
-
-function keptLogs(): { logs: Logs; destination: { write(line: string): void } } {
-  let text = '';
-  const waiters = new Set<() => void>();
-  const destination = {
-    write(line: string) {
-      text += line;
-      record('in-process log', line);
-      for (const wake of waiters) wake();
-    },
-  };
-  const logs: Logs = {
-    text: () => text,
-    waitFor(pattern, timeoutMs = 10_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (!pattern.test(text)) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          resolve(text);
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(check);
-          reject(new Error(`the log did not match ${pattern} within ${timeoutMs} ms; it was:\n${text}`));
-        }, timeoutMs);
-        waiters.add(check);
-        check();
-      });
-    },
-  };
-  return { logs, destination };
 }
 
 /** A session on a server of its own, in this process: closing it closes the server and its services. */
