@@ -1,7 +1,7 @@
 /**
  * The settings as the server runs with them: read from the environment by the one table
- * (settings.ts), each checked by its schema, then the rules between them. The Config type, the
- * README's settings table and the manifest's user_config are all derived from that table.
+ * (settings.ts), each checked by its schema, then the rules between them. The Config type,
+ * docs/settings.md's table and the manifest's user_config are all derived from that table.
  */
 
 import type { z } from 'zod';
@@ -69,7 +69,7 @@ function defaultOf(schema: z.ZodType): string | number | undefined {
 }
 
 /**
- * Each setting as the README's settings table and the bundle manifest describe it: `shown` as a
+ * Each setting as docs/settings.md's table and the bundle manifest describe it: `shown` as a
  * person reads the default, `default` what a desktop host may pre-fill.
  */
 export const SETTINGS_DOC: readonly (Setting & { shown: string; default?: string | number })[] = entries.map(

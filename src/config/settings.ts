@@ -1,6 +1,6 @@
 /**
- * Every setting, as one table: each entry gives the variable, its zod schema, how the README and
- * the bundle manifest describe it, and the Config property it becomes (config/index.ts reads it).
+ * Every setting, as one table: each entry gives the variable, its zod schema, how docs/settings.md
+ * and the bundle manifest describe it, and the Config property it becomes (config/index.ts reads it).
  * The kinds of value a setting takes are in values.ts.
  */
 

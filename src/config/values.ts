@@ -16,8 +16,8 @@ export interface Setting<S extends z.ZodType = z.ZodType> {
   title: string;
   meaning: string;
   /**
-   * What leaving it unset means, for a setting whose schema has no default value (the README and
-   * the manifest show the schema's default otherwise).
+   * What leaving it unset means, for a setting whose schema has no default value (docs/settings.md
+   * and the manifest show the schema's default otherwise).
    */
   whenUnset?: string;
   /** Never repeated in an error message (and marked sensitive in the manifest). */

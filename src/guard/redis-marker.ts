@@ -13,7 +13,7 @@
  * A replica that has never seen a marker, in memory or in its state directory, cannot tell a new
  * deployment from a Redis emptied while no replica that knew it was running: it creates the
  * marker. That is the one loss that goes unnoticed (every replica started afresh, each with a new
- * state directory, on an emptied Redis), and why the README asks for persistence and `noeviction`.
+ * state directory, on an emptied Redis), and why docs/team.md asks for persistence and `noeviction`.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import {

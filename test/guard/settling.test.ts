@@ -5,14 +5,11 @@
  * nothing, while the calls already sent are charged their estimate when cancelled.
  */
 import { describe, expect, it } from 'vitest';
+import { FNG, IN_FLIGHT } from '../helpers/charging.js';
 import { textOf } from '../helpers/cli.js';
 import { useFakeUpstreamSession } from '../helpers/fake-session.js';
 import { until } from '../helpers/until.js';
 import { okStatus } from '../helpers/upstream-shapes.js';
-
-const FNG = '/v3/fear-and-greed/latest';
-/** Calls the server sends upstream at once (README, "Reliability"). */
-const IN_FLIGHT = 8;
 
 const fake = useFakeUpstreamSession({ SVC_CREDIT_BUDGET: '100', SVC_TIMEOUT_MS: '15000' });
 

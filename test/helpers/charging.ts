@@ -47,7 +47,7 @@ export async function settledUsage(env: Env, timeoutMs = 5_000): Promise<Usage> 
   }
 }
 
-/** Calls the server sends upstream at once (README, "Reliability"). */
+/** Calls the server sends upstream at once (docs/reliability.md). */
 export const IN_FLIGHT = 8;
 
 /**

@@ -29,7 +29,7 @@ const missing = redisMissing();
 /** The servers' clock (SVC_NOW), and so the day window their calls count in. */
 const NOW = '2026-11-22T12:00:00Z';
 const WINDOW = 'day:2026-11-22';
-/** The lease a replica holds on its reservations (README, "Replicas"), and some room. */
+/** The lease a replica holds on its reservations (docs/team.md), and some room. */
 const LEASE_RUNS_OUT_MS = 15_000 + 10_000;
 
 describe.skipIf(missing)('the Redis ledger charges a killed replica for its sent calls only', () => {

@@ -187,7 +187,7 @@ describe.skipIf(missing)('the ledger on a Redis that lost its data', () => {
       const old = ledgerOn('race');
       expect((await old.reserve(call)).ok).toBe(true);
       await flushAll();
-      // The newcomer takes the empty Redis for a new deployment: the limitation the README states.
+      // The newcomer takes the empty Redis for a new deployment: the limitation docs/team.md states.
       const newcomer = ledgerOn('race');
       expect((await newcomer.reserve(call)).ok).toBe(true);
       // The replica that knew the old marker sees it replaced, and from then on every replica refuses.

@@ -1,4 +1,4 @@
-/** The time rule: every bound a call meets, derived from SVC_TIMEOUT_MS as the README states it. */
+/** The time rule: every bound a call meets, derived from SVC_TIMEOUT_MS as docs/reliability.md states it. */
 import { describe, expect, it } from 'vitest';
 import { RESERVATION_TTL_MS } from '../../src/guard/ledger.js';
 import { TIMEOUT_MS, timeBudget } from '../../src/time-budget.js';

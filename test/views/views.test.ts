@@ -3,7 +3,7 @@
  * resource, framed in a real browser (Debian's chromium, driven by playwright-core) by a host page
  * that speaks through the extension's own AppBridge, given a real tool result from the sandbox.
  * That the chart drew is read from the page (painted canvas pixels, the crosshair's legend, the
- * gauge and the table), not taken from the code. With SCREENSHOTS=1 it saves the README's
+ * gauge and the table), not taken from the code. With SCREENSHOTS=1 it saves docs/tools.md's
  * screenshots to docs/screenshots/.
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { BONK_CHART } from '../helpers/tool-names.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join(REPO_ROOT, 'docs', 'screenshots');
-/** The README's screenshots are taken again with SCREENSHOTS=1 (a run does not rewrite them otherwise). */
+/** docs/tools.md's screenshots are taken again with SCREENSHOTS=1 (a run does not rewrite them otherwise). */
 const SAVE_SHOTS = process.env.SCREENSHOTS === '1';
 const found = existsSync(CHROMIUM);
 if (!found && process.env.CI === 'true')
