@@ -3,7 +3,7 @@
  * answered (an answer or a clear refusal, never a timeout), `ping` keeps being answered throughout,
  * and the second burst leaves resident memory no larger than the first did. How fast `ping` is
  * answered depends on the machine's load, so it is a figure of `tools/bench/burst.mjs`, not a bound
- * here: beside the other test files on two cores it varied from 0.3 to 1.5 s.
+ * here.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
