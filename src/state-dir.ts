@@ -1,5 +1,5 @@
 /** Where per-user state (the credit ledger) lives by default, by each platform's convention. */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -10,9 +10,10 @@ export function defaultStateDir(env: NodeJS.ProcessEnv = process.env, platform =
 }
 
 /**
- * `dir` made with its missing parents, each private. One level at a time: Node's recursive mkdir
- * never returns for a path under /proc (it tries again the parent it cannot make, without end),
- * where one level fails at once with ENOENT.
+ * `dir` made with its missing parents, each private; throws ENOTDIR at once when it is a file. One
+ * level at a time: Node's recursive mkdir never returns for a path under /proc (it tries again the
+ * parent it cannot make, without end), where one level fails at once with ENOENT. A file in its
+ * place is refused here because the ledger's lock would retry it for seconds before failing.
  */
 export function makeStateDir(dir: string): void {
   const missing: string[] = [];
@@ -24,5 +25,8 @@ export function makeStateDir(dir: string): void {
       // Made meanwhile by another process starting beside this one.
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
+  }
+  if (!statSync(dir).isDirectory()) {
+    throw Object.assign(new Error(`ENOTDIR: not a directory, ${dir}`), { code: 'ENOTDIR', path: dir });
   }
 }
