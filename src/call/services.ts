@@ -78,6 +78,12 @@ export interface Services {
   /** Whether calls can be answered now: the upstream reachable, the ledger writable and, with
    * SVC_REDIS_URL, Redis reachable (for /readyz). */
   ready(): Promise<Readiness>;
+  /**
+   * Logs, once, what the operator of a running server should know of how it runs (the ledger kept
+   * in a JSON file where no SQLite loads). Servers call it after their banner, so that a start that
+   * fails prints only its one-line error; one-shot commands never call it.
+   */
+  announce(): void;
   close(): Promise<void>;
 }
 
@@ -89,10 +95,11 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const redis =
     config.redisUrl === undefined ? undefined : new RedisConnection(config.redisUrl, config.redisPrefix, log);
   const cacheStore = redis ? new RedisCacheStore(redis) : new MemoryCacheStore();
+  const { store, notice } = redis
+    ? { store: new RedisLedger(redis, { stateDir: config.stateDir }), notice: undefined }
+    : localLedger(config.stateDir, now);
   const guard = new CreditGuard({
-    store: redis
-      ? new RedisLedger(redis, { stateDir: config.stateDir })
-      : localLedger(config.stateDir, now, log),
+    store,
     budget: config.creditBudget,
     personBudget: config.userCreditBudget,
     window: config.creditWindow,
@@ -101,21 +108,12 @@ export async function createServices(config: Config, options: ServiceOptions = {
     ledgerKind: options.showLocations === false ? (redis ? 'redis' : 'file') : undefined,
     warn: (message) => log.warn({ ledger: redis ? 'redis' : 'file' }, message),
   });
-  const observers: CallObserver[] = [];
-  if (log !== SILENT_LOG) observers.push(logCalls(log));
-  let metrics: Metrics | undefined;
-  if (options.metrics) {
-    const { createMetrics } = await import('../ops/metrics.js');
-    metrics = createMetrics({
-      account: (account) => guard.usage(account),
-      person: (person) => guard.personUsage(person),
-    });
-    observers.push(metrics.observer);
-  }
+  const { observers, metrics } = await watchers(log, guard, options.metrics === true);
   const telemetry = telemetryWanted() ? await openTelemetry() : undefined;
   const ownKey = randomBytes(32);
   let sharedKey: Promise<Uint8Array> | undefined;
   let opening: Promise<DataSource> | undefined;
+  let announced = false;
   const source = () => {
     opening ??= openDataSource(config);
     return opening;
@@ -148,6 +146,11 @@ export async function createServices(config: Config, options: ServiceOptions = {
       if (redis) checks.redis = await outcome(redis.ping());
       return { ok: Object.values(checks).every((c) => c === 'ok'), checks };
     },
+    announce() {
+      if (notice === undefined || announced) return;
+      announced = true;
+      log.warn({ ledger: 'ledger.json' }, notice);
+    },
     async close() {
       await guard.close().catch(() => {});
       await cacheStore.close();
@@ -158,19 +161,34 @@ export async function createServices(config: Config, options: ServiceOptions = {
   };
 }
 
+/** What is told of every call: the log, and Prometheus's metrics when asked for. */
+async function watchers(log: Log, guard: CreditGuard, withMetrics: boolean) {
+  const observers: CallObserver[] = [];
+  if (log !== SILENT_LOG) observers.push(logCalls(log));
+  let metrics: Metrics | undefined;
+  if (withMetrics) {
+    const { createMetrics } = await import('../ops/metrics.js');
+    metrics = createMetrics({
+      account: (account) => guard.usage(account),
+      person: (person) => guard.personUsage(person),
+    });
+    observers.push(metrics.observer);
+  }
+  return { observers, metrics };
+}
+
 /**
  * The ledger of a single machine: SQLite (Node's own from 22.13, else better-sqlite3), whose cost
- * does not grow with what it holds; else the JSON file, whose every change rewrites it: said once,
- * with why and what to do.
+ * does not grow with what it holds; else the JSON file, whose every change rewrites it, with the
+ * notice a server gives of it (why, and what to do).
  */
-function localLedger(dir: string, now: () => number, log: Log): LedgerStore {
+function localLedger(dir: string, now: () => number): { store: LedgerStore; notice?: string } {
   const { sqlite, why } = chooseSqlite();
-  if (sqlite) return new SqliteLedger(dir, sqlite, now);
-  log.warn(
-    { ledger: 'ledger.json' },
-    `${why}: the credit ledger is kept in ledger.json, whose every change rewrites the file (about 3.5 ms, more as it grows). For SQLite, run on Node 22.13 or later, or install better-sqlite3 beside svc-mcp.`,
-  );
-  return new FileLedger(dir, now);
+  if (sqlite) return { store: new SqliteLedger(dir, sqlite, now) };
+  return {
+    store: new FileLedger(dir, now),
+    notice: `${why}: the credit ledger is kept in ledger.json, whose every change rewrites the file (slower as it grows). For SQLite, run on Node 22.13 or later, or install better-sqlite3 beside svc-mcp.`,
+  };
 }
 
 /** KEYS: the secret's key. ARGV: a secret of this process's, set when none is there yet. */

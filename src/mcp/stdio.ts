@@ -75,5 +75,6 @@ export async function runStdio(config: Config): Promise<void> {
   }
   const count = exposedTools(config).tools.size;
   process.stderr.write(`svc-mcp ${VERSION} on stdio · data: ${source.label} · ${count} tools\n`);
+  services.announce();
   afterStartup();
 }

@@ -1,13 +1,14 @@
 /**
  * Where no SQLite loads (Node 20 without better-sqlite3; a preload hides both here, on any Node):
- * the ledger is kept in ledger.json, one line on stderr says so and what to do, the budget holds
- * across a restart, and a server that has SQLite later imports the file once with its totals.
+ * the ledger is kept in ledger.json, a server's line after its banner says so and what to do (a
+ * one-shot call says nothing), the budget holds across a restart, and a server that has SQLite
+ * later imports the file once with its totals.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditUsage, newStateDir, textOf, withProcess } from '../helpers/cli.js';
+import { creditUsage, newStateDir, runCli, textOf, withProcess } from '../helpers/cli.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 const NO_SQLITE = `--import=${fileURLToPath(new URL('../helpers/no-sqlite.mjs', import.meta.url))}`;
@@ -33,12 +34,22 @@ describe('no SQLite', () => {
       expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
       expect((await creditUsage(mcp)).spent).toBe(2);
       const stderr = await mcp.waitForStderr(/ledger\.json/);
-      const warnings = stderr.split('\n').filter((line) => line.includes('"level":"warn"'));
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toMatch(
+      // After the banner, so that a start that fails says only why.
+      const [banner, ...rest] = stderr.trimEnd().split('\n');
+      expect(banner).toMatch(/^svc-mcp .* on stdio · /);
+      expect(rest).toHaveLength(1);
+      expect(JSON.parse(rest[0])).toMatchObject({ level: 'warn', ledger: 'ledger.json' });
+      expect(rest[0]).toMatch(
         /has no built-in SQLite and better-sqlite3 is not installed: the credit ledger is kept in ledger\.json.*run on Node 22\.13 or later, or install better-sqlite3/,
       );
     });
+    // A one-shot call keeps it to itself: its cost matters to a running server, not to one call.
+    const once = await runCli(['call', 'get_fear_and_greed_latest'], {
+      ...withoutSqlite,
+      SVC_STATE_DIR: newStateDir(),
+    });
+    expect(once.code, once.stderr).toBe(0);
+    expect(once.stderr).toBe('');
     expect(existsSync(join(dir, 'ledger.json'))).toBe(true);
     expect(existsSync(join(dir, 'ledger.sqlite'))).toBe(false);
     // A restart keeps the spend: one credit is left, then none.

@@ -8,14 +8,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSqlite } from '../../src/guard/sqlite.js';
 import { creditUsage, newStateDir, spawnMcp, textOf, withServer } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { SQLITE } from '../helpers/sqlite.js';
 import { until } from '../helpers/until.js';
 
 /** The server runs on this test's Node: SQLite where it loads (node:sqlite or better-sqlite3), else the JSON file. */
-const SQLITE = loadSqlite() !== undefined;
 const LEDGER = SQLITE
   ? { file: 'ledger.sqlite', garbage: 'it is not an SQLite database' }
   : { file: 'ledger.json', garbage: 'it is not valid JSON' };

@@ -15,10 +15,10 @@ import { personOf } from '../../src/guard/accounts.js';
 import { FileLedger } from '../../src/guard/file-ledger.js';
 import { CreditGuard, type GuardedCall } from '../../src/guard/guard.js';
 import type { LedgerStore } from '../../src/guard/ledger.js';
-import { loadSqlite } from '../../src/guard/sqlite.js';
 import { SqliteLedger } from '../../src/guard/sqlite-ledger.js';
+import { SQLITE } from '../helpers/sqlite.js';
 
-const sqlite = loadSqlite();
+const sqlite = SQLITE;
 const root = mkdtempSync(join(tmpdir(), 'svc-marking-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let dirs = 0;

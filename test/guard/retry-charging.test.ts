@@ -7,15 +7,14 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadSqlite, type Sqlite } from '../../src/guard/sqlite.js';
+import type { Sqlite } from '../../src/guard/sqlite.js';
 import { ESTIMATE, FNG, usage } from '../helpers/charging.js';
 import { type Env, type McpSession, newStateDir, spawnMcp } from '../helpers/cli.js';
 import { type FakeUpstream, type Reply, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { SECRET_KEY } from '../helpers/secret.js';
+import { SQLITE as sqlite } from '../helpers/sqlite.js';
 import { until } from '../helpers/until.js';
 import { errorBody } from '../helpers/upstream-shapes.js';
-
-const sqlite = loadSqlite() as Sqlite | undefined;
 
 const upstreams: FakeUpstream[] = [];
 afterEach(async () => {

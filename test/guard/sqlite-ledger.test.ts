@@ -13,14 +13,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LedgerDamagedError } from '../../src/guard/ledger.js';
-import { loadSqlite, type Sqlite } from '../../src/guard/sqlite.js';
+import type { Sqlite } from '../../src/guard/sqlite.js';
 import { SqliteLedger } from '../../src/guard/sqlite-ledger.js';
 import { REPO_ROOT, runCli } from '../helpers/cli.js';
+import { LEDGER_FILE, SQLITE } from '../helpers/sqlite.js';
 import { until } from '../helpers/until.js';
 
-// SQLite as this Node loads it (node:sqlite, or better-sqlite3 on Node 20); without either, the
-// ledger is the JSON file (file-ledger.ts), tested on its own.
-const sqlite = loadSqlite() as Sqlite;
+// Without SQLite the ledger is the JSON file (file-ledger.ts), tested on its own.
+const sqlite = SQLITE as Sqlite;
 const root = mkdtempSync(join(tmpdir(), 'svc-sqlite-ledger-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let dirs = 0;
@@ -295,7 +295,9 @@ describe.runIf(process.platform === 'linux')('a state directory that cannot be m
     });
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toMatch(
-      /^The credit ledger at \/proc\/svc-nope\/state\/ledger\.sqlite cannot be used \(ENOENT.*budgeted calls are refused/,
+      new RegExp(
+        `^The credit ledger at /proc/svc-nope/state/${LEDGER_FILE} cannot be used \\(ENOENT.*budgeted calls are refused`,
+      ),
     );
   });
 });

@@ -7,6 +7,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpSession, REPO_ROOT, runCli, spawnCli, spawnMcp } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
+import { withoutLedgerNotice } from '../helpers/sqlite.js';
 import { DEFAULT_TOOLS } from '../helpers/tool-names.js';
 
 const VERSION = JSON.parse(readFileSync(`${REPO_ROOT}/package.json`, 'utf8')).version as string;
@@ -78,7 +79,7 @@ describe('tools/list on the embedded sandbox', () => {
     ] as const) {
       const proc = await spawnMcp(env);
       try {
-        const lines = (await proc.waitForStderr(/tools\n/)).trimEnd().split('\n');
+        const lines = withoutLedgerNotice(await proc.waitForStderr(/tools\n/));
         expect(lines).toHaveLength(1);
         expect(lines[0]).toContain(`svc-mcp ${VERSION}`);
         expect(lines[0]).toMatch(source);
@@ -157,7 +158,7 @@ describe('stdout carries only protocol', () => {
     const byId = new Map(messages.map((m) => [m.id, m]));
     expect(byId.get(3).result.content[0].text).toMatch(/^Fear & Greed \d+ – /);
     expect(byId.get(4).result.isError).toBe(true);
-    expect(proc.stderr().trimEnd().split('\n')).toHaveLength(1);
+    expect(withoutLedgerNotice(proc.stderr())).toHaveLength(1);
   });
 });
 

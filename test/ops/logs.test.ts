@@ -8,6 +8,7 @@ import { type McpSession, spawnMcp } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { SECRET_KEY } from '../helpers/secret.js';
+import { withoutLedgerNotice } from '../helpers/sqlite.js';
 
 /** Values passed as arguments: none may reach a log line. */
 const ARGUMENT_VALUES = ['2026-11-03T04:05:06Z', 'ZZ-ARG-77'];
@@ -74,7 +75,7 @@ describe('logs', () => {
     const mcp = await start(SECRET_KEY, { SVC_LOG_LEVEL: 'info' });
     expect((await mcp.call('get_fear_and_greed_latest')).isError).toBe(true); // the sandbox does not know it
     await mcp.waitForStderr(/"msg":"tool call"/);
-    const [line] = logLines(mcp.stderr());
+    const line = logLines(mcp.stderr()).find((l) => l.msg === 'tool call');
     expect(line).toMatchObject({ tool: 'get_fear_and_greed_latest', outcome: 'error' });
     expect(mcp.stderr()).not.toContain(SECRET_KEY);
   });
@@ -84,6 +85,6 @@ describe('logs', () => {
     sessions.push(mcp);
     await mcp.waitForStderr(/on stdio/);
     expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
-    expect(mcp.stderr().trim().split('\n')).toEqual([expect.stringMatching(/^svc-mcp .* on stdio · /)]);
+    expect(withoutLedgerNotice(mcp.stderr())).toEqual([expect.stringMatching(/^svc-mcp .* on stdio · /)]);
   });
 });

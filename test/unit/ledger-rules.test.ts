@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RESERVATION_TTL_MS } from '../../src/guard/ledger.js';
-import { loadSqlite, type Sqlite } from '../../src/guard/sqlite.js';
+import type { Sqlite } from '../../src/guard/sqlite.js';
 import { SqliteLedger } from '../../src/guard/sqlite-ledger.js';
+import { SQLITE } from '../helpers/sqlite.js';
 
-// SQLite as this Node loads it (node:sqlite, or better-sqlite3 on Node 20); without either, the
-// ledger is the JSON file (file-ledger.ts), tested on its own.
-const sqlite = loadSqlite() as Sqlite;
+// Without SQLite the ledger is the JSON file (file-ledger.ts), tested on its own.
+const sqlite = SQLITE as Sqlite;
 const root = mkdtempSync(join(tmpdir(), 'svc-ledger-rules-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let dirs = 0;

@@ -82,6 +82,7 @@ export async function serveHttp(config: Config, { host, port }: HttpOptions): Pr
   process.stderr.write(
     `svc-mcp ${VERSION} on ${where} · data: ${source.label} · ${count} tools · ${handler.access}\n`,
   );
+  services.announce();
 }
 
 function listen(server: Server, host: string, port: number): Promise<void> {
