@@ -3,13 +3,13 @@
  * Writes what is generated: from the catalog and the settings table, the README's list of tools,
  * docs/tools.md's table, docs/settings.md's tables, the bundle manifest's tools and user_config,
  * and server.json for the MCP Registry; from the benchmarks' results, docs/performance.md and
- * docs/testing.md's times of the suite and CI.
+ * the times of the suite and CI in docs/testing.md and the README.
  * `--check` changes nothing and exits 1 when any is stale. Reads the build (dist/), so run
  * `npm run build` first.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { performancePage, suiteTimes } from './performance-page.mjs';
+import { performancePage, suiteTimeLine, suiteTimes } from './performance-page.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { plansText, TOOLSETS, tools } = await import(`${root}dist/catalog/index.js`);
@@ -177,7 +177,15 @@ const check = process.argv.includes('--check');
 const blocks = { 'tool-list': toolList, tools: toolTable, toolsets: toolsetList, settings: settingsTable };
 /** Each generated file: its path, and its text as it should be, given the text it has. */
 const generated = [
-  ['README.md', (text) => replaceBetween(text, 'tool-list', blocks['tool-list']())],
+  [
+    'README.md',
+    (text) =>
+      replaceBetween(
+        replaceBetween(text, 'tool-list', blocks['tool-list']()),
+        'suite-time',
+        suiteTimeLine(`${root}tools/bench/results`),
+      ),
+  ],
   ['docs/tools.md', (text) => replaceBetween(text, 'tools', blocks.tools())],
   [
     'docs/settings.md',

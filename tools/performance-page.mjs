@@ -92,6 +92,16 @@ export function suiteTimes(resultsDir) {
   ].join('\n');
 }
 
+/** The README's line: how long `npm test` and CI take, from the same figures. */
+export function suiteTimeLine(resultsDir) {
+  const run = readResults(resultsDir).find((r) => r.bench === 'ci' && r.node.startsWith('20.'));
+  if (!run) return 'Its time is not measured yet: `node tools/bench/ci.mjs`.';
+  const suite = run.figures.find((f) => f.measure.startsWith('npm test'));
+  const ci = run.figures.find((f) => f.measure.startsWith('CI '));
+  const cores = suite.measure.split(', ').at(-1);
+  return `On ${cores} it takes about ${duration(suite.value)}, and CI (\`.ci/run\`, which adds Nodes 22 and 24) about ${duration(ci.value)} (measured ${run.date}; [testing](docs/testing.md)).`;
+}
+
 export function performancePage(resultsDir) {
   const runs = readResults(resultsDir);
   const benches = [...new Set(runs.map((r) => r.bench))];

@@ -21,10 +21,12 @@ describe('the MCP Bundle', () => {
   const bundle = join(work, 'svc-mcp.mcpb');
   const unpacked = join(work, 'unpacked');
 
+  // Not bounded in time: the bundle is built from an install, which takes what it takes on a busy
+  // machine; what the tests bound is the bundle starting and answering.
   beforeAll(() => {
     execFileSync(process.execPath, ['tools/bundle.mjs', '--out', bundle], { cwd: REPO_ROOT, stdio: 'pipe' });
     execFileSync(process.execPath, [MCPB, 'unpack', bundle, unpacked], { stdio: 'pipe' });
-  }, 120_000);
+  }, 0);
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('is under 5 MB, validates, and carries no development files', () => {
