@@ -14,6 +14,8 @@ export type Reply =
       headers?: Record<string, string>;
       /** Answer only after this many milliseconds. */
       delayMs?: number;
+      /** Answer only once this settles: a request held for as long as the test needs it. */
+      heldUntil?: Promise<unknown>;
     }
   /** Never answer: the request stays open until the client gives up on it. */
   | { hang: true }
@@ -78,7 +80,8 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
       res.end(text);
     };
-    if (reply.delayMs) setTimeout(answer, reply.delayMs);
+    if (reply.heldUntil) void reply.heldUntil.finally(answer);
+    else if (reply.delayMs) setTimeout(answer, reply.delayMs);
     else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -68,27 +68,32 @@ describe('readiness', () => {
   });
 });
 
-/** A server with a call that takes 3 s under way (its upstream request sent), on a ledger of its own. */
+/**
+ * A server with a call under way (its upstream request sent and held until `answer()`), on a
+ * ledger of its own: the call is in flight for as long as the test needs, however busy the machine.
+ */
 async function serverWithCallInFlight(name: string) {
   const env = {
     SVC_API_KEY: SECRET_KEY,
     SVC_BASE_URL: upstream.url,
     SVC_CREDIT_BUDGET: '100',
+    SVC_TIMEOUT_MS: '60000',
     SVC_STATE_DIR: mkdtempSync(join(stateDir, `${name}-`)),
   };
-  upstream.reply(FNG, { ...ANSWER, delayMs: 3_000 });
+  let answer = () => {};
+  upstream.reply(FNG, { ...ANSWER, heldUntil: new Promise<void>((resolve) => (answer = resolve)) });
   const server = await spawnHttpServer(env);
   const session = await connectHttp(server, 'v2');
   const before = upstream.requests.length;
   const call = session.call('get_fear_and_greed_latest');
   await until(() => upstream.requests.length > before);
-  return { env, server, session, call };
+  return { env, server, session, call, answer };
 }
 
 describe('stopping', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`${signal} with a call in flight: the call is answered, its credits recorded, exit 0`, async () => {
-      const { env, server, session, call } = await serverWithCallInFlight(signal);
+      const { env, server, session, call, answer } = await serverWithCallInFlight(signal);
       server.proc.child.kill(signal);
       // While the call is still running, a new connection gets 503 with Retry-After (a load
       // balancer then tries another replica), not a reset; /readyz says not ready.
@@ -104,6 +109,7 @@ describe('stopping', () => {
       const ready = await rawRequest(`${server.origin}/readyz`, { method: 'GET' });
       expect([ready.status, ready.headers['retry-after']]).toEqual([503, '1']);
       expect(finished).toBe(false);
+      answer();
       const result = await call;
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(textOf(result).split('\n')[0]).toBe('Fear & Greed 51 – Neutral');
@@ -116,7 +122,7 @@ describe('stopping', () => {
   }
 
   it('a connection opened before the stop ends with its next answer instead of carrying more', async () => {
-    const { server, session, call } = await serverWithCallInFlight('keep-alive');
+    const { server, session, call, answer } = await serverWithCallInFlight('keep-alive');
     // A request under way when the signal comes: its connection is not idle, so it stays open.
     const { hostname: host, port } = new URL(server.origin);
     const socket = connect(Number(port), host);
@@ -134,6 +140,7 @@ describe('stopping', () => {
     await ended;
     expect(received).toMatch(/^HTTP\/1\.1 200/);
     expect(received.toLowerCase()).toContain('connection: close');
+    answer();
     expect((await call).isError).toBeFalsy();
     expect(await server.proc.exited).toEqual({ code: 0, signal: null });
     await session.close();
