@@ -26,9 +26,9 @@ const MAY_IMPORT = {
   ops: ['catalog', 'config', 'version'],
   redis: ['config', 'ops'],
   upstream: ['cpu-turns', 'format', 'messages', 'time-budget'],
-  cache: ['catalog', 'config', 'redis'],
+  cache: ['catalog', 'config', 'redis', 'state-dir'],
   guard: ['catalog', 'config', 'format', 'messages', 'redis', 'state-dir', 'time-budget'],
-  sandbox: ['calendar', 'catalog', 'format', 'messages'],
+  sandbox: ['calendar', 'catalog', 'format', 'messages', 'state-dir'],
   call: [
     'cache',
     'calendar',

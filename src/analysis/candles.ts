@@ -38,25 +38,23 @@ function closesAt(candle: Candle, interval: keyof typeof PERIOD_MS): number {
 }
 
 /**
- * Each asset's complete candles across `pages` (in the order the series first appear), with a
- * close in `currency`: a candle still open at `nowMs`, or without that close, is left out.
+ * Each asset's complete candles (in the order the series appear), with a close in `currency`: a
+ * candle still open at `nowMs`, or without that close, is left out.
  */
 export function completeCloses(
-  pages: readonly (readonly CandleSeries[])[],
+  all: readonly CandleSeries[],
   currency: string,
   interval: keyof typeof PERIOD_MS,
   nowMs: number,
 ): Closes[] {
   const byId = new Map<number, { series: CandleSeries; candles: Map<string, number> }>();
-  for (const page of pages) {
-    for (const series of page) {
-      const entry = byId.get(series.id) ?? { series, candles: new Map<string, number>() };
-      byId.set(series.id, entry);
-      for (const candle of series.quotes) {
-        const close = candle.quote.find((q) => q.currency.toUpperCase() === currency)?.close;
-        if (close === undefined || !(close > 0) || closesAt(candle, interval) > nowMs) continue;
-        entry.candles.set(candle.time_open, close);
-      }
+  for (const series of all) {
+    const entry = byId.get(series.id) ?? { series, candles: new Map<string, number>() };
+    byId.set(series.id, entry);
+    for (const candle of series.quotes) {
+      const close = candle.quote.find((q) => q.currency.toUpperCase() === currency)?.close;
+      if (close === undefined || !(close > 0) || closesAt(candle, interval) > nowMs) continue;
+      entry.candles.set(candle.time_open, close);
     }
   }
   return [...byId.values()].map(({ series, candles }) => {

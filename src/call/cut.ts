@@ -31,7 +31,7 @@ type Key = string | number;
 const SEARCHED_ITEMS = 64;
 
 /** Bytes of `value` as JSON. */
-function bytesOf(value: unknown): number {
+export function bytesOf(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value) ?? '');
 }
 
@@ -43,7 +43,7 @@ const SAMPLED = 64;
  * is measured on SAMPLED elements spread over it. A 10,000-point series costs a few hundred small
  * measures, not a 5 MB string.
  */
-function estimateBytes(value: unknown): number {
+export function estimateBytes(value: unknown): number {
   if (Array.isArray(value)) {
     if (value.length <= SAMPLED) return value.reduce((sum: number, item) => sum + estimateBytes(item) + 1, 1);
     let sampled = 0;

@@ -2,6 +2,7 @@
  * Where the data comes from: the upstream service when a key is configured, otherwise the sandbox
  * started in-process on a free loopback port (the embedded default).
  */
+import { join } from 'node:path';
 import type { Config } from '../config/index.js';
 import { timeBudget } from '../time-budget.js';
 import { UpstreamClient } from '../upstream/client.js';
@@ -38,7 +39,13 @@ export async function openDataSource(config: Config): Promise<DataSource> {
   // On the server's own thread, on loopback: one V8 heap, not two (decision 003). A server with a
   // key never loads it.
   const { startSandbox } = await import('../sandbox/server.js');
-  const sandbox = await startSandbox({ keyHeader: config.keyHeader, rateLimit: false, now: config.now });
+  const sandbox = await startSandbox({
+    keyHeader: config.keyHeader,
+    rateLimit: false,
+    now: config.now,
+    // Its usage goes on across restarts, as the ledger beside it does: key info agrees with it.
+    usageFile: join(config.stateDir, 'sandbox-usage.json'),
+  });
   const client = clientFor(sandbox.url);
   return {
     client,

@@ -1,7 +1,8 @@
 /**
  * A planned call priced as the guard would price it now, with nothing sent (estimate_cost): the
- * tool found and its arguments checked exactly as a real call's are, the request capped to one
- * answer, the estimate from the endpoint's credit rule, and whether the cache would answer it.
+ * tool found and its arguments checked exactly as a real call's are, the whole of what they ask for
+ * priced by the endpoint's credit rule (with how many pages its answer makes), and whether the
+ * cache, or a kept result a cursor names, would answer it free.
  */
 import { cacheKey } from '../cache/key.js';
 import { estimateCredits } from '../catalog/credits.js';
@@ -21,7 +22,9 @@ import { validateParams } from '../catalog/params.js';
 import { counted, formatTime } from '../format/text.js';
 import { largestFit } from '../guard/fit.js';
 import { RefusedCall } from './confirmation.js';
-import { completed, type Page, pageOf } from './pages.js';
+import { dataRoom } from './cut.js';
+import { completed } from './fetch.js';
+import { storedPage } from './paging.js';
 import type { Services } from './services.js';
 
 export async function estimateCall(
@@ -39,7 +42,7 @@ export async function estimateCall(
   }
   const checked = validateParams(tool.toolInput, args);
   if (!checked.ok) return { ok: false, error: checked.message };
-  const { format: _, ...asked } = checked.value as Record<string, unknown>;
+  const { format: _, cursor, ...asked } = checked.value as Record<string, unknown> & { cursor?: string };
   const plans = toolPlans(tool);
   const onPlans = {
     plans: plansText(plans),
@@ -55,13 +58,21 @@ export async function estimateCall(
       throw error;
     }
   }
+  if (cursor !== undefined) {
+    const onlyCursor = Object.keys(args).every((k) => k === 'cursor' || k === 'format');
+    const found = await storedPage(services, tool, { params: asked, cursor, account, onlyCursor });
+    if (found) {
+      const note = 'A page of a kept result: free.';
+      return { ok: true, credits: 0, cached: true, ...onPlans, within_limit: true, note };
+    }
+  }
   const priced = await priceRequest(services, account, tool, asked);
   const withinLimit = priced.credits <= config.maxCreditsPerCall;
   const now = Math.floor(services.now() / 1000);
   const fit = withinLimit
     ? undefined
-    : largestFit(tool.credits, priced.page.params, config.maxCreditsPerCall, now);
-  const note = withinLimit ? priced.page.capped?.note : (fit ?? 'Ask for less data in one call.');
+    : largestFit(tool.credits, priced.params, config.maxCreditsPerCall, now);
+  const note = withinLimit ? pagesNote(priced.pages) : (fit ?? 'Ask for less data in one call.');
   return {
     ok: true,
     credits: priced.credits,
@@ -73,27 +84,37 @@ export async function estimateCall(
   };
 }
 
+/** "One request; its answer makes about 4 pages (the first in the call's answer, the rest free)." */
+function pagesNote(pages: number | undefined): string | undefined {
+  if (pages === undefined || pages <= 1) return undefined;
+  return `One request for all of it; its answer makes about ${pages} pages of JSON (next serves each after the first, free).`;
+}
+
 /**
- * A request of `endpoint` with these (checked) parameters as a fetch would make it now: completed,
- * capped to one answer and priced by the endpoint's rule; with its cache key and whether the cache
- * holds its answer.
+ * A request of `endpoint` with these (checked) parameters as a fetch would make it now: completed
+ * and priced whole by the endpoint's rule, with about how many pages of JSON its answer makes; with
+ * its cache key and whether the cache holds its answer.
  */
 async function priceRequest(
   services: Services,
   account: string,
   endpoint: Endpoint,
   checked: Record<string, unknown>,
-): Promise<RequestPrice & { page: Page; key: string }> {
+): Promise<RequestPrice & { params: Record<string, unknown>; key: string; pages?: number }> {
   const now = Math.floor(services.now() / 1000);
   const params = completed(endpoint, checked, now);
-  const page = pageOf(endpoint, params, now, services.config.maxAnswerChars);
   const key = cacheKey(endpoint.name, account, params);
+  const records = endpoint.credits.maxItems(params as never, now);
+  const bytes = endpoint.pages?.recordBytes(params as never);
   return {
-    credits: estimateCredits(endpoint.credits, page.params, now),
+    credits: estimateCredits(endpoint.credits, params, now),
     cached: await services.cache.cached(key, endpoint.refreshSeconds * 1000),
-    ...(page.capped?.next === undefined ? {} : { next: page.capped.next }),
-    page,
+    params,
     key,
+    pages:
+      bytes === undefined
+        ? undefined
+        : Math.ceil((records * bytes) / dataRoom(services.config.maxAnswerChars)),
   };
 }
 
@@ -105,8 +126,8 @@ export function pricingContext(services: Services, account: string): ToolContext
     usage: () => services.guard.usage(account),
     estimate: (name, args) => estimateCall(services, account, name, args),
     price: async (endpoint, params) => {
-      const { page: _, key: __, ...price } = await priceRequest(services, account, endpoint, params);
-      return price;
+      const { credits, cached } = await priceRequest(services, account, endpoint, params);
+      return { credits, cached };
     },
     now: () => services.now(),
     plan: services.config.plan,

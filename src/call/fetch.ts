@@ -1,14 +1,13 @@
 /**
  * An endpoint's data for a call: a cache hit, or a join of an identical call in flight (both free);
- * else the page is capped to what one answer carries, the credits estimated and reserved, and in
- * the limiter's turn the request marked sent, sent, normalised and cut; the reservation then
- * settles by how the call ended. A service that fails has the last answer stand in, within
- * SVC_STALE_MAX_SECONDS.
+ * else the credits estimated and reserved, and in the limiter's turn the request marked sent,
+ * sent and normalised, whole; the reservation then settles by how the call ended. A service that
+ * fails has the last answer stand in, within SVC_STALE_MAX_SECONDS.
  */
 
 import { cacheKey } from '../cache/key.js';
 import type { Fetched } from '../cache/shared.js';
-import { type CacheEntry, LARGEST_CACHED_BYTES } from '../cache/store.js';
+import type { CacheEntry } from '../cache/store.js';
 import { estimateCredits } from '../catalog/credits.js';
 import { checkedData, type Endpoint } from '../catalog/index.js';
 import { cpuTurns } from '../cpu-turns.js';
@@ -19,25 +18,28 @@ import { traced } from '../ops/telemetry.js';
 import type { QueryParams, RequestOptions, UpstreamResponse } from '../upstream/client.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { confirmCostly, ownConfirmation, RefusedCall } from './confirmation.js';
-import { fitToAnswer } from './cut.js';
 import type { DataSource } from './data-source.js';
-import { completed, pageOf, withPage } from './pages.js';
 import type { CallContext } from './pipeline.js';
 import type { Services } from './services.js';
 
 /** A call's context as its fetches see it: told what each request the call sent was charged, as it settles. */
 export interface FetchContext extends CallContext {
   onCharge?: (credits: number) => void;
-  /** Read by the server itself, not shown: cut to WHOLE_READ_CHARS, and cached apart from answers. */
-  whole?: boolean;
+  /** The tool the person called, under which the ledger books what its requests cost. */
+  tool?: string;
 }
 
 /**
- * What a page read by the server itself may hold: as much as the cache keeps as one entry, so that
- * a page of the map (5,000 assets, about 1.5 million characters) is read once a refresh, where an
- * answer a host is shown holds SVC_MAX_ANSWER_CHARS.
+ * The call's checked parameters with what the tool fills in itself (a series' count from its time
+ * range): what is cached, estimated and sent.
  */
-export const WHOLE_READ_CHARS = LARGEST_CACHED_BYTES;
+export function completed(
+  endpoint: Endpoint,
+  params: Record<string, unknown>,
+  now: number,
+): Record<string, unknown> {
+  return endpoint.pages?.complete?.(params as never, now) ?? params;
+}
 
 /** An endpoint's data for a call, from the cache, a joined call or the service, with where it came from. */
 export interface EndpointData extends Fetched {
@@ -67,8 +69,7 @@ export async function fetchEndpoint(
     );
   }
   const account = accountOf(apiKey);
-  const key = cacheKey(context.whole ? `${endpoint.name}:whole` : endpoint.name, account, params);
-  const maxChars = context.whole ? WHOLE_READ_CHARS : services.config.maxAnswerChars;
+  const key = cacheKey(endpoint.name, account, params);
   const ttlMs = endpoint.refreshSeconds * 1000;
   try {
     const fetched = await traced(
@@ -86,7 +87,7 @@ export async function fetchEndpoint(
               person: context.person,
               personLeft: () => context.signal?.aborted === true,
               onCharge: context.onCharge,
-              maxChars,
+              tool: context.tool ?? endpoint.name,
             }),
           );
         const answer = await ownConfirmation(shared, context.confirm);
@@ -95,7 +96,8 @@ export async function fetchEndpoint(
         return answer;
       },
     );
-    if (fetched.via !== 'upstream') services.guard.recordHit(account, endpoint.name, fetched.credits);
+    if (fetched.via !== 'upstream')
+      services.guard.recordHit(account, context.tool ?? endpoint.name, fetched.credits);
     return { ...fetched, account, sandbox: source.sandbox };
   } catch (error) {
     // The service failed, not the call: the last answer, within SVC_STALE_MAX_SECONDS, stands in.
@@ -126,28 +128,26 @@ interface UpstreamCall {
   /** The call that made the request was cancelled: it goes on for the identical calls that joined it. */
   personLeft?: () => boolean;
   onCharge?: FetchContext['onCharge'];
-  /** What the answer may hold, in characters of data (call/cut.ts). */
-  maxChars: number;
+  /** The tool the person called: what the request costs is booked under it. */
+  tool: string;
 }
 
 /**
- * Lower what is asked to what one answer carries (call/pages.ts); estimate and reserve; then, in
- * one of the limiter's turns, send and normalise; then end the reservation by how the call ended.
- * The turn covers what holds an answer in memory and the mark that the request is sent (which must
- * be on the ledger before the request goes), not the reservation's and the settling's writes,
- * which many calls share (without a budget the reservation is written at the mark, as one write).
+ * Estimate and reserve; then, in one of the limiter's turns, send and normalise; then end the
+ * reservation by how the call ended. The turn covers what holds an answer in memory and the mark
+ * that the request is sent (which must be on the ledger before the request goes), not the
+ * reservation's and the settling's writes, which many calls share (without a budget the
+ * reservation is written at the mark, as one write).
  */
 async function requestUpstream(
   services: Services,
   source: DataSource,
   endpoint: Endpoint,
-  asked: Record<string, unknown>,
+  params: Record<string, unknown>,
   call: UpstreamCall,
 ): Promise<CacheEntry> {
   const { guard } = services;
   const now = Math.floor(services.now() / 1000);
-  const page = pageOf(endpoint, asked, now, call.maxChars);
-  const { params } = page;
   const estimate = estimateCredits(endpoint.credits, params, now);
   await confirmCostly(services, endpoint, params, estimate, call);
   const reservation = await reserve(services, endpoint, params, estimate, call);
@@ -166,21 +166,9 @@ async function requestUpstream(
       const answer = await send(services, source, endpoint, params, { ...call, retries });
       const credits = answer.creditCount ?? estimate;
       charged = credits;
-      // Cut once, here, to what any answer may carry (cached answers are bounded, and hits never
-      // cut again), then checked: the check reads the kept part only.
+      // Whole: every record paid for is kept, and the answer shows it a page at a time.
       const data = await cpuTurns.run(answer.bytes, () =>
-        checkedData(
-          endpoint,
-          withPage(
-            fitToAnswer(
-              endpoint.normalise(answer.body, params),
-              params,
-              endpoint.toolInput.shape,
-              call.maxChars,
-            ),
-            page,
-          ),
-        ),
+        checkedData(endpoint, endpoint.normalise(answer.body, params, services.now())),
       );
       return { data, credits };
     }, call.signal);
@@ -196,7 +184,7 @@ async function requestUpstream(
     if (charged === undefined) await guard.release(reservation);
     else {
       await guard.settle(reservation, charged);
-      notify(services.observers, 'charge', { tool: endpoint.name, credits: charged });
+      notify(services.observers, 'charge', { tool: call.tool, credits: charged });
       call.onCharge?.(charged);
     }
   }
@@ -218,7 +206,7 @@ async function reserve(
       const decided = await services.guard.admit({
         account: call.account,
         person: call.person,
-        tool: endpoint.name,
+        tool: call.tool,
         estimate,
         rule: endpoint.credits,
         params,

@@ -4,14 +4,16 @@
  *   arguments → input schema → the tool's answer → present.
  *
  * A tool's answer reads endpoints' data through `fetchEndpoint`: a cache hit, or a join of an
- * identical call in flight (both free); else the page is capped to what one answer carries, the
- * credits estimated and reserved, and in the limiter's turn the request marked sent, sent,
- * normalised and cut; the reservation then settles by how the call ended.
+ * identical call in flight (both free); else the credits estimated and reserved, and in the
+ * limiter's turn the request marked sent, sent and normalised; the reservation then settles by how
+ * the call ended. A list or history is answered a page at a time (paging.ts): its following pages
+ * come from the result store, free.
  *
  * It never throws: every failure is a result with `isError` and a message that says what to do.
  */
 
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { StoredResult } from '../cache/results.js';
 import type { Fetched } from '../cache/shared.js';
 import {
   planTitle,
@@ -27,9 +29,11 @@ import { CALL_CANCELLED } from '../messages.js';
 import { type CallEvent, notify } from '../ops/events.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
 import { confirmEstimate, QuestionAsked, RefusedCall } from './confirmation.js';
+import { fitToAnswer } from './cut.js';
 import { pricingContext, refuseOverLimits } from './estimate.js';
 import { type EndpointData, type FetchContext, fetchEndpoint } from './fetch.js';
 import { BusyError } from './limiter.js';
+import { answerPage, storedPage } from './paging.js';
 import { errorResult, type ResultMeta, toolResult } from './results.js';
 import type { Services } from './services.js';
 
@@ -84,13 +88,17 @@ async function runCall(
 ): Promise<Outcome> {
   const checked = validateParams(tool.toolInput, args ?? {});
   if (!checked.ok) return { result: errorResult(checked.message), event: { outcome: 'invalid', credits: 0 } };
-  const { format, ...params } = checked.value as Record<string, unknown> & { format: 'text' | 'json' };
+  const { format, cursor, ...params } = checked.value as Record<string, unknown> & {
+    format: 'text' | 'json';
+    cursor?: string;
+  };
   // What the call's requests were charged: an answer's `_meta` and every end's event say so.
   let charged = 0;
   // A local tool that prices its requests is confirmed once, for all of them, below.
   const confirmedWhole = tool.kind === 'local' && tool.estimate !== undefined;
   const callContext: FetchContext = {
     ...context,
+    tool: tool.name,
     ...(confirmedWhole ? { confirm: undefined } : {}),
     onCharge: (credits) => {
       charged += credits;
@@ -102,8 +110,8 @@ async function runCall(
     const fetches: EndpointData[] = [];
     const toolContext: ToolContext = {
       ...pricingContext(services, account),
-      fetch: async (endpoint, query, options) => {
-        const fetched = await fetchEndpoint(services, endpoint, query, { ...callContext, ...options });
+      fetch: async (endpoint, query) => {
+        const fetched = await fetchEndpoint(services, endpoint, query, callContext);
         fetches.push(fetched);
         return fetched;
       },
@@ -114,14 +122,22 @@ async function runCall(
       if (estimate !== undefined)
         await confirmEstimate(services, tool.title, estimate, { ...context, account });
     }
-    const data = nextInFormat(await tool.data(params, toolContext), format);
-    const meta = answerMeta(fetches, source.sandbox, charged);
+    const onlyCursor = Object.keys(args ?? {}).every((k) => k === 'cursor' || k === 'format');
+    const answer = await answerData(services, tool, params, toolContext, {
+      cursor,
+      onlyCursor,
+      format,
+      account,
+      fetches,
+    });
+    const data = nextInFormat(answer.data, format);
+    const meta = { ...answerMeta(fetches, source.sandbox, charged, answer.stored), ...answer.refetched };
     return {
       result: toolResult({ ...presentation(tool, params, format), data, meta }),
       event: {
         outcome: 'ok',
         credits: charged,
-        via: tool.kind === 'endpoint' ? fetches[0].via : 'local',
+        via: answer.stored ? 'stored' : tool.kind === 'endpoint' ? fetches[0].via : 'local',
         account,
       },
     };
@@ -146,13 +162,74 @@ async function runCall(
 }
 
 /**
+ * A tool's data as this answer carries it. A list or history: the page a cursor names from a kept
+ * result (free), else the first page of the whole the tool fetched; an endpoint's other data cut to
+ * the answer's bound when it is larger (call/cut.ts).
+ */
+async function answerData(
+  services: Services,
+  tool: Tool,
+  params: Record<string, unknown>,
+  toolContext: ToolContext,
+  call: {
+    cursor?: string;
+    onlyCursor: boolean;
+    format: 'text' | 'json';
+    account: string;
+    fetches: EndpointData[];
+  },
+): Promise<{ data: Record<string, unknown>; stored?: StoredResult; refetched?: { refetched: true } }> {
+  if (tool.kind === 'local') return { data: await tool.data(params, toolContext) };
+  const { pages } = tool;
+  if (pages === undefined) {
+    const data = await tool.data(params, toolContext);
+    return { data: fitToAnswer(data, params, tool.toolInput.shape, services.config.maxAnswerChars) };
+  }
+  const found =
+    call.cursor === undefined
+      ? undefined
+      : await storedPage(services, tool, {
+          params,
+          cursor: call.cursor,
+          account: call.account,
+          onlyCursor: call.onlyCursor,
+        });
+  const whole = found?.result.data ?? (await tool.data(params, toolContext));
+  const data = await answerPage(
+    services,
+    { ...tool, pages },
+    {
+      whole,
+      params: found?.result.params ?? params,
+      from: found?.from ?? 0,
+      format: call.format,
+      account: call.account,
+      fetchedAt: found?.result.fetchedAt ?? call.fetches[0]?.fetchedAt ?? Date.now(),
+      resultId: found?.id,
+    },
+  );
+  const refetched =
+    call.cursor !== undefined && found === undefined ? { refetched: true as const } : undefined;
+  return { data, stored: found?.result, refetched };
+}
+
+/**
  * What `_meta` says of an answer built from these fetches: what the call was charged (a stale answer
  * standing in for a request cut after it was sent too), whether every fetch came from the cache (or
- * another call's request), and the age of the oldest. A local answer that fetched nothing is free
- * and fresh.
+ * another call's request), and the age of the oldest. A page of a kept result is free and as old as
+ * the result; a local answer that fetched nothing is free and fresh.
  */
-function answerMeta(fetches: readonly EndpointData[], sandbox: boolean, credits: number): ResultMeta {
+function answerMeta(
+  fetches: readonly EndpointData[],
+  sandbox: boolean,
+  credits: number,
+  stored?: StoredResult,
+): ResultMeta {
   const now = Date.now();
+  if (stored !== undefined) {
+    const age = Math.max(0, Math.round((now - stored.fetchedAt) / 1000));
+    return { credits, cached: false, joined: false, stored: true, age_seconds: age, sandbox };
+  }
   const all = (via: Fetched['via']) => fetches.length > 0 && fetches.every((f) => f.via === via);
   const staleBecause = fetches.find((f) => f.via === 'stale')?.staleBecause;
   return {
@@ -183,13 +260,12 @@ function describeFailure(error: unknown, tool: Tool, services: Services, context
   if (error instanceof RefusedCall || error instanceof BusyError || error instanceof ToolRefusal)
     return error.message;
   if (error instanceof UpstreamError) {
-    const described = describeUpstreamError(error, {
+    return describeUpstreamError(error, {
       plans: toolPlans(tool).map(planTitle),
       timeoutMs: services.config.timeoutMs,
       keyFromCaller: context.apiKey !== undefined,
+      takes: new Set(Object.keys(tool.toolInput.shape)),
     });
-    const hint = tool.kind === 'local' && error.status === 400 ? tool.badRequestHint : undefined;
-    return hint === undefined ? described : `${described} ${hint}`;
   }
   if (error instanceof UnexpectedBodyError) return `${error.message} Try again later.`;
   // A fault of ours, or a data source that could not start: still an answer the model can read.

@@ -14,6 +14,10 @@ export interface ResultMeta {
   age_seconds: number;
   /** Whether the data comes from the sandbox, not the real service (the text says so too). */
   sandbox: boolean;
+  /** Set for a page served from a kept result (a cursor's): free. */
+  stored?: true;
+  /** Set when a cursor's kept result was gone, so its page was asked for again. */
+  refetched?: true;
   /** Set when the service failed and the last answer stands in (SVC_STALE_MAX_SECONDS). */
   stale?: true;
   /** How the service failed, for a stale answer. */
@@ -57,24 +61,29 @@ export function costLine(meta: ResultMeta): string {
   const age = `${ageText(meta.age_seconds)} old`;
   const head = meta.stale
     ? [`stale: the service ${meta.stale_because ?? 'failed'}, so this is the last answer, ${credits}`, age]
-    : meta.cached
-      ? [`from the cache, ${credits}`, age]
-      : meta.joined
-        ? [`joined an identical call, ${credits}`]
-        : [credits];
+    : meta.stored
+      ? [`from the kept result of the call that paid for it, ${credits}`, age]
+      : meta.cached
+        ? [`from the cache, ${credits}`, age]
+        : meta.joined
+          ? [`joined an identical call, ${credits}`]
+          : meta.refetched
+            ? [`asked again, as the kept result was gone: ${credits}`]
+            : [credits];
   return [...head, meta.sandbox && 'sandbox data'].filter(Boolean).join(' · ');
 }
 
 /**
  * The result: the text, the structured data, `_meta`. For format=text the text is the summary, a
- * note when the data was cut, and the cost line; for format=json it is the data as one JSON text,
+ * note when the data is a page or was cut, the next page's arguments, and the cost line; for format=json it is the data as one JSON text,
  * valid on its own, and the notes live in the data (`truncated`) and `_meta` only.
  */
 export function toolResult({ data, summarise, format, meta }: Presented): CallToolResult {
   const result = { structuredContent: data, _meta: { ...meta } };
   if (format === 'json') return { content: [{ type: 'text', text: JSON.stringify(data) }], ...result };
   const truncated = typeof data.truncated === 'string' ? data.truncated : undefined;
-  const text = [summarise(data), truncated, costLine(meta)]
+  const next = data.next === undefined ? undefined : `Next page: ${JSON.stringify(data.next)}`;
+  const text = [summarise(data), truncated, next, costLine(meta)]
     .filter((line): line is string => typeof line === 'string' && line !== '')
     .join('\n');
   return { content: [{ type: 'text', text }], ...result };

@@ -7,7 +7,9 @@
  * load only when the settings ask for them.
  */
 import { randomBytes } from 'node:crypto';
+import { RedisResultStore } from '../cache/redis-results.js';
 import { RedisCacheStore } from '../cache/redis-store.js';
+import { FileResultStore, type ResultStore } from '../cache/results.js';
 import { SharedCache } from '../cache/shared.js';
 import { MemoryCacheStore } from '../cache/store.js';
 import type { Config, LogLevel } from '../config/index.js';
@@ -57,6 +59,8 @@ export interface Services {
   /** The data source, opened on first use (the embedded sandbox takes a moment to start). */
   source(): Promise<DataSource>;
   cache: SharedCache;
+  /** Calls' whole data, from which `next` serves the following pages (cache/results.ts). */
+  results: ResultStore;
   guard: CreditGuard;
   /** Bounds the calls that make requests at once. */
   limiter: CallLimiter;
@@ -95,6 +99,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const redis =
     config.redisUrl === undefined ? undefined : new RedisConnection(config.redisUrl, config.redisPrefix, log);
   const cacheStore = redis ? new RedisCacheStore(redis) : new MemoryCacheStore();
+  const results = redis ? new RedisResultStore(redis) : new FileResultStore(config.stateDir);
   const { store, notice } = redis
     ? { store: new RedisLedger(redis, { stateDir: config.stateDir }), notice: undefined }
     : localLedger(config.stateDir, now);
@@ -122,6 +127,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     config,
     source,
     cache: new SharedCache(cacheStore, config.cache, claimMs, config.staleMaxSeconds * 1000),
+    results,
     guard,
     limiter: new CallLimiter(turnWaitMs),
     observers,

@@ -77,7 +77,7 @@ export const keyInfo = defineEndpoint({
     return lines(
       `Credits this month: ${formatNumber(data.month.used)} used, ${formatNumber(data.month.left)} left of ${formatNumber(data.credit_limit_monthly)} (resets ${formatTime(data.credit_limit_monthly_reset_at)})`,
       `Today: ${formatNumber(data.day.used)} used, ${formatNumber(data.day.left)} left${data.credit_limit_daily !== undefined ? ` of ${formatNumber(data.credit_limit_daily)} (resets ${formatTime(data.credit_limit_daily_reset_at)})` : ''}`,
-      `This minute: ${formatNumber(data.minute.requests_made)} requests made, ${formatNumber(data.minute.requests_left)} left of ${formatNumber(data.rate_limit_minute)}`,
+      `This minute: ${counted(data.minute.requests_made ?? 0, 'request')} made, ${formatNumber(data.minute.requests_left)} left of ${formatNumber(data.rate_limit_minute)}`,
       guard &&
         `This server's budget (${guard.window}): ${guard.budget === null ? `no budget set, ${formatNumber(guard.spent)} spent` : `${formatNumber(guard.spent)} of ${formatNumber(guard.budget)} spent, ${formatNumber(guard.left)} left`}${guard.resets_at ? `, resets ${formatTime(guard.resets_at)}` : ''}`,
     );

@@ -13,7 +13,7 @@ import { monthsBefore } from '../calendar.js';
 import { formatDuration, formatTime } from '../format/text.js';
 import { summariseAnalysis } from './analysis-text.js';
 import { exactlyOne, idsParam, symbolsParam, timeBoundParam, timeEndParam } from './asset-params.js';
-import { ohlcvHistorical } from './cryptocurrency-history.js';
+import { ohlcvHistorical } from './ohlcv.js';
 import {
   convertParam,
   enumParam,
@@ -27,12 +27,10 @@ import {
   validateParams,
 } from './params.js';
 import { describeDepth, HISTORY_MONTHS, type Plan, plansFrom, planTitle } from './plans.js';
-import { defineLocalTool, type RequestPrice, type ToolContext, ToolRefusal } from './tool.js';
+import { defineLocalTool, ToolRefusal } from './tool.js';
 
 const MOST_ASSETS = 10;
 const DAYS = { least: 2, most: 365, byDefault: 90 } as const;
-/** Candle answers one analysis reads at most: each within SVC_MAX_ANSWER_CHARS. */
-const MOST_PAGES = 40;
 /** The benchmark when none is named: bitcoin, by symbol or by its id (upstream-notes.md, "Well-known ids"). */
 const BITCOIN = { symbol: 'BTC', id: '1' } as const;
 
@@ -190,49 +188,16 @@ function checkedCandles(args: Record<string, unknown>): Record<string, unknown> 
   return checked.value as Record<string, unknown>;
 }
 
-/** Every page of the candle request, priced as the guard prices each, nothing sent. */
-async function plannedPages(args: Record<string, unknown>, context: ToolContext): Promise<RequestPrice[]> {
-  const pages: RequestPrice[] = [];
-  let next: Record<string, unknown> | undefined = args;
-  while (next !== undefined) {
-    if (pages.length === MOST_PAGES) throw tooManyPages();
-    const price = await context.price(ohlcvHistorical, checkedCandles(next));
-    pages.push(price);
-    next = price.next;
-  }
-  return pages;
-}
-
-function tooManyPages(): ToolRefusal {
-  return new ToolRefusal(
-    `This analysis needs more than ${MOST_PAGES} answers of candles: ask for fewer assets or days, or daily candles.`,
-  );
-}
-
-/** The candles of every page, fetched in turn on the call path, following each answer's `next`. */
-async function fetchedPages(args: Record<string, unknown>, context: ToolContext): Promise<CandleSeries[][]> {
-  const pages: CandleSeries[][] = [];
-  let next: Record<string, unknown> | undefined = args;
-  while (next !== undefined) {
-    if (pages.length === MOST_PAGES) throw tooManyPages();
-    const { data } = await context.fetch(ohlcvHistorical, checkedCandles(next));
-    const page = data as { items: CandleSeries[]; next?: Record<string, unknown> };
-    pages.push(page.items);
-    next = page.next;
-  }
-  return pages;
-}
-
 /** The analysis of the candles fetched with `args`, the figures computed from complete candles only. */
 function analyse(
   params: Params,
   args: Record<string, unknown>,
-  pages: CandleSeries[][],
+  candles: readonly CandleSeries[],
   nowMs: number,
 ): Analysis {
   const interval = params.interval as Interval;
   const currency = args.convert as string;
-  const series = completeCloses(pages, currency, interval, nowMs);
+  const series = completeCloses(candles, currency, interval, nowMs);
   const benchmarkName = String(params.benchmark ?? (params.id !== undefined ? BITCOIN.id : BITCOIN.symbol));
   const isBenchmark = (s: { id: number; symbol: string }) =>
     String(s.id) === benchmarkName || s.symbol.toUpperCase() === benchmarkName.toUpperCase();
@@ -265,18 +230,16 @@ export const analyzeAssets = defineLocalTool({
   credits: `the candles' (get_ohlcv_historical's rule; cached candles are free). Refresh ${formatDuration(ohlcvHistorical.refreshSeconds)}`,
   input,
   output,
-  badRequestHint: 'search_cryptocurrencies finds an asset’s id and symbol.',
   async estimate(params, context) {
     checkHistory(params, context.plan, context.now());
-    const pages = await plannedPages(checkedCandles(candleArguments(params)), context);
-    const unpaid = pages.filter((p) => !p.cached);
-    return { credits: unpaid.reduce((sum, p) => sum + p.credits, 0), cached: unpaid.length === 0 };
+    const { credits, cached } = await context.price(ohlcvHistorical, checkedCandles(candleArguments(params)));
+    return { credits: cached ? 0 : credits, cached };
   },
   async data(params, context) {
     checkHistory(params, context.plan, context.now());
     const args = candleArguments(params);
-    const pages = await fetchedPages(checkedCandles(args), context);
-    return analyse(params, args, pages, context.now());
+    const { data } = await context.fetch(ohlcvHistorical, checkedCandles(args));
+    return analyse(params, args, (data as { items: CandleSeries[] }).items, context.now());
   },
   summarise: summariseAnalysis,
 });

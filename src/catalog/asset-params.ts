@@ -65,16 +65,24 @@ export function namedCount(p: { id?: string; slug?: string; symbol?: string }): 
   return list === undefined ? 1 : splitList(list).length;
 }
 
-export function skipInvalid(byDefault: boolean) {
-  return z.boolean().optional().describe(`Skip unknown assets; default ${byDefault}.`);
-}
+/**
+ * Sent false unless asked: an unknown id, slug or symbol is then the service's refusal, which costs
+ * nothing, instead of an answer without it that is charged (the service's own default is true on
+ * some endpoints).
+ */
+export const skipInvalid = z.boolean().default(false).describe('true: leave unknown assets out.');
 
-/** `start` and `limit`; where the service's default page is large, the tool's is smaller (said here). */
-export function pageParams(maxLimit: number, defaultLimit: number, serviceDefault?: number) {
-  const note = serviceDefault === undefined ? '' : ` (service default ${serviceDefault})`;
+/** The service's own skip_invalid, for serviceParams: unset unless sent, its default its own. */
+export const serviceSkipInvalid = { skip_invalid: z.boolean().optional() };
+
+/**
+ * `start` and `limit`. Where the service's default page is larger than the tool's, servicePage
+ * gives the sandbox the service's (the call always sends the tool's).
+ */
+export function pageParams(maxLimit: number, defaultLimit: number) {
   return {
     start: intParam(1, undefined, 'Offset.').default(1),
-    limit: intParam(1, maxLimit, `Page size${note}.`).default(defaultLimit),
+    limit: intParam(1, maxLimit, 'Page size.').default(defaultLimit),
   };
 }
 
@@ -96,7 +104,7 @@ export function servicePage(maxLimit: number, serviceDefault?: number) {
 export function currencyParams(max = 120, note = '') {
   return {
     convert: convertParam(max, note).describe(`Currencies, e.g. EUR, BTC; default USD; up to ${max}.`),
-    convert_id: convertIdParam(max).describe(`Or by id, e.g. 2790; up to ${max}.`),
+    convert_id: convertIdParam(max).describe(`Currency ids, e.g. 2790; up to ${max}.`),
   };
 }
 

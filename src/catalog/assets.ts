@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 import { formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
-import { cutRows, lines, omittedLine, table } from '../format/text.js';
+import { table } from '../format/text.js';
 import { lenient } from './lenient.js';
-import { offsetPages } from './pages.js';
+import { namedPages, offsetPages } from './pages.js';
 import { quoteEntry, quoteOf } from './quotes.js';
 import { rankOf } from './shapes.js';
 
@@ -44,44 +44,40 @@ export function upstreamOf<S extends z.ZodObject>(record: S, quote: z.ZodObject)
 /** The upstream record: rank under `<brand>_rank`, quote keyed or listed. */
 export const upstreamAsset = upstreamOf(asset, assetQuote);
 
-/** Rows a listing's text shows before it says how many more there are. */
+/** Rows a listing's text page shows; the next page starts after them. */
 export const LISTED_ROWS = 20;
 
 /** A listed asset's record: its name, tags and figures, and a quote per currency. */
 const LISTED_RECORD = { fixed: 300, perCurrency: 320 };
 /** Pages of listed assets. */
-export const LISTED_PAGES = offsetPages(LISTED_RECORD);
+export const LISTED_PAGES = offsetPages(LISTED_RECORD, { textRows: LISTED_ROWS });
 /** The same, for a category's assets (under `coins`). */
-export const CATEGORY_COIN_PAGES = offsetPages(LISTED_RECORD, 'coins');
+export const CATEGORY_COIN_PAGES = offsetPages(LISTED_RECORD, { list: 'coins', textRows: LISTED_ROWS });
+/** Assets named by id, slug or symbol, with their quotes. */
+export const NAMED_PAGES = namedPages(LISTED_RECORD, LISTED_ROWS);
 
 /**
- * "Market-cap rank, Asset, Price, 24h (or the period's change), Market cap" for the first `max`
- * assets; the rank is the asset's by market cap, not its place in this list (gainers, trending).
+ * "Market-cap rank, Asset, Price, 24h (or the period's change), Market cap" for each asset; the
+ * rank is the asset's by market cap, not its place in this list (gainers, trending).
  */
 export function assetTable(
   items: readonly Asset[],
-  max: number,
-  advice: string,
   change: { label: string; key: string } = {
     label: '24h',
     key: 'percent_change_24h',
   },
 ): string {
-  const { shown, omitted } = cutRows(items, max);
-  return lines(
-    table(
-      ['Market-cap rank', 'Asset', 'Price', change.label, 'Market cap'],
-      shown.map((a) => {
-        const q = a.quote[0];
-        return [
-          String(a.rank ?? '-'),
-          `${a.name} (${a.symbol})`,
-          formatPrice(q?.price, q?.currency),
-          formatPercent((q as Record<string, unknown> | undefined)?.[change.key] as number | undefined),
-          formatMoney(q?.market_cap, q?.currency),
-        ];
-      }),
-    ),
-    omittedLine(omitted, advice),
+  return table(
+    ['Market-cap rank', 'Asset', 'Price', change.label, 'Market cap'],
+    items.map((a) => {
+      const q = a.quote[0];
+      return [
+        String(a.rank ?? '-'),
+        `${a.name} (${a.symbol})`,
+        formatPrice(q?.price, q?.currency),
+        formatPercent((q as Record<string, unknown> | undefined)?.[change.key] as number | undefined),
+        formatMoney(q?.market_cap, q?.currency),
+      ];
+    }),
   );
 }

@@ -16,7 +16,7 @@ import {
 import { perCall } from './credits.js';
 import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
-import { pageAdvice } from './pages.js';
+import { offsetPages } from './pages.js';
 import { enumParam, listText, namesListParam, paramsObject } from './params.js';
 import { plansFrom } from './plans.js';
 import { recordsOf } from './shapes.js';
@@ -62,7 +62,7 @@ export const latestContent = defineEndpoint({
   path: '/v1/content/latest',
   summary: 'The latest crypto news, articles and videos, optionally about given assets.',
   input: paramsObject({
-    ...pageParams(200, 10, 100),
+    ...pageParams(200, 10),
     id: idsParam.describe('Only content about these asset ids, comma-separated.'),
     slug: slugsParam.describe('Only content about these slugs.'),
     symbol: symbolsParam.describe('Only content about these symbols.'),
@@ -78,21 +78,20 @@ export const latestContent = defineEndpoint({
   serviceParams: { ...servicePage(200, 100) },
   output: z.object({ start: z.number(), items: z.array(article) }),
   credits: FREE,
+  pages: offsetPages({ fixed: 700, perCurrency: 0 }, { textRows: 12 }),
   refreshSeconds: 300,
   plans: PLANS,
   normalise(body, params) {
     return { start: params.start, items: recordsOf(upstreamArticle, dataOf(body)) };
   },
-  summarise(data, params) {
+  summarise(data) {
     if (data.items.length === 0) return `No content from start=${data.start}.`;
-    const { shown, omitted } = cutRows(data.items, 12);
     return lines(
       `Latest content, ${data.items.length} items from start=${data.start}:`,
-      ...shown.map((a) => {
+      ...data.items.map((a) => {
         const about = (a.assets ?? []).map((m) => m.symbol).slice(0, 5);
         return `- ${formatTime(a.released_at ?? a.created_at)} · ${excerpt(a.title, 140)}${a.source_name ? ` — ${a.source_name}` : ''}${about.length > 0 ? ` (${about.join(', ')})` : ''}${a.source_url ? ` ${a.source_url}` : ''}`;
       }),
-      omittedLine(omitted, pageAdvice(data, data.items.length, params)),
     );
   },
 });
@@ -125,12 +124,12 @@ const upstreamPosts = lenient(z.object({ list: z.array(post), last_score: z.stri
   list: z.array(lenient(post, fromMs)),
 });
 
-function postLine(p: z.infer<typeof comment> & { post_id?: string }): string {
+function postLine(p: z.infer<typeof comment> & { post_id?: string }, chars = 200): string {
   const counts = [
     p.like_count ? `${formatNumber(p.like_count)} likes` : '',
     p.comment_count ? `${formatNumber(p.comment_count)} comments` : '',
   ].filter(Boolean);
-  return `- ${formatTime(p.post_time)} ${p.owner.nickname}${p.post_id ? ` [post ${p.post_id}]` : ''}: ${excerpt(p.text_content, 200)}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}`;
+  return `- ${formatTime(p.post_time)} ${p.owner.nickname}${p.post_id ? ` [post ${p.post_id}]` : ''}: ${excerpt(p.text_content, chars)}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}`;
 }
 
 function postsEndpoint<const N extends string>(spec: {
@@ -170,11 +169,11 @@ function postsEndpoint<const N extends string>(spec: {
     },
     summarise(data) {
       if (data.items.length === 0) return 'No posts.';
-      const { shown, omitted } = cutRows(data.items, 12);
+      // Every post of the page, shorter when there are many: the next page starts after the last.
+      const chars = Math.max(80, Math.floor(2400 / data.items.length));
       return lines(
         `${data.items.length} posts:`,
-        ...shown.map(postLine),
-        omittedLine(omitted, 'format=json has them'),
+        ...data.items.map((p) => postLine(p, chars)),
         data.last_score && `More: last_score=${data.last_score}.`,
       );
     },
@@ -222,7 +221,7 @@ export const postComments = defineEndpoint({
     const { shown, omitted } = cutRows(data.items, 15);
     return lines(
       `${data.items.length} comments on post ${data.post_id}:`,
-      ...shown.map(postLine),
+      ...shown.map((c) => postLine(c)),
       omittedLine(omitted, 'format=json has them'),
     );
   },

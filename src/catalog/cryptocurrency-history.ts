@@ -1,211 +1,28 @@
-/** Cryptocurrency prices over time: OHLCV candles, quotes at intervals, and performance by period. */
+/** Cryptocurrency prices over time: quotes at intervals, and performance by period (OHLCV: ohlcv.ts). */
 import { z } from 'zod';
-import { currencyLabel, formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
-import { describeSeries, samplePoints } from '../format/series.js';
+import { formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
+import { samplePoints } from '../format/series.js';
 import { formatTime, lines, table } from '../format/text.js';
 import {
   currencyParams,
   exactlyOne,
   idsParam,
   namedCount,
+  serviceSkipInvalid,
   skipInvalid,
   slugsParam,
   symbolsParam,
-  timeBoundParam,
-  timeEndParam,
 } from './asset-params.js';
+import { seriesCredits, seriesLine, seriesParams } from './asset-series.js';
 import { perItems } from './credits.js';
 import { dataOf, defineEndpoint } from './define.js';
 import { lenient } from './lenient.js';
-import { seriesPages, UNPAGED } from './pages.js';
-import { convertExclusive, enumParam, intParam, namesListParam, paramsObject, timeOrder } from './params.js';
+import { namedPages, seriesPages } from './pages.js';
+import { convertExclusive, namesListParam, paramsObject, timeOrder } from './params.js';
 import { historyByPlan, plansFrom } from './plans.js';
 import { quoteEntry, quoteOf } from './quotes.js';
-import {
-  CALENDAR_INTERVALS,
-  expectedPoints,
-  MAX_SERIES_COUNT,
-  SERIES_COUNT_TEXT,
-  seriesServiceParams,
-} from './series.js';
+import { CALENDAR_INTERVALS, seriesServiceParams } from './series.js';
 import { recordsOf } from './shapes.js';
-
-const STEP_INTERVALS = [
-  ...['1h', '2h', '3h', '4h', '6h', '12h'],
-  ...['1d', '2d', '3d', '7d', '14d', '15d', '30d', '60d', '90d', '365d'],
-];
-
-/** Series parameters: the time range, how many points, and how far apart. */
-function seriesParams(intervals: readonly [string, ...string[]], defaultInterval: string) {
-  return {
-    time_start: timeBoundParam('Start'),
-    time_end: timeEndParam,
-    count: intParam(1, MAX_SERIES_COUNT, SERIES_COUNT_TEXT).optional(),
-    interval: enumParam(intervals, 'Spacing.').default(defaultInterval),
-  };
-}
-
-/** Data points a series call returns at most: periods per asset times assets. */
-const seriesCredits = perItems({
-  per: 100,
-  what: 'points',
-  items: (p: Parameters<typeof expectedPoints>[0] & { id?: string; slug?: string; symbol?: string }, now) =>
-    expectedPoints(p, now) * namedCount(p),
-  scales: 'count',
-  convert: true,
-});
-
-/** Heading line of one asset's series: first, last, min, max and change of its first currency. */
-function seriesLine(
-  a: { name: string; symbol: string },
-  points: { time: string; value: number }[],
-  currency: string,
-  what: string,
-): string {
-  const money = (v: number) => formatPrice(v, currency);
-  return `${a.name} (${a.symbol}) ${what} in ${currencyLabel(currency)}, ${points.length} points: ${describeSeries(points, money)}`;
-}
-
-// ---------------------------------------------------------------- OHLCV historical
-
-const candleQuote = quoteEntry(['open', 'high', 'low', 'close', 'volume', 'market_cap']);
-const candle = z.object({
-  time_open: z.string(),
-  time_close: z.string().nullable().optional(),
-  time_high: z.string().optional(),
-  time_low: z.string().optional(),
-  quote: z.array(candleQuote),
-});
-const ohlcvSeries = z.object({
-  id: z.number(),
-  name: z.string(),
-  symbol: z.string(),
-  quotes: z.array(candle).describe('Candles, oldest first'),
-});
-const upstreamOhlcvSeries = lenient(ohlcvSeries, {
-  quotes: z.array(lenient(candle, { quote: quoteOf(candleQuote) })),
-});
-
-export const ohlcvHistorical = defineEndpoint({
-  name: 'get_ohlcv_historical',
-  title: 'OHLCV candles (historical)',
-  toolset: 'cryptocurrency',
-  inDefault: true,
-  path: '/v2/cryptocurrency/ohlcv/historical',
-  summary: `Daily or hourly OHLCV candles of assets (time_start exclusive). ${historyByPlan(plansFrom('startup'))}`,
-  input: paramsObject(
-    {
-      id: idsParam,
-      slug: slugsParam,
-      symbol: symbolsParam,
-      time_period: enumParam(['daily', 'hourly'], 'Candle length; default daily.').optional(),
-      ...seriesParams([...CALENDAR_INTERVALS, ...STEP_INTERVALS] as [string, ...string[]], 'daily'),
-      ...currencyParams(3),
-      skip_invalid: skipInvalid(true),
-    },
-    convertExclusive,
-    timeOrder,
-    exactlyOne('id', 'slug', 'symbol'),
-  ),
-  serviceParams: seriesServiceParams,
-  output: z.object({ items: z.array(ohlcvSeries) }),
-  credits: seriesCredits,
-  pages: seriesPages({ fixed: 205, perCurrency: 200 }, { periods: 'candles' }),
-  refreshSeconds: 300,
-  plans: plansFrom('startup'),
-  normalise(body) {
-    return { items: recordsOf(upstreamOhlcvSeries, dataOf(body)) };
-  },
-  summarise(data) {
-    if (data.items.length === 0) return 'No candles: none of the assets asked for is known.';
-    const [lead, ...others] = data.items;
-    const cur = lead.quotes[0]?.quote[0]?.currency ?? 'USD';
-    const closes = (a: z.infer<typeof ohlcvSeries>) =>
-      a.quotes.flatMap((c) =>
-        c.quote[0]?.close === undefined ? [] : [{ time: c.time_open, value: c.quote[0].close }],
-      );
-    const shown = samplePoints(lead.quotes, 8);
-    const money = (v: number | undefined) => formatPrice(v, cur);
-    return lines(
-      seriesLine(lead, closes(lead), cur, 'close'),
-      table(
-        ['Open time', 'Open', 'High', 'Low', 'Close', 'Volume'],
-        shown.map((c) => {
-          const q = c.quote[0];
-          return [
-            formatTime(c.time_open),
-            money(q?.open),
-            money(q?.high),
-            money(q?.low),
-            money(q?.close),
-            formatMoney(q?.volume, cur),
-          ];
-        }),
-      ),
-      shown.length < lead.quotes.length &&
-        `(${shown.length} of ${lead.quotes.length} candles shown; format=json has all)`,
-      ...others
-        .slice(0, 10)
-        .map((a) => seriesLine(a, closes(a), a.quotes[0]?.quote[0]?.currency ?? cur, 'close')),
-    );
-  },
-});
-
-// ---------------------------------------------------------------- OHLCV latest
-
-const latestCandleQuote = quoteEntry(['open', 'high', 'low', 'close', 'volume']);
-const latestCandle = z.object({
-  id: z.number(),
-  name: z.string(),
-  symbol: z.string(),
-  time_open: z.string().optional(),
-  time_high: z.string().optional(),
-  time_low: z.string().optional(),
-  last_updated: z.string().optional(),
-  quote: z.array(latestCandleQuote).describe('Today (UTC) so far; volume is the rolling 24h'),
-});
-const upstreamLatestCandle = lenient(latestCandle, { quote: quoteOf(latestCandleQuote) });
-
-export const ohlcvLatest = defineEndpoint({
-  name: 'get_ohlcv_latest',
-  title: 'OHLCV candle (today so far)',
-  toolset: 'cryptocurrency',
-  path: '/v2/cryptocurrency/ohlcv/latest',
-  summary: `Today's (UTC) open, high, low and latest price of assets, with 24h volume. ${UNPAGED}`,
-  input: paramsObject(
-    { id: idsParam, symbol: symbolsParam, ...currencyParams(), skip_invalid: skipInvalid(true) },
-    convertExclusive,
-    exactlyOne('id', 'symbol'),
-  ),
-  output: z.object({ items: z.array(latestCandle) }),
-  credits: perItems({ per: 100, what: 'assets', items: namedCount, convert: true }),
-  refreshSeconds: 600,
-  plans: plansFrom('startup'),
-  normalise(body) {
-    return { items: recordsOf(upstreamLatestCandle, dataOf(body)) };
-  },
-  summarise(data) {
-    if (data.items.length === 0) return 'No candles: none of the assets asked for is known.';
-    const rows = data.items.flatMap((a) => a.quote.map((q) => ({ a, q })));
-    return lines(
-      `Today's candles (UTC, still open) as of ${formatTime(data.items[0].last_updated)}:`,
-      table(
-        ['Asset', 'Open', 'High', 'Low', 'Last', 'Volume 24h'],
-        rows.slice(0, 20).map(({ a, q }) => {
-          const money = (v: number | undefined) => formatPrice(v, q.currency);
-          return [
-            a.symbol,
-            money(q.open),
-            money(q.high),
-            money(q.low),
-            money(q.close),
-            formatMoney(q.volume, q.currency),
-          ];
-        }),
-      ),
-    );
-  },
-});
 
 // ---------------------------------------------------------------- price performance
 
@@ -240,7 +57,8 @@ export const pricePerformance = defineEndpoint({
   title: 'Price performance by period',
   toolset: 'cryptocurrency',
   path: '/v2/cryptocurrency/price-performance-stats/latest',
-  summary: `Open, high, low (with times), close and change of assets over periods from 24h to all time: all-time highs and the like. ${UNPAGED}`,
+  summary:
+    'Open, high, low (with times), close and change of assets over periods from 24h to all time: all-time highs and the like.',
   input: paramsObject(
     {
       id: idsParam,
@@ -248,13 +66,15 @@ export const pricePerformance = defineEndpoint({
       symbol: symbolsParam,
       time_period: namesListParam(PERFORMANCE_PERIODS, 'Periods; default all_time.'),
       ...currencyParams(),
-      skip_invalid: skipInvalid(true),
+      skip_invalid: skipInvalid,
     },
     convertExclusive,
     exactlyOne('id', 'slug', 'symbol'),
   ),
+  serviceParams: serviceSkipInvalid,
   output: z.object({ items: z.array(performance) }),
   credits: perItems({ per: 100, what: 'assets', items: namedCount, convert: true }),
+  pages: namedPages({ fixed: 300, perCurrency: 1_400 }, 5),
   refreshSeconds: 60,
   plans: plansFrom('startup'),
   normalise(body) {
@@ -263,7 +83,7 @@ export const pricePerformance = defineEndpoint({
   summarise(data) {
     if (data.items.length === 0) return 'No performance figures: none of the assets asked for is known.';
     return lines(
-      ...data.items.slice(0, 10).flatMap((a) => [
+      ...data.items.flatMap((a) => [
         `${a.name} (${a.symbol}), as of ${formatTime(a.last_updated)}:`,
         table(
           ['Period', 'Open', 'High', 'Low', 'Close', 'Change'],
@@ -342,20 +162,24 @@ export const quotesHistorical = defineEndpoint({
       symbol: symbolsParam,
       ...seriesParams(QUOTE_HISTORY_INTERVALS, '5m'),
       ...currencyParams(3),
-      skip_invalid: skipInvalid(true),
+      skip_invalid: skipInvalid,
     },
     convertExclusive,
     timeOrder,
     exactlyOne('id', 'symbol'),
   ),
-  serviceParams: { aux: namesListParam(QUOTE_HISTORY_AUX, 'Fields.'), ...seriesServiceParams },
+  serviceParams: {
+    aux: namesListParam(QUOTE_HISTORY_AUX, 'Fields.'),
+    ...seriesServiceParams,
+    ...serviceSkipInvalid,
+  },
   output: z.object({ interval: z.string(), items: z.array(quoteSeries) }),
   credits: seriesCredits,
-  pages: seriesPages({ fixed: 70, perCurrency: 200 }),
+  pages: seriesPages({ fixed: 70, perCurrency: 200 }, { shape: 'per asset', time: 'timestamp' }),
   refreshSeconds: 300,
   plans: plansFrom('hobbyist'),
   normalise(body, params) {
-    return { interval: params.interval, items: recordsOf(upstreamQuoteSeries, dataOf(body)) };
+    return { interval: String(params.interval), items: recordsOf(upstreamQuoteSeries, dataOf(body)) };
   },
   summarise(data) {
     if (data.items.length === 0) return 'No quotes: none of the assets asked for is known.';

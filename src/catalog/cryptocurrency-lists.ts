@@ -1,7 +1,7 @@
 /** Lists of cryptocurrencies: new listings, gainers and losers, trending, most visited, a past day's ranking. */
 import { z } from 'zod';
 import { formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
-import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { formatTime, lines, table } from '../format/text.js';
 import { currencyParams, pageParams, requiredTimeParam, servicePage } from './asset-params.js';
 import {
   asset,
@@ -15,7 +15,6 @@ import {
 } from './assets.js';
 import { perItems } from './credits.js';
 import { dataOf, defineEndpoint } from './define.js';
-import { pageAdvice } from './pages.js';
 import { convertExclusive, enumParam, namesListParam, paramsObject } from './params.js';
 import { historyByPlan, plansFrom } from './plans.js';
 import { recordsOf } from './shapes.js';
@@ -42,7 +41,7 @@ export const newCryptocurrencies = defineEndpoint({
   summary: 'The newest listed cryptocurrencies with price, change and market cap.',
   input: paramsObject(
     {
-      ...pageParams(5000, LISTED_ROWS, 100),
+      ...pageParams(5000, LISTED_ROWS),
       ...currencyParams(),
       sort_dir: enumParam(['asc', 'desc'], 'By date added; default desc (newest first).').optional(),
     },
@@ -57,14 +56,13 @@ export const newCryptocurrencies = defineEndpoint({
   normalise(body, params) {
     return { start: params.start, items: recordsOf(upstreamNewAsset, dataOf(body)) };
   },
-  summarise(data, params) {
+  summarise(data) {
     if (data.items.length === 0) return `No new listings from start=${data.start}.`;
-    const { shown, omitted } = cutRows(data.items, LISTED_ROWS);
     return lines(
-      `${data.items.length} newly listed cryptocurrencies:`,
+      `${data.items.length} newly listed cryptocurrencies from start=${data.start}:`,
       table(
         ['Added', 'Asset', 'Price', '24h', 'Market cap'],
-        shown.map((a) => {
+        data.items.map((a) => {
           const q = a.quote[0];
           return [
             formatTime(a.date_added, true),
@@ -75,7 +73,6 @@ export const newCryptocurrencies = defineEndpoint({
           ];
         }),
       ),
-      omittedLine(omitted, pageAdvice(data, data.items.length, params)),
     );
   },
 });
@@ -107,7 +104,7 @@ interface TrendingSpec<N extends string> {
 function trendingInput<X extends z.ZodRawShape>(periods: readonly [Period, ...Period[]], extra: X) {
   return paramsObject(
     {
-      ...pageParams(1000, LISTED_ROWS, 100),
+      ...pageParams(1000, LISTED_ROWS),
       time_period: enumParam(periods, 'Period.').default('24h'),
       ...currencyParams(),
       ...extra,
@@ -146,7 +143,7 @@ function trending<const N extends string>(spec: TrendingSpec<N>) {
       const period = data.time_period as Period;
       return lines(
         spec.heading(period, params as Record<string, unknown>),
-        assetTable(data.items, LISTED_ROWS, pageAdvice(data, data.items.length, params), {
+        assetTable(data.items, {
           label: period,
           key: CHANGE_KEY[period] ?? 'percent_change_24h',
         }),
@@ -231,7 +228,7 @@ export const listingsHistorical = defineEndpoint({
   input: paramsObject(
     {
       date: requiredTimeParam('The day, e.g. 2026-10-10'),
-      ...pageParams(5000, LISTED_ROWS, 100),
+      ...pageParams(5000, LISTED_ROWS),
       ...currencyParams(),
       sort: enumParam(HISTORICAL_SORTS, 'Sort key; default svc_rank.').optional(),
       sort_dir: enumParam(['asc', 'desc'], 'Sort direction.').optional(),
@@ -257,7 +254,7 @@ export const listingsHistorical = defineEndpoint({
     if (data.items.length === 0) return `No cryptocurrencies on ${data.date} from start=${data.start}.`;
     return lines(
       `Cryptocurrencies ${data.start}–${data.start + data.items.length - 1} at the end of ${data.date} by ${params.sort ?? 'svc_rank'}:`,
-      assetTable(data.items, LISTED_ROWS, pageAdvice(data, data.items.length, params)),
+      assetTable(data.items),
     );
   },
 });

@@ -1,7 +1,7 @@
 /** Reference data about cryptocurrencies: the id map, asset info, and categories. */
 import { z } from 'zod';
 import { formatMoney, formatPercent } from '../format/numbers.js';
-import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { formatTime, lines, table } from '../format/text.js';
 import {
   currencyParams,
   exactlyOne,
@@ -9,6 +9,7 @@ import {
   namedCount,
   pageParams,
   servicePage,
+  serviceSkipInvalid,
   skipInvalid,
   slugsParam,
   symbolsParam,
@@ -17,7 +18,7 @@ import { asset, assetTable, CATEGORY_COIN_PAGES, LISTED_ROWS, upstreamAsset } fr
 import { perCall, perItems } from './credits.js';
 import { dataOf, defineEndpoint, UnexpectedBodyError } from './define.js';
 import { lenient } from './lenient.js';
-import { offsetPages, pageAdvice, UNPAGED } from './pages.js';
+import { namedPages, offsetPages } from './pages.js';
 import { convertExclusive, enumParam, namesListParam, paramsObject, symbolListParam } from './params.js';
 import { ALL_PLANS } from './plans.js';
 import { rankOf, recordsOf } from './shapes.js';
@@ -74,21 +75,20 @@ export const cryptocurrencyMap = defineEndpoint({
   serviceParams: { ...servicePage(5000), aux: namesListParam(MAP_AUX, 'Supplemental fields.') },
   output: z.object({ start: z.number(), items: z.array(mapEntry) }),
   credits: perCall(0, { text: 'free (older documentation: 1 per call)' }),
+  pages: offsetPages({ fixed: 330, perCurrency: 0 }, { textRows: 25 }),
   refreshSeconds: 30,
   plans: ALL_PLANS,
   normalise(body, params) {
     return { start: params.start, items: recordsOf(upstreamMapEntry, dataOf(body)) };
   },
   summarise(data, params) {
-    if (data.items.length === 0) return `No cryptocurrencies from start=${params.start}.`;
-    const { shown, omitted } = cutRows(data.items, 25);
+    if (data.items.length === 0) return `No cryptocurrencies from start=${data.start}.`;
     return lines(
       `${data.items.length} cryptocurrencies from start=${data.start}, by ${params.sort}:`,
       table(
         MAP_COLUMNS,
-        shown.map((a) => mapRow(a, a.platform?.name)),
+        data.items.map((a) => mapRow(a, a.platform?.name)),
       ),
-      omittedLine(omitted, pageAdvice(data, data.items.length, params)),
     );
   },
 });
@@ -159,7 +159,7 @@ export const cryptocurrencyInfo = defineEndpoint({
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v2/cryptocurrency/info',
-  summary: `Asset facts: description, website, social and explorer links, tags, launch date, contract. ${UNPAGED}`,
+  summary: 'Asset facts: description, website, social and explorer links, tags, launch date, contract.',
   input: paramsObject(
     {
       id: idsParam,
@@ -172,13 +172,14 @@ export const cryptocurrencyInfo = defineEndpoint({
         })
         .optional()
         .describe('A token contract address.'),
-      skip_invalid: skipInvalid(false),
+      skip_invalid: skipInvalid,
     },
     exactlyOne('id', 'slug', 'symbol', 'address'),
   ),
-  serviceParams: { aux: namesListParam(INFO_AUX, 'Fields.') },
+  serviceParams: { aux: namesListParam(INFO_AUX, 'Fields.'), ...serviceSkipInvalid },
   output: z.object({ items: z.array(info) }),
   credits: perItems({ per: 100, what: 'assets', items: namedCount }),
+  pages: namedPages({ fixed: 3_000, perCurrency: 0 }, 20),
   refreshSeconds: 30,
   plans: ALL_PLANS,
   normalise(body) {
@@ -186,12 +187,8 @@ export const cryptocurrencyInfo = defineEndpoint({
   },
   summarise(data) {
     if (data.items.length === 0) return 'No info: none of the assets asked for is known.';
-    const { shown, omitted } = cutRows(data.items, 4);
-    return lines(
-      ...shown.map((a) => describeInfo(a, shown.length === 1 || data.items.length <= 2)),
-      ...data.items.slice(4, 20).map((a) => describeInfo(a, false)),
-      omittedLine(omitted - 16, 'format=json has every asset'),
-    );
+    // In full (tags, links, description) for one or two assets; a line each for more.
+    return lines(...data.items.map((a) => describeInfo(a, data.items.length <= 2)));
   },
 });
 
@@ -240,20 +237,19 @@ export const categories = defineEndpoint({
   serviceParams: { ...servicePage(5000) },
   output: z.object({ start: z.number(), items: z.array(category) }),
   credits: categoryCredits('categories', false),
-  pages: offsetPages({ fixed: 420, perCurrency: 0 }),
+  pages: offsetPages({ fixed: 420, perCurrency: 0 }, { textRows: LISTED_ROWS }),
   refreshSeconds: 30,
   plans: ALL_PLANS,
   normalise(body, params) {
     return { start: params.start, items: recordsOf(upstreamCategory, dataOf(body)) };
   },
-  summarise(data, params) {
+  summarise(data) {
     if (data.items.length === 0) return 'No categories match.';
-    const { shown, omitted } = cutRows(data.items, LISTED_ROWS);
     return lines(
       `${data.items.length} categories from start=${data.start}:`,
       table(
         ['Category', 'Id', 'Coins', 'Market cap', 'Cap 24h', 'Volume'],
-        shown.map((c) => [
+        data.items.map((c) => [
           c.name,
           c.id,
           String(c.num_tokens ?? ''),
@@ -262,7 +258,6 @@ export const categories = defineEndpoint({
           formatMoney(c.volume),
         ]),
       ),
-      omittedLine(omitted, pageAdvice(data, data.items.length, params)),
     );
   },
 });
@@ -287,7 +282,7 @@ export const categoryCoins = defineEndpoint({
         .string()
         .regex(/^[0-9a-f]{24}$/i, { message: 'must be a category id from list_categories (24 hex digits)' })
         .describe('Category id from list_categories (24 hex digits).'),
-      ...pageParams(1000, LISTED_ROWS, 100),
+      ...pageParams(1000, LISTED_ROWS),
       ...currencyParams(),
     },
     convertExclusive,
@@ -304,10 +299,11 @@ export const categoryCoins = defineEndpoint({
     if (detail === undefined) throw new UnexpectedBodyError('data: no category');
     return { ...detail, start: params.start };
   },
-  summarise(c, params) {
+  summarise(c) {
     return lines(
       `${c.name}: ${c.num_tokens ?? c.coins.length} coins, market cap ${formatMoney(c.market_cap)} (${formatPercent(c.market_cap_change)} 24h), volume ${formatMoney(c.volume)} (${formatTime(c.last_updated)})`,
-      c.coins.length > 0 && assetTable(c.coins, LISTED_ROWS, pageAdvice(c, c.coins.length, params)),
+      c.coins.length > 0 && `Coins from start=${c.start}:`,
+      c.coins.length > 0 && assetTable(c.coins),
     );
   },
 });

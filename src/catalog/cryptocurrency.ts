@@ -1,7 +1,7 @@
 /** Cryptocurrency listings (ranked by market cap) and quotes for named assets, v3. */
 import { z } from 'zod';
-import { currencyLabel, formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
-import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
+import { formatTime, lines, table } from '../format/text.js';
 import {
   currencyParams,
   exactlyOne,
@@ -9,6 +9,7 @@ import {
   namedCount,
   pageParams,
   servicePage,
+  serviceSkipInvalid,
   skipInvalid,
   slugsParam,
   symbolsParam,
@@ -20,11 +21,11 @@ import {
   assetTable,
   LISTED_PAGES,
   LISTED_ROWS,
+  NAMED_PAGES,
   upstreamAsset,
 } from './assets.js';
 import { perItems } from './credits.js';
 import { dataOf, defineEndpoint } from './define.js';
-import { pageAdvice, UNPAGED } from './pages.js';
 import { convertExclusive, enumParam, namesListParam, paramsObject } from './params.js';
 import { ALL_PLANS } from './plans.js';
 import { recordsOf } from './shapes.js';
@@ -108,7 +109,7 @@ function rangeShape() {
 export function listingsInput<T extends z.ZodType>(tag: T) {
   return paramsObject(
     {
-      ...pageParams(5000, LISTED_ROWS, 100),
+      ...pageParams(5000, LISTED_ROWS),
       ...rangeShape(),
       ...currencyParams(),
       sort: enumParam(LISTING_SORTS, 'Default market_cap.').optional(),
@@ -138,7 +139,7 @@ function summariseListings(
   const last = data.start + data.items.length - 1;
   return lines(
     `Cryptocurrencies ${data.start}–${last} by ${params.sort ?? 'market_cap'} (${params.sort_dir ?? 'desc'}), ${formatTime(data.items[0].last_updated)}`,
-    assetTable(data.items, 20, pageAdvice(data, data.items.length, params)),
+    assetTable(data.items),
   );
 }
 
@@ -186,14 +187,14 @@ export const listingsLatest = defineEndpoint({
 // ---------------------------------------------------------------- quotes
 
 /** The quotes tools' parameters (v3 and the deprecated v2): assets by exactly one of id, slug or symbol. */
-export function quotesInput(skipInvalidByDefault: boolean) {
+export function quotesInput() {
   return paramsObject(
     {
       id: idsParam,
       slug: slugsParam,
       symbol: symbolsParam,
       ...currencyParams(),
-      skip_invalid: skipInvalid(skipInvalidByDefault),
+      skip_invalid: skipInvalid,
     },
     convertExclusive,
     exactlyOne('id', 'slug', 'symbol'),
@@ -202,9 +203,10 @@ export function quotesInput(skipInvalidByDefault: boolean) {
 
 /** What the quotes (v3, and the deprecated v2) share: all but their names, paths and input. */
 export const QUOTES = {
-  serviceParams: auxParams(['is_active', 'is_fiat']),
+  serviceParams: { ...auxParams(['is_active', 'is_fiat']), ...serviceSkipInvalid },
   output: z.object({ items: z.array(asset) }),
   credits: perItems({ per: 100, what: 'assets', items: namedCount, convert: true }),
+  pages: NAMED_PAGES,
   refreshSeconds: 60,
   plans: ALL_PLANS,
   normalise(body: unknown) {
@@ -219,33 +221,43 @@ export const quotesLatest = defineEndpoint({
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v3/cryptocurrency/quotes/latest',
-  summary: `Latest price, change, volume and market cap of assets by id, slug or symbol. ${UNPAGED}`,
-  input: quotesInput(false),
+  summary: 'Latest price, change, volume and market cap of assets by id, slug or symbol.',
+  input: quotesInput(),
   ...QUOTES,
 });
 
-/** The quotes answer: the first asset's headline, then a row per asset and currency. */
+/** Currencies a quotes row shows beside its first one; format=json has them all. */
+const OTHER_CURRENCIES = 3;
+
+/** The quotes answer: the first asset's headline, then a row per asset in its first currency. */
 function summariseQuotes(data: { items: Asset[] }): string {
   if (data.items.length === 0) return 'No quotes: none of the assets asked for is known.';
   const lead = data.items[0];
   const q = lead.quote[0];
-  const rows = data.items.flatMap((a) => a.quote.map((c) => ({ symbol: a.symbol, ...c })));
-  const { shown, omitted } = cutRows(rows, 20);
+  const others = (a: Asset) => {
+    const rest = a.quote.slice(1);
+    const shown = rest.slice(0, OTHER_CURRENCIES).map((c) => formatPrice(c.price, c.currency));
+    return rest.length > OTHER_CURRENCIES
+      ? `${shown.join('; ')}; +${rest.length - OTHER_CURRENCIES}`
+      : shown.join('; ');
+  };
   return lines(
     `${lead.name} (${lead.symbol}) ${formatPrice(q?.price, q?.currency)}, ${formatPercent(q?.percent_change_24h)} 24h, ${formatPercent(q?.percent_change_7d)} 7d, market cap ${formatMoney(q?.market_cap, q?.currency)} (${formatTime(lead.last_updated)})`,
-    rows.length > 1 &&
+    (data.items.length > 1 || lead.quote.length > 1) &&
       table(
-        ['Asset', 'Currency', 'Price', '1h', '24h', '7d', 'Volume 24h'],
-        shown.map((c) => [
-          c.symbol,
-          currencyLabel(c.currency),
-          formatPrice(c.price, c.currency),
-          formatPercent(c.percent_change_1h),
-          formatPercent(c.percent_change_24h),
-          formatPercent(c.percent_change_7d),
-          formatMoney(c.volume_24h, c.currency),
-        ]),
+        ['Asset', 'Price', '1h', '24h', '7d', 'Volume 24h', 'In other currencies'],
+        data.items.map((a) => {
+          const c = a.quote[0];
+          return [
+            a.symbol,
+            formatPrice(c?.price, c?.currency),
+            formatPercent(c?.percent_change_1h),
+            formatPercent(c?.percent_change_24h),
+            formatPercent(c?.percent_change_7d),
+            formatMoney(c?.volume_24h, c?.currency),
+            others(a),
+          ];
+        }),
       ),
-    rows.length > 1 && omittedLine(omitted, 'format=json has every quote'),
   );
 }

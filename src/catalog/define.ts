@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { formatDuration } from '../format/text.js';
 import type { CreditRule } from './credits.js';
-import type { Pages } from './pages.js';
+import { cursorParam, type Pages } from './pages.js';
 import { type Plan, plansText } from './plans.js';
 import { type ToolBase, type ToolContext, withFormatParam } from './tool.js';
 
@@ -33,15 +33,18 @@ export interface EndpointSpec<
   /** How the service charges: the guard's estimate and the sandbox's charge both apply it. */
   credits: CreditRule<z.output<I>>;
   /**
-   * How a list or history asks for no more records than one answer carries (catalog/pages.ts); absent
-   * where the service offers no way to ask for less, or the answer is always small.
+   * How a list or history is shown a page at a time (catalog/pages.ts); absent where the answer is
+   * one record, or always small.
    */
-  pages?: Pages<z.output<I>>;
+  pages?: Pages<z.output<I>, z.output<O>>;
   /** How often the endpoint's data refreshes: the cache's time to live (0: live data, never cached). */
   refreshSeconds: number;
   plans: readonly Plan[];
-  /** Upstream body (either documented shape) → the tool's structured data. Throws on a body that fits neither. */
-  normalise(body: unknown, params: z.output<I>): z.output<O>;
+  /**
+   * Upstream body (either documented shape) → the tool's structured data, at the server's time in
+   * milliseconds (a candle still open is marked so). Throws on a body that fits neither.
+   */
+  normalise(body: unknown, params: z.output<I>, nowMs: number): z.output<O>;
   /**
    * What the server adds to the service's data before answering (get_key_info adds the guard's
    * figures); absent: the service's data as it is.
@@ -83,7 +86,8 @@ export function defineEndpoint<
     ...rest,
     kind: 'endpoint',
     description,
-    toolInput: withFormatParam(spec.input),
+    // A list or history takes the cursor `next` gives; the service never sees it.
+    toolInput: withFormatParam(spec.pages ? spec.input.safeExtend({ cursor: cursorParam }) : spec.input),
     serviceInput,
     async data(params, context) {
       const data = (await context.fetch(endpoint, params)).data as z.output<O>;

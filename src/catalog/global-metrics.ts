@@ -149,7 +149,7 @@ export const globalMetricsHistorical = defineEndpoint({
   },
   output: historicalOutput,
   credits: perItems({ per: 100, what: 'points', items: expectedPoints, scales: 'count' }),
-  pages: seriesPages({ fixed: 240, perCurrency: 310 }),
+  pages: seriesPages({ fixed: 240, perCurrency: 310 }, { shape: { list: 'quotes' }, time: 'timestamp' }),
   refreshSeconds: 300,
   plans: ALL_PLANS,
   normalise(body, params) {

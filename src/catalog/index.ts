@@ -5,12 +5,7 @@ import { analyzeAssets } from './analysis.js';
 import { trendingTokens, trendingTopics } from './community.js';
 import { latestContent, latestPosts, postComments, topPosts } from './content.js';
 import { listingsLatest, quotesLatest } from './cryptocurrency.js';
-import {
-  ohlcvHistorical,
-  ohlcvLatest,
-  pricePerformance,
-  quotesHistorical,
-} from './cryptocurrency-history.js';
+import { pricePerformance, quotesHistorical } from './cryptocurrency-history.js';
 import {
   gainersLosers,
   listingsHistorical,
@@ -31,6 +26,7 @@ import { svc20Historical, svc20Latest, svc100Historical, svc100Latest } from './
 import { klineCandles, klinePoints } from './kline.js';
 import { listingsLatestV1, quotesLatestV2 } from './legacy.js';
 import { marketPairs } from './market-pairs.js';
+import { ohlcvHistorical, ohlcvLatest } from './ohlcv.js';
 import { searchCryptocurrencies } from './search.js';
 import {
   altcoinSeasonHistorical,

@@ -61,14 +61,17 @@ function constituentTable(list: readonly z.infer<typeof constituent>[], max: num
   );
 }
 
-/** The service answers at most 10 values when both time bounds are given. */
-function tenWithBothBounds(p: { time_start?: unknown; time_end?: unknown }) {
-  if (p.time_start === undefined || p.time_end === undefined) return undefined;
-  return {
-    records: 10,
-    why: 'the service returns at most 10 values when both time_start and time_end are given',
-  };
+/**
+ * The service answers at most 10 values when both time bounds are given: a longer range whose
+ * count the tool filled in is asked for as that many values back from time_end, in one request.
+ */
+function oneRequestForARange(counted: Params, asked: Params): Params {
+  const { time_start, ...back } = counted;
+  const both = time_start !== undefined && counted.time_end !== undefined;
+  return both && asked.count === undefined && (counted.count as number) > 10 ? back : counted;
 }
+
+type Params = Record<string, unknown>;
 
 type Index = 'svc100' | 'svc20';
 
@@ -140,7 +143,13 @@ function historicalIndex<const I extends Index>(index: I, size: number) {
     // Each value carries its constituents: about 56 bytes each.
     pages: seriesPages(
       { fixed: 200 + 56 * size, perCurrency: 0 },
-      { periods: 'grid', defaultCount: shown, maxCount: 100, serviceMost: tenWithBothBounds },
+      {
+        shape: { list: 'items' },
+        time: 'update_time',
+        defaultCount: shown,
+        maxCount: 100,
+        complete: oneRequestForARange,
+      },
     ),
     refreshSeconds: 300,
     plans: ALL_PLANS,

@@ -10,6 +10,7 @@ import { describeSeries, samplePoints } from '../format/series.js';
 import { formatTime, lines, table } from '../format/text.js';
 import { perItems } from './credits.js';
 import { dataOf, defineEndpoint, looseNumber, parseBody } from './define.js';
+import { chartPages } from './pages.js';
 import { enumParam, intParam, paramsObject } from './params.js';
 import { ALL_PLANS } from './plans.js';
 
@@ -75,6 +76,7 @@ const chartHeader = {
 
 const candle = z.object({
   time: z.string(),
+  complete: z.boolean().describe('false: its period is not over, figures so far'),
   open: z.number().nullable(),
   high: z.number().nullable(),
   low: z.number().nullable(),
@@ -82,6 +84,25 @@ const candle = z.object({
   volume: z.number().nullable(),
   traders: z.number().nullable().optional(),
 });
+
+const UNIT_MS: Record<string, number> = {
+  s: 1_000,
+  min: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+/**
+ * A candle's length in milliseconds: its interval's (1m is a month, at its shortest), or, where the
+ * service picked it, the spacing of the candles.
+ */
+function candleMs(interval: string | undefined, candles: readonly { time: string }[]): number {
+  const unit = interval?.match(/^(\d+)(s|min|h|d|w|m)$/);
+  if (unit) return Number(unit[1]) * (unit[2] === 'm' ? 28 * UNIT_MS.d : UNIT_MS[unit[2]]);
+  const [a, b] = candles.slice(-2).map((c) => Date.parse(c.time));
+  return b !== undefined && a !== undefined && b > a ? b - a : UNIT_MS.d;
+}
 
 function chartHeading(p: { platform: string; address: string }, count: number, what: string): string {
   return `${count} ${what} for ${p.address} on ${p.platform}`;
@@ -97,10 +118,11 @@ export const klineCandles = defineEndpoint({
   input: chartInput,
   output: z.object({ ...chartHeader, candles: z.array(candle).describe('Oldest first') }),
   credits: chartCredits('candles'),
+  pages: chartPages({ fixed: 160, perCurrency: 0 }, 'candles'),
   refreshSeconds: 60,
   plans: ALL_PLANS,
-  normalise(body, params) {
-    const candles = rows(body)
+  normalise(body, params, nowMs) {
+    const sorted = rows(body)
       .filter((r) => r.length >= 6 && r[5] !== null)
       .map(([open, high, low, close, volume, time, traders]) => ({
         time: isoOf(time as number),
@@ -112,6 +134,8 @@ export const klineCandles = defineEndpoint({
         traders,
       }))
       .sort((a, b) => a.time.localeCompare(b.time));
+    const length = candleMs(params.interval, sorted);
+    const candles = sorted.map((c) => ({ ...c, complete: Date.parse(c.time) + length <= nowMs }));
     return { platform: params.platform, address: params.address, candles };
   },
   summarise(data, params) {
@@ -125,7 +149,7 @@ export const klineCandles = defineEndpoint({
       table(
         ['Time', 'Open', 'High', 'Low', 'Close', 'Volume', 'Traders'],
         shown.map((c) => [
-          formatTime(c.time),
+          `${formatTime(c.time)}${c.complete ? '' : ' (so far)'}`,
           money(c.open),
           money(c.high),
           money(c.low),
@@ -156,6 +180,7 @@ export const klinePoints = defineEndpoint({
     points: z.array(point).describe('Oldest first'),
   }),
   credits: chartCredits('points'),
+  pages: chartPages({ fixed: 90, perCurrency: 0 }, 'points'),
   refreshSeconds: 60,
   plans: ALL_PLANS,
   normalise(body, params) {

@@ -4,7 +4,6 @@
  */
 import { LISTINGS, listingsInput, QUOTES, quotesInput } from './cryptocurrency.js';
 import { defineEndpoint } from './define.js';
-import { UNPAGED } from './pages.js';
 import { enumParam } from './params.js';
 
 export const listingsLatestV1 = defineEndpoint({
@@ -22,7 +21,7 @@ export const quotesLatestV2 = defineEndpoint({
   title: 'Cryptocurrency quotes (v2, deprecated)',
   toolset: 'legacy',
   path: '/v2/cryptocurrency/quotes/latest',
-  summary: `Deprecated v2 of get_cryptocurrency_quotes_latest; prefer that. ${UNPAGED}`,
-  input: quotesInput(true),
+  summary: 'Deprecated v2 of get_cryptocurrency_quotes_latest; prefer that.',
+  input: quotesInput(),
   ...QUOTES,
 });

@@ -1,7 +1,7 @@
 /** Where an asset trades: its market pairs across exchanges, with price and volume. */
 import { z } from 'zod';
 import { formatMoney, formatNumber, formatPrice } from '../format/numbers.js';
-import { cutRows, lines, omittedLine, table } from '../format/text.js';
+import { lines, table } from '../format/text.js';
 import {
   currencyParams,
   exactlyOne,
@@ -14,7 +14,7 @@ import {
 import { perItems } from './credits.js';
 import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
-import { offsetPages, pageAdvice } from './pages.js';
+import { offsetPages } from './pages.js';
 import {
   convertExclusive,
   enumParam,
@@ -104,7 +104,7 @@ export const marketPairs = defineEndpoint({
       id: oneId,
       slug: oneSlug,
       symbol: oneSymbol.describe('One crypto symbol, e.g. BTC (fiat: use id).'),
-      ...pageParams(5000, 20, 100),
+      ...pageParams(5000, 20),
       sort: enumParam(SORTS, 'Sort key; default volume_24h_strict.').optional(),
       sort_dir: enumParam(['asc', 'desc'], 'Default desc.').optional(),
       matched_id: idListParam.optional().describe('Only pairs against these ids, e.g. 825 (USDT).'),
@@ -131,20 +131,26 @@ export const marketPairs = defineEndpoint({
     scales: 'limit',
     convert: true,
   }),
-  pages: offsetPages({ fixed: 240, perCurrency: 100 }, 'market_pairs'),
+  pages: offsetPages(
+    { fixed: 240, perCurrency: 100 },
+    {
+      list: 'market_pairs',
+      textRows: 20,
+      total: (data) => (typeof data.num_market_pairs === 'number' ? data.num_market_pairs : undefined),
+    },
+  ),
   refreshSeconds: 60,
   plans: plansFrom('standard'),
   normalise(body, params) {
     return { ...parseBody(upstreamPairs, dataOf(body)), start: params.start };
   },
-  summarise(data, params) {
-    const { shown, omitted } = cutRows(data.market_pairs, 20);
+  summarise(data) {
     return lines(
       `${data.name} (${data.symbol}): ${formatNumber(data.num_market_pairs)} market pairs; ${data.market_pairs.length} from start=${data.start}:`,
       data.market_pairs.length > 0 &&
         table(
           ['Exchange', 'Pair', 'Category', 'Price', 'Volume 24h'],
-          shown.map((p) => {
+          data.market_pairs.map((p) => {
             const q = p.quote[0];
             return [
               p.exchange,
@@ -155,7 +161,6 @@ export const marketPairs = defineEndpoint({
             ];
           }),
         ),
-      omittedLine(omitted, pageAdvice(data, data.market_pairs.length, params, data.num_market_pairs)),
     );
   },
 });

@@ -30,16 +30,30 @@ export const BOUNDS = {
 
 /**
  * A comma list as a model writes it: spaces around its items are dropped before any check, so
- * that "BTC, ETH" asks (and is cached and sent) as "BTC,ETH". The value stays a string.
+ * that "BTC, ETH" asks (and is cached and sent) as "BTC,ETH". The value stays a string. The
+ * mistakes made writing one are each named, before any other check: nothing at all, a space where
+ * a comma belongs, an empty item.
  */
-export function listText() {
-  return z.string().overwrite((value) => value.trim().replace(/\s*,\s*/g, ','));
+export function listText(what = 'items', example = 'BTC, ETH') {
+  const once = { abort: true };
+  return z
+    .string()
+    .overwrite((value) => value.trim().replace(/\s*,\s*/g, ','))
+    .refine((v) => v !== '', { ...once, message: `is empty: name at least one, e.g. "${example}"` })
+    .refine((v) => !/\s/.test(v), {
+      ...once,
+      message: `holds a space: separate the ${what} with commas, e.g. "${example}"`,
+    })
+    .refine((v) => !splitList(v).includes(''), {
+      ...once,
+      message: `has an empty item: one comma between ${what}, none at either end, e.g. "${example}"`,
+    });
 }
 
 /** A comma list of at most `items` entries of at most `chars` characters each, checked by length first. */
 function boundedList(pattern: RegExp, items: number, chars: number, what: string, example: string) {
   const rule = `must be at most ${items} ${what} of at most ${chars} characters each, separated by commas, e.g. "${example}"`;
-  return listText()
+  return listText(what, example)
     .max(items * (chars + 1) - 1, rule)
     .regex(pattern, rule)
     .refine((v) => {
@@ -77,7 +91,7 @@ function eachCurrencyOnce(value: string | undefined, context: z.RefinementCtx): 
 /** `convert`: comma-separated currency symbols, each of letters, digits, $, @ and hyphen. */
 export function convertParam(max: number, note = '') {
   const chars = BOUNDS.currencyChars;
-  return listText()
+  return listText('currencies', 'USD, EUR')
     .max(
       max * (chars + 1) - 1,
       `must be at most ${max} currencies${note} of at most ${chars} characters each`,
@@ -97,7 +111,7 @@ export function convertParam(max: number, note = '') {
 
 /** `convert_id`: the same as convert, by numeric id (USD is 2781, EUR 2790, BTC 1). */
 export function convertIdParam(max: number) {
-  return listText()
+  return listText('ids', '2781, 2790')
     .max(
       max * (BOUNDS.idDigits + 1) - 1,
       `must be at most ${max} ids of at most ${BOUNDS.idDigits} digits each`,
@@ -140,12 +154,14 @@ export function enumParam<const T extends readonly [string, ...string[]]>(values
   return z.enum(values).describe(description);
 }
 
-/** A comma list whose every item must be one of `allowed`. */
+/** A comma list whose every item must be one of `allowed` (the description lists them). */
 export function namesListParam(allowed: readonly string[], description: string) {
-  return listText()
-    .max(allowed.join(',').length, `must name each of ${allowed.join(', ')} at most once`)
-    .refine((v) => splitList(v).every((name) => allowed.includes(name)), {
-      message: `each name must be one of ${allowed.join(', ')}`,
+  return listText('names', allowed.slice(0, 2).join(', '))
+    .max(allowed.join(',').length, 'names one more than once')
+    .superRefine((v, context) => {
+      const unknown = splitList(v).find((name) => !allowed.includes(name));
+      if (unknown !== undefined)
+        context.addIssue({ code: 'custom', message: `"${clip(unknown, 40)}" is not one of its values` });
     })
     .optional()
     .describe(`${description} Comma list of: ${allowed.join(', ')}.`);
@@ -282,6 +298,10 @@ function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: Reco
   const value = input?.[name];
   if ((issue.code === 'too_big' || issue.code === 'too_small') && typeof value === 'number' && help) {
     return `Invalid value for "${name}": ${clip(String(value), 40)} is out of range.${help}`;
+  }
+  // Not one of an enum's values: `help` lists them, once (zod's own message lists them too).
+  if (issue.code === 'invalid_value' && help) {
+    return `Invalid value for "${name}": ${clip(JSON.stringify(value) ?? String(value), 40)} is not one of its values.${help}`;
   }
   return `Invalid value for "${name}": ${lowerFirst(issue.message)}.${help}`;
 }

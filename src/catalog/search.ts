@@ -33,13 +33,13 @@ const match = z.object({
 });
 type Match = z.infer<typeof match>;
 
-/** Every active asset in the map, page by page, through the cache and the guard, whole whatever SVC_MAX_ANSWER_CHARS. */
+/** Every active asset in the map, page by page, through the cache and the guard. */
 async function activeAssets(context: ToolContext): Promise<MapEntry[]> {
   const all: MapEntry[] = [];
   for (let page = 0; page < MAX_PAGES; page++) {
     const checked = validateParams(cryptocurrencyMap.input, { start: 1 + page * MAP_PAGE, limit: MAP_PAGE });
     if (!checked.ok) throw new Error(checked.message);
-    const { data } = await context.fetch(cryptocurrencyMap, checked.value, { whole: true });
+    const { data } = await context.fetch(cryptocurrencyMap, checked.value);
     const items = (data as { items: MapEntry[] }).items;
     all.push(...items);
     if (items.length < MAP_PAGE) break;

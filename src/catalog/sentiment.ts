@@ -3,10 +3,11 @@ import { z } from 'zod';
 import { isoOf } from '../calendar.js';
 import { formatMoney, formatNumber } from '../format/numbers.js';
 import { describeSeries, samplePoints } from '../format/series.js';
-import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { formatTime, lines, table } from '../format/text.js';
 import { perCall } from './credits.js';
 import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
+import { offsetPages } from './pages.js';
 import { enumParam, intParam, paramsObject } from './params.js';
 import { ALL_PLANS } from './plans.js';
 
@@ -88,23 +89,22 @@ export const fearAndGreedHistorical = defineEndpoint({
     items: z.array(fearAndGreedDay),
   }),
   credits: perCall(1),
+  pages: offsetPages({ fixed: 110, perCurrency: 0 }, { textRows: 31 }),
   refreshSeconds: 15,
   plans: ALL_PLANS,
   normalise(body, params) {
     return { start: params.start, items: parseBody(z.array(upstreamFearAndGreedDay), dataOf(body)) };
   },
-  summarise(data, params) {
-    if (data.items.length === 0) return `No fear and greed values from start=${params.start}.`;
+  summarise(data) {
+    if (data.items.length === 0) return `No fear and greed values from start=${data.start}.`;
     const oldestFirst = [...data.items].reverse().map((v) => ({ time: v.timestamp, value: v.value }));
-    const { shown, omitted } = cutRows(data.items, 7);
     const latest = data.items[0];
     return lines(
       `Fear & Greed ${latest.value} – ${latest.value_classification} on ${formatTime(latest.timestamp, true)}; ${data.items.length} daily values: ${describeSeries(oldestFirst, String, { dateOnly: true, changeIn: 'points' })}`,
       table(
         ['Date', 'Value', 'Label'],
-        shown.map((v) => [formatTime(v.timestamp, true), String(v.value), v.value_classification]),
+        data.items.map((v) => [formatTime(v.timestamp, true), String(v.value), v.value_classification]),
       ),
-      omittedLine(omitted, `format=json has them; older days: start=${params.start + data.items.length}`),
     );
   },
 });

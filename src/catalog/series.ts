@@ -36,9 +36,9 @@ export const SERIES_COUNT = 10;
 export const MAX_SERIES_COUNT = 10_000;
 
 /** A series' count described: what it takes when not given. */
-export const SERIES_COUNT_TEXT = `Default ${SERIES_COUNT}, or all from time_start to time_end.`;
+export const SERIES_COUNT_TEXT = `Default ${SERIES_COUNT}, or all from time_start to time_end (or now).`;
 
-/** The service's own count: the series tools fill theirs in (seriesPages), the service defaults to 10. */
+/** The service's own count: the series tools fill theirs in (seriesPages.complete), the service defaults to 10. */
 export const seriesServiceParams = {
   count: intParam(1, MAX_SERIES_COUNT, 'Points.').default(SERIES_COUNT),
 };
@@ -58,12 +58,12 @@ export function rangePeriods(p: SeriesRange, now: number): number | undefined {
 }
 
 /**
- * The count a series call asks for: the one given; else, between time_start and time_end, every
- * period of the range (up to `most`); else `byDefault`.
+ * The count a series call asks for: the one given; else, from time_start to time_end (or now),
+ * every period of the range (up to `most`); else `byDefault`.
  */
 export function seriesCount(p: SeriesRange, now: number, byDefault = SERIES_COUNT, most = MAX_SERIES_COUNT) {
   if (p.count !== undefined) return p.count;
-  const periods = p.time_end === undefined ? undefined : rangePeriods(p, now);
+  const periods = rangePeriods(p, now);
   return periods === undefined ? byDefault : Math.max(1, Math.min(periods, most));
 }
 

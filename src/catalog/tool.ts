@@ -15,16 +15,8 @@ import type { Toolset } from './toolsets.js';
 export interface ToolContext {
   /** The caller's account (a hash of its key), for its budget. */
   account: string;
-  /**
-   * An endpoint's data through the cache and the guard, as the caller (parameters already checked).
-   * `whole`: the tool reads the data itself rather than showing it (search's map), so it is bounded
-   * by what the cache keeps as one entry instead of SVC_MAX_ANSWER_CHARS.
-   */
-  fetch(
-    endpoint: Endpoint,
-    params: Record<string, unknown>,
-    options?: { whole?: boolean },
-  ): Promise<{ data: unknown }>;
+  /** An endpoint's whole data through the cache and the guard, as the caller (parameters already checked). */
+  fetch(endpoint: Endpoint, params: Record<string, unknown>): Promise<{ data: unknown }>;
   /** The credit guard's figures for the caller's account (get_credit_usage's answer). */
   usage(): Promise<CreditUsageFigures>;
   /** What a call of `tool` with `args` would cost now, checked and priced as a real call is; nothing is sent. */
@@ -37,12 +29,11 @@ export interface ToolContext {
   plan?: Plan;
 }
 
-/** One request as the guard prices it: capped to one answer, with the next page's arguments when capped. */
+/** One request as the guard prices it: the whole of what its parameters ask for. */
 export interface RequestPrice {
   credits: number;
   /** The cache would answer it now: free. */
   cached: boolean;
-  next?: Record<string, unknown>;
 }
 
 /** A local tool's call refused for its input, before anything is sent, with what to do instead. */
@@ -106,9 +97,7 @@ export interface LocalTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodO
    * against the per-call limit and the budget before the tool sends anything, and estimate_cost
    * gives it. Free when unset.
    */
-  estimate?(params: z.output<I>, context: ToolContext): Promise<Omit<RequestPrice, 'next'>>;
-  /** Said after the service's refusal of a request's parameters (a 400): where to find valid ones. */
-  badRequestHint?: string;
+  estimate?(params: z.output<I>, context: ToolContext): Promise<RequestPrice>;
 }
 
 /** Whether a tool reaches the service (an open world, in MCP's annotations) or only the server's own figures. */

@@ -1,11 +1,12 @@
 /** Utilities: price conversion between any two currencies, and the fiat currency map. */
 import { z } from 'zod';
 import { currencyLabel, formatNumber, formatPrice } from '../format/numbers.js';
-import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { formatTime, lines, table } from '../format/text.js';
 import { currencyParams, exactlyOne, oneId, oneSymbol, timeBoundParam } from './asset-params.js';
 import { perCall } from './credits.js';
 import { dataOf, defineEndpoint } from './define.js';
 import { lenient } from './lenient.js';
+import { offsetPages } from './pages.js';
 import { convertExclusive, enumParam, intParam, paramsObject } from './params.js';
 import { ALL_PLANS } from './plans.js';
 import { quoteEntry, quoteOf } from './quotes.js';
@@ -33,7 +34,7 @@ export const priceConversion = defineEndpoint({
     {
       amount: z.number().min(1e-8).max(1e12).describe('Amount to convert.'),
       id: oneId.describe('Currency to convert from (crypto or fiat), by id, e.g. 1.'),
-      symbol: oneSymbol.describe('Or by symbol, e.g. BTC.'),
+      symbol: oneSymbol.describe('One symbol, e.g. BTC.'),
       time: timeBoundParam('Rate at this past time (plan permitting); default now'),
       ...currencyParams(),
     },
@@ -84,20 +85,19 @@ export const fiatMap = defineEndpoint({
   }),
   output: z.object({ items: z.array(fiat) }),
   credits: perCall(1),
+  pages: offsetPages({ fixed: 90, perCurrency: 0 }, { textRows: 40 }),
   refreshSeconds: 30,
   plans: ALL_PLANS,
   normalise(body) {
     return { items: recordsOf(upstreamFiat, dataOf(body)) };
   },
   summarise(data) {
-    const { shown, omitted } = cutRows(data.items, 40);
     return lines(
       `${data.items.length} currencies; convert_id takes the id:`,
       table(
         ['Symbol', 'Name', 'Sign', 'Id'],
-        shown.map((f) => [currencyLabel(f.symbol), f.name, f.sign ?? '', String(f.id)]),
+        data.items.map((f) => [currencyLabel(f.symbol), f.name, f.sign ?? '', String(f.id)]),
       ),
-      omittedLine(omitted, 'format=json lists them all'),
     );
   },
 });

@@ -22,7 +22,7 @@ export const REFUSAL_REASONS = [
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 /** Where an answer came from: the service, the cache, another identical call, a stale answer standing in for a failed service, or the server itself. */
-export type AnswerSource = 'upstream' | 'cache' | 'joined' | 'stale' | 'local';
+export type AnswerSource = 'upstream' | 'cache' | 'joined' | 'stale' | 'stored' | 'local';
 
 export interface CallEvent {
   tool: string;

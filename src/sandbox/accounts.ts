@@ -13,6 +13,7 @@ import {
 } from '../catalog/plans.js';
 import { ApiError } from './envelope.js';
 import { iso, monthsBefore } from './market/time.js';
+import { readUsage, writeUsage } from './usage-file.js';
 
 /** The sandbox's demo keys, one per plan: `sandbox-<plan>`. */
 export const PLAN_OF_KEY: ReadonlyMap<string, Plan> = new Map(PLANS.map((plan) => [`sandbox-${plan}`, plan]));
@@ -69,14 +70,17 @@ export interface Windows {
 export interface LedgerOptions {
   rateLimit: boolean;
   monthlyCredits?: Partial<Record<Plan, number>>;
+  /** Where the usage is kept across restarts (usage-file.ts); in memory only when unset. */
+  usageFile?: string;
 }
 
 export class Ledger {
-  private readonly usage = new Map<string, Usage>();
+  private usage = new Map<string, Usage>();
   private readonly monthly: Record<Plan, number>;
 
   constructor(private readonly options: LedgerOptions) {
     this.monthly = { ...MONTHLY_CREDITS, ...options.monthlyCredits };
+    if (options.usageFile) this.usage = readUsage(options.usageFile);
   }
 
   monthlyLimit(plan: Plan): number {
@@ -106,6 +110,8 @@ export class Ledger {
 
   /** Counts one request against the minute limit; throws 429 (1008) once the minute is used up. */
   admit(key: string, plan: Plan, w: Windows, secondsToNextMinute: number): void {
+    // Other processes' charges since, from the file: what this request is checked and answered with.
+    if (this.options.usageFile) this.mergeFile(this.options.usageFile);
     const u = this.current(key, w);
     if (this.options.rateLimit && u.requests >= REQUESTS_PER_MINUTE[plan]) {
       throw new ApiError(
@@ -131,9 +137,23 @@ export class Ledger {
   }
 
   charge(key: string, w: Windows, credits: number): void {
+    const file = this.options.usageFile;
+    if (file) this.mergeFile(file);
     const u = this.current(key, w);
     u.dayCredits += credits;
     u.monthCredits += credits;
+    if (file) writeUsage(file, this.usage);
+  }
+
+  /** The file's credits, with this process's request counts of the minute kept. */
+  private mergeFile(file: string): void {
+    const kept = this.usage;
+    this.usage = readUsage(file);
+    for (const [key, u] of kept) {
+      const saved = this.usage.get(key);
+      if (saved === undefined) this.usage.set(key, u);
+      else if (saved.minute === u.minute) saved.requests = Math.max(saved.requests, u.requests);
+    }
   }
 
   snapshot(key: string, plan: Plan, w: Windows) {

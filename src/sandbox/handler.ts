@@ -30,6 +30,8 @@ export interface SandboxOptions {
   faults?: readonly FaultRule[];
   /** Monthly credit allowances to use instead of the plans' own (tests exhaust a small one). */
   monthlyCredits?: Partial<Record<Plan, number>>;
+  /** Keeps each key's usage in this file across restarts (the embedded sandbox's). */
+  usageFile?: string;
 }
 
 export interface SandboxStats {
@@ -65,6 +67,7 @@ export class SandboxHandler {
     this.ledger = new Ledger({
       rateLimit: options.rateLimit ?? true,
       monthlyCredits: options.monthlyCredits,
+      usageFile: options.usageFile,
     });
     this.faults = new FaultPlan(options.faults);
   }

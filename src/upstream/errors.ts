@@ -46,6 +46,11 @@ export interface ErrorContext {
   timeoutMs: number;
   /** The key came with the request (HTTP), not from SVC_API_KEY, which then cannot help. */
   keyFromCaller: boolean;
+  /**
+   * The parameters the tool takes: the service's advice to send one the tool does not take (its
+   * `skip_invalid=true`) is left out, so that no message leads to a refused call.
+   */
+  takes?: ReadonlySet<string>;
   now?: Date;
 }
 
@@ -55,7 +60,10 @@ export interface ErrorContext {
  */
 export function describeUpstreamError(error: UpstreamError, context: ErrorContext): string {
   const now = context.now ?? new Date();
-  const detail = error.detail.replace(/[.\s]+$/, '');
+  const advised = context.takes && !context.takes.has('skip_invalid');
+  const detail = (
+    advised ? error.detail.replace(/[;,]?\s*send skip_invalid=true[^.;]*/i, '') : error.detail
+  ).replace(/[.\s]+$/, '');
   const origin =
     error.status === undefined
       ? detail

@@ -169,7 +169,7 @@ describe('the figures', () => {
 });
 
 describe('what it costs', () => {
-  it('what estimate_cost says, what the candle requests are charged, each page sent once; then free for the candles tool', async () => {
+  it('what estimate_cost says, what its one candle request is charged; then free for the candles tool', async () => {
     const mcp = await server();
     const args = { symbol: TEN };
     const planned = await mcp.call('estimate_cost', { calls: [{ tool: 'analyze_assets', arguments: args }] });
@@ -177,8 +177,7 @@ describe('what it costs', () => {
     const before = requests();
     const result = await mcp.call('analyze_assets', args);
     expect(result.isError, firstText(result)).toBeFalsy();
-    const sent = requests() - before;
-    expect(sent).toBeGreaterThan(1);
+    expect(requests() - before).toBe(1);
     expect(result._meta?.credits).toBe(estimate);
     expect((await creditUsage(mcp)).spent).toBe(estimate);
 
@@ -211,7 +210,7 @@ describe('what it costs', () => {
     expect(refused._meta?.credits).toBe(0);
     expect(requests()).toBe(before);
   });
-  it('the confirmation question is asked once, at the estimate of all its candle requests; declined, nothing is sent', async () => {
+  it('the confirmation question is asked once, at the estimate of its candles; declined, nothing is sent', async () => {
     const args = { symbol: 'ETH, SOL' };
     const planned = await (await server()).call('estimate_cost', {
       calls: [{ tool: 'analyze_assets', arguments: args }],
@@ -226,7 +225,6 @@ describe('what it costs', () => {
     const env = sandboxEnv(sandbox, 'sandbox-enterprise', {
       SVC_NOW: SANDBOX_NOW,
       SVC_STATE_DIR: newStateDir(),
-      // The whole analysis's estimate: each of its candle requests alone costs less.
       SVC_CONFIRM_CREDITS: String(estimate),
     });
     const question = `Analyze assets: this call is estimated at ${estimate} credits. No budget is set. Send it?`;
@@ -247,7 +245,7 @@ describe('what it costs', () => {
         const accepted = await session.call('analyze_assets', args);
         expect(accepted.isError, textOf(accepted)).toBeFalsy();
         expect(asked).toEqual([question, question]);
-        expect(requests() - before).toBe(2);
+        expect(requests() - before).toBe(1);
         expect(accepted._meta?.credits).toBe(estimate);
         // Again: the candles are in the cache, free, so nothing is asked.
         asked.length = 0;
@@ -322,7 +320,7 @@ describe('bad input', () => {
     const result = await mcp.call('analyze_assets', { symbol: 'ETH, NOSUCHCOIN' });
     expect(result.isError).toBe(true);
     expect(firstText(result)).toMatch(
-      /NOSUCHCOIN.*search_cryptocurrencies finds an asset’s id and symbol\./s,
+      /NOSUCHCOIN.*search_cryptocurrencies \(free\) finds the id, slug and symbol of an asset by its name\.$/s,
     );
     expect(result._meta?.credits).toBe(0);
     expect((await creditUsage(mcp)).spent).toBe(0);

@@ -1,8 +1,8 @@
 /**
  * A series asked for between two dates answers the whole range: with time_start and time_end and
- * no count, the tool asks for every period between them (counted as the estimate counts them),
- * capped and paged as any long series is; where the service itself returns fewer (the indices'
- * 10 values with both bounds), the text says so and the answer carries the next page.
+ * no count, the tool asks for every period between them (counted as the estimate counts them), in
+ * one request, answered a page at a time; the indices, whose service answers at most 10 values
+ * with both bounds, are asked for that many values back from time_end instead, in one request too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_KEY_HEADER } from '../../src/catalog/define.js';
@@ -20,7 +20,11 @@ let session: InProcessSession;
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });
   session = await openInProcess(
-    sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_NOW: SANDBOX_NOW, SVC_TOOLSETS: 'all' }),
+    sandboxEnv(sandbox, 'sandbox-enterprise', {
+      SVC_NOW: SANDBOX_NOW,
+      SVC_TOOLSETS: 'all',
+      SVC_MAX_CREDITS_PER_CALL: '100',
+    }),
   );
 });
 afterAll(async () => {
@@ -40,7 +44,7 @@ describe('both bounds and no count: every period between them', () => {
     const candles = (result.structuredContent as Series).items[0].quotes;
     expect(candles).toHaveLength(90);
     expect(candles[0].time_open?.slice(0, 10)).toBe(daysAgo(89).slice(0, 10));
-    expect(textOf(result)).toMatch(/^Ethereum \(ETH\) close in USD, 90 points/);
+    expect(textOf(result)).toMatch(/^Ethereum \(ETH\) daily close in USD, 90 points/);
     expect((priced.structuredContent as { total: number }).total).toBe(result._meta?.credits);
   });
 
@@ -60,19 +64,22 @@ describe('both bounds and no count: every period between them', () => {
     expect((result.structuredContent as Series).items[0].quotes).toHaveLength(10);
   });
 
-  it('a range longer than one answer carries is capped and paged to its end', async () => {
+  it('a range longer than one answer carries is one request, paged to its end from the kept result', async () => {
     const args = { interval: '5m', ...RANGE, time_start: daysAgo(10) };
+    const requestsBefore = sandbox.stats.byPath.get('/v1/global-metrics/quotes/historical') ?? 0;
     const seen: string[] = [];
-    let next: Record<string, unknown> | undefined = args;
+    let next: Record<string, unknown> | undefined = { ...args, format: 'json' };
     for (let page = 0; next !== undefined && page < 40; page++) {
       const result = await session.call('get_global_metrics_historical', next);
       expect(result.isError, textOf(result)).toBeFalsy();
       const data = result.structuredContent as { quotes: { timestamp: string }[]; next?: typeof next };
       seen.push(...data.quotes.map((q) => q.timestamp));
-      if (page === 0) expect(textOf(result)).toMatch(/Capped to count=\d+ of 2,881/);
+      if (page === 0)
+        expect(data).toMatchObject({ truncated: expect.stringMatching(/^Rows 1–\d+ of 2,8\d\d; next/) });
       next = data.next;
     }
     expect(next).toBeUndefined();
+    expect((sandbox.stats.byPath.get('/v1/global-metrics/quotes/historical') ?? 0) - requestsBefore).toBe(1);
     // The service's own answer for the whole range (it skips periods without data).
     const query = new URLSearchParams({ ...args, count: String(10 * 288 + 1) } as Record<string, string>);
     const whole = await fetch(`${sandbox.url}/v1/global-metrics/quotes/historical?${query}`, {
@@ -84,27 +91,17 @@ describe('both bounds and no count: every period between them', () => {
 });
 
 describe("the service's own limit: the indices answer 10 values with both bounds", () => {
-  it('says so, and the next page goes on from the eleventh value to the end of the range', async () => {
+  it('a longer range is asked for as its values back from time_end: one request, every value', async () => {
     const range = { interval: 'daily', time_start: daysAgo(25), time_end: daysAgo(0) };
-    const first = await session.call('get_svc20_index_historical', range);
-    expect(first.isError, textOf(first)).toBeFalsy();
-    const data = first.structuredContent as {
-      items: { update_time: string }[];
-      next?: Record<string, unknown>;
-    };
-    expect(data.items).toHaveLength(10);
-    expect(textOf(first)).toMatch(/at most 10 values when both time_start and time_end are given/);
-    expect(data.next).toBeDefined();
+    const requestsBefore = sandbox.stats.byPath.get('/v3/index/svc20-historical') ?? 0;
+    const result = await session.call('get_svc20_index_historical', { ...range, format: 'json' });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const data = result.structuredContent as { items: { update_time: string }[]; next?: unknown };
+    expect((sandbox.stats.byPath.get('/v3/index/svc20-historical') ?? 0) - requestsBefore).toBe(1);
     const times = data.items.map((i) => i.update_time);
-    let next = data.next;
-    while (next) {
-      const page = await session.call('get_svc20_index_historical', next);
-      expect(page.isError, textOf(page)).toBeFalsy();
-      const more = page.structuredContent as typeof data;
-      times.push(...more.items.map((i) => i.update_time));
-      next = more.next;
-    }
     expect(times).toHaveLength(26);
     expect(new Set(times).size).toBe(26);
+    expect(times[0].slice(0, 10)).toBe(daysAgo(25).slice(0, 10));
+    expect(data.next).toBeUndefined();
   });
 });

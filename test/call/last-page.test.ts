@@ -1,7 +1,8 @@
 /**
- * A text that leaves rows out offers the next page only when there can be one: the page was full
- * (as many rows as asked for, or capped to one answer), or the service's total says there are
- * more. A shorter page is the service's last; following it would buy an empty page.
+ * Every row shown once: a text page's next starts right after the last row the text showed; a page
+ * as full as its limit may have more after it (the service was asked for no more), so it carries a
+ * next too; a page with fewer rows than asked for is the service's last and carries none, in text
+ * and in JSON: following it would buy an empty page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
@@ -16,33 +17,55 @@ beforeAll(async () => {
 });
 afterAll(() => session?.close());
 
+/** The "Next page:" line's arguments, or undefined when the text has none. */
+function textNext(text: string): Record<string, unknown> | undefined {
+  const line = text.split('\n').find((l) => l.startsWith('Next page: '));
+  return line === undefined ? undefined : JSON.parse(line.slice('Next page: '.length));
+}
+
 describe('offset pages', () => {
-  it('a page shorter than asked for is the last: no next page', async () => {
-    const result = await session.call('get_cryptocurrency_listings_latest', { start: 150, limit: 120 });
-    const data = result.structuredContent as { items: unknown[]; next?: unknown };
+  it('a page shorter than asked for is the last: no next page in JSON, and the text ends there too', async () => {
+    const json = await session.call('get_cryptocurrency_listings_latest', {
+      start: 150,
+      limit: 120,
+      format: 'json',
+    });
+    const data = json.structuredContent as { items: unknown[]; next?: unknown; truncated?: string };
     expect(data.items).toHaveLength(SANDBOX_ASSETS - 149);
     expect(data.next).toBeUndefined();
-    expect(textOf(result)).toContain('more rows not shown; format=json has this page, the last.');
-    expect(textOf(result)).not.toMatch(/next page|start=232/);
+    let text = textOf(await session.call('get_cryptocurrency_listings_latest', { start: 150, limit: 120 }));
+    expect(text).toMatch(/^Rows 150–169 of 231; next is the following page, free/m);
+    for (let next = textNext(text); next !== undefined; next = textNext(text)) {
+      text = textOf(await session.call('get_cryptocurrency_listings_latest', next));
+    }
+    expect(text).toMatch(/^Rows 230–231 of 231, the last$/m);
   });
 
-  it('a full page offers the next', async () => {
-    const text = textOf(await session.call('get_cryptocurrency_listings_latest', { limit: 25 }));
-    expect(text).toContain('… 5 more rows not shown; format=json has this page; next page: start=26.');
+  it("a full page offers the next: the text's after its 20 rows, then the service's after the 25th", async () => {
+    const first = textOf(await session.call('get_cryptocurrency_listings_latest', { limit: 25 }));
+    expect(textNext(first)).toMatchObject({ start: 21, limit: 5 });
+    const second = textOf(await session.call('get_cryptocurrency_listings_latest', textNext(first)));
+    expect(second).toMatch(/^Rows 21–25; the service may have more: next asks it for them/m);
+    expect(textNext(second)).toEqual({ start: 26, limit: 25 });
   });
 
-  it('the last page of the map, asked from a start near the end, says so', async () => {
-    const text = textOf(await session.call('get_cryptocurrency_map', { start: 150, limit: 200 }));
-    expect(text).not.toContain('next page');
-    expect(text).toContain('the last');
+  it('the last rows of the map, asked from a start near the end, are one page with no next', async () => {
+    const text = textOf(await session.call('get_cryptocurrency_map', { start: 220, limit: 200 }));
+    expect(text).toMatch(/^12 cryptocurrencies from start=220/);
+    expect(text).not.toMatch(/Next page|^Rows/m);
   });
 
   it('the market pairs follow the total the service gives', async () => {
-    const first = await session.call('get_market_pairs', { id: '1', limit: 30 });
+    const first = await session.call('get_market_pairs', { id: '1', limit: 30, format: 'json' });
     const total = (first.structuredContent as { num_market_pairs: number }).num_market_pairs;
     expect(total).toBeGreaterThan(30);
-    expect(textOf(first)).toContain('next page: start=31');
-    const last = await session.call('get_market_pairs', { id: '1', start: total - 25, limit: 26 });
-    expect(textOf(last)).not.toContain('next page');
+    expect((first.structuredContent as { next?: object }).next).toMatchObject({ start: 31 });
+    const last = await session.call('get_market_pairs', {
+      id: '1',
+      start: total - 25,
+      limit: 26,
+      format: 'json',
+    });
+    expect((last.structuredContent as { next?: object }).next).toBeUndefined();
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The price quoted before a call is the price it is charged: estimate_cost and the confirmation
- * question price the call as it will be sent (capped to one answer), run the same argument check
- * as the call, and count a request the plan repeats once while the cache would answer the rest.
+ * question price the whole of what the call asks for, as it will be sent (one request), run the same
+ * argument check as the call, and count a request the plan repeats once while the cache would answer
+ * the rest. Where the service returns fewer records than were asked for, the estimate is the most
+ * the call can cost and the charge is what the service reports.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
@@ -19,12 +21,12 @@ interface Estimate {
   total: number;
 }
 
-/** Calls whose estimate is checked against what the call is then charged. */
+/** Calls the sandbox answers in full, whose estimate is checked against what the call is charged. */
 const CALLS: [string, Record<string, unknown>][] = [
-  ['get_cryptocurrency_listings_latest', { limit: 450 }],
-  ['get_cryptocurrency_listings_latest', { limit: 5000, convert: 'USD,EUR' }],
+  ['get_cryptocurrency_listings_latest', { limit: 200 }],
+  ['get_cryptocurrency_listings_latest', { limit: 231, convert: 'USD,EUR' }],
   ['get_global_metrics_historical', { count: 5000, interval: '1h', format: 'json' }],
-  ['get_market_pairs', { id: '1', limit: 5000 }],
+  ['get_market_pairs', { id: '1', limit: 100 }],
   ['get_ohlcv_historical', { symbol: 'BTC,ETH', count: 2000 }],
 ];
 
@@ -53,6 +55,15 @@ describe('estimate_cost', () => {
     const result = await session.call(tool, args);
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(priced.calls[0].credits).toBe((result._meta as { credits: number }).credits);
+  });
+
+  it('asked for more rows than the service has: estimated at what was asked, charged for what came', async () => {
+    const priced = await estimate(session, [
+      { tool: 'get_cryptocurrency_listings_latest', arguments: { limit: 450 } },
+    ]);
+    const result = await session.call('get_cryptocurrency_listings_latest', { limit: 450 });
+    expect(priced.calls[0].credits).toBe(3);
+    expect(result._meta?.credits).toBe(2);
   });
 
   it('a planned call with __proto__ among its arguments is refused, as the call is', async () => {
@@ -109,7 +120,7 @@ describe('the confirmation question', () => {
       return { action: 'accept', content: { confirm: true } };
     });
     try {
-      const result = await session.call('get_cryptocurrency_listings_latest', { limit: 450 });
+      const result = await session.call('get_cryptocurrency_listings_latest', { limit: 200 });
       const charged = (result._meta as { credits: number }).credits;
       expect(questions).toHaveLength(1);
       expect(questions[0]).toContain(`estimated at ${charged} credit${charged === 1 ? '' : 's'}.`);

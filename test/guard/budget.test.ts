@@ -77,17 +77,14 @@ describe('concurrent calls never overspend', () => {
 describe('refusals say what the call costs, what is left, when the window rolls and how to fit', () => {
   let mcp: McpSession;
   beforeAll(async () => {
-    // The largest answers (SVC_MAX_ANSWER_CHARS): a capped page still costs more than is left.
-    mcp = await startMcp(
-      budgeted(10, { SVC_NOW: '2026-11-22T21:30:00Z', SVC_TOOLSETS: 'all', SVC_MAX_ANSWER_CHARS: '400000' }),
-    );
+    mcp = await startMcp(budgeted(10, { SVC_NOW: '2026-11-22T21:30:00Z', SVC_TOOLSETS: 'all' }));
   });
   afterAll(() => mcp?.close());
 
   it('a page too large for what is left names the largest limit that fits, and sends nothing', async () => {
     const before = requestsTo(MARKET_PAIRS);
-    // 5,000 pairs are capped to the 1,112 that 400,000 characters carry, 12 credits: still more than is left.
-    const result = await mcp.call('get_market_pairs', { id: '1', limit: 5000 });
+    // 1,200 pairs are 12 credits (1 per 100): more than is left.
+    const result = await mcp.call('get_market_pairs', { id: '1', limit: 1200 });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
       "Refused before sending: this call is estimated at 12 credits, but 10 credits of the day's budget of 10 are left (0 spent). The window rolls in 2 h 30 min (2026-11-23 00:00 UTC). To make it fit now: send limit=1000 or less.",
@@ -128,9 +125,9 @@ describe('the per-call limit', () => {
     const mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_STATE_DIR: newStateDir() }));
     try {
       const before = requestsTo(LISTINGS);
-      // 26 currencies: 25 credits for the currencies beyond the first, 1 for the rows one answer carries.
+      // 26 currencies: 25 credits for the currencies beyond the first, 1 for the 200 rows.
       const result = await mcp.call('get_cryptocurrency_listings_latest', {
-        limit: 5000,
+        limit: 200,
         convert:
           'USD,EUR,GBP,JPY,CHF,CAD,AUD,CNY,INR,BRL,KRW,MXN,SGD,BTC,ETH,SEK,NOK,DKK,PLN,CZK,HUF,ZAR,TRY,RUB,HKD,NZD',
       });

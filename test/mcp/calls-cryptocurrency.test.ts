@@ -78,14 +78,12 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
       expect(data<Listing>(result).items.map((a) => a.symbol)).not.toContain('BTC');
     });
 
-    it('limit=5000: capped to the page one answer carries, the text cut with the next start', async () => {
+    it("limit=5000: one request, the text's page of 20 rows with the next starting at the 21st", async () => {
       const result = await mcp.call('get_cryptocurrency_listings_latest', { limit: 5000 });
       const text = expectAnswer(result, 'limit 5000');
-      const count = data<Listing>(result).items.length;
-      expect(count).toBeGreaterThan(100);
-      expect(text).toMatch(
-        new RegExp(`more rows not shown; format=json has this page; next page: start=${count + 1}\\.`),
-      );
+      expect(data<Listing>(result).items).toHaveLength(20);
+      expect(text).toMatch(/^Rows 1–20 of 231; next is the following page, free/m);
+      expect(text).toMatch(/^Next page: \{"start":21,"limit":4980,.*"cursor":"[\w-]{16}\.20"\}$/m);
     });
   });
 
@@ -129,17 +127,17 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
       expect(data<Quotes>(byId).items[0].quote).toHaveLength(1);
     });
 
-    it('100 assets in 2 currencies: every one in structuredContent, the text cut to fit with a line saying so', async () => {
-      const top = await mcp.call('get_cryptocurrency_listings_latest', { limit: 100 });
+    it('100 assets in 2 currencies: every one in the JSON page, the text a page of 20 with the next', async () => {
+      const top = await mcp.call('get_cryptocurrency_listings_latest', { limit: 100, format: 'json' });
       const ids = data<{ items: { id: number }[] }>(top).items.map((a) => a.id);
       expect(ids).toHaveLength(100);
-      const result = await mcp.call('get_cryptocurrency_quotes_latest', {
-        id: ids.join(','),
-        convert: 'USD,EUR',
-      });
-      expect(data<Quotes>(result).items).toHaveLength(100);
+      const args = { id: ids.join(','), convert: 'USD,EUR' };
+      const json = await mcp.call('get_cryptocurrency_quotes_latest', { ...args, format: 'json' });
+      expect(data<Quotes>(json).items).toHaveLength(100);
+      const result = await mcp.call('get_cryptocurrency_quotes_latest', args);
       const text = expectAnswer(result, '100 assets');
-      expect(text).toMatch(/more rows? not shown/);
+      expect(data<Quotes>(result).items.map((a) => a.id)).toEqual(ids.slice(0, 20));
+      expect(text).toMatch(/^Rows 1–20 of 100; next is the following page, free/m);
     });
 
     it('skip_invalid=true skips an unknown id; without it the service refuses it by name', async () => {

@@ -76,8 +76,8 @@ describe('representative arguments', () => {
     const before = await mcp.call('get_cryptocurrency_quotes_historical', {
       symbol: 'BTC',
       time_start: '2010-01-01',
-      time_end: '2026-11-01',
-      interval: '5m',
+      time_end: '2011-01-01',
+      interval: 'daily',
     });
     const text = expectAnswer(before, 'history before data');
     expect(text).toMatch(/0 points: no data points in the range asked/);

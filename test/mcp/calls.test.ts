@@ -53,16 +53,18 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
       }
     });
 
-    it('format=text gives the same structuredContent as format=json', async () => {
-      for (const name of [
-        'get_global_metrics_latest',
-        'get_svc20_index_latest',
-        'get_fear_and_greed_historical',
-      ]) {
+    it('format=text gives the same structuredContent as format=json, the rows of its own page', async () => {
+      for (const name of ['get_global_metrics_latest', 'get_svc20_index_latest']) {
         const text = await mcp.call(name, { format: 'text' });
         const json = await mcp.call(name, { format: 'json' });
         expect(text.structuredContent, name).toStrictEqual(json.structuredContent);
       }
+      // A list's text page holds the rows its text shows; the JSON page all that fit.
+      const text = data<{ items: unknown[] }>(await mcp.call('get_fear_and_greed_historical'));
+      const json = data<{ items: unknown[] }>(
+        await mcp.call('get_fear_and_greed_historical', { format: 'json' }),
+      );
+      expect(json.items.slice(0, text.items.length)).toStrictEqual(text.items);
     });
   });
 
@@ -100,12 +102,12 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
       expect(data<{ items: unknown[] }>(paged).items).toEqual(ten.items.slice(3, 6));
     });
 
-    it('historical with limit=500 stays short and says how to page on', async () => {
+    it('historical with limit=500 stays short and pages on from the row after its last', async () => {
       const result = await mcp.call('get_fear_and_greed_historical', { limit: 500 });
       const text = expectAnswer(result, 'limit 500');
-      expect(data<{ items: unknown[] }>(result).items).toHaveLength(500);
-      expect(text).toMatch(/more rows? not shown/);
-      expect(text).toMatch(/start=501/);
+      expect(data<{ items: unknown[] }>(result).items).toHaveLength(31);
+      expect(text.length).toBeLessThan(4_000);
+      expect(text).toMatch(/^Next page: \{"start":32,"limit":469,"cursor":"[\w-]{16}\.31"\}$/m);
     });
   });
 

@@ -1,7 +1,7 @@
 /** The CLI's one-shot commands (call, tools, demo, help) and the stdio server's clean exit. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli, spawnCli } from '../helpers/cli.js';
+import { newStateDir, REPO_ROOT, runCli, spawnCli } from '../helpers/cli.js';
 import { startFakeUpstream } from '../helpers/fake-upstream.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { DEFAULT_TOOLS } from '../helpers/tool-names.js';
@@ -18,6 +18,31 @@ describe('svc-mcp call', () => {
     expect(lines[0]).toMatch(FEAR_AND_GREED_LINE);
     expect(lines.at(-1)).toBe('1 credit · sandbox data');
     expect(run.stderr).toBe('');
+  });
+
+  it("one call's next page, in another process, comes free from the result the first kept", async () => {
+    const env = { SVC_STATE_DIR: newStateDir(), SVC_CACHE: 'off' };
+    const first = await runCli(['call', 'get_cryptocurrency_map', '{"limit": 50}'], env);
+    const line = first.stdout.split('\n').find((l) => l.startsWith('Next page: '));
+    expect(line, first.stdout).toBeDefined();
+    const second = await runCli(
+      ['call', 'get_cryptocurrency_map', line?.slice('Next page: '.length) ?? ''],
+      env,
+    );
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toMatch(/^25 cryptocurrencies from start=26/);
+    expect(second.stdout.trimEnd().split('\n').at(-1)).toMatch(
+      /^from the kept result of the call that paid for it, 0 credits · \d+ s old · sandbox data$/,
+    );
+  });
+
+  it("the embedded sandbox's key info agrees with the ledger across restarts", async () => {
+    const env = { SVC_STATE_DIR: newStateDir(), SVC_CACHE: 'off' };
+    for (let i = 0; i < 2; i++)
+      expect((await runCli(['call', 'get_fear_and_greed_latest'], env)).code).toBe(0);
+    const info = await runCli(['call', 'get_key_info'], env);
+    expect(info.stdout).toMatch(/^Today: 2 used, /m);
+    expect(info.stdout).toMatch(/^This server's budget \(day\): no budget set, 2 spent,/m);
   });
 
   it('passes JSON arguments through', async () => {

@@ -74,9 +74,9 @@ describe('estimate_cost', () => {
       plan_has: true,
       within_limit: true,
     });
-    // 600 rows are capped to what one answer carries (SVC_MAX_ANSWER_CHARS): 1 credit.
-    expect(listings).toMatchObject({ credits: 1, cached: false, within_limit: true });
-    expect(listings.note).toMatch(/^Capped to limit=\d+ of 600/);
+    // 600 rows are one request, 3 credits, answered a page at a time.
+    expect(listings).toMatchObject({ credits: 3, cached: false, within_limit: true });
+    expect(listings.note).toMatch(/^One request for all of it; its answer makes about \d+ pages of JSON/);
     expect(heavy).toMatchObject({ credits: 6, within_limit: false });
     expect(heavy.note).toMatch(/convert/);
     expect(community).toMatchObject({ error: expect.stringContaining('"limit"') });
@@ -84,7 +84,7 @@ describe('estimate_cost', () => {
     expect(quotes.error).toBe('Missing parameter: one of "id", "slug" or "symbol" is required.');
     expect(unknown.error).toMatch(/^Unknown tool "get_fear_greed"\. Did you mean get_fear_and_greed_latest/);
     // What would be sent: fear and greed and the first listings (the heavy one is refused).
-    expect(priced).toMatchObject({ total: 2, budget: 100, left: 100, fits: true });
+    expect(priced).toMatchObject({ total: 4, budget: 100, left: 100, fits: true });
   });
 
   it("the refusals are the real calls' own, and a call that is then made is answered from the cache", async () => {

@@ -130,6 +130,7 @@ describe('k-line', () => {
     candles: [
       {
         time: '2024-01-16T00:00:00.000Z',
+        complete: true,
         open: 1.23,
         high: 1.45,
         low: 1.2,
@@ -139,6 +140,7 @@ describe('k-line', () => {
       },
       {
         time: '2024-01-16T01:00:00.000Z',
+        complete: true,
         open: 1.4,
         high: 1.5,
         low: 1.3,

@@ -143,6 +143,8 @@ describe('OHLCV and quote history', () => {
   };
   const series = { id: 1, name: 'Bitcoin', symbol: 'BTC', quotes: [candle] };
   const expected = {
+    time_period: 'daily',
+    interval: 'daily',
     items: [
       {
         id: 1,
@@ -152,6 +154,7 @@ describe('OHLCV and quote history', () => {
           {
             time_open: '2026-11-21T00:00:00.000Z',
             time_close: '2026-11-21T23:59:59.999Z',
+            complete: true,
             time_high: '2026-11-21T05:00:00.000Z',
             time_low: '2026-11-21T09:00:00.000Z',
             quote: [
@@ -194,6 +197,7 @@ describe('OHLCV and quote history', () => {
           symbol: 'BTC',
           last_updated: T,
           time_open: '2026-11-22T00:00:00.000Z',
+          complete: false,
           quote: [{ currency: 'USD', open: 1, high: 2, low: 0.5, close: 1.5, volume: 10 }],
         },
       ],

@@ -138,6 +138,9 @@ describe('lists, categories, market pairs, the map', () => {
           quote: [{ currency: 'USD', price: 7839, volume_24h: 3.4e9 }],
         },
       ],
+      // 7,526 pairs in all: the rest are another request.
+      truncated: 'Rows 1–1; the service may have more: next asks it for them, a new request',
+      next: { id: '1', start: 2, limit: 20 },
     });
   });
 

@@ -45,7 +45,7 @@ describe('cryptocurrency listings and quotes', () => {
       { status: okStatus, data: specAssets },
       'get_cryptocurrency_listings_latest',
       {
-        limit: 2,
+        limit: 3,
         convert: 'USD,EUR',
       },
     );
@@ -57,7 +57,7 @@ describe('cryptocurrency listings and quotes', () => {
       LISTINGS,
       { status: { ...okStatus, error_code: '0', elapsed: '12' }, data: realListingsAssets },
       'get_cryptocurrency_listings_latest',
-      { start: 1, limit: 2, convert: 'USD,EUR' },
+      { start: 1, limit: 3, convert: 'USD,EUR' },
     );
     expect(data).toEqual({ start: 1, items: expectedAssets });
   });
@@ -296,7 +296,7 @@ describe('fear and greed', () => {
         ],
       },
       'get_fear_and_greed_historical',
-      { limit: 2 },
+      { limit: 3 },
     );
     expect(data).toEqual({
       start: 1,

@@ -121,7 +121,7 @@ describe('names', () => {
       'get_fear_and_greed_historical',
       JSON.parse('{"__proto__": {"limit": 1}, "limit": 5}'),
     );
-    expect(text).toBe('Unknown parameter "__proto__"; this endpoint takes: start, limit, format.');
+    expect(text).toBe('Unknown parameter "__proto__"; this endpoint takes: start, limit, cursor, format.');
   });
 });
 
@@ -141,7 +141,7 @@ describe('over HTTP', () => {
           content: [
             {
               type: 'text',
-              text: 'Unknown parameter "__proto__"; this endpoint takes: start, limit, format.',
+              text: 'Unknown parameter "__proto__"; this endpoint takes: start, limit, cursor, format.',
             },
           ],
           isError: true,
@@ -167,7 +167,7 @@ describe.each(SESSION_KINDS)('__proto__ from the $client client over $transport'
       );
       expect(result.isError).toBe(true);
       expect(textOf(result)).toBe(
-        'Unknown parameter "__proto__"; this endpoint takes: start, limit, format.',
+        'Unknown parameter "__proto__"; this endpoint takes: start, limit, cursor, format.',
       );
       expect(sandbox.stats.requests).toBe(before);
     } finally {

@@ -62,8 +62,13 @@ describe('convert', () => {
     expect((await c.get(`${HISTORY}?count=1&convert=USD,EUR,GBP,JPY`)).status).toBe(200);
   });
 
-  it('refuses characters outside letters, digits, $, @ and hyphen', async () => {
-    await expect400(`${GLOBAL}?convert=US%20D`, '"convert"', 'letters, digits, $, @ and hyphen');
+  it('refuses characters outside letters, digits, $, @ and hyphen, and a space where a comma belongs', async () => {
+    await expect400(
+      `${GLOBAL}?convert=US%20D`,
+      '"convert"',
+      'holds a space: separate the currencies with commas',
+    );
+    await expect400(`${GLOBAL}?convert=U*SD`, '"convert"', 'letters, digits, $, @ and hyphen');
     await expect400(`${GLOBAL}?convert_id=27a1`, '"convert_id"', 'numeric ids');
   });
 

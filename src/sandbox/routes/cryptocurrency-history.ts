@@ -1,5 +1,6 @@
 /** OHLCV candles (historical and today's), price performance by period, and quotes at intervals. */
 import type * as endpoints from '../../catalog/cryptocurrency-history.js';
+import type * as candleEndpoints from '../../catalog/ohlcv.js';
 import { intervalSeconds } from '../../catalog/series.js';
 import { checkDepth } from '../accounts.js';
 import { type Currency, resolveConvert } from '../currencies.js';
@@ -100,7 +101,7 @@ function candleJson(
 }
 
 /** One object for a single id; keyed by id, or by symbol with lists, otherwise. */
-export const ohlcvHistorical: HandlerOf<typeof endpoints.ohlcvHistorical> = {
+export const ohlcvHistorical: HandlerOf<typeof candleEndpoints.ohlcvHistorical> = {
   envelope: 'standard',
   handle({ params, now, plan }) {
     const p = params;
@@ -130,7 +131,7 @@ export const ohlcvHistorical: HandlerOf<typeof endpoints.ohlcvHistorical> = {
 
 // ---------------------------------------------------------------- OHLCV latest
 
-export const ohlcvLatest: HandlerOf<typeof endpoints.ohlcvLatest> = {
+export const ohlcvLatest: HandlerOf<typeof candleEndpoints.ohlcvLatest> = {
   envelope: 'standard',
   handle({ params, now }) {
     const currencies = resolveConvert(params);

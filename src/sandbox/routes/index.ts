@@ -18,6 +18,7 @@ import * as indicesEndpoints from '../../catalog/indices.js';
 import * as klineEndpoints from '../../catalog/kline.js';
 import * as legacyEndpoints from '../../catalog/legacy.js';
 import * as marketPairsEndpoints from '../../catalog/market-pairs.js';
+import * as ohlcvEndpoints from '../../catalog/ohlcv.js';
 import * as sentimentEndpoints from '../../catalog/sentiment.js';
 import * as utilitiesEndpoints from '../../catalog/utilities.js';
 import * as account from './account.js';
@@ -51,6 +52,7 @@ const PAIRS = [
   pair(contentEndpoints, content),
   pair(cryptocurrencyEndpoints, cryptocurrency),
   pair(historyEndpoints, history),
+  pair(ohlcvEndpoints, history),
   pair(listsEndpoints, lists),
   pair(referenceEndpoints, reference),
   pair(dexEndpoints, dex),

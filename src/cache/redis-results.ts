@@ -1,0 +1,79 @@
+/**
+ * The result store on Redis, shared by every replica: a page asked for on one is served from the
+ * result another kept. A result is one string key that Redis expires after its keep time; a sorted
+ * set of last uses and a hash of sizes keep all of them within RESULTS_MOST_BYTES, the least
+ * recently used out first, in one atomic step when a result is put.
+ */
+import type { RedisConnection } from '../redis.js';
+import { script } from '../redis.js';
+import {
+  KEEP_MIN_MS,
+  newResultId,
+  RESULT_ID,
+  RESULT_MOST_BYTES,
+  RESULTS_MOST_BYTES,
+  type ResultStore,
+  type StoredResult,
+} from './results.js';
+
+/**
+ * KEYS: the result, the last uses, the sizes. ARGV: id, text, keep ms, now ms, the bound, the
+ * prefix of a result's key. Keeps the result, forgets those Redis expired, then drops the least
+ * recently used until all fit the bound.
+ */
+const PUT = script(`
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[1], string.len(ARGV[2]))
+local total = 0
+for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+  if redis.call('EXISTS', ARGV[6] .. id) == 0 then
+    redis.call('ZREM', KEYS[2], id)
+    redis.call('HDEL', KEYS[3], id)
+  else
+    total = total + tonumber(redis.call('HGET', KEYS[3], id) or '0')
+  end
+end
+local bound = tonumber(ARGV[5])
+while total > bound do
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0)[1]
+  if oldest == nil or oldest == ARGV[1] then break end
+  total = total - tonumber(redis.call('HGET', KEYS[3], oldest) or '0')
+  redis.call('DEL', ARGV[6] .. oldest)
+  redis.call('ZREM', KEYS[2], oldest)
+  redis.call('HDEL', KEYS[3], oldest)
+end
+return total
+`);
+
+export class RedisResultStore implements ResultStore {
+  constructor(private readonly redis: RedisConnection) {}
+
+  async put(result: StoredResult, keepMs: number): Promise<string | undefined> {
+    const text = JSON.stringify(result);
+    if (Buffer.byteLength(text) > RESULT_MOST_BYTES) return undefined;
+    const id = newResultId();
+    await this.redis.run(
+      PUT,
+      [this.resultKey(id), this.redis.key('results', 'used'), this.redis.key('results', 'bytes')],
+      [id, text, Math.max(keepMs, KEEP_MIN_MS), Date.now(), RESULTS_MOST_BYTES, this.resultKey('')],
+    );
+    return id;
+  }
+
+  async get(id: string, account: string): Promise<StoredResult | undefined> {
+    if (!RESULT_ID.test(id)) return undefined;
+    const text = await this.redis.use((redis) => redis.get(this.resultKey(id)));
+    if (text === null) return undefined;
+    const result = JSON.parse(text) as StoredResult;
+    if (result.account !== account) return undefined;
+    await this.redis.use((redis) => redis.zadd(this.redis.key('results', 'used'), 'XX', Date.now(), id));
+    return result;
+  }
+
+  async close(): Promise<void> {}
+
+  private resultKey(id: string): string {
+    return this.redis.key('result', id);
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * The result store: the whole of a call's data, kept so that `next` serves its following pages
+ * free, from any process: on one machine in files under the state directory (a one-shot
+ * `svc-mcp call` and a host's server share them), across replicas on Redis (redis-results.ts).
+ * Bounded: RESULT_MOST_BYTES a result (a larger one is not kept), RESULTS_MOST_BYTES in all, the
+ * least recently used out first; each is served for its keep time (at least KEEP_MIN_MS) and no
+ * longer. A result is only ever served to the account that paid for it.
+ */
+import { randomBytes } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
+import { readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeStateDir } from '../state-dir.js';
+
+/** The largest result kept (the largest answer the client reads, upstream/request.ts). */
+export const RESULT_MOST_BYTES = 32 * 1024 * 1024;
+/** What all results together may hold. */
+export const RESULTS_MOST_BYTES = 256 * 1024 * 1024;
+/** The least time a result is kept, whatever its endpoint's refresh. */
+export const KEEP_MIN_MS = 10 * 60 * 1000;
+
+export interface StoredResult {
+  /** The tool whose call paid for it. */
+  tool: string;
+  /** The account (a hash of the key) it was fetched for. */
+  account: string;
+  /** The call's arguments, without `format`. */
+  params: Record<string, unknown>;
+  /** The tool's whole data. */
+  data: Record<string, unknown>;
+  /** When the service answered, milliseconds since the epoch. */
+  fetchedAt: number;
+}
+
+export interface ResultStore {
+  /** Keeps `result` for `keepMs`; its id, or undefined when it is too large to keep. */
+  put(result: StoredResult, keepMs: number): Promise<string | undefined>;
+  /** The result kept under `id` for `account`, unless it is gone (or was never this account's). */
+  get(id: string, account: string): Promise<StoredResult | undefined>;
+  close(): Promise<void>;
+}
+
+/** A result's id: 96 random bits, in the characters a cursor is written with. */
+export function newResultId(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+export const RESULT_ID = /^[A-Za-z0-9_-]{16}$/;
+
+interface ResultFile extends StoredResult {
+  expires: number;
+}
+
+/** The result store of one machine: a file a result under `<stateDir>/results`. */
+export class FileResultStore implements ResultStore {
+  private readonly dir: string;
+
+  constructor(
+    stateDir: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.dir = join(stateDir, 'results');
+  }
+
+  async put(result: StoredResult, keepMs: number): Promise<string | undefined> {
+    const text = JSON.stringify({ ...result, expires: this.now() + Math.max(keepMs, KEEP_MIN_MS) });
+    const bytes = Buffer.byteLength(text);
+    if (bytes > RESULT_MOST_BYTES) return undefined;
+    makeStateDir(this.dir);
+    const id = newResultId();
+    const temp = join(this.dir, `${id}.${process.pid}.tmp`);
+    await writeFile(temp, text, { mode: 0o600 });
+    await rename(temp, this.path(id));
+    await this.sweep(id).catch(() => {});
+    return id;
+  }
+
+  async get(id: string, account: string): Promise<StoredResult | undefined> {
+    if (!RESULT_ID.test(id)) return undefined;
+    let kept: ResultFile;
+    try {
+      kept = JSON.parse(await readFile(this.path(id), 'utf8')) as ResultFile;
+    } catch {
+      return undefined;
+    }
+    if (kept.expires <= this.now()) {
+      await rm(this.path(id), { force: true });
+      return undefined;
+    }
+    if (kept.account !== account) return undefined;
+    // Its last use, which the sweep reads: the least recently used go first.
+    const now = new Date();
+    await utimes(this.path(id), now, now).catch(() => {});
+    const { expires: _, ...result } = kept;
+    return result;
+  }
+
+  async close(): Promise<void> {}
+
+  private path(id: string): string {
+    return join(this.dir, `${id}.json`);
+  }
+
+  /**
+   * Within RESULTS_MOST_BYTES: the least recently used results out first (never `keep`, just
+   * written), and any unused for longer than a day, which no keep time reaches.
+   */
+  private async sweep(keep: string): Promise<void> {
+    const files = readdirSync(this.dir)
+      .filter((name) => name.endsWith('.json') || name.endsWith('.tmp'))
+      .flatMap((name) => {
+        try {
+          const stat = statSync(join(this.dir, name));
+          return [{ name, bytes: stat.size, used: stat.mtimeMs }];
+        } catch {
+          return []; // removed meanwhile by another process
+        }
+      })
+      .sort((a, b) => a.used - b.used);
+    let total = files.reduce((sum, f) => sum + f.bytes, 0);
+    const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
+    for (const file of files) {
+      if (file.name === `${keep}.json`) continue;
+      if (total <= RESULTS_MOST_BYTES && file.used > dayAgo) break;
+      await rm(join(this.dir, file.name), { force: true });
+      total -= file.bytes;
+    }
+  }
+}

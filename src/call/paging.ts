@@ -1,0 +1,160 @@
+/**
+ * A list or history answered a page at a time, paid once. The call's whole data (one request for
+ * all its arguments ask) is cut into pages: a JSON page holds as many rows as fit the answer's
+ * bound (SVC_MAX_ANSWER_CHARS), a text page no more than its table shows. When rows are left, the
+ * whole is kept in the result store and `next` carries the arguments of the rows after the page's
+ * last with a `cursor`, which serves that page from the store, free; the arguments alone would ask
+ * the service again, as they do when the stored result is gone. So a reader who follows `next`
+ * sees every row exactly once, in text or JSON, and pays for the data once.
+ */
+import type { StoredResult } from '../cache/results.js';
+import type { Endpoint } from '../catalog/define.js';
+import { CURSOR, type Pages } from '../catalog/pages.js';
+import { canonicalParams } from '../catalog/params.js';
+import { bytesOf, dataRoom, estimateBytes } from './cut.js';
+import type { Services } from './services.js';
+
+/** A stored result's page a cursor names, when the result is still kept and the arguments are its page's. */
+export interface StoredPage {
+  id: string;
+  from: number;
+  result: StoredResult;
+}
+
+/**
+ * The stored page `cursor` names for this call: the result must be kept, be this account's and
+ * this tool's, and the arguments must be those `next` gave with the cursor (or none but it).
+ */
+export async function storedPage(
+  services: Services,
+  endpoint: Endpoint,
+  call: { params: Record<string, unknown>; cursor: string; account: string; onlyCursor: boolean },
+): Promise<StoredPage | undefined> {
+  const [, id, row] = CURSOR.exec(call.cursor) ?? [];
+  const pages = endpoint.pages;
+  if (id === undefined || pages === undefined) return undefined;
+  const result = await services.results.get(id, call.account).catch(() => undefined);
+  if (!result || result.tool !== endpoint.name) return undefined;
+  const from = Number(row);
+  const total = pages.count(result.data);
+  if (from < 1 || from >= total) return undefined;
+  const expected = canonicalParams(pages.restFrom(result.params as never, result.data as never, from));
+  if (!call.onlyCursor && canonicalParams(call.params) !== expected) return undefined;
+  return { id, from, result };
+}
+
+export interface Page {
+  data: Record<string, unknown>;
+  /** The row after the page's last. */
+  end: number;
+  total: number;
+}
+
+/** The rows of `whole` from `from` on that one answer carries in `format`: at least one. */
+export function pageOf(
+  pages: Pages,
+  whole: Record<string, unknown>,
+  from: number,
+  format: 'text' | 'json',
+  maxChars: number,
+): Page {
+  const total = pages.count(whole);
+  const fits = rowsFitting(pages, whole, from, total, dataRoom(maxChars));
+  const size = format === 'text' && pages.textRows !== undefined ? Math.min(fits, pages.textRows) : fits;
+  const end = Math.min(total, from + Math.max(1, size));
+  return { data: pages.slice(whole, from, end), end, total };
+}
+
+/**
+ * How many rows from `from` fit `room` bytes of JSON: all when the rest does, else as many as its
+ * measured share, measured again until it fits. A long list is measured on a sample first, never
+ * serialised whole.
+ */
+function rowsFitting(
+  pages: Pages,
+  whole: Record<string, unknown>,
+  from: number,
+  total: number,
+  room: number,
+): number {
+  const rest = total - from;
+  const estimated = estimateBytes(pages.slice(whole, from, total));
+  if (estimated <= room * 0.9 && bytesOf(pages.slice(whole, from, total)) <= room) return rest;
+  let rows = Math.max(1, Math.min(rest, Math.floor(((rest * room) / estimated) * 0.95)));
+  for (let round = 0; round < 8; round++) {
+    const bytes = bytesOf(pages.slice(whole, from, from + rows));
+    if (bytes <= room || rows === 1) break;
+    rows = Math.max(1, Math.floor(((rows * room) / bytes) * 0.95));
+  }
+  return rows;
+}
+
+/**
+ * Where the page is among the rows, and what `next` asks for: the rows after it from the stored
+ * result (`cursor`), or, after the last row kept, what the service may still have (a new request).
+ */
+export function pageNote(
+  page: Page,
+  from: number,
+  next: Record<string, unknown> | undefined,
+  base = 0,
+): string {
+  const n = (row: number) => (base + row).toLocaleString('en-US');
+  const rows = `Rows ${n(from + 1)}–${n(page.end)}`;
+  if (page.end < page.total) {
+    const of = `${rows} of ${n(page.total)}`;
+    return next?.cursor === undefined
+      ? `${of}; the rest was not kept: next asks the service for it again`
+      : `${of}; next is the following page, free (kept with this call's result)`;
+  }
+  if (next !== undefined) return `${rows}; the service may have more: next asks it for them, a new request`;
+  return `${rows} of ${n(page.total)}, the last`;
+}
+
+/**
+ * The page of `whole` from row `from` that this answer carries, with where it is among the rows
+ * (`truncated`) and `next`. The whole is put in the result store the first time rows are left
+ * after a page (a result already kept is not kept again); when it cannot be kept, `next` asks the
+ * service for the rest.
+ */
+export async function answerPage(
+  services: Services,
+  endpoint: Endpoint & { pages: Pages },
+  view: {
+    whole: Record<string, unknown>;
+    params: Record<string, unknown>;
+    from: number;
+    format: 'text' | 'json';
+    account: string;
+    fetchedAt: number;
+    resultId?: string;
+  },
+): Promise<Record<string, unknown>> {
+  const { pages } = endpoint;
+  const page = pageOf(pages, view.whole, view.from, view.format, services.config.maxAnswerChars);
+  let next: Record<string, unknown> | undefined;
+  if (page.end < page.total) {
+    const id =
+      view.resultId ??
+      (await services.results
+        .put(
+          {
+            tool: endpoint.name,
+            account: view.account,
+            params: view.params,
+            data: view.whole,
+            fetchedAt: view.fetchedAt,
+          },
+          endpoint.refreshSeconds * 1000,
+        )
+        .catch(() => undefined));
+    const rest = pages.restFrom(view.params, view.whole, page.end);
+    next = id === undefined ? rest : { ...rest, cursor: `${id}.${page.end}` };
+  } else {
+    next = pages.beyond?.(view.params, view.whole);
+  }
+  if (view.from === 0 && page.end === page.total && next === undefined) return page.data;
+  // Offset lists number their rows from their start, as the service does.
+  const base = typeof view.whole.start === 'number' ? view.whole.start - 1 : 0;
+  return { ...page.data, truncated: pageNote(page, view.from, next, base), ...(next ? { next } : {}) };
+}
