@@ -151,7 +151,7 @@ export async function answerPage(
     const rest = pages.restFrom(view.params, view.whole, page.end);
     next = id === undefined ? rest : { ...rest, cursor: `${id}.${page.end}` };
   } else {
-    next = pages.beyond?.(view.params, view.whole);
+    next = pages.beyond?.(view.params, view.whole, Math.floor(services.now() / 1000));
   }
   if (view.from === 0 && page.end === page.total && next === undefined) return page.data;
   // Offset lists number their rows from their start, as the service does.

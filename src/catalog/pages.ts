@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { isoSeconds } from '../calendar.js';
 import { currencyCount } from './credits.js';
-import { MAX_SERIES_COUNT, SERIES_COUNT, type SeriesRange, seriesCount } from './series.js';
+import { MAX_SERIES_COUNT, rangePeriods, SERIES_COUNT, type SeriesRange, seriesCount } from './series.js';
 
 /**
  * The most bytes one record (as the credit rule counts them) takes in the answer's JSON: a part of
@@ -56,9 +56,10 @@ export interface Pages<P = Params, D = Data> {
   restFrom(params: P, data: D, from: number): Params;
   /**
    * The arguments of the rows after the data's last, when the service may have more than it
-   * answered (an offset page as full as its limit); undefined when the data is the whole.
+   * answered (an offset page as full as its limit, a range longer than one request's count);
+   * undefined when the data is the whole. `now` is Unix seconds.
    */
-  beyond?(params: P, data: D): Params | undefined;
+  beyond?(params: P, data: D, now: number): Params | undefined;
 }
 
 export function bytesWith(size: RecordBytes) {
@@ -186,6 +187,16 @@ export function seriesPages(
       const { time_end: _, ...rest } = params;
       const start = options.startExclusive ? periods[from - 1] : periods[from];
       return { ...rest, time_start: isoSeconds(Math.floor(start / 1000)), count: periods.length - from };
+    },
+    // A range from time_start longer than one request's count: the rest of it, after the last period.
+    beyond(params, data, now) {
+      const last = times(data).at(-1);
+      if (params.count !== undefined || params.time_start === undefined || last === undefined)
+        return undefined;
+      const range = { ...params, interval: options.interval?.(params) ?? params.interval } as SeriesRange;
+      if ((rangePeriods(range, now) ?? 0) <= most) return undefined;
+      const after = Math.floor(last / 1000) + (options.startExclusive ? 0 : 1);
+      return { ...params, time_start: isoSeconds(after) };
     },
   };
 }

@@ -129,6 +129,30 @@ describe('a month of hourly candles for ten assets', () => {
   });
 });
 
+describe('a range longer than one request carries (10,000 periods)', () => {
+  it('is asked for in as few requests as that allows: the last kept page asks for the rest', async () => {
+    const args = { interval: '5m', time_start: new Date(NOW - 40 * 24 * HOUR).toISOString(), format: 'json' };
+    const requestsBefore = requestsTo('/v1/global-metrics/quotes/historical');
+    const times: string[] = [];
+    let next: Record<string, unknown> | undefined = args;
+    for (let page = 0; next !== undefined; page++) {
+      expect(page).toBeLessThan(200);
+      const result = await mcp.call('get_global_metrics_historical', next);
+      expect(result.isError, textOf(result)).toBeFalsy();
+      const data = result.structuredContent as {
+        quotes: { timestamp: string }[];
+        next?: Record<string, unknown>;
+      };
+      times.push(...data.quotes.map((q) => q.timestamp));
+      next = data.next;
+    }
+    expect(requestsTo('/v1/global-metrics/quotes/historical') - requestsBefore).toBe(2);
+    expect(new Set(times).size).toBe(times.length);
+    expect(times.length).toBeGreaterThan(10_000);
+    expect(Date.parse(times.at(-1) as string)).toBeGreaterThan(NOW - 10 * 60_000);
+  });
+});
+
 describe('candles', () => {
   it('time_period=hourly alone gives hourly candles, an hour apart', async () => {
     const result = await mcp.call('get_ohlcv_historical', {
