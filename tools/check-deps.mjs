@@ -44,7 +44,21 @@ const MAY_IMPORT = {
     'time-budget',
     'upstream',
   ],
-  mcp: ['call', 'catalog', 'config', 'format', 'guard', 'heap', 'icon', 'messages', 'ops', 'version'],
+  mcp: [
+    'call',
+    'catalog',
+    'config',
+    'format',
+    'guard',
+    'heap',
+    'icon',
+    'messages',
+    'ops',
+    'redis',
+    'state-dir',
+    'upstream',
+    'version',
+  ],
   cli: ['call', 'catalog', 'config', 'mcp', 'messages', 'sandbox', 'version'],
 };
 

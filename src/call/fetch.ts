@@ -85,6 +85,7 @@ export async function fetchEndpoint(
               signal,
               confirm: context.confirm,
               person: context.person,
+              personLimit: context.personLimit,
               personLeft: () => context.signal?.aborted === true,
               onCharge: context.onCharge,
               tool: context.tool ?? endpoint.name,
@@ -125,6 +126,7 @@ interface UpstreamCall {
   signal: AbortSignal;
   confirm?: CallContext['confirm'];
   person?: string;
+  personLimit?: CallContext['personLimit'];
   /** The call that made the request was cancelled: it goes on for the identical calls that joined it. */
   personLeft?: () => boolean;
   onCharge?: FetchContext['onCharge'];
@@ -206,6 +208,7 @@ async function reserve(
       const decided = await services.guard.admit({
         account: call.account,
         person: call.person,
+        personLimit: call.personLimit,
         tool: call.tool,
         estimate,
         rule: endpoint.credits,

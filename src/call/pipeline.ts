@@ -25,6 +25,7 @@ import {
 } from '../catalog/index.js';
 import { validateParams } from '../catalog/params.js';
 import { accountOf } from '../guard/accounts.js';
+import type { PersonLimit } from '../guard/guard.js';
 import { CALL_CANCELLED } from '../messages.js';
 import { type CallEvent, notify } from '../ops/events.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
@@ -44,6 +45,8 @@ export interface CallContext {
   apiKey?: string;
   /** The signed-in person (HTTP with sign-in, as personOf names them), whose own budget applies too. */
   person?: string;
+  /** The person's own budget and window (own-key sign-in), when not the server's. */
+  personLimit?: PersonLimit;
   /** The person may see everyone's figures (the admin scope). */
   admin?: boolean;
   /**
@@ -115,7 +118,7 @@ async function runCall(
         fetches.push(fetched);
         return fetched;
       },
-      usage: () => services.guard.usage(account, context.person, context.admin),
+      usage: () => services.guard.usage(account, context.person, context.admin, context.personLimit),
     };
     if (tool.kind === 'local') {
       const estimate = await refuseOverLimits(services, tool, params, toolContext);

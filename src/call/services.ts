@@ -61,6 +61,8 @@ export interface Services {
   cache: SharedCache;
   /** Calls' whole data, from which `next` serves the following pages (cache/results.ts). */
   results: ResultStore;
+  /** The process's Redis connection, with SVC_REDIS_URL: own-key sign-in keeps its records there. */
+  redis?: RedisConnection;
   guard: CreditGuard;
   /** Bounds the calls that make requests at once. */
   limiter: CallLimiter;
@@ -128,6 +130,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     source,
     cache: new SharedCache(cacheStore, config.cache, claimMs, config.staleMaxSeconds * 1000),
     results,
+    redis,
     guard,
     limiter: new CallLimiter(turnWaitMs),
     observers,

@@ -86,8 +86,9 @@ export const keyInfo = defineEndpoint({
 
 const toolFigures = z.object({ calls: z.number(), credits: z.number(), cache_hits: z.number() });
 
-/** A signed-in person's figures in the window; budget and left are null without SVC_USER_CREDIT_BUDGET. */
+/** A signed-in person's figures in their window; budget and left are null when they have no budget. */
 const personFigures = z.object({
+  window: z.enum(CREDIT_WINDOWS),
   budget: z.number().nullable(),
   spent: z.number(),
   reserved: z.number(),
@@ -111,6 +112,8 @@ const creditUsageFigures = guardFigures.extend({
 });
 export type CreditUsageFigures = z.output<typeof creditUsageFigures>;
 
+const periods = { day: 'today', month: 'this month', total: 'in total' } as const;
+
 export const creditUsage = defineLocalTool({
   name: 'get_credit_usage',
   title: 'Credit usage',
@@ -122,7 +125,7 @@ export const creditUsage = defineLocalTool({
   data: (_params, context) => context.usage(),
   summarise(u) {
     const tools = Object.entries(u.by_tool).sort(([, a], [, b]) => b.credits - a.credits);
-    const period = { day: 'today', month: 'this month', total: 'in total' }[u.window];
+    const period = periods[u.window];
     return lines(
       u.problem,
       u.budget === null
@@ -130,8 +133,8 @@ export const creditUsage = defineLocalTool({
         : `Credits ${period}: ${formatNumber(u.spent)} of ${formatNumber(u.budget)} spent, ${formatNumber(u.left)} left${u.reserved > 0 ? `, ${formatNumber(u.reserved)} held by calls in flight` : ''}`,
       u.you &&
         (u.you.budget === null
-          ? `Yours: ${formatNumber(u.you.spent)} spent.`
-          : `Yours: ${formatNumber(u.you.spent)} of your ${formatNumber(u.you.budget)} spent, ${formatNumber(u.you.left)} left.`),
+          ? `Yours ${periods[u.you.window]}: ${formatNumber(u.you.spent)} spent.`
+          : `Yours ${periods[u.you.window]}: ${formatNumber(u.you.spent)} of your ${formatNumber(u.you.budget)} spent, ${formatNumber(u.you.left)} left.`),
       u.resets_at !== null && `The window rolls at ${formatTime(u.resets_at)}.`,
       `${counted(u.cache_hits, 'cache hit')} saved ${counted(u.credits_saved, 'credit')}; at most ${counted(u.max_credits_per_call, 'credit')} per call.`,
       tools.length > 0 &&

@@ -31,11 +31,37 @@ function crossCheck(config: Config): string | undefined {
   if (config.oauthIssuer !== undefined && config.httpToken !== undefined) {
     return 'SVC_OAUTH_ISSUER and SVC_HTTP_TOKEN are both set: pick one. Sign-in (SVC_OAUTH_ISSUER) gives each person their own token; SVC_HTTP_TOKEN is one shared token for small setups.';
   }
-  if (config.userCreditBudget !== undefined && config.oauthIssuer === undefined) {
-    return 'SVC_USER_CREDIT_BUDGET needs sign-in (SVC_OAUTH_ISSUER): without it the server cannot tell one person from another.';
+  if (
+    config.userCreditBudget !== undefined &&
+    config.oauthIssuer === undefined &&
+    config.signIn === undefined
+  ) {
+    return 'SVC_USER_CREDIT_BUDGET needs sign-in (SVC_OAUTH_ISSUER or SVC_SIGN_IN=own-key): without it the server cannot tell one person from another.';
   }
   if (config.oauthIssuer !== undefined && config.oauthResource === undefined) {
     return "SVC_OAUTH_RESOURCE is required with SVC_OAUTH_ISSUER: this server's public URL (e.g. https://mcp.example.com/mcp), the audience its access tokens must name.";
+  }
+  return config.signIn === undefined ? undefined : ownKeyProblem(config);
+}
+
+/** Rules of own-key sign-in (SVC_SIGN_IN=own-key): alone, with its public URL, https beyond loopback. */
+function ownKeyProblem(config: Config): string | undefined {
+  if (config.httpToken !== undefined || config.oauthIssuer !== undefined) {
+    return 'SVC_SIGN_IN=own-key signs people in itself: it cannot be combined with SVC_HTTP_TOKEN or SVC_OAUTH_ISSUER; unset them.';
+  }
+  if (config.oauthResource === undefined) {
+    return "SVC_OAUTH_RESOURCE is required with SVC_SIGN_IN=own-key: this server's public URL (e.g. https://mcp.example.com/mcp), where people's assistants reach it.";
+  }
+  const url = new URL(config.oauthResource);
+  if (url.pathname !== '/mcp') {
+    return `SVC_OAUTH_RESOURCE must end in /mcp, the MCP endpoint (got ${url.pathname}).`;
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (url.protocol !== 'https:' && !loopback) {
+    return 'SVC_OAUTH_RESOURCE must be https beyond loopback with SVC_SIGN_IN=own-key: people give their keys on its pages (put a TLS proxy in front, docs/connector.md).';
+  }
+  if (config.redisUrl !== undefined && config.signInSecret === undefined) {
+    return 'SVC_SIGN_IN_SECRET is required with SVC_REDIS_URL and SVC_SIGN_IN=own-key: every replica must decrypt the keys the others stored, so they share one secret (for example `openssl rand -hex 32`).';
   }
   return undefined;
 }

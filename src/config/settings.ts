@@ -12,10 +12,10 @@ import { TOOLSET_CHOICES } from '../catalog/toolsets.js';
 import { ISO_INSTANT_RULE } from '../messages.js';
 import { defaultStateDir } from '../state-dir.js';
 import { TIMEOUT_MS } from '../time-budget.js';
+import { SIGN_IN_SETTINGS } from './sign-in-settings.js';
 import {
   commaList,
   lowerCase,
-  oauthScope,
   oneOf,
   optionalText,
   parseToolsets,
@@ -98,7 +98,7 @@ export const SETTINGS = {
     key: 'user_credit_budget',
     title: 'Credit budget per person',
     meaning:
-      "with sign-in (SVC_OAUTH_ISSUER): each person's credits per window, inside SVC_CREDIT_BUDGET; a call must fit both",
+      "with sign-in: each person's credits per window, inside SVC_CREDIT_BUDGET; a call must fit both. With SVC_SIGN_IN=own-key, the most a person may choose on the key page, in SVC_CREDIT_WINDOW",
     whenUnset: 'unset: none',
     schema: z.preprocess(unsetIfBlank, wholeNumber(0, 1e12, 'credits').optional()),
   }),
@@ -233,46 +233,7 @@ export const SETTINGS = {
       }),
     ),
   }),
-  oauthIssuer: setting({
-    env: 'SVC_OAUTH_ISSUER',
-    key: 'oauth_issuer',
-    title: 'Sign-in issuer',
-    meaning:
-      'HTTP: accept access tokens from this OAuth 2.1 authorization server (its issuer URL) instead of SVC_HTTP_TOKEN; needs SVC_OAUTH_RESOURCE',
-    whenUnset: 'unset: no sign-in',
-    schema: optionalText(
-      z.url({
-        protocol: /^https?$/,
-        message: 'must be the issuer URL, e.g. https://login.example.com/realms/team',
-      }),
-    ),
-  }),
-  oauthResource: setting({
-    env: 'SVC_OAUTH_RESOURCE',
-    key: 'oauth_resource',
-    title: 'Sign-in resource URL',
-    meaning:
-      "with sign-in: this server's public URL, the audience its tokens must name, e.g. https://mcp.example.com/mcp",
-    whenUnset: 'unset: none',
-    schema: optionalText(
-      z.url({ protocol: /^https?$/, message: "must be this server's public URL, ending in /mcp" }),
-    ),
-  }),
-  oauthScope: setting({
-    env: 'SVC_OAUTH_SCOPE',
-    key: 'oauth_scope',
-    title: 'Sign-in scope',
-    meaning: 'with sign-in: the scope an access token needs to call tools',
-    schema: oauthScope('mcp:tools'),
-  }),
-  oauthAdminScope: setting({
-    env: 'SVC_OAUTH_ADMIN_SCOPE',
-    key: 'oauth_admin_scope',
-    title: 'Sign-in admin scope',
-    meaning:
-      "with sign-in: a token carrying this scope as well sees every person's figures in get_credit_usage and svc://credits",
-    schema: oauthScope('mcp:admin'),
-  }),
+  ...SIGN_IN_SETTINGS,
   httpAllowedOrigins: setting({
     env: 'SVC_HTTP_ALLOWED_ORIGINS',
     key: 'http_allowed_origins',

@@ -25,11 +25,22 @@ export interface GuardOptions {
   warn?: (message: string) => void;
 }
 
+/**
+ * A signed-in person's own budget and its window, where it is theirs (own-key sign-in: chosen on the
+ * key page, within the operator's SVC_USER_CREDIT_BUDGET) rather than the server's.
+ */
+export interface PersonLimit {
+  budget?: number;
+  window: WindowKind;
+}
+
 /** What the guard needs to know of a call; the rule and the parameters say how to make a refused call fit. */
 export interface GuardedCall extends PricedCall {
   account: string;
   /** The signed-in person making it (personOf), whose own budget it must fit too. */
   person?: string;
+  /** The person's own budget and window, when not the server's. */
+  personLimit?: PersonLimit;
   tool: string;
 }
 
@@ -53,6 +64,8 @@ export interface OpenCall {
   estimate: number;
   /** The same credits held against the person's own budget, ended with the account's. */
   personId?: string;
+  /** That budget, should the person's reservation be lost and taken again. */
+  personBudget?: number;
   /** What is reserved (the account's, then the person's): a record-only call's are written once it is sent. */
   requests: [ReserveRequest, ReserveRequest | undefined];
   /** The mark, once the call's turn came: a refusal when the call may not be sent after all. */

@@ -5,7 +5,7 @@
  * when no answer came), or released when the call cost nothing. Refusals (refusals.ts) say what the
  * call would cost, what is left, when the window rolls and how to make the call fit.
  */
-import type { Admission, GuardedCall, GuardOptions, OpenCall, Reservation } from './calls.js';
+import type { Admission, GuardedCall, GuardOptions, OpenCall, PersonLimit, Reservation } from './calls.js';
 import type { LedgerStore, ReserveRequest } from './ledger.js';
 import {
   ledgerProblem,
@@ -19,7 +19,7 @@ import {
 import { type CreditUsage, type PersonUsage, UsageFigures } from './usage.js';
 import { type BudgetWindow, windowAt } from './windows.js';
 
-export type { Admission, GuardedCall, GuardOptions, Reservation } from './calls.js';
+export type { Admission, GuardedCall, GuardOptions, PersonLimit, Reservation } from './calls.js';
 
 /** A call the server ended while it waited for its turn: it is never sent. */
 const STOPPING: Refusal = {
@@ -68,6 +68,8 @@ export class CreditGuard {
     const { budget, maxPerCall } = this.options;
     if (call.estimate > maxPerCall) return overPerCallLimit(call, maxPerCall, this.options.now());
     const window = this.window();
+    const personWindow = call.personLimit ? windowAt(call.personLimit.window, this.options.now()) : window;
+    const personBudget = call.personLimit ? call.personLimit.budget : this.options.personBudget;
     const reservation = {
       account: call.account,
       window: window.id,
@@ -81,15 +83,17 @@ export class CreditGuard {
       amount: call.estimate,
     };
     // With sign-in every person's spend is recorded too, with or without a budget of their own.
-    const personRequest = call.person === undefined ? undefined : { ...request, account: call.person };
-    if (this.recordOnly) {
+    const personRequest =
+      call.person === undefined ? undefined : { ...request, account: call.person, window: personWindow.id };
+    if (this.recordOnly && personBudget === undefined) {
       const handle = `call:${++this.handles}`;
       this.open.set(handle, { handle, estimate: call.estimate, requests: [request, personRequest] });
       return { ok: true, reservation: { ...reservation, id: handle } };
     }
     // A person's own budget first: the call must fit it and the account's; each is reserved
     // atomically, so neither is ever passed, and a call the account refuses gives the person's back.
-    const person = personRequest && (await this.reservePerson(call, window, personRequest));
+    const person =
+      personRequest && (await this.reservePerson(call, personWindow, personRequest, personBudget));
     if (person && !person.ok) return person;
     let result: Awaited<ReturnType<LedgerStore['reserve']>>;
     try {
@@ -105,6 +109,7 @@ export class CreditGuard {
         id: result.id,
         estimate: call.estimate,
         personId: person?.ok ? person.id : undefined,
+        personBudget,
         requests: [request, personRequest],
       });
       return { ok: true, reservation: held };
@@ -118,8 +123,8 @@ export class CreditGuard {
     call: GuardedCall,
     window: BudgetWindow,
     request: ReserveRequest,
+    personBudget: number | undefined,
   ): Promise<{ ok: true; id: string } | Refusal | undefined> {
-    const { personBudget } = this.options;
     let result: Awaited<ReturnType<LedgerStore['reserve']>>;
     try {
       result = await this.options.store.reserve({ ...request, budget: personBudget });
@@ -192,14 +197,14 @@ export class CreditGuard {
    * request would be forgotten by a kill.
    */
   private async markHeld(call: OpenCall): Promise<Refusal | undefined> {
-    const { budget, personBudget } = this.options;
+    const { budget } = this.options;
     const [account, person] = call.requests;
     try {
       const [accountHeld, personHeld] = await Promise.all([this.mark(call.id), this.mark(call.personId)]);
       if (person && !personHeld) {
         const refused = await this.reserveAgain(
           person,
-          personBudget,
+          call.personBudget,
           'your own budget',
           call.estimate,
           (id) => {
@@ -325,13 +330,13 @@ export class CreditGuard {
    * The account's figures; with `person`, that person's own beside them (`you`); with `everyone`
    * (an admin), every signed-in person's in the window (`people`, those who spent most first).
    */
-  usage(account: string, person?: string, everyone = false): Promise<CreditUsage> {
-    return this.figures.usage(account, person, everyone);
+  usage(account: string, person?: string, everyone = false, limit?: PersonLimit): Promise<CreditUsage> {
+    return this.figures.usage(account, person, everyone, limit);
   }
 
-  /** A signed-in person's figures in the window, against SVC_USER_CREDIT_BUDGET when it is set. */
-  personUsage(person: string): Promise<PersonUsage | undefined> {
-    return this.figures.personUsage(person);
+  /** A signed-in person's figures in the window, against SVC_USER_CREDIT_BUDGET (or `limit`) when set. */
+  personUsage(person: string, limit?: PersonLimit): Promise<PersonUsage | undefined> {
+    return this.figures.personUsage(person, limit);
   }
 
   /** Fails, saying why, when the ledger cannot be written (a readiness check). */

@@ -4,9 +4,9 @@
  */
 import type { CreditUsageFigures } from '../catalog/account.js';
 import { isPerson } from './accounts.js';
-import type { GuardOptions } from './guard.js';
+import type { GuardOptions, PersonLimit } from './guard.js';
 import { ledgerProblem } from './refusals.js';
-import type { BudgetWindow } from './windows.js';
+import { type BudgetWindow, windowAt } from './windows.js';
 
 /** The guard's figures for one account. */
 export type CreditUsage = CreditUsageFigures;
@@ -25,23 +25,24 @@ export class UsageFigures {
     private readonly ended: () => Promise<void>,
   ) {}
 
-  async usage(account: string, person?: string, everyone = false): Promise<CreditUsage> {
+  async usage(account: string, person?: string, everyone = false, limit?: PersonLimit): Promise<CreditUsage> {
     const team = await this.accountUsage(account);
     if (team.problem !== undefined) return team;
     const [you, people] = await Promise.all([
-      person === undefined ? undefined : this.personUsage(person),
+      person === undefined ? undefined : this.personUsage(person, limit),
       everyone ? this.peopleUsage() : undefined,
     ]);
     return { ...team, ...(you && { you }), ...(people && { people }) };
   }
 
-  async personUsage(person: string): Promise<PersonUsage | undefined> {
+  async personUsage(person: string, limit?: PersonLimit): Promise<PersonUsage | undefined> {
     await this.ended();
-    const own = await this.options.store.figures(person, this.window().id).catch(() => undefined);
+    const window = limit ? windowAt(limit.window, this.options.now()) : this.window();
+    const own = await this.options.store.figures(person, window.id).catch(() => undefined);
     if (!own) return undefined;
-    const budget = this.options.personBudget ?? null;
+    const budget = (limit ? limit.budget : this.options.personBudget) ?? null;
     const left = budget === null ? null : Math.max(0, budget - own.spent - own.reserved);
-    return { budget, spent: own.spent, reserved: own.reserved, left };
+    return { window: window.kind, budget, spent: own.spent, reserved: own.reserved, left };
   }
 
   private async peopleUsage(): Promise<NonNullable<CreditUsage['people']> | undefined> {

@@ -16,6 +16,7 @@ import type {
 import { ResourceNotFoundError } from '@modelcontextprotocol/server';
 import type { CallContext } from '../call/pipeline.js';
 import type { Services } from '../call/services.js';
+import type { PersonLimit } from '../guard/guard.js';
 import { clip } from '../messages.js';
 import type { RawCallProblem } from './raw-call.js';
 
@@ -23,6 +24,8 @@ import type { RawCallProblem } from './raw-call.js';
 export interface Asker {
   apiKey?: string;
   person?: string;
+  /** The person's own budget and window (own-key sign-in), when not the server's. */
+  personLimit?: PersonLimit;
   admin?: boolean;
 }
 
@@ -125,7 +128,8 @@ async function reader(services: Services, names: ReadonlySet<string>) {
       const { accountOf } = await import('../guard/accounts.js');
       const source = await services.source();
       const account = accountOf(asker.apiKey ?? source.apiKey ?? '');
-      return json(JSON.stringify(await services.guard.usage(account, asker.person, asker.admin)));
+      const usage = await services.guard.usage(account, asker.person, asker.admin, asker.personLimit);
+      return json(JSON.stringify(usage));
     },
   };
 }

@@ -104,13 +104,14 @@ async function answerCall(
   ctx: ServerContext,
 ) {
   const confirmation = askToConfirm(mcp, ctx, { name, args }, services);
-  const { apiKey, person, admin } = caller;
+  const { apiKey, person, personLimit, admin } = caller;
   const run = () =>
     whileReportingProgress(ctx, () =>
       runtime.call(name, args, {
         signal: ctx.mcpReq.signal,
         apiKey,
         person,
+        personLimit,
         admin,
         confirm: confirmation?.confirm,
       }),

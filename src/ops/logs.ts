@@ -57,6 +57,21 @@ function createLogger(level: Exclude<LogLevel, 'silent'>, destination?: LogDesti
   );
 }
 
+/**
+ * Runs `work` with console.info and console.warn written to `log` instead (a library that prints its
+ * notices there, oidc-provider, would otherwise write to stdout), then puts them back.
+ */
+export async function consoleToLog<T>(log: Log, work: () => Promise<T>): Promise<T> {
+  const { info, warn } = console;
+  console.info = (...parts: unknown[]) => log.info({}, parts.join(' '));
+  console.warn = (...parts: unknown[]) => log.warn({}, parts.join(' '));
+  try {
+    return await work();
+  } finally {
+    Object.assign(console, { info, warn });
+  }
+}
+
 /** A line per tool call (info) and per upstream request (debug). */
 export function logCalls(log: Log): CallObserver {
   return {

@@ -32,6 +32,8 @@ export interface SandboxOptions {
   monthlyCredits?: Partial<Record<Plan, number>>;
   /** Keeps each key's usage in this file across restarts (the embedded sandbox's). */
   usageFile?: string;
+  /** Keys accepted besides `sandbox-<plan>`, each with its plan (tests give people keys of their own). */
+  keys?: Readonly<Record<string, Plan>>;
 }
 
 export interface SandboxStats {
@@ -160,7 +162,9 @@ export class SandboxHandler {
       const header = this.options.keyHeader ?? DEFAULT_KEY_HEADER;
       throw new ApiError(401, 1002, `API key missing: send it in the "${header}" header.`);
     }
-    const plan = PLAN_OF_KEY.get(key);
+    const plan =
+      PLAN_OF_KEY.get(key) ??
+      (Object.hasOwn(this.options.keys ?? {}, key) ? this.options.keys?.[key] : undefined);
     if (!plan)
       throw new ApiError(
         401,

@@ -1,7 +1,7 @@
 /**
  * Runs once around the whole test run: refuses to start without a built CLI, gives the workers a
  * directory to record into and one for their state, and afterwards removes the state and fails the
- * run if the secret key appears anywhere in the record.
+ * run if a secret key (secret.ts) appears anywhere in the record.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { scanForSecret } from './leak-scan.js';
-import { SECRET_KEY } from './secret.js';
+import { SECRETS } from './secret.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -49,17 +49,18 @@ export default function setup(project: TestProject) {
 
   return () => {
     rmSync(stateRoot, { recursive: true, force: true });
-    const scan = scanForSecret(dir, SECRET_KEY);
+    const scans = SECRETS.map((secret) => scanForSecret(dir, secret));
     rmSync(dir, { recursive: true, force: true });
-    if (scan.hits.length > 0) {
+    const hits = scans.flatMap((scan) => scan.hits);
+    if (hits.length > 0) {
       // Vitest reports an error thrown here but keeps the exit code: set it, so the run fails.
       process.exitCode = 1;
       throw new Error(
-        `The API key leaked: it appears ${scan.hits.length} time(s) in what the CLI printed or answered:\n${scan.hits.join('\n')}`,
+        `An API key leaked: it appears ${hits.length} time(s) in what the CLI printed or answered:\n${hits.join('\n')}`,
       );
     }
     console.log(
-      `key leak check: scanned ${scan.bytes} bytes from ${scan.files} recorder file(s); key not found`,
+      `key leak check: scanned ${scans[0].bytes} bytes from ${scans[0].files} recorder file(s) for ${SECRETS.length} keys; none found`,
     );
   };
 }

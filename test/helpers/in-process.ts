@@ -13,6 +13,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { createServices, type ServiceOptions, type Services } from '../../src/call/services.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createHttpHandler } from '../../src/mcp/http/handler.js';
+import type { OwnKeyOptions } from '../../src/mcp/http/own-key/index.js';
 import { HTTP_SERVICES, httpServer } from '../../src/mcp/http/serve.js';
 import { serveConnection } from '../../src/mcp/stdio.js';
 import { childEnv, type Env, type McpSession } from './cli.js';
@@ -125,14 +126,19 @@ export async function startMcp(env: Env = {}): Promise<McpSession> {
 
 /**
  * `svc-mcp http`'s handler with the services HTTP builds, listening in this process on `host`
- * (loopback unless given) and `port` (a free one unless given).
+ * (loopback unless given) and `port` (a free one unless given); `ownKey`, the own-key sign-in's test
+ * options (a CA to trust).
  */
 export async function startHttpServer(
   env: Env = {},
-  { host = '127.0.0.1', port: asked = 0 }: { host?: string; port?: number } = {},
+  {
+    host = '127.0.0.1',
+    port: asked = 0,
+    ownKey,
+  }: { host?: string; port?: number; ownKey?: OwnKeyOptions } = {},
 ): Promise<HttpServer> {
   const services = await servicesFor(env, HTTP_SERVICES);
-  const handler = await createHttpHandler(services, services.config, { host });
+  const handler = await createHttpHandler(services, services.config, { host, ownKey });
   const server = httpServer(handler, services.config);
   await new Promise<void>((resolve) => server.listen(asked, host, resolve));
   const { port } = server.address() as AddressInfo;

@@ -114,7 +114,7 @@ describe("a budget per person on one machine's ledger", () => {
     expect((sandbox.stats.byPath.get(PATH) ?? 0) - before).toBe(8);
     const { figures, text } = await usageOf(tokens.alice, 1);
     expect(figures).toMatchObject({ budget: 8, spent: 8, left: 0, you: { budget: 5, spent: 5, left: 0 } });
-    expect(text).toContain('Yours: 5 of your 5 spent, 0 left.');
+    expect(text).toContain('Yours today: 5 of your 5 spent, 0 left.');
     // Only an admin sees everyone.
     expect(figures.people).toBeUndefined();
   }, 60_000);

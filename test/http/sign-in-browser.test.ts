@@ -6,101 +6,21 @@
  * (Debian's chromium, driven by playwright-core); the redirect brings the code to a loopback
  * listener, the client exchanges it, and its next connection calls tools as that person.
  */
-import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
-  type OAuthClientInformationMixed,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type OAuthTokens,
   UnauthorizedError,
   Client as V2Client,
   StreamableHTTPClientTransport as V2Http,
 } from '@modelcontextprotocol/client';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
 import { startHttpServer } from '../helpers/in-process.js';
+import { CHROMIUM_FOUND, launchChromium, PersonsClient, startCallback } from '../helpers/oauth-client.js';
 import { type AuthorizationServer, startAuthorizationServer } from '../helpers/oidc.js';
 import { freePort } from '../helpers/ports.js';
 import type { HttpServer } from '../helpers/session.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const found = existsSync(CHROMIUM);
-if (!found && process.env.CI)
-  throw new Error(`CI needs chromium at ${CHROMIUM} for the browser sign-in test`);
-if (!found) console.log(`browser sign-in: skipped, no chromium at ${CHROMIUM} (set CHROMIUM_PATH)`);
-
-/**
- * What an MCP client keeps for its person: its registration, the PKCE verifier, what it discovered,
- * the tokens, and where it was told to send the person's browser.
- */
-class PersonsClient implements OAuthClientProvider {
-  information?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = '';
-  discovered?: OAuthDiscoveryState;
-  authorizationUrl?: URL;
-
-  constructor(readonly redirectUrl: string) {}
-
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'svc-mcp browser test',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.information;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.information = information;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-  /** Kept with the verifier: the code is exchanged only with the server that issued it. */
-  saveDiscoveryState(state: OAuthDiscoveryState) {
-    this.discovered = state;
-  }
-  discoveryState() {
-    return this.discovered;
-  }
-}
-
-/** The client's loopback redirect URI (RFC 8252): resolves with what the browser brought back. */
-async function startCallback(): Promise<{ url: string; received: Promise<URLSearchParams>; server: Server }> {
-  let deliver: (params: URLSearchParams) => void = () => {};
-  const received = new Promise<URLSearchParams>((resolve) => {
-    deliver = resolve;
-  });
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    res.writeHead(200, { 'content-type': 'text/plain' }).end('Signed in: you may close this window.');
-    if (url.pathname === '/callback') deliver(url.searchParams);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`, received, server };
-}
-
-describe.skipIf(!found)('sign-in in a browser: authorization code with PKCE', () => {
+describe.skipIf(!CHROMIUM_FOUND)('sign-in in a browser: authorization code with PKCE', () => {
   let auth: AuthorizationServer;
   let server: HttpServer;
   let browser: Browser;
@@ -112,7 +32,7 @@ describe.skipIf(!found)('sign-in in a browser: authorization code with PKCE', ()
     auth = await startAuthorizationServer({ [resource]: 'mcp:tools' }, [], { interactive: true });
     [server, browser] = await Promise.all([
       startHttpServer({ SVC_OAUTH_ISSUER: auth.issuer, SVC_OAUTH_RESOURCE: resource }, { port }),
-      chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] }),
+      launchChromium(),
     ]);
   }, 30_000);
   afterAll(async () => {

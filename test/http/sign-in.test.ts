@@ -128,7 +128,7 @@ describe('sign-in', () => {
       /^SVC_OAUTH_RESOURCE is required with SVC_OAUTH_ISSUER/,
     );
     expect(() => loadConfig({ SVC_USER_CREDIT_BUDGET: '5' })).toThrow(
-      /^SVC_USER_CREDIT_BUDGET needs sign-in \(SVC_OAUTH_ISSUER\)/,
+      /^SVC_USER_CREDIT_BUDGET needs sign-in \(SVC_OAUTH_ISSUER or SVC_SIGN_IN=own-key\)/,
     );
   });
 });

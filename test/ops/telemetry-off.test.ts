@@ -1,7 +1,7 @@
 /**
  * Telemetry costs nothing when it is off: without the OTEL_* exporter settings the built server
  * answers tool calls without loading a module of the OpenTelemetry SDK, and without sign-in it
- * never loads the token library. With the settings, the same check sees the SDK load, so the
+ * never loads the token library or the authorization server (oidc-provider). With the settings, the same check sees the SDK load, so the
  * check itself can tell.
  */
 import { readFileSync } from 'node:fs';
@@ -26,11 +26,12 @@ async function modulesLoaded(env: Record<string, string>): Promise<string[]> {
 }
 
 describe('telemetry off', () => {
-  it('loads no OpenTelemetry module and no token library', async () => {
+  it('loads no OpenTelemetry module, no token library and no authorization server', async () => {
     const loaded = await modulesLoaded({});
     expect(loaded.some((url) => url.includes('/dist/cli.js'))).toBe(true);
     expect(loaded.filter((url) => url.includes('/@opentelemetry/'))).toEqual([]);
     expect(loaded.filter((url) => url.includes('/node_modules/jose/'))).toEqual([]);
+    expect(loaded.filter((url) => url.includes('/node_modules/oidc-provider/'))).toEqual([]);
   });
 
   it('with the exporter settings, the same check sees the SDK load', async () => {

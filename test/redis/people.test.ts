@@ -104,7 +104,7 @@ describe.skipIf(missing)('a budget per person on one key, two replicas on Redis'
       spent: 8,
       you: { budget: 5, spent: 5, left: 0 },
     });
-    expect(textOf(usage)).toContain('Yours: 5 of your 5 spent, 0 left.');
+    expect(textOf(usage)).toContain('Yours today: 5 of your 5 spent, 0 left.');
     // The logs name each person by a hash of the token's subject: never the subject or the token.
     const logged = replicas.map((r) => r.stderr()).join('\n');
     expect(logged).toMatch(

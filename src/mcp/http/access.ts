@@ -61,7 +61,11 @@ export function accessRules(config: Config, bindHost: string): AccessRules {
   const loopbackBind = isLoopback(bindHost);
   // On loopback the Host check is what stops DNS rebinding. Beyond loopback the token is required,
   // and the Host check applies when the operator names the hosts clients use.
-  const named = [...config.httpAllowedHosts];
+  // The public URL's host (sign-in's resource) is a name clients use: behind a proxy on loopback, it
+  // is the Host every request carries.
+  const resourceHost =
+    config.oauthResource === undefined ? [] : [new URL(config.oauthResource).hostname.toLowerCase()];
+  const named = [...config.httpAllowedHosts, ...resourceHost];
   if (!loopbackBind && named.length > 0 && !isWildcard(bindHost))
     named.push(bracketed(bindHost).toLowerCase());
   const hosts = loopbackBind || named.length > 0 ? new Set(named) : undefined;
@@ -71,7 +75,8 @@ export function accessRules(config: Config, bindHost: string): AccessRules {
     tokenHash: config.httpToken === undefined ? undefined : sha256(config.httpToken),
     keyHeader: config.keyHeader.toLowerCase(),
     keyHeaderName: config.keyHeader,
-    keyRequired: config.baseUrl !== undefined && config.apiKey === undefined,
+    // With own-key sign-in each person's key comes with their sign-in, not in a header.
+    keyRequired: config.baseUrl !== undefined && config.apiKey === undefined && config.signIn === undefined,
   };
 }
 

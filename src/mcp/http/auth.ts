@@ -1,13 +1,15 @@
 /**
- * Who may call: the shared bearer token (SVC_HTTP_TOKEN), or with sign-in (SVC_OAUTH_ISSUER) the
- * person an access token names, carried to the MCP server as the request's auth info (the SDK
- * passes it through to the server built for the request).
+ * Who may call: the shared bearer token (SVC_HTTP_TOKEN), or with sign-in (SVC_OAUTH_ISSUER, or
+ * SVC_SIGN_IN=own-key) the person an access token names, carried to the MCP server as the request's
+ * auth info (the SDK passes it through to the server built for the request); with own-key sign-in
+ * it carries the person's own key and budget too.
  */
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Config } from '../../config/index.js';
 import { personOf } from '../../guard/accounts.js';
 import { type AccessRules, checkToken, type HttpRefusal } from './access.js';
+import type { OwnKey } from './own-key/index.js';
 import type { SignIn } from './sign-in.js';
 
 /** A refusal; or who the caller is (with sign-in); or undefined: the caller may go on, unnamed. */
@@ -29,8 +31,24 @@ export async function signInFor(config: Config): Promise<SignIn | undefined> {
 }
 
 /** The token's check, or the signed-in person's, their auth info set on the request. */
-export function authorizer(rules: AccessRules, signIn: SignIn | undefined, adminScope: string) {
+export function authorizer(
+  rules: AccessRules,
+  signIn: SignIn | undefined,
+  adminScope: string,
+  ownKey?: Pick<OwnKey, 'check'>,
+) {
   return async (req: IncomingMessage): Promise<Authorized> => {
+    if (ownKey) {
+      const signedIn = await ownKey.check(req.headers.authorization);
+      if ('status' in signedIn) return signedIn;
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = {
+        token: '',
+        clientId: signedIn.person,
+        scopes: [],
+        extra: { ...signedIn },
+      };
+      return { person: signedIn.person };
+    }
     if (!signIn) return checkToken(rules, req.headers.authorization);
     const checked = await signIn.check(req.headers.authorization);
     if ('status' in checked) return checked;

@@ -10,7 +10,9 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { Services } from '../../call/services.js';
 import type { Config } from '../../config/index.js';
+import type { PersonLimit } from '../../guard/guard.js';
 import { clip } from '../../messages.js';
+import { consoleToLog } from '../../ops/logs.js';
 import { rawCallProblem } from '../raw-call.js';
 import { createServer, prepareServer, rawCallRefusal } from '../server.js';
 import { type AccessRules, accessRules, callerKey, checkHost, checkOrigin } from './access.js';
@@ -19,6 +21,7 @@ import { authorizer, isRefusal, signInFor } from './auth.js';
 import { bodyRefusal, MAX_REQUEST_BYTES, readBody, revisionRefusal } from './body.js';
 import { requestDeadline } from './deadline.js';
 import { operationalRoutes } from './health.js';
+import type { OwnKey, OwnKeyOptions } from './own-key/index.js';
 import {
   allowOrigin,
   closeWhenAsked,
@@ -46,19 +49,29 @@ export interface HttpHandler {
 export async function createHttpHandler(
   services: Services,
   config: Config,
-  { host }: { host: string },
+  { host, ownKey: ownKeyOptions }: { host: string; ownKey?: OwnKeyOptions },
 ): Promise<HttpHandler> {
   prepareServer(services);
   const signIn = await signInFor(config);
+  // Loaded only in this mode: the authorization server and its dependencies stay out otherwise.
+  const ownKey =
+    config.signIn === 'own-key'
+      ? await consoleToLog(services.log, async () =>
+          (await import('./own-key/index.js')).openOwnKey(services, config, ownKeyOptions),
+        )
+      : undefined;
   const rules = accessRules(config, host);
-  const authorize = authorizer(rules, signIn, config.oauthAdminScope);
+  const authorize = authorizer(rules, signIn, config.oauthAdminScope, ownKey);
   const admission = new Admission(config.httpMaxRequests);
   const mcp = createMcpHandler(
     ({ era, requestInfo, authInfo }) =>
       createServer(services, {
         era,
-        apiKey: requestInfo?.headers.get(config.keyHeader) || undefined,
+        apiKey: ownKey
+          ? (authInfo?.extra?.apiKey as string | undefined)
+          : requestInfo?.headers.get(config.keyHeader) || undefined,
         person: authInfo?.extra?.person as string | undefined,
+        personLimit: authInfo?.extra?.personLimit as PersonLimit | undefined,
         admin: authInfo?.extra?.admin === true,
       }),
     { maxRequestBodySize: MAX_REQUEST_BYTES },
@@ -71,7 +84,7 @@ export async function createHttpHandler(
     admission,
     serve: toNodeHandler(mcp, { maxRequestBodySize: MAX_REQUEST_BYTES }),
   });
-  const route = router({ services, rules, authorize, admission, signIn, answerMcp });
+  const route = router({ services, rules, authorize, admission, signIn, ownKey, answerMcp });
   return {
     handle: (req, res) =>
       route(req, res).catch((error: unknown) => {
@@ -82,12 +95,17 @@ export async function createHttpHandler(
       }),
     stop: () => admission.stop(),
     drained: (timeoutMs) => admission.drained(timeoutMs),
-    close: () => mcp.close(),
-    access: signIn
-      ? 'sign-in required'
-      : rules.tokenHash
-        ? 'bearer token required'
-        : 'no token (loopback only)',
+    close: async () => {
+      await mcp.close();
+      await ownKey?.close();
+    },
+    access: ownKey
+      ? 'own-key sign-in required'
+      : signIn
+        ? 'sign-in required'
+        : rules.tokenHash
+          ? 'bearer token required'
+          : 'no token (loopback only)',
   };
 }
 
@@ -107,8 +125,9 @@ function router({
   authorize,
   admission,
   signIn,
+  ownKey,
   answerMcp,
-}: Parts & { signIn?: SignIn; answerMcp: Route }): Route {
+}: Parts & { signIn?: SignIn; ownKey?: OwnKey; answerMcp: Route }): Route {
   const routes = operationalRoutes(services);
   return async (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -133,6 +152,14 @@ function router({
     if (signIn && (path === signIn.metadataPath || path === '/.well-known/oauth-protected-resource')) {
       if (!reading) return sendRefusal(res, methodNotAllowed('GET, HEAD'));
       return metadata(res, signIn);
+    }
+    if (ownKey) {
+      // The sign-in's pages and endpoints: the Host check as for /mcp (DNS rebinding); no Origin
+      // check, since browsers post the key page from this server's own origin and clients call the
+      // token endpoint from theirs (oidc-provider answers CORS there).
+      const refusal = checkHost(rules, req.headers.host);
+      if (refusal) return sendRefusal(res, refusal);
+      if (await ownKey.route(req, res, path)) return;
     }
     if (path !== '/mcp' && path !== '/metrics') {
       return sendRefusal(res, {

@@ -44,7 +44,12 @@ export function httpServer(handler: HttpHandler, config: Config): Server {
 export async function serveHttp(config: Config, { host, port }: HttpOptions): Promise<void> {
   const none = (await import('../../catalog/index.js')).noToolsError(config);
   if (none) throw new ConfigError(none);
-  if (!isLoopback(host) && config.httpToken === undefined && config.oauthIssuer === undefined) {
+  if (
+    !isLoopback(host) &&
+    config.httpToken === undefined &&
+    config.oauthIssuer === undefined &&
+    config.signIn === undefined
+  ) {
     throw new ConfigError(
       `Refusing to listen on ${host} without SVC_HTTP_TOKEN: anyone who can reach the port could call the service on your credits. Set SVC_HTTP_TOKEN (for example to the output of \`openssl rand -hex 32\`) and give it to your clients, or listen on 127.0.0.1.`,
     );

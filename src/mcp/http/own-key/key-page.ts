@@ -1,0 +1,214 @@
+/**
+ * The sign-in, as the person sees it: the authorization request shows the key page (page.ts); the
+ * key is checked with the service's key-info request (free), and its plan and credits shown before
+ * the code is issued. A wrong key gets the page again with one line saying why, and nothing is
+ * stored. Each form carries a token tied to its sign-in (CSRF) and takes `decision=allow` or
+ * `decision=deny`, so a script goes through it as a browser does. Key tries are limited per
+ * address, so the server cannot be used to guess keys.
+ */
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Provider from 'oidc-provider';
+import type { PersonLimit } from '../../../guard/guard.js';
+import { AddressLimit } from './address-limit.js';
+import type { PersonKeys } from './keys.js';
+import { type Asking, confirmForm, type FormTarget, keyForm, messagePage, type Page } from './page.js';
+import { OIDC_SCOPES, TOOLS_SCOPE, TTL } from './provider.js';
+
+/** Key tries one address may make in TRY_WINDOW_MS. */
+const TRIES = 10;
+const TRY_WINDOW_MS = 10 * 60_000;
+/** Largest form body read. */
+const FORM_BYTES = 8 * 1024;
+
+/** What the service said of a key: the facts to show, or why it was not accepted. */
+export type KeyCheck = { ok: true; facts: string } | { ok: false; problem: string };
+
+export interface KeyPageSettings {
+  provider: Provider;
+  keys: PersonKeys;
+  resource: string;
+  checkKey(key: string): Promise<KeyCheck>;
+  /** The operator's cap on each person's budget (SVC_USER_CREDIT_BUDGET), and the server's window. */
+  operatorBudget?: number;
+  window: PersonLimit['window'];
+  /** The address a request comes from (behind a proxy, the one the proxy names). */
+  addressOf(req: IncomingMessage): string;
+}
+
+function send(res: ServerResponse, { status, headers, body }: Page): void {
+  res.writeHead(status, headers).end(body);
+}
+
+/** The form's fields, from a body of at most FORM_BYTES; undefined when it is larger or not a form. */
+async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
+  if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? '')) return undefined;
+  let size = 0;
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > FORM_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+export class KeyPage {
+  private readonly tries = new AddressLimit(TRIES, TRY_WINDOW_MS);
+  private readonly formsKey: Buffer;
+
+  constructor(private readonly settings: KeyPageSettings) {
+    this.formsKey = settings.keys.derive('forms');
+  }
+
+  /** GET or POST /interaction/<uid>. */
+  async handle(req: IncomingMessage, res: ServerResponse, uid: string): Promise<void> {
+    const { provider } = this.settings;
+    const details = await provider.interactionDetails(req, res).catch(() => undefined);
+    if (!details || details.uid !== uid) {
+      return send(
+        res,
+        messagePage(
+          'Sign-in expired',
+          'This sign-in is no longer open: start again from your assistant.',
+          400,
+        ),
+      );
+    }
+    const asking = await this.asking(details.params);
+    if (req.method === 'GET') return send(res, keyForm(asking, this.target(uid)));
+    if (req.method !== 'POST')
+      return send(res, messagePage('Not allowed', 'This page takes GET and POST.', 405));
+    const form = await readForm(req);
+    if (!form || !this.csrfMatches(uid, form.get('csrf'))) {
+      return send(
+        res,
+        messagePage(
+          'Form expired',
+          'This form is not from this sign-in: start again from your assistant.',
+          403,
+        ),
+      );
+    }
+    if (form.get('decision') !== 'allow') {
+      return this.finish(req, res, { error: 'access_denied', error_description: 'The person declined.' });
+    }
+    // The key form carries the key; the confirming form, only the decision.
+    if (!form.has('api_key')) return this.confirm(req, res, details, asking);
+    return this.takeKey(req, res, uid, asking, form);
+  }
+
+  /** The key form submitted: the key checked, held sealed while the person confirms. */
+  private async takeKey(
+    req: IncomingMessage,
+    res: ServerResponse,
+    uid: string,
+    asking: Asking,
+    form: URLSearchParams,
+  ) {
+    const key = form.get('api_key') as string;
+    if (!/^[\x21-\x7e]{1,256}$/.test(key)) {
+      return send(
+        res,
+        keyForm(asking, this.target(uid), 'Enter your API key: up to 256 characters, no spaces.', 400),
+      );
+    }
+    const budget = form.get('budget')?.trim() ?? '';
+    if (budget !== '' && !/^\d{1,12}$/.test(budget)) {
+      return send(
+        res,
+        keyForm(asking, this.target(uid), 'The budget is a whole number of credits, or empty for none.', 400),
+      );
+    }
+    if (!this.tries.allow(this.settings.addressOf(req))) {
+      return send(
+        res,
+        keyForm(
+          asking,
+          this.target(uid),
+          'Too many keys tried from this address: wait a few minutes, then try again.',
+          429,
+        ),
+      );
+    }
+    const checked = await this.settings.checkKey(key);
+    if (!checked.ok) return send(res, keyForm(asking, this.target(uid), checked.problem, 400));
+    const limit = this.limitOf(budget === '' ? undefined : Number(budget), form.get('window'));
+    await this.settings.keys.save(`pending:${uid}`, key, limit, TTL.Interaction);
+    send(res, confirmForm(asking, this.target(uid), checked.facts));
+  }
+
+  /** The person confirmed: their key kept for their account, the grant made, the code issued. */
+  private async confirm(req: IncomingMessage, res: ServerResponse, details: Details, asking: Asking) {
+    const { keys, provider, resource } = this.settings;
+    const pending = await keys.open(`pending:${details.uid}`);
+    if (!pending)
+      return send(
+        res,
+        keyForm(asking, this.target(details.uid), 'Enter your key again: it was not kept.', 400),
+      );
+    // The same person signing in again through the same client (their browser's session) keeps
+    // their grant, and their new key replaces the old one.
+    const accountId = details.session?.accountId ?? randomUUID();
+    const clientId = String(details.params.client_id);
+    const session = details.session ? await provider.Session.findByUid(details.session.uid) : undefined;
+    const keptId = session?.grantIdFor(clientId);
+    const kept = keptId ? await provider.Grant.find(keptId) : undefined;
+    const grant = kept ?? new provider.Grant({ accountId, clientId });
+    grant.addResourceScope(resource, TOOLS_SCOPE);
+    // Granted here in full: the prompt at this point may be login, which does not yet name the scopes.
+    const asked = String(details.params.scope ?? '').split(' ');
+    grant.addOIDCScope(OIDC_SCOPES.filter((scope) => asked.includes(scope)).join(' '));
+    const grantId = await grant.save();
+    await keys.save(grantId, pending.key, pending.limit);
+    await keys.renew(grantId, clientId);
+    await keys.forget(`pending:${details.uid}`);
+    return this.finish(req, res, { login: { accountId }, consent: { grantId } });
+  }
+
+  private async finish(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>) {
+    await this.settings.provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
+  }
+
+  /**
+   * The person's own budget: where the operator caps each person's (SVC_USER_CREDIT_BUDGET), at most
+   * that, in the server's window; else what they chose, in the window they chose.
+   */
+  private limitOf(chosen: number | undefined, window: string | null): PersonLimit | undefined {
+    const { operatorBudget: cap, window: serverWindow } = this.settings;
+    if (cap !== undefined)
+      return { budget: chosen === undefined ? cap : Math.min(chosen, cap), window: serverWindow };
+    if (chosen === undefined) return undefined;
+    return { budget: chosen, window: window === 'month' ? 'month' : 'day' };
+  }
+
+  private async asking(params: Record<string, unknown>): Promise<Asking> {
+    const client = await this.settings.provider.Client.find(String(params.client_id));
+    const redirect = URL.parse(String(params.redirect_uri));
+    const document =
+      (client as { clientIdMetadataDocument?: boolean } | undefined)?.clientIdMetadataDocument === true;
+    return {
+      name: client?.clientName ?? String(params.client_id),
+      redirectHost: redirect?.host ?? String(params.redirect_uri),
+      redirectOrigin: redirect?.origin ?? '',
+      unverified: !document,
+      documentHost: document ? URL.parse(String(params.client_id))?.host : undefined,
+    };
+  }
+
+  private target(uid: string): FormTarget {
+    return { action: `/interaction/${uid}`, csrf: this.csrf(uid) };
+  }
+
+  private csrf(uid: string): string {
+    return createHmac('sha256', this.formsKey).update(uid).digest('base64url');
+  }
+
+  private csrfMatches(uid: string, sent: string | null): boolean {
+    const expected = Buffer.from(this.csrf(uid));
+    const given = Buffer.from(sent ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+}
+
+type Details = Awaited<ReturnType<Provider['interactionDetails']>>;

@@ -1,0 +1,153 @@
+/**
+ * Own-key sign-in, each person with their own key: two people sign in by script (the key page's
+ * forms by their field names), each call goes to the service with the caller's own key and is
+ * charged to it, a person's own budget stops only them, refresh tokens rotate, a reused one revokes
+ * the grant, revocation holds, and signing in again replaces the key. The service's own key-info
+ * answer for each key is the witness of what it received.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newStateDir, textOf } from '../helpers/cli.js';
+import { ScriptedSignIn, startOwnKeyServer, statusWith, type Tokens, usedToday } from '../helpers/own-key.js';
+import { type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { PERSON_KEYS } from '../helpers/secret.js';
+import { connectHttp, type HttpServer } from '../helpers/session.js';
+
+const [ANA, BEN] = PERSON_KEYS;
+let sandbox: Sandbox;
+let server: HttpServer & { resource: string };
+const stateDir = newStateDir();
+
+/** `count` calls of a 1-credit tool with `token`: the answers' texts, refusals marked. */
+async function calls(token: string, count: number, tool = 'get_fear_and_greed_historical') {
+  const session = await connectHttp(server, 'v2', { authorization: `Bearer ${token}` });
+  try {
+    const texts: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const result = await session.call(tool, tool.endsWith('historical') ? { limit: 1 + i } : {});
+      texts.push(`${result.isError ? 'refused: ' : ''}${textOf(result)}`);
+    }
+    return texts;
+  } finally {
+    await session.close();
+  }
+}
+
+async function usage(token: string) {
+  const session = await connectHttp(server, 'v2', { authorization: `Bearer ${token}` });
+  try {
+    const result = await session.call('get_credit_usage');
+    const read = await session.readResource('svc://credits');
+    const resource = JSON.parse(read.contents[0].text ?? '') as Record<string, unknown>;
+    return { figures: result.structuredContent as Record<string, unknown>, text: textOf(result), resource };
+  } finally {
+    await session.close();
+  }
+}
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimit: false, keys: { [ANA]: 'startup', [BEN]: 'hobbyist' } });
+  server = await startOwnKeyServer(sandbox, { SVC_STATE_DIR: stateDir, SVC_CACHE: 'off' });
+}, 30_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await sandbox?.close();
+});
+
+describe('own-key sign-in: each person calls with their own key', () => {
+  let ana: { clientId: string; tokens: Tokens };
+  let ben: { clientId: string; tokens: Tokens };
+
+  beforeAll(async () => {
+    ana = await new ScriptedSignIn(server.origin, server.resource).signIn(ANA, {
+      budget: '3',
+      window: 'day',
+    });
+    ben = await new ScriptedSignIn(server.origin, server.resource).signIn(BEN);
+  }, 30_000);
+
+  it('each is charged to their own key; one at their own budget does not stop the other', async () => {
+    const [anaBefore, benBefore] = [await usedToday(sandbox, ANA), await usedToday(sandbox, BEN)];
+    const anas = await calls(ana.tokens.access_token, 5);
+    expect(anas.filter((t) => !t.startsWith('refused'))).toHaveLength(3);
+    for (const text of anas.slice(3))
+      expect(text).toMatch(/^refused: Refused before sending: .*your own budget of 3/);
+    const bens = await calls(ben.tokens.access_token, 4);
+    expect(bens.filter((t) => t.startsWith('refused'))).toEqual([]);
+    expect((await usedToday(sandbox, ANA)) - anaBefore).toBe(3);
+    expect((await usedToday(sandbox, BEN)) - benBefore).toBe(4);
+  });
+
+  it('get_credit_usage and svc://credits show each person their own figures', async () => {
+    const anas = await usage(ana.tokens.access_token);
+    expect(anas.figures).toMatchObject({ spent: 3, you: { window: 'day', budget: 3, spent: 3, left: 0 } });
+    expect(anas.text).toContain('Yours today: 3 of your 3 spent, 0 left.');
+    expect(anas.resource).toMatchObject({ spent: 3, you: { budget: 3, spent: 3 } });
+    const bens = await usage(ben.tokens.access_token);
+    expect(bens.figures).toMatchObject({ spent: 4, you: { budget: null, spent: 4, left: null } });
+    expect(bens.resource).toMatchObject({ spent: 4 });
+  });
+
+  it("key info answers for the caller's own key: its plan's figures, never cached across people", async () => {
+    const [anas] = await calls(ana.tokens.access_token, 1, 'get_key_info');
+    const [bens] = await calls(ben.tokens.access_token, 1, 'get_key_info');
+    expect(anas).toMatch(/left of 120,000/);
+    expect(bens).toMatch(/left of 40,000/);
+  });
+
+  it('a refresh token rotates; used twice, it revokes the grant and the person must sign in again', async () => {
+    const flow = new ScriptedSignIn(server.origin, server.resource);
+    const first = await flow.refresh(ben.clientId, ben.tokens.refresh_token as string);
+    expect(first.status).toBe(200);
+    const rotated = first.body as unknown as Tokens;
+    expect(rotated.refresh_token).not.toBe(ben.tokens.refresh_token);
+    expect(await statusWith(server.url, rotated.access_token)).toBe(200);
+    const reused = await flow.refresh(ben.clientId, ben.tokens.refresh_token as string);
+    expect(reused).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await statusWith(server.url, rotated.access_token)).toBe(401);
+    expect(await statusWith(server.url, ben.tokens.access_token)).toBe(401);
+    expect((await flow.refresh(ben.clientId, rotated.refresh_token as string)).status).toBe(400);
+  });
+
+  it('a revoked refresh token ends the grant: its access tokens are refused at once', async () => {
+    const flow = new ScriptedSignIn(server.origin, server.resource);
+    const signedIn = await flow.signIn(BEN);
+    expect(await statusWith(server.url, signedIn.tokens.access_token)).toBe(200);
+    expect(await flow.revoke(signedIn.clientId, signedIn.tokens.refresh_token as string)).toBe(200);
+    expect(await statusWith(server.url, signedIn.tokens.access_token)).toBe(401);
+    const refused = await fetch(server.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${signedIn.tokens.access_token}`,
+        'content-type': 'application/json',
+      },
+      body: '{}',
+    });
+    expect(refused.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+    expect(await refused.text()).toMatch(/sign in again/);
+  });
+
+  it('signing in again through the same client replaces the key: calls go with the new one', async () => {
+    const flow = new ScriptedSignIn(server.origin, server.resource);
+    const first = await flow.signIn(ANA);
+    const again = await flow.authorize(first.clientId, 'x'.repeat(43));
+    const { redirect } = await flow.giveKey(again.headers.get('location') ?? '', { api_key: BEN });
+    expect(redirect?.get('code')).toBeTruthy();
+    const benBefore = await usedToday(sandbox, BEN);
+    const anaBefore = await usedToday(sandbox, ANA);
+    await calls(first.tokens.access_token, 1, 'get_fear_and_greed_latest');
+    expect(await usedToday(sandbox, BEN)).toBe(benBefore + 1);
+    expect(await usedToday(sandbox, ANA)).toBe(anaBefore);
+  });
+
+  it('no key is kept in the clear: the state directory holds them sealed', () => {
+    const files = readdirSync(stateDir).filter((name) => name.startsWith('sign-in'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const name of files) {
+      const bytes = readFileSync(join(stateDir, name)).toString('latin1');
+      for (const key of PERSON_KEYS) expect(bytes.includes(key), `${name} holds a key`).toBe(false);
+    }
+  });
+});
