@@ -4,11 +4,12 @@
  * (src/cli.ts → dist/cli.js, its first line kept), by esbuild. It removes the types and nothing
  * else: no bundling, no renaming, the same imports. Type errors are `npm run typecheck`'s to find
  * (tsc over src, test and tools at once); `isolatedModules` in tsconfig.json makes tsc refuse what
- * a file-by-file build could get wrong. docs/decisions/007 says why the two are apart.
+ * a file-by-file build could get wrong. docs/decisions/007 says why the two are apart. The JSON
+ * files under src/ (the generated tool list) are copied beside the code that reads them.
  *
  *   node tools/build.mjs
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -31,3 +32,6 @@ await build({
   tsconfig: join(root, 'tsconfig.json'),
   logLevel: 'warning',
 });
+for (const file of readdirSync(join(root, 'src'), { recursive: true }).filter((f) => f.endsWith('.json'))) {
+  copyFileSync(join(root, 'src', file), join(root, 'dist', file));
+}

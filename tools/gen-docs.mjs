@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 /**
- * Writes what is generated: from the catalog and the settings table, the README's list of tools,
+ * Writes what is generated: from the catalog, the tool list servers answer with before the catalog
+ * has loaded (src/mcp/tool-list.json: each tool's definition and what selects it); from the catalog
+ * and the settings table, the README's list of tools,
  * docs/tools.md's table, docs/settings.md's tables, the bundle manifest's tools and user_config,
  * and server.json for the MCP Registry; from the benchmarks' results, docs/performance.md and
  * the times of the suite and CI in docs/testing.md and the README.
@@ -16,6 +18,7 @@ const { plansText, TOOLSETS, tools } = await import(`${root}dist/catalog/index.j
 const { SETTINGS_DOC } = await import(`${root}dist/config/index.js`);
 const { formatDuration } = await import(`${root}dist/format/text.js`);
 const { ICON } = await import(`${root}dist/icon.js`);
+const { toolDefinition } = await import(`${root}dist/mcp/tools.js`);
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
 /** The Node flags on the CLI's first line (`#!/usr/bin/env -S node …`), which the bundle's host does not read. */
@@ -102,6 +105,20 @@ function manifest(current) {
     tools: tools.map((t) => ({ name: t.name, description: t.description.split('\n')[0] })),
     user_config: userConfig,
   };
+}
+
+/** Every tool's definition as tools/list gives it, with what selects it (mcp/listing.ts reads it). */
+function generatedToolList() {
+  const listed = tools.map((t) => ({
+    name: t.name,
+    title: t.title,
+    toolset: t.toolset,
+    ...(t.inDefault ? { inDefault: true } : {}),
+    ...(t.plans ? { plans: t.plans } : {}),
+    refreshSeconds: t.kind === 'endpoint' ? t.refreshSeconds : 0,
+    definition: toolDefinition(t),
+  }));
+  return `${JSON.stringify({ tools: listed }, null, 1)}\n`;
 }
 
 /** Where the project lives: the repository, whose README is also its website. */
@@ -196,6 +213,7 @@ const generated = [
   ['docs/testing.md', (text) => replaceBetween(text, 'suite-time', suiteTimes(`${root}tools/bench/results`))],
   ['manifest.json', (text) => `${JSON.stringify(manifest(JSON.parse(text)), null, 2)}\n`],
   ['server.json', () => `${JSON.stringify(serverJson(), null, 2)}\n`],
+  ['src/mcp/tool-list.json', generatedToolList],
 ];
 const stale = [];
 for (const [path, next] of generated) {

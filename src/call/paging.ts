@@ -7,10 +7,11 @@
  * the service again, as they do when the stored result is gone. So a reader who follows `next`
  * sees every row exactly once, in text or JSON, and pays for the data once.
  */
+
 import type { StoredResult } from '../cache/results.js';
+import { canonicalParams } from '../catalog/canonical.js';
 import type { Endpoint } from '../catalog/define.js';
 import { CURSOR, type Pages } from '../catalog/pages.js';
-import { canonicalParams } from '../catalog/params.js';
 import { bytesOf, dataRoom, estimateBytes } from './cut.js';
 import type { Services } from './services.js';
 

@@ -59,7 +59,8 @@ export const keyInfo = defineEndpoint({
   toolset: 'account',
   inDefault: true,
   path: '/v1/key/info',
-  summary: "The key's plan, rate limit and credits used and left, with this server's budget.",
+  summary:
+    "Am I close to my monthly credit limit? Your API key's plan, rate limit, and credits used and left today and this month. Spent here: get_credit_usage.",
   input: paramsObject({}),
   output: keyInfoOutput,
   credits: perCall(0, { text: 'free (counts toward the rate limit)' }),
@@ -119,7 +120,8 @@ export const creditUsage = defineLocalTool({
   title: 'Credit usage',
   toolset: 'account',
   inDefault: true,
-  summary: "This server's credit budget for the key: spent, left, window, spend by tool, cache savings.",
+  summary:
+    "What did I spend: this server's credit budget for your key, credits spent and left, which tools used most, cache savings. Plan limits: get_key_info.",
   input: paramsObject({}),
   output: creditUsageFigures,
   data: (_params, context) => context.usage(),
@@ -207,7 +209,7 @@ export const estimateCost = defineLocalTool({
   toolset: 'account',
   inDefault: true,
   summary:
-    'Prices planned calls before making them: credits each, cached (free), plan, per-call limit, total against the budget left.',
+    'How much requests would cost before you run them: credits each, cached (free), plan, per-call limit, and whether they fit your remaining budget.',
   input: paramsObject({
     calls: z
       .array(
@@ -218,7 +220,7 @@ export const estimateCost = defineLocalTool({
       )
       .min(1)
       .max(MAX_PLANNED_CALLS)
-      .describe(`Up to ${MAX_PLANNED_CALLS} planned calls.`),
+      .describe('Planned calls.'),
   }),
   output: z.object({
     calls: z.array(plannedCall),

@@ -4,9 +4,11 @@
  * from and which could not be for want of closes. Rounded for reading (the data is not); about
  * 2,000 characters for ten assets.
  */
+
 import { formatPercent } from '../format/numbers.js';
 import { lines, table } from '../format/text.js';
 import type { Analysis } from './analysis.js';
+import { DEFINITIONS_URI } from './analysis-definitions.js';
 
 type AssetFigures = Analysis['assets'][number];
 
@@ -99,5 +101,6 @@ export function summariseAnalysis(data: Analysis, params: { days?: number; time_
     correlationMatrix(data),
     `${hourly ? 'Hourly' : 'Daily'} closes in ${data.convert}, ${counts} complete candles an asset; against ${data.benchmark.symbol}.`,
     shortOf(data.assets),
+    `What each figure is: ${DEFINITIONS_URI}, or the json answer's definitions.`,
   );
 }

@@ -10,7 +10,8 @@ import { type CandleSeries, completeCloses } from '../analysis/candles.js';
 import type { Interval } from '../analysis/figures.js';
 import { assetFigures, pairCorrelations } from '../analysis/report.js';
 import { monthsBefore } from '../calendar.js';
-import { formatDuration, formatTime } from '../format/text.js';
+import { formatTime } from '../format/text.js';
+import { ANALYSIS_DEFINITIONS, DEFINITIONS_URI } from './analysis-definitions.js';
 import { summariseAnalysis } from './analysis-text.js';
 import { exactlyOne, idsParam, symbolsParam, timeBoundParam, timeEndParam } from './asset-params.js';
 import { ohlcvHistorical } from './ohlcv.js';
@@ -33,19 +34,6 @@ const MOST_ASSETS = 10;
 const DAYS = { least: 2, most: 365, byDefault: 90 } as const;
 /** The benchmark when none is named: bitcoin, by symbol or by its id (upstream-notes.md, "Well-known ids"). */
 const BITCOIN = { symbol: 'BTC', id: '1' } as const;
-
-const DEFINITIONS = [
-  'Closes c oldest first (complete candles only); r_i = ln(c_i/c_(i-1)).',
-  'return_pct = (c_last/c_first - 1)×100.',
-  'volatility_pct = sample stdev (n-1) of r × √365 (daily) or √8760 (hourly) × 100.',
-  'max_drawdown_pct = min over i of (c_i/max_(j≤i) c_j - 1)×100, with peak and trough times.',
-  'sma.n = mean of the last n closes; null with fewer.',
-  'EMA n: α = 2/(n+1), seeded with the SMA of the first n closes.',
-  'MACD: line = EMA12 - EMA26 from the 26th close; signal = EMA9 of the line seeded with the mean of its first 9; histogram = line - signal; null under 34 closes.',
-  "rsi_14: Wilder's; first averages = means of the first 14 changes, then avg = (avg×13 + x)/14; 100 when the loss is 0.",
-  'bollinger_pct_b (20, 2) = (c_last - (SMA20 - 2σ))/(4σ), σ the population stdev of the last 20 closes.',
-  "correlation: Pearson's on log returns at the times both series have; beta = cov(r, r_bench)/var(r_bench) on the same times.",
-];
 
 /** At most MOST_ASSETS assets. */
 const fewAssets: Rule = (value, add) => {
@@ -80,8 +68,8 @@ const benchmarkLikeAssets: Rule = (value, add) => {
 
 const input = paramsObject(
   {
-    id: idsParam.describe('Asset ids, up to 10, e.g. 1027, 5426.'),
-    symbol: symbolsParam.describe('Symbols instead, up to 10, e.g. ETH, SOL.'),
+    id: idsParam.describe('Up to 10, e.g. 1027,5426.'),
+    symbol: symbolsParam.describe('Or up to 10, e.g. ETH,SOL.'),
     days: intParam(DAYS.least, DAYS.most, 'Days back from now; default 90.').optional(),
     time_start: timeBoundParam('Start instead of days, exclusive'),
     time_end: timeEndParam,
@@ -91,7 +79,7 @@ const input = paramsObject(
       .string()
       .regex(/^(\d{1,10}|[0-9A-Za-z$@-]{1,20})$/, { message: 'must be one asset id or symbol' })
       .optional()
-      .describe('Id or symbol, as the assets are given; default BTC (id 1).'),
+      .describe('Id or symbol; default BTC.'),
   },
   exactlyOne('id', 'symbol'),
   fewAssets,
@@ -134,6 +122,7 @@ const output = z.object({
   source: z.object({ tool: z.literal(ohlcvHistorical.name), arguments: z.record(z.string(), z.unknown()) }),
   assets: z.array(assetOutput),
   correlations: z.array(z.object({ a: z.string(), b: z.string(), value: nullableNumber })),
+  definitions: z.record(z.string(), z.string()),
 });
 export type Analysis = z.output<typeof output>;
 
@@ -216,6 +205,7 @@ function analyse(
     source: { tool: 'get_ohlcv_historical', arguments: args },
     assets: assets.map((s) => assetFigures(s, benchmark, interval)),
     correlations: pairCorrelations(assets),
+    definitions: ANALYSIS_DEFINITIONS,
   };
 }
 
@@ -226,8 +216,8 @@ export const analyzeAssets = defineLocalTool({
   inDefault: true,
   callsService: true,
   plans: plansFrom('startup'),
-  summary: `Return, volatility, drawdown, SMA/EMA, RSI, MACD, Bollinger %b, beta and correlation of 1-10 assets vs a benchmark, computed from complete candles; source names the get_ohlcv_historical call they come from. Prefer it to raw candles for such questions.\n${DEFINITIONS.join('\n')}`,
-  credits: `the candles' (get_ohlcv_historical's rule; cached candles are free). Refresh ${formatDuration(ohlcvHistorical.refreshSeconds)}`,
+  summary: `Technical analysis of 1-10 coins compared to a benchmark (bitcoin): return, how volatile, biggest drawdown, SMA/EMA, RSI (overbought, oversold), MACD, Bollinger %b, beta, correlation between coins. Definitions: ${DEFINITIONS_URI}.`,
+  credits: "its candles' (cached: free)",
   input,
   output,
   async estimate(params, context) {

@@ -37,9 +37,9 @@ export function exactlyOne(...keys: string[]): Rule {
   };
 }
 
-export const idsParam = idListParam.optional().describe('Asset ids, e.g. 1, 1027 (best).');
-export const slugsParam = slugListParam.optional().describe('Slugs, e.g. bitcoin, ethereum.');
-export const symbolsParam = symbolListParam.optional().describe('Symbols, e.g. BTC, ETH.');
+export const idsParam = idListParam.optional().describe('e.g. 1, 1027.');
+export const slugsParam = slugListParam.optional().describe('e.g. bitcoin, ethereum.');
+export const symbolsParam = symbolListParam.optional().describe('e.g. BTC, ETH.');
 
 export const oneId = z
   .string()
@@ -70,7 +70,7 @@ export function namedCount(p: { id?: string; slug?: string; symbol?: string }): 
  * nothing, instead of an answer without it that is charged (the service's own default is true on
  * some endpoints).
  */
-export const skipInvalid = z.boolean().default(false).describe('true: leave unknown assets out.');
+export const skipInvalid = z.boolean().default(false).describe('Skip unknown assets.');
 
 /** The service's own skip_invalid, for serviceParams: unset unless sent, its default its own. */
 export const serviceSkipInvalid = { skip_invalid: z.boolean().optional() };
@@ -103,8 +103,10 @@ export function servicePage(maxLimit: number, serviceDefault?: number) {
 /** `convert` and `convert_id`, up to `max` currencies; pair with the convertExclusive rule. */
 export function currencyParams(max = 120, note = '') {
   return {
-    convert: convertParam(max, note).describe(`Currencies, e.g. EUR, BTC; default USD; up to ${max}.`),
-    convert_id: convertIdParam(max).describe(`Currency ids, e.g. 2790; up to ${max}.`),
+    convert: convertParam(max, note).describe(
+      `e.g. EUR, BTC; default USD${max < 120 ? `; max ${max}` : ''}.`,
+    ),
+    convert_id: convertIdParam(max).describe('Ids, e.g. 2790.'),
   };
 }
 
@@ -114,7 +116,7 @@ export function timeBoundParam(description: string) {
 }
 
 /** The end of a series (the start's description says the format). */
-export const timeEndParam = timeParam('End').describe('End, inclusive; default now.');
+export const timeEndParam = timeParam('End').describe('Inclusive; default now.');
 
 /** A time the call cannot do without. */
 export function requiredTimeParam(description: string) {

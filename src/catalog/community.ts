@@ -31,7 +31,8 @@ export const trendingTokens = defineEndpoint({
   toolset: 'community',
   inDefault: true,
   path: '/v1/community/trending/token',
-  summary: 'Tokens the crypto community talks about most now, with market-cap rank.',
+  summary:
+    'Coins and tokens people talk about most now: trending in the crypto community, social media, most discussed.',
   input: limitInput,
   output: z.object({ items: z.array(trendingToken) }),
   credits: perCall(0),
@@ -62,7 +63,7 @@ export const trendingTopics = defineEndpoint({
   toolset: 'community',
   inDefault: true,
   path: '/v1/community/trending/topic',
-  summary: 'Topics the crypto community discusses most now.',
+  summary: 'Topics, themes, narratives the crypto community discusses most now: hot conversations.',
   input: limitInput,
   output: z.object({ items: z.array(topic) }),
   credits: perCall(0),

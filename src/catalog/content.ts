@@ -57,15 +57,16 @@ const upstreamArticle = lenient(article);
 
 export const latestContent = defineEndpoint({
   name: 'get_latest_content',
-  title: 'Latest news and articles',
+  title: 'Latest crypto news and articles',
   toolset: 'content',
+  inDefault: true,
   path: '/v1/content/latest',
-  summary: 'The latest crypto news, articles and videos, optionally about given assets.',
+  summary: 'Latest crypto news today: headlines, articles and videos, overall or about given coins.',
   input: paramsObject({
     ...pageParams(200, 10),
-    id: idsParam.describe('Only content about these asset ids, comma-separated.'),
-    slug: slugsParam.describe('Only content about these slugs.'),
-    symbol: symbolsParam.describe('Only content about these symbols.'),
+    id: idsParam,
+    slug: slugsParam,
+    symbol: symbolsParam,
     news_type: namesListParam(['news', 'community', 'alexandria', 'all'], 'Default all.'),
     content_type: namesListParam(['audio', 'news', 'video', 'all'], 'Default all.'),
     category: listText()

@@ -155,7 +155,7 @@ export const quotesHistorical = defineEndpoint({
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v3/cryptocurrency/quotes/historical',
-  summary: `Past price, volume and market cap of assets at intervals. ${historyByPlan(plansFrom('hobbyist'))}`,
+  summary: `Past prices of coins: price on a date (January 1) or a year ago, price history over the last month or year, market cap, volume. ${historyByPlan(plansFrom('hobbyist'))}`,
   input: paramsObject(
     {
       id: idsParam,

@@ -157,7 +157,8 @@ export const gainersLosers = defineEndpoint({
     name: 'get_gainers_losers',
     title: 'Top gainers and losers',
     path: '/v1/cryptocurrency/trending/gainers-losers',
-    summary: 'Biggest gainers over 1h, 24h, 7d or 30d (losers with sort_dir=asc).',
+    summary:
+      'Top movers: which coins went up or dropped the most, best and worst performing over 1h, 24h, 7d or 30d (losers: sort_dir=asc).',
     refreshSeconds: 600,
     inDefault: true,
     heading: (period, p) => `Top ${p.sort_dir === 'asc' ? 'losers' : 'gainers'} over ${period}:`,

@@ -65,7 +65,8 @@ export const cryptocurrencyMap = defineEndpoint({
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v1/cryptocurrency/map',
-  summary: 'All assets with id, symbol, slug, rank and contract; search_cryptocurrencies finds one.',
+  summary:
+    'All coins and tokens with ids, symbols, slugs, contract addresses; active, inactive or delisted. One coin by name: search_cryptocurrencies.',
   input: paramsObject({
     listing_status: namesListParam(['active', 'inactive', 'untracked'], 'Default active.'),
     ...pageParams(5000, 50),
@@ -159,7 +160,8 @@ export const cryptocurrencyInfo = defineEndpoint({
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v2/cryptocurrency/info',
-  summary: 'Asset facts: description, website, social and explorer links, tags, launch date, contract.',
+  summary:
+    'What a coin or project is and does: description, website, whitepaper, twitter and social links, explorers, tags, launch date, contract.',
   input: paramsObject(
     {
       id: idsParam,

@@ -37,19 +37,20 @@ function assetsOf(body: unknown): Asset[] {
 
 // ---------------------------------------------------------------- listings
 
+/** The service's sorts, the common ones first: a tool list shows the first few (mcp/tools.ts). */
 const LISTING_SORTS = [
   'market_cap',
-  'name',
-  'symbol',
-  'date_added',
+  'volume_24h',
+  'percent_change_24h',
   'price',
+  'name',
+  'date_added',
+  'symbol',
   'circulating_supply',
   'total_supply',
   'max_supply',
   'num_market_pairs',
-  'volume_24h',
   'percent_change_1h',
-  'percent_change_24h',
   'percent_change_7d',
   'market_cap_strict',
   'market_cap_by_total_supply_strict',
@@ -172,14 +173,15 @@ export const listingsLatest = defineEndpoint({
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v3/cryptocurrency/listings/latest',
-  summary: 'Assets by market cap (or another sort) with price, change and volume; paged and filterable.',
+  summary:
+    'Rank all cryptocurrencies: top coins and tokens by market cap, trading volume or price; filter by price (under a dollar), cap, tag (defi).',
   input: listingsInput(
     z
       .string()
       .max(64, 'must be a lowercase tag slug of at most 64 characters')
       .regex(/^[a-z0-9-]+$/, { message: 'must be a lowercase tag slug' })
       .optional()
-      .describe('Only this tag, e.g. defi.'),
+      .describe('e.g. defi.'),
   ),
   ...LISTINGS,
 });
@@ -221,7 +223,8 @@ export const quotesLatest = defineEndpoint({
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v3/cryptocurrency/quotes/latest',
-  summary: 'Latest price, change, volume and market cap of assets by id, slug or symbol.',
+  summary:
+    'Price of coins right now: how much one is worth or trading at today, with 24h change, volume, market cap, in any currency (euros). Past prices: get_cryptocurrency_quotes_historical.',
   input: quotesInput(),
   ...QUOTES,
 });

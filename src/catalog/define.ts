@@ -3,14 +3,10 @@
  * manifest, the sandbox's parameter checks and charges, the cache and the credit guard) reads these.
  */
 import { z } from 'zod';
-import { formatDuration } from '../format/text.js';
 import type { CreditRule } from './credits.js';
 import { cursorParam, type Pages } from './pages.js';
-import { type Plan, plansText } from './plans.js';
-import { type ToolBase, type ToolContext, withFormatParam } from './tool.js';
-
-/** The header the service reads the API key from (the spec's name; configurable on both sides). */
-export const DEFAULT_KEY_HEADER = 'X-SVC_PRO_API_KEY';
+import type { Plan } from './plans.js';
+import { costLine, type ToolBase, type ToolContext, withFormatParam } from './tool.js';
 
 /** An endpoint as the catalog writes it: the tool's own fields, then the service's. */
 export interface EndpointSpec<
@@ -77,9 +73,7 @@ export function defineEndpoint<
   const N extends string,
   S extends z.ZodRawShape = Record<never, never>,
 >(spec: EndpointSpec<I, O, N, S>): Endpoint<I, O, N, S> {
-  const refresh =
-    spec.refreshSeconds > 0 ? `Refresh ${formatDuration(spec.refreshSeconds)}` : 'Live, not cached';
-  const description = `${spec.summary}\nCredits: ${spec.credits.text}. ${refresh}. Plans: ${plansText(spec.plans)}.`;
+  const description = `${spec.summary}\n${costLine(spec.credits.text, spec.plans)}`;
   const serviceInput = spec.serviceParams ? spec.input.safeExtend(spec.serviceParams) : spec.input;
   const { complete, ...rest } = spec;
   const endpoint: Endpoint<I, O, N, S> = {

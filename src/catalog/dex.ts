@@ -46,7 +46,8 @@ export const dexPlatforms = defineEndpoint({
   toolset: 'dex',
   inDefault: true,
   path: '/v1/dex/platform/list',
-  summary: 'Chains with DEX data: id, acronym, DEX count.',
+  summary:
+    'Which blockchains (networks) have decentralized exchanges (DEX): each chain and how many DEXes it has.',
   input: paramsObject({}),
   output: z.object({ items: z.array(platform) }),
   credits: PLATFORM_CREDITS,
@@ -76,7 +77,8 @@ export const dexPlatform = defineEndpoint({
   toolset: 'dex',
   inDefault: true,
   path: '/v1/dex/platform/detail',
-  summary: 'One DEX chain: id, acronym, DEX count, explorer URL formats.',
+  summary:
+    "One blockchain's decentralized exchange (DEX) platform: its id, DEX count and block explorer links.",
   input: paramsObject({
     platformName: z
       .string()

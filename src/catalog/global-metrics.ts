@@ -47,11 +47,12 @@ const upstreamLatest = lenient(latestOutput, { quotes: ['quote', quoteOf(currenc
 
 export const globalMetricsLatest = defineEndpoint({
   name: 'get_global_metrics_latest',
-  title: 'Global metrics (latest)',
+  title: 'Crypto market totals (latest)',
   toolset: 'global_metrics',
   inDefault: true,
   path: '/v1/global-metrics/quotes/latest',
-  summary: 'The crypto market now: total cap, volume, BTC/ETH dominance, asset and exchange counts.',
+  summary:
+    'Whole crypto market now, today: total market cap (size), 24h trading volume, bitcoin and ethereum dominance, how many coins and exchanges exist.',
   input: paramsObject(currencyParams(), convertExclusive),
   output: latestOutput,
   credits: perCall(1, { convert: true }),
@@ -137,11 +138,11 @@ const upstreamHistorical = z.looseObject({
 
 export const globalMetricsHistorical = defineEndpoint({
   name: 'get_global_metrics_historical',
-  title: 'Global metrics (historical)',
+  title: 'Crypto market totals (historical)',
   toolset: 'global_metrics',
   inDefault: true,
   path: '/v1/global-metrics/quotes/historical',
-  summary: `Total market cap, volume and dominance over time. ${historyByPlan(ALL_PLANS)}`,
+  summary: `Whole crypto market over time: how total market cap (size), volume and bitcoin dominance changed over the past year or since 2022. ${historyByPlan(ALL_PLANS)}`,
   input: historicalInput,
   serviceParams: {
     aux: namesListParam(GLOBAL_HISTORY_AUX, 'Supplemental fields.'),

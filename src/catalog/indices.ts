@@ -84,7 +84,7 @@ function latestIndex<const I extends Index>(index: I, size: number) {
     toolset: 'indices',
     inDefault: true,
     path: `/v3/index/${index}-latest`,
-    summary: `The ${label} index (top ${size} by market cap) now: value, 24h change, weighted constituents.`,
+    summary: `${label}, the top ${size} crypto index by market cap, now: value, 24h change, the coins that make it up and their weights.`,
     input: paramsObject({}),
     output: latestOutput,
     credits: perCall(1),
@@ -114,7 +114,7 @@ function historicalIndex<const I extends Index>(index: I, size: number) {
     toolset: 'indices',
     inDefault: true,
     path: `/v3/index/${index}-historical`,
-    summary: `Past ${label} index values (5m, 15m or daily) with constituents.`,
+    summary: `${label} (top ${size} index) history: past values over recent days or weeks, how it performed, every 5 or 15 minutes or daily.`,
     input: paramsObject(
       {
         time_start: timeBoundParam('Start'),

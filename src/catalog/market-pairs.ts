@@ -105,7 +105,7 @@ export const marketPairs = defineEndpoint({
       slug: oneSlug,
       symbol: oneSymbol.describe('One crypto symbol, e.g. BTC (fiat: use id).'),
       ...pageParams(5000, 20),
-      sort: enumParam(SORTS, 'Sort key; default volume_24h_strict.').optional(),
+      sort: enumParam(SORTS, 'Default volume_24h_strict.').optional(),
       sort_dir: enumParam(['asc', 'desc'], 'Default desc.').optional(),
       matched_id: idListParam.optional().describe('Only pairs against these ids, e.g. 825 (USDT).'),
       matched_symbol: symbolListParam

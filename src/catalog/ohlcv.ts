@@ -16,6 +16,7 @@ import {
   skipInvalid,
   slugsParam,
   symbolsParam,
+  timeBoundParam,
 } from './asset-params.js';
 import { rangeParams, seriesCredits, seriesLine } from './asset-series.js';
 import { perItems } from './credits.js';
@@ -92,14 +93,16 @@ export const ohlcvHistorical = defineEndpoint({
   toolset: 'cryptocurrency',
   inDefault: true,
   path: '/v2/cryptocurrency/ohlcv/historical',
-  summary: `Daily or hourly OHLCV candles of assets (time_start exclusive), one a period unless interval says otherwise. ${historyByPlan(plansFrom('startup'))}`,
+  summary: `Candles (candlesticks, chart data) of coins: open, high, low, close (OHLC), volume; daily, hourly, weekly. ${historyByPlan(plansFrom('startup'))}`,
   input: paramsObject(
     {
       id: idsParam,
       slug: slugsParam,
       symbol: symbolsParam,
-      time_period: enumParam(['daily', 'hourly'], 'Candle length; default daily.').optional(),
+      time_period: enumParam(['daily', 'hourly'], 'Default daily.').optional(),
       ...rangeParams(),
+      // The service reads time_start as exclusive here: the first candle is the period after it.
+      time_start: timeBoundParam('Start, exclusive'),
       interval: enumParam(INTERVALS, 'Spacing; default the candle length.').optional(),
       ...currencyParams(3),
       skip_invalid: skipInvalid,

@@ -54,7 +54,7 @@ export function describeDepth(months: number): string {
 /** An endpoint's description of its history: "History by plan: 1 month (Hobbyist) to 6 years (Enterprise)." */
 export function historyByPlan(plans: readonly Plan[]): string {
   const first = plans[0];
-  return `History by plan: ${describeDepth(HISTORY_MONTHS[first])} (${planTitle(first)}) to ${describeDepth(HISTORY_MONTHS.enterprise)} (Enterprise).`;
+  return `History: ${describeDepth(HISTORY_MONTHS[first])} (${planTitle(first)}) to ${describeDepth(HISTORY_MONTHS.enterprise)} (Enterprise).`;
 }
 
 /** The plans that reach further back than the first ones: "Standard 3 months, …, Enterprise 6 years". */

@@ -71,7 +71,8 @@ export const searchCryptocurrencies = defineLocalTool({
   title: 'Search assets',
   toolset: 'cryptocurrency',
   inDefault: true,
-  summary: 'Finds assets by name, symbol or slug (or part), with ids; exact matches first, then by rank.',
+  summary:
+    'Look up a coin: find its id, ticker symbol or slug from its name, or part of it; exact matches first.',
   credits: 'free (reads the cached map)',
   callsService: true,
   input: paramsObject({

@@ -5,29 +5,15 @@
 import { clip } from '../messages.js';
 import { closestNames } from './closest-names.js';
 import { tools } from './index.js';
-import { ALL_PLANS, type Plan, planTitle } from './plans.js';
+import { planTitle } from './plans.js';
 import type { Tool } from './tool.js';
-import { isSelected, type ToolsetChoice } from './toolsets.js';
+import { planHas, type Selection, selectFrom, toolPlans } from './toolsets.js';
 
-/** What the settings choose: the key's plan (SVC_PLAN) and the toolsets (SVC_TOOLSETS). */
-export interface Selection {
-  plan?: Plan;
-  toolsets: readonly ToolsetChoice[];
-}
+export { type Selection, toolPlans } from './toolsets.js';
 
-/** The plans that have the tool: an endpoint's, or those of the endpoints a local tool reads. */
-export function toolPlans(tool: Tool): readonly Plan[] {
-  return tool.plans ?? ALL_PLANS;
-}
-
-/** Whether the plan has the tool. */
-function planHas(plan: Plan | undefined, tool: Tool): boolean {
-  return plan === undefined || toolPlans(tool).includes(plan);
-}
-
-/** The chosen toolsets and default tools, minus the endpoints the plan lacks. */
+/** The catalog's tools these settings expose. */
 export function selectTools(config: Selection): Tool[] {
-  return tools.filter((tool) => isSelected(tool, config.toolsets) && planHas(config.plan, tool));
+  return selectFrom(tools, config);
 }
 
 /**

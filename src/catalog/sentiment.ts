@@ -50,11 +50,12 @@ const upstreamFearAndGreedDay = lenient(fearAndGreedDay, {
 
 export const fearAndGreedLatest = defineEndpoint({
   name: 'get_fear_and_greed_latest',
-  title: 'Fear and greed (latest)',
+  title: 'Crypto fear and greed (latest)',
   toolset: 'sentiment',
   inDefault: true,
   path: '/v3/fear-and-greed/latest',
-  summary: "The Fear and Greed index (0-100) and its label: the crypto market's mood.",
+  summary:
+    'Current crypto market mood, sentiment: Fear and Greed index (0-100) and label, extreme fear to extreme greed (greedy or fearful).',
   input: paramsObject({}),
   output: fearAndGreedLatestOutput,
   credits: perCall(1),
@@ -78,11 +79,12 @@ const historicalInput = paramsObject({
 
 export const fearAndGreedHistorical = defineEndpoint({
   name: 'get_fear_and_greed_historical',
-  title: 'Fear and greed (historical)',
+  title: 'Crypto fear and greed (historical)',
   toolset: 'sentiment',
   inDefault: true,
   path: '/v3/fear-and-greed/historical',
-  summary: 'Daily Fear and Greed values, newest first.',
+  summary:
+    'How market mood, sentiment changed over the last week, month or past 30 days: daily Fear and Greed values and labels.',
   input: historicalInput,
   output: z.object({
     start: z.number(),
@@ -130,7 +132,8 @@ export const altcoinSeasonLatest = defineEndpoint({
   toolset: 'sentiment',
   inDefault: true,
   path: '/v1/altcoin-season-index/latest',
-  summary: 'The Altcoin Season index (0-100; >75 altcoin season, <25 bitcoin season) with its yearly range.',
+  summary:
+    'Is it altcoin season (altseason) now, today? Altcoin Season indicator (0-100: over 75 altcoins outperform, under 25 bitcoin season).',
   input: paramsObject({}),
   output: altcoinLatestOutput,
   credits: perCall(1),
@@ -170,7 +173,7 @@ export const altcoinSeasonHistorical = defineEndpoint({
   toolset: 'sentiment',
   inDefault: true,
   path: '/v1/altcoin-season-index/historical',
-  summary: 'The Altcoin Season index over 7, 30 or 90 days.',
+  summary: 'The Altcoin Season index over the last 7, 30 or 90 days: was it altseason last month.',
   input: paramsObject({
     timeframe: enumParam(['7d', '30d', '90d'], 'How far back.').default('7d'),
   }),

@@ -36,7 +36,7 @@ export const SERIES_COUNT = 10;
 export const MAX_SERIES_COUNT = 10_000;
 
 /** A series' count described: what it takes when not given. */
-export const SERIES_COUNT_TEXT = `Default ${SERIES_COUNT}, or all from time_start to time_end (or now).`;
+export const SERIES_COUNT_TEXT = `Default ${SERIES_COUNT}, or all in the range.`;
 
 /** The service's own count: the series tools fill theirs in (seriesPages.complete), the service defaults to 10. */
 export const seriesServiceParams = {

@@ -118,9 +118,15 @@ export function defineLocalTool<I extends z.ZodObject, O extends z.ZodObject>(
   return {
     ...rest,
     kind: 'local',
-    description: `${summary}\nCredits: ${credits ?? 'free; no call to the service'}. Plans: ${plansText(spec.plans ?? ALL_PLANS)}.`,
+    description: `${summary}\n${costLine(credits ?? 'free, answered here', spec.plans ?? ALL_PLANS)}`,
     toolInput: withFormatParam(spec.input),
   };
+}
+
+/** A description's last line: what a call costs, and the plans that have it when not all do. */
+export function costLine(credits: string, plans: readonly Plan[]): string {
+  const which = plansText(plans);
+  return `Credits: ${credits}.${which === 'all' ? '' : ` Plans: ${which}.`}`;
 }
 
 /** A tool's input: its parameters and `format`, in one zod schema. */

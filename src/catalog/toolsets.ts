@@ -1,8 +1,11 @@
 /**
  * Toolsets: the groups tools are exposed by, and how SVC_TOOLSETS names them. `default` is not a
  * group but a choice each tool makes (`inDefault`): the tools most questions need, kept few so the
- * tool list stays small in a model's context.
+ * tool list stays small in a model's context. Which tools settings select is decided here, from
+ * what a tool says of itself (toolset, default, plans), so that the generated list (mcp/listing.ts)
+ * selects as the catalog does without loading it.
  */
+import { ALL_PLANS, type Plan } from './plans.js';
 
 export const TOOLSETS = {
   global_metrics: 'Global market totals, latest and historical',
@@ -27,6 +30,34 @@ export type ToolsetChoice = Toolset | 'default';
 
 /** Everything SVC_TOOLSETS accepts: the toolsets, and `all` and `default`. */
 export const TOOLSET_CHOICES: readonly string[] = [...TOOLSET_NAMES, 'all', 'default'];
+
+/** What the settings choose: the key's plan (SVC_PLAN) and the toolsets (SVC_TOOLSETS). */
+export interface Selection {
+  plan?: Plan;
+  toolsets: readonly ToolsetChoice[];
+}
+
+/** What a tool says of itself for its selection; `plans` undefined: every plan has it. */
+export interface Selectable {
+  toolset: Toolset;
+  inDefault?: boolean;
+  plans?: readonly Plan[];
+}
+
+/** The plans that have the tool: an endpoint's, or those of the endpoints a local tool reads. */
+export function toolPlans(tool: Selectable): readonly Plan[] {
+  return tool.plans ?? ALL_PLANS;
+}
+
+/** Whether the plan has the tool. */
+export function planHas(plan: Plan | undefined, tool: Selectable): boolean {
+  return plan === undefined || toolPlans(tool).includes(plan);
+}
+
+/** The chosen toolsets' and default tools, minus those the plan lacks. */
+export function selectFrom<T extends Selectable>(tools: readonly T[], config: Selection): T[] {
+  return tools.filter((tool) => isSelected(tool, config.toolsets) && planHas(config.plan, tool));
+}
 
 /** Whether a tool is selected by these choices. */
 export function isSelected(

@@ -29,13 +29,14 @@ export const priceConversion = defineEndpoint({
   toolset: 'utilities',
   inDefault: true,
   path: '/v2/tools/price-conversion',
-  summary: 'Converts an amount between crypto or fiat currencies, now or in the past (Hobbyist+).',
+  summary:
+    'Convert an amount between coins and fiat: 2 ETH in dollars, or what 10 BTC were worth in yen at a past date (Hobbyist+).',
   input: paramsObject(
     {
       amount: z.number().min(1e-8).max(1e12).describe('Amount to convert.'),
-      id: oneId.describe('Currency to convert from (crypto or fiat), by id, e.g. 1.'),
-      symbol: oneSymbol.describe('One symbol, e.g. BTC.'),
-      time: timeBoundParam('Rate at this past time (plan permitting); default now'),
+      id: oneId.describe('From (crypto or fiat), by id, e.g. 1.'),
+      symbol: oneSymbol.describe('Or a symbol, e.g. BTC.'),
+      time: timeBoundParam('A past time, default now'),
       ...currencyParams(),
     },
     convertExclusive,

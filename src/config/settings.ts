@@ -6,7 +6,7 @@
 
 import { z } from 'zod';
 import { CREDIT_WINDOWS } from '../catalog/credits.js';
-import { DEFAULT_KEY_HEADER } from '../catalog/define.js';
+import { DEFAULT_KEY_HEADER } from '../catalog/key-header.js';
 import { PLANS } from '../catalog/plans.js';
 import { TOOLSET_CHOICES } from '../catalog/toolsets.js';
 import { ISO_INSTANT_RULE } from '../messages.js';

@@ -53,6 +53,14 @@ function formatAmount(value: number | null | undefined): string {
 }
 
 /** A plain number with separators; prices under 1 keep four significant digits. */
+/**
+ * A whole number as formatNumber writes it (1,234,567), without the locale data that the first
+ * toLocaleString loads: what start-up writes (the instructions) uses this.
+ */
+export function formatWhole(value: number): string {
+  return String(Math.trunc(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 export function formatNumber(value: number | null | undefined, maxDecimals = 2): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
   const abs = Math.abs(value);

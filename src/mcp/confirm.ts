@@ -18,7 +18,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Services } from '../call/services.js';
-import { canonicalParams } from '../catalog/params.js';
+import { canonicalParams } from '../catalog/canonical.js';
 
 /** How long a 2025 client may take to answer before the call is refused (a person is reading). */
 export const CONFIRM_WAIT_MS = 120_000;

@@ -3,11 +3,19 @@
  * whole by its own words, one listed in part by its tools' titles), and how to use them, naming
  * only tools that are listed.
  */
-import { TOOLSETS, type Tool, type Toolset } from '../catalog/index.js';
+import { TOOLSETS, type Toolset } from '../catalog/toolsets.js';
+import { formatWhole } from '../format/numbers.js';
+
+/** What the instructions read of a tool. */
+export interface Named {
+  name: string;
+  title: string;
+  toolset: Toolset;
+}
 
 /** What the listed tools of each toolset answer: the toolset's words, or its listed tools' titles. */
-function subjects(listed: readonly Tool[], all: readonly Tool[]): string[] {
-  const byToolset = new Map<Toolset, Tool[]>();
+function subjects(listed: readonly Named[], all: readonly Named[]): string[] {
+  const byToolset = new Map<Toolset, Named[]>();
   for (const tool of listed) byToolset.set(tool.toolset, [...(byToolset.get(tool.toolset) ?? []), tool]);
   return [...byToolset].flatMap(([toolset, tools]) => {
     if (toolset === 'account') return [];
@@ -16,13 +24,23 @@ function subjects(listed: readonly Tool[], all: readonly Tool[]): string[] {
   });
 }
 
+/** The toolsets with tools not listed here, and what they add, for the person who runs the server. */
+function moreToolsets(listed: readonly Named[], all: readonly Named[]): string | undefined {
+  const names = new Set(listed.map((tool) => tool.name));
+  const off = (Object.keys(TOOLSETS) as Toolset[]).filter((toolset) =>
+    all.some((tool) => tool.toolset === toolset && !names.has(tool.name)),
+  );
+  if (off.length === 0) return undefined;
+  return `More tools can be turned on with SVC_TOOLSETS: ${off.map((t) => `${t} (${lowerFirst(TOOLSETS[t])})`).join(', ')}.`;
+}
+
 /** "Global market totals" → "global market totals"; an acronym ("DEX platforms") stays. */
 function lowerFirst(text: string): string {
   return /^[A-Z][a-z]/.test(text) ? text[0].toLowerCase() + text.slice(1) : text;
 }
 
 /** The instructions for a server listing `listed` (of the catalog's `all`), pages of at most `maxChars`. */
-export function instructionsFor(listed: readonly Tool[], all: readonly Tool[], maxChars: number): string {
+export function instructionsFor(listed: readonly Named[], all: readonly Named[], maxChars: number): string {
   const has = (name: string) => listed.some((tool) => tool.name === name);
   const costs = [
     has('estimate_cost') && 'estimate_cost prices planned calls',
@@ -33,8 +51,9 @@ export function instructionsFor(listed: readonly Tool[], all: readonly Tool[], m
     has('search_cryptocurrencies') && "search_cryptocurrencies finds an asset's id, free.",
     'Answers are compact text whose last line says what the call cost; format=json gives the structured data.',
     'A parameter a tool does not list, or a malformed value, is refused before anything is sent.',
-    `A longer list or history comes in pages of at most ${maxChars.toLocaleString('en-US')} characters: send an answer's \`next\` as the arguments for the next page.`,
+    `A longer list or history comes in pages of at most ${formatWhole(maxChars)} characters: send an answer's \`next\` as the arguments for the next page.`,
     `Each description gives the credit cost${costs.length > 0 ? `; ${costs.join('; ')}` : ''}.`,
+    moreToolsets(listed, all),
   ]
     .filter(Boolean)
     .join(' ');

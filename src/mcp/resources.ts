@@ -1,9 +1,11 @@
 /**
- * The resources: svc://credits (the guard's figures, read by server.ts) and svc://endpoints, the
+ * The resources: svc://credits (the guard's figures, read by server.ts), svc://endpoints, the
  * catalog as JSON (each endpoint's path, tool, toolset, credit rule, refresh time and plans, and
- * whether this server exposes its tool). Plain data and a render function, whatever the transport
+ * whether this server exposes its tool), and svc://analysis/definitions where analyze_assets is
+ * listed. Plain data and a render function, whatever the transport
  * or SDK; loaded with the tool path, after `initialize`, since it reads the whole catalog.
  */
+import { DEFINITIONS_URI } from '../catalog/analysis-definitions.js';
 import { endpoints } from '../catalog/index.js';
 
 export const CREDITS_URI = 'svc://credits';
@@ -24,6 +26,15 @@ export const endpointsResource = {
   description:
     'Every endpoint of the service this server knows: path, tool, toolset, credits, refresh time, plans, and whether its tool is exposed here.',
   mimeType: 'application/json',
+};
+
+export const definitionsResource = {
+  uri: DEFINITIONS_URI,
+  name: 'analysis-definitions',
+  title: 'Analysis definitions',
+  description:
+    "What each of analyze_assets' figures is: return, volatility, drawdown, averages, RSI, MACD, Bollinger %b, beta, correlation.",
+  mimeType: 'text/markdown',
 };
 
 /** The catalog as JSON text; `exposed` names the tools this server lists. */

@@ -1,14 +1,12 @@
 /**
- * What every MCP server of a process answers with, loaded once per services (the catalog, the call
- * path, the views) and shared by every server built over them: the tools it lists and how a call
- * runs (`list`, `call`), the resources (`resources`, `read`), the prompts (`prompts`, `prompt`),
- * and what a call refused before the SDK reads it is told (`refuse`).
+ * What every MCP server of a process answers with once the call path has loaded (the catalog, the
+ * pipeline, the views), shared by every server built over the same services: how a call runs
+ * (`call`), the resources (`resources`, `read`), the prompts (`prompts`, `prompt`), and what a call
+ * refused before the SDK reads it is told (`refuse`). The tool list is listing.ts's.
  */
 import type {
-  CacheHint,
   CallToolResult,
   GetPromptResult,
-  Tool as McpTool,
   Prompt,
   ReadResourceResult,
   Resource,
@@ -30,13 +28,6 @@ export interface Asker {
 }
 
 export interface Runtime {
-  /** The server's instructions, built from the tools it lists. */
-  instructions: string;
-  /** How long a list keeps (2026-07-28): it changes only with the settings. */
-  listHint: Required<CacheHint>;
-  list(): McpTool[];
-  /** The output schema a call's structured data is checked against, when the tool is listed. */
-  outputSchema(name: string): McpTool['outputSchema'];
   /** A call of a listed tool through the pipeline, or the refusal of an unknown one. Never throws. */
   call(
     name: string,
@@ -63,26 +54,20 @@ export function runtimeOf(services: Services): Promise<Runtime> {
 }
 
 async function loadRuntime(services: Services): Promise<Runtime> {
-  const [tools, { callTool }, { errorResult }, catalog, { instructionsFor }, prompts] = await Promise.all([
+  const [tools, { callTool }, { errorResult }, catalog, prompts] = await Promise.all([
     import('./tools.js'),
     import('../call/pipeline.js'),
     import('../call/results.js'),
     import('../catalog/index.js'),
-    import('./instructions.js'),
     import('./prompts.js'),
   ]);
   const { config } = services;
   const exposed = tools.exposedTools(config);
-  const listed = [...exposed.tools.values()];
   const names = new Set(exposed.tools.keys());
   const unknown = (name: string) =>
     catalog.unknownToolMessage(name, config, [...names], `tools/list gives all ${names.size} tools.`);
   const read = await reader(services, names);
   return {
-    instructions: instructionsFor(listed, catalog.tools, config.maxAnswerChars),
-    listHint: tools.listCacheHint(listed),
-    list: () => exposed.definitions,
-    outputSchema: (name) => exposed.definition(name)?.outputSchema,
     async call(name, args, context) {
       const tool = exposed.tools.get(name);
       return tool ? callTool(services, tool, args, context) : errorResult(unknown(name));
@@ -110,19 +95,32 @@ async function loadRuntime(services: Services): Promise<Runtime> {
 
 /** The resources: the guard's figures (svc://credits), the catalog (svc://endpoints), the views. */
 async function reader(services: Services, names: ReadonlySet<string>) {
-  const [resources, views] = await Promise.all([import('./resources.js'), import('./views.js')]);
+  const [resources, views, definitions] = await Promise.all([
+    import('./resources.js'),
+    import('./views.js'),
+    import('../catalog/analysis-definitions.js'),
+  ]);
   const { CREDITS_URI, ENDPOINTS_URI } = resources;
+  const analysis = names.has('analyze_assets');
   return {
-    resources: () => [resources.creditsResource, resources.endpointsResource, ...views.viewResources(names)],
+    resources: () => [
+      resources.creditsResource,
+      resources.endpointsResource,
+      ...(analysis ? [resources.definitionsResource] : []),
+      ...views.viewResources(names),
+    ],
     async read(uri: string, asker: Asker): Promise<ReadResourceResult> {
       const json = (text: string) => ({ contents: [{ uri, mimeType: 'application/json', text }] });
       if (uri === ENDPOINTS_URI) return json(resources.endpointsJson(names));
+      if (analysis && uri === definitions.DEFINITIONS_URI) {
+        return { contents: [{ uri, mimeType: 'text/markdown', text: definitions.definitionsText() }] };
+      }
       const view = views.readView(uri);
       if (view) return { contents: [{ uri, mimeType: views.VIEW_MIME_TYPE, text: await view }] };
       if (uri !== CREDITS_URI) {
         throw new ResourceNotFoundError(
           uri,
-          `Unknown resource "${clip(uri, 100)}"; this server has ${CREDITS_URI}, ${ENDPOINTS_URI} and the ui:// views resources/list gives.`,
+          `Unknown resource "${clip(uri, 100)}"; resources/list gives this server's (${CREDITS_URI}, ${ENDPOINTS_URI} and more).`,
         );
       }
       const { accountOf } = await import('../guard/accounts.js');

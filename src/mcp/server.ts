@@ -13,9 +13,11 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { Services } from '../call/services.js';
+import type { Config } from '../config/index.js';
 import { ICON } from '../icon.js';
 import { VERSION } from '../version.js';
 import { askToConfirm } from './confirm.js';
+import { listingFor } from './listing.js';
 import { PromptError } from './prompts.js';
 import type { RawCallProblem } from './raw-call.js';
 import { type Asker, type Runtime, runtimeOf } from './runtime.js';
@@ -31,24 +33,41 @@ export interface Caller extends Asker {
   era?: 'legacy' | 'modern';
 }
 
+/**
+ * What a server is built over: the settings, and the shared services, which may still be loading
+ * (stdio answers `initialize` and the tool list before they have).
+ */
+export interface ServerBase {
+  config: Config;
+  services(): Promise<Services>;
+}
+
+/** A base over services already built. */
+export function baseOf(services: Services): ServerBase {
+  const ready = Promise.resolve(services);
+  return { config: services.config, services: () => ready };
+}
+
 /** Starts loading what a server needs (the catalog, the call path), so that the first request finds it loaded. */
 export function prepareServer(services: Services): void {
   void runtimeOf(services);
 }
 
 /** What a tools/call refused before the SDK reads it is answered with (raw-call.ts). */
-export async function rawCallRefusal(services: Services, problem: RawCallProblem): Promise<CallToolResult> {
-  return (await runtimeOf(services)).refuse(problem);
+export async function rawCallRefusal(base: ServerBase, problem: RawCallProblem): Promise<CallToolResult> {
+  return (await runtimeOf(await base.services())).refuse(problem);
 }
 
 /**
- * A server for one connection (stdio) or one request (HTTP), once the runtime is loaded: its
- * instructions are built from the tools listed and, on 2026-07-28, the lists carry cache hints.
+ * A server for one connection (stdio) or one request (HTTP). Its instructions and tool list are the
+ * generated listing's, so `initialize` and `tools/list` need nothing loaded; every other request
+ * waits for the runtime (the call path). On 2026-07-28 the lists carry cache hints.
  */
-export async function createServer(services: Services, caller: Caller = {}): Promise<McpServer> {
-  const runtime = await runtimeOf(services);
+export async function createServer(base: ServerBase, caller: Caller = {}): Promise<McpServer> {
+  const listing = listingFor(base.config);
+  const runtime = async () => runtimeOf(await base.services());
   // The lists change only with the settings; a credit figure changes with every call.
-  const listHint = caller.era === 'modern' ? runtime.listHint : undefined;
+  const listHint = caller.era === 'modern' ? listing.listHint : undefined;
   const mcp = new McpServer(
     {
       name: SERVER_NAME,
@@ -62,7 +81,7 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
         resources: { listChanged: false },
         prompts: { listChanged: false },
       },
-      instructions: runtime.instructions,
+      instructions: listing.instructions,
       cacheHints: {
         'server/discover': listHint,
         'tools/list': listHint,
@@ -72,16 +91,19 @@ export async function createServer(services: Services, caller: Caller = {}): Pro
       },
     },
   );
-  mcp.server.setRequestHandler('tools/list', async () => ({ tools: runtime.list() }));
-  mcp.server.setRequestHandler('tools/call', (request, ctx) =>
-    answerCall(services, runtime, mcp, caller, request.params, ctx),
+  mcp.server.setRequestHandler('tools/list', async () => ({ tools: listing.definitions }));
+  mcp.server.setRequestHandler('tools/call', async (request, ctx) =>
+    answerCall(await base.services(), await runtime(), mcp, caller, request.params, ctx),
   );
-  mcp.server.setRequestHandler('resources/list', async () => ({ resources: runtime.resources() }));
-  mcp.server.setRequestHandler('resources/read', (request) => runtime.read(request.params.uri, caller));
-  mcp.server.setRequestHandler('prompts/list', async () => ({ prompts: runtime.prompts() }));
+  mcp.server.setRequestHandler('resources/list', async () => ({ resources: (await runtime()).resources() }));
+  mcp.server.setRequestHandler('resources/read', async (request) =>
+    (await runtime()).read(request.params.uri, caller),
+  );
+  mcp.server.setRequestHandler('prompts/list', async () => ({ prompts: (await runtime()).prompts() }));
   mcp.server.setRequestHandler('prompts/get', async (request) => {
+    const loaded = await runtime();
     try {
-      return runtime.prompt(request.params.name, request.params.arguments ?? {});
+      return loaded.prompt(request.params.name, request.params.arguments ?? {});
     } catch (error) {
       if (error instanceof PromptError) throw new ProtocolError(INVALID_PARAMS, error.message);
       throw error;
@@ -129,7 +151,7 @@ async function answerCall(
     : await run();
   // 2026-07-28: the question goes back as an input-required result; the client retries with the answer.
   if (confirmation?.pending) return confirmation.pending;
-  return mcp.server.projectCallToolResult(result, runtime.outputSchema(name));
+  return mcp.server.projectCallToolResult(result, listingFor(services.config).definition(name)?.outputSchema);
 }
 
 /**

@@ -7,15 +7,16 @@
 
 import type { Transport } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
-import { createServices, type Services } from '../call/services.js';
+import type { Services } from '../call/services.js';
 import type { Config } from '../config/index.js';
 import { requireOwnKey } from '../config/own-key.js';
 import { afterStartup } from '../heap.js';
 import { VERSION } from '../version.js';
 import { DRAIN_TIMEOUT_MS, trackInFlight } from './in-flight.js';
 import { JsonLines } from './json-lines.js';
+import { listingFor } from './listing.js';
 import { refuseRawCalls } from './raw-call.js';
-import { createServer, prepareServer, rawCallRefusal } from './server.js';
+import { baseOf, createServer, prepareServer, rawCallRefusal, type ServerBase } from './server.js';
 import { ShortFirstOutput } from './short-first-output.js';
 
 /**
@@ -23,17 +24,38 @@ import { ShortFirstOutput } from './short-first-output.js';
  * its first message, calls the SDK must not read as they are refused (raw-call.ts), the requests in flight
  * tracked so that they can finish before the process exits.
  */
-export function serveConnection(services: Services, transport: Transport) {
-  const handle = serveStdio(({ era }) => createServer(services, { era }), { transport });
+export function serveConnection(over: Services | ServerBase, transport: Transport) {
+  const base = 'services' in over ? over : baseOf(over);
+  const handle = serveStdio(({ era }) => createServer(base, { era }), { transport });
   const inFlight = trackInFlight(transport);
-  refuseRawCalls(transport, (problem) => rawCallRefusal(services, problem));
+  refuseRawCalls(transport, (problem) => rawCallRefusal(base, problem));
   return { close: () => handle.close(), inFlight };
 }
 
 export async function runStdio(config: Config): Promise<void> {
   requireOwnKey(config, 'on stdio');
-  const services = await createServices(config);
-  prepareServer(services);
+  const listing = listingFor(config);
+  if (listing.names.size === 0) {
+    const { noToolsError } = await import('../catalog/index.js');
+    process.stderr.write(`svc-mcp: ${noToolsError(config)}\n`);
+    process.exit(2);
+  }
+  // The services (ledger, cache, data source) and the call path load once the tool list is out.
+  let loading: Promise<Services> | undefined;
+  const services = () => {
+    loading ??= import('../call/services.js')
+      .then(async ({ createServices }) => {
+        const built = await createServices(config);
+        void warmUp(built);
+        return built;
+      })
+      .catch((error: unknown) => {
+        // As a failure before start-up would be: one line, and the process ends (exit 2).
+        process.stderr.write(`svc-mcp: ${(error as Error)?.message ?? String(error)}\n`);
+        process.exit(2);
+      });
+    return loading;
+  };
   const output = new ShortFirstOutput(process.stdout);
   // The SDK's transport aborts the requests in flight when its input ends. It reads a copy of
   // stdin instead, which ends only once those requests are answered; a line that is not JSON is
@@ -41,7 +63,12 @@ export async function runStdio(config: Config): Promise<void> {
   const input = new JsonLines((message) => output.write(message));
   process.stdin.pipe(input, { end: false });
   const transport = new StdioServerTransport(input, output);
-  const { close, inFlight } = serveConnection(services, transport);
+  // `initialize` and the tool list are answered from the generated listing; the rest loads once they
+  // are out, ready for the first call.
+  whenListed(transport, () => void services());
+  const data = config.baseUrl === undefined ? 'sandbox (embedded)' : new URL(config.baseUrl).host;
+  process.stderr.write(`svc-mcp ${VERSION} on stdio · data: ${data} · ${listing.names.size} tools\n`);
+  const { close, inFlight } = serveConnection({ config, services }, transport);
   let closing = false;
   const shutdown = async (drain: boolean) => {
     if (closing) return;
@@ -49,7 +76,7 @@ export async function runStdio(config: Config): Promise<void> {
     if (drain) await inFlight.drained(DRAIN_TIMEOUT_MS);
     await output.flushed();
     await close().catch(() => {});
-    await services.close();
+    if (loading) await (await loading).close();
     process.exit(0);
   };
   const closed = transport.onclose;
@@ -60,21 +87,43 @@ export async function runStdio(config: Config): Promise<void> {
   process.stdin.once('end', () => void shutdown(true));
   process.once('SIGINT', () => void shutdown(true));
   process.once('SIGTERM', () => void shutdown(true));
+}
+
+/** The call path loads this long after the tool list is answered, or after the first answer at the latest. */
+const AFTER_LIST_MS = 25;
+const AFTER_FIRST_MS = 1_000;
+
+/**
+ * Calls `then` once, when the tool list has been answered (a host asks for it right after
+ * `initialize`, and waits for it before anything else), or a second after the first answer when no
+ * list was asked for. A first call does not wait for this: it loads the call path itself.
+ */
+function whenListed(transport: Transport, then: () => void): void {
+  const send = transport.send.bind(transport);
+  let timer: NodeJS.Timeout | undefined;
+  let done = false;
+  const soon = (ms: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      done = true;
+      then();
+    }, ms);
+  };
+  // Wrapped for good (others wrap it too): once done, it only passes messages on.
+  transport.send = async (message, options) => {
+    await send(message, options);
+    if (done) return;
+    const result = 'result' in message ? (message.result as Record<string, unknown>) : undefined;
+    if (result && Array.isArray(result.tools)) soon(AFTER_LIST_MS);
+    else if ('id' in message && timer === undefined) soon(AFTER_FIRST_MS);
+  };
+}
+
+/** The call path loaded, and the data source started and its connection opened. */
+async function warmUp(services: Services): Promise<void> {
+  prepareServer(services);
   const source = await services.source();
   source.client.warm();
-  const [{ exposedTools }, { noToolsError }] = await Promise.all([
-    import('./tools.js'),
-    import('../catalog/index.js'),
-  ]);
-  // Checked once the tool path is loaded (after `initialize`, to keep start-up fast): a host shows
-  // this line in its log rather than a server that silently offers nothing.
-  const none = noToolsError(config);
-  if (none) {
-    process.stderr.write(`svc-mcp: ${none}\n`);
-    process.exit(2);
-  }
-  const count = exposedTools(config).tools.size;
-  process.stderr.write(`svc-mcp ${VERSION} on stdio · data: ${source.label} · ${count} tools\n`);
   services.announce();
   afterStartup();
 }

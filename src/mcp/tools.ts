@@ -1,7 +1,7 @@
 /** The tools a configuration exposes, their definitions as MCP lists them, and how long a list keeps. */
-import type { CacheHint, Tool as McpTool } from '@modelcontextprotocol/server';
+import type { Tool as McpTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { callsService, dataSchema, type Selection, selectTools, type Tool } from '../catalog/index.js';
+import { callsService, type Selection, selectTools, type Tool } from '../catalog/index.js';
 import { MAX_UNBOUNDED_INT } from '../catalog/params.js';
 import { viewMeta } from './views.js';
 
@@ -21,16 +21,6 @@ export function exposedTools(config: Selection) {
       return byName.get(name);
     },
   };
-}
-
-/**
- * The cache hint of the lists (2026-07-28 clients keep a list for `ttlMs`): a list changes only when
- * the server restarts with other settings, so a client may keep it as long as the slowest data its
- * tools serve, the longest refresh frequency among them; it is the same for every caller (public).
- */
-export function listCacheHint(tools: readonly Tool[]): Required<CacheHint> {
-  const longest = Math.max(0, ...tools.map((tool) => (tool.kind === 'endpoint' ? tool.refreshSeconds : 0)));
-  return { ttlMs: longest * 1000, cacheScope: 'public' };
 }
 
 /**
@@ -72,11 +62,96 @@ function trim(node: unknown): unknown {
     // A maximum that only keeps absurd values out (offsets past a million, money past 1e17) tells a
     // model nothing; the server still refuses such values, naming the parameter.
     if (key === 'maximum' && typeof value === 'number' && value >= MAX_UNBOUNDED_INT) continue;
-    // Object keys are strings in JSON: saying so says nothing.
-    if (key === 'propertyNames' && JSON.stringify(value) === '{"type":"string"}') continue;
+    // Object keys are strings in JSON, and any value is what an unsaid one allows: saying so says nothing.
+    if (key === 'propertyNames' && JSON.stringify(trim(value)) === '{"type":"string"}') continue;
+    if (key === 'additionalProperties' && JSON.stringify(value) === '{}') continue;
     // These hold values, not schemas.
     out[key] = key === 'enum' || key === 'required' || key === 'default' ? value : trim(value);
   }
+  return out;
+}
+
+/**
+ * Parameters every tool (or every paged one) takes, which the instructions explain once (`format=json`
+ * for the structured data; `cursor` as an answer's `next` gives it): not listed tool by tool. The
+ * listed schemas allow parameters they do not name, and the server takes these.
+ */
+const EXPLAINED_ONCE: ReadonlySet<string> = new Set(['format', 'cursor']);
+
+/** Parameters whose names say what they are (an offset, a page size, a range's bounds): listed without their words. */
+const SELF_EXPLAINED = /^(start|limit|amount|convert_id|skip_invalid|\w+_(min|max))$/;
+const RANGE_BOUND = /_(min|max)$/;
+/** A longer list of values is listed by its first few, as examples: a refusal names them all. */
+const ENUM_SHOWN = 4;
+
+/**
+ * An input schema as listed: what the instructions explain once, self-explained parameters without
+ * their words, and long lists of values by their first few (the catalog puts the common ones first).
+ */
+function listedInput(schema: Record<string, unknown>): Record<string, unknown> {
+  const fields = schema.properties as Record<string, Record<string, unknown>>;
+  const listed = (name: string, field: Record<string, unknown>): Record<string, unknown> => {
+    const { description, enum: values, ...rest } = field;
+    const plain = SELF_EXPLAINED.test(name);
+    // "Default all." says what JSON Schema's `default` says, in fewer bytes.
+    const only = /^Default ([\w.-]+)\.$/.exec(String(description ?? ''))?.[1];
+    if (only !== undefined) rest.default ??= only;
+    const words = plain || only !== undefined ? undefined : (description as string | undefined);
+    // An offset from 1, or a page size of at least 1, goes without saying.
+    if (plain && rest.minimum === 1) delete rest.minimum;
+    if (name === 'start' && rest.default === 1) delete rest.default;
+    // A flag is off unless sent.
+    if (rest.type === 'boolean' && rest.default === false) delete rest.default;
+    // A range's bound by its type alone: a negative price or cap is refused, naming the parameter.
+    if (RANGE_BOUND.test(name)) return { type: rest.type };
+    if (Array.isArray(values) && values.length > ENUM_SHOWN + 2) {
+      const examples = `e.g. ${values.slice(0, ENUM_SHOWN).join(', ')}.`;
+      return { ...rest, type: 'string', description: words ? `${words} ${examples}` : examples };
+    }
+    return { ...rest, ...(values ? { enum: values } : {}), ...(words ? { description: words } : {}) };
+  };
+  return {
+    ...schema,
+    properties: Object.fromEntries(
+      Object.entries(fields)
+        .filter(([name]) => !EXPLAINED_ONCE.has(name))
+        .map(([name, field]) => [name, listed(name, field)]),
+    ),
+  };
+}
+
+/** How deep a listed output schema goes: the answer's fields, and its lists' and objects' fields. */
+const OUTPUT_DEPTH = 2;
+/** What a listed output schema keeps of a node, besides its fields. */
+const OUTPUT_KEYS: ReadonlySet<string> = new Set(['type', 'enum', 'const']);
+
+/**
+ * An output schema as listed: the answer's fields with their types, and its lists' and objects'
+ * fields one level down; deeper values by their type alone; no descriptions, bounds or required
+ * fields (the tool's description says what the answer holds; `truncated` and `next` are the text's
+ * to explain).
+ * Clients compile what is listed each time they list: it stays small. The server checks each
+ * answer against the whole shape itself (catalog/define.ts, checkedData).
+ */
+function compactOutput(node: Record<string, unknown>, depth: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (OUTPUT_KEYS.has(key)) out[key] = value;
+    else if (key === 'anyOf' && Array.isArray(value))
+      out.anyOf = value.map((option) => compactOutput(option as Record<string, unknown>, depth));
+  }
+  if (depth >= OUTPUT_DEPTH) return out;
+  const fields = node.properties as Record<string, Record<string, unknown>> | undefined;
+  if (fields) {
+    out.properties = Object.fromEntries(
+      Object.entries(fields).map(([name, field]) => [name, compactOutput(field, depth + 1)]),
+    );
+  }
+  const items = node.items as Record<string, unknown> | undefined;
+  if (items) out.items = compactOutput(items, depth);
+  const values = node.additionalProperties;
+  if (values && typeof values === 'object')
+    out.additionalProperties = compactOutput(values as Record<string, unknown>, depth + 1);
   return out;
 }
 
@@ -98,13 +173,12 @@ function buildDefinition(tool: Tool): McpTool {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: jsonSchema(tool.toolInput, 'input') as McpTool['inputSchema'],
-    outputSchema: jsonSchema(
-      dataSchema(tool.output, tool.kind === 'endpoint' && tool.pages !== undefined),
-      'output',
-    ) as McpTool['outputSchema'],
-    // Every tool only reads, and a call made again asks the same; the service's world is open.
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: callsService(tool) },
+    inputSchema: listedInput(jsonSchema(tool.toolInput, 'input')) as McpTool['inputSchema'],
+    outputSchema: compactOutput(jsonSchema(tool.output, 'output'), 0) as McpTool['outputSchema'],
+    // Every tool only reads (so whether it is idempotent or destructive says nothing, MCP's
+    // annotations say); the service's world is open, which is the hint's default: only the
+    // server's own tools say otherwise.
+    annotations: callsService(tool) ? { readOnlyHint: true } : { readOnlyHint: true, openWorldHint: false },
     ...(view === undefined ? {} : { _meta: view }),
   };
 }

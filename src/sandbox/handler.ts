@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { keyInfo } from '../catalog/account.js';
 import { currencyCount } from '../catalog/credits.js';
-import { DEFAULT_KEY_HEADER } from '../catalog/define.js';
+import { DEFAULT_KEY_HEADER } from '../catalog/key-header.js';
 import { coerceQuery, validateParams } from '../catalog/params.js';
 import type { Plan } from '../catalog/plans.js';
 import { planTitle } from '../catalog/plans.js';

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/call/services.js';
-import { canonicalParams } from '../../src/catalog/params.js';
+import { canonicalParams } from '../../src/catalog/canonical.js';
 import { openRaw, type RawExchange, servicesFor } from '../helpers/in-process.js';
 import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 

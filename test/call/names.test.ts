@@ -8,14 +8,14 @@ import { textOf } from '../helpers/cli.js';
 import { openInProcess } from '../helpers/in-process.js';
 
 describe('an unknown tool', () => {
-  it('get_news points at the news tool, hidden by default, and says how to list it', async () => {
+  it('get_posts points at the posts tools, hidden by default, and says how to list them', async () => {
     const session = await openInProcess();
     try {
-      const result = await session.call('get_news');
+      const result = await session.call('get_posts');
       expect(result.isError).toBe(true);
       const text = textOf(result);
-      expect(text).toMatch(/^Unknown tool "get_news"\. Did you mean get_latest_content/);
-      expect(text).toContain('get_latest_content is in the content toolset');
+      expect(text).toMatch(/^Unknown tool "get_posts"\. Did you mean get_top_posts/);
+      expect(text).toContain('get_top_posts is in the content toolset');
       expect(text).toContain('add content (or all) to SVC_TOOLSETS');
     } finally {
       await session.close();
@@ -72,11 +72,24 @@ describe('the instructions', () => {
 
   it('say what the listed tools answer: sentiment alone is not market listings', async () => {
     const sentiment = await instructionsWith({ SVC_TOOLSETS: 'sentiment' });
-    expect(sentiment.text).toMatch(/fear and greed/i);
-    expect(sentiment.text).not.toMatch(/search_cryptocurrencies|get_credit_usage|listings/);
+    const [answers, more] = sentiment.text.split('More tools can be turned on');
+    expect(answers).toMatch(/fear and greed/i);
+    expect(answers).not.toMatch(/search_cryptocurrencies|get_credit_usage|listings/);
+    // The toolsets not listed, and what each adds, in one line for whoever runs the server.
+    expect(more).toMatch(
+      /^ with SVC_TOOLSETS: global_metrics \(global market totals.*cryptocurrency \(cryptocurrencies: search.*content \(news, articles and community posts\)/,
+    );
     const all = await instructionsWith({ SVC_TOOLSETS: 'all' });
     expect(all.text).toContain('search_cryptocurrencies');
     expect(all.text).toContain('get_credit_usage');
     expect(all.text).toMatch(/news/i);
+    expect(all.text).not.toContain('More tools can be turned on');
+  });
+
+  it('by default, name the toolsets that add more: kline, legacy and the rest of content', async () => {
+    const { text } = await instructionsWith({});
+    expect(text).toMatch(
+      /More tools can be turned on with SVC_TOOLSETS: .*content \(news, articles and community posts\).*kline \(DEX token candles/,
+    );
   });
 });

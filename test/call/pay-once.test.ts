@@ -6,7 +6,7 @@
  * spend is booked under the tool called.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_KEY_HEADER } from '../../src/catalog/define.js';
+import { DEFAULT_KEY_HEADER } from '../../src/catalog/key-header.js';
 import { type McpSession, newStateDir, textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { heavyCallsEnv, SANDBOX_NOW, type Sandbox, startTestSandbox } from '../helpers/sandbox.js';

@@ -31,6 +31,7 @@ const LISTED_DEFAULT = [
 export const DEFAULT_TOOLS = [
   ...SPEC_TOOLS,
   ...LISTED_DEFAULT,
+  'get_latest_content',
   'get_key_info',
   'search_cryptocurrencies',
   'analyze_assets',

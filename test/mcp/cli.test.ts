@@ -123,7 +123,7 @@ describe('svc-mcp tools', () => {
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(DEFAULT_TOOLS.length);
     for (const line of lines) expect(line).toMatch(/^[a-z0-9_]+ +[a-z_]+ +\S.{20,}$/);
-    expect(lines[0]).toMatch(/^get_global_metrics_latest +global_metrics +The crypto market now/);
+    expect(lines[0]).toMatch(/^get_global_metrics_latest +global_metrics +Whole crypto market now/);
     expect(lines.find((l) => l.startsWith('get_credit_usage '))).toMatch(/^get_credit_usage +account +/);
   });
 

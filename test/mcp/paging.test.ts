@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_KEY_HEADER } from '../../src/catalog/define.js';
+import { DEFAULT_KEY_HEADER } from '../../src/catalog/key-header.js';
 import { type McpSession, newStateDir, textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { heavyCallsEnv, type Sandbox, startTestSandbox } from '../helpers/sandbox.js';

@@ -111,11 +111,12 @@ describe('prompts', () => {
 });
 
 describe('resources', () => {
-  it('lists svc://credits, svc://endpoints and the views of the tools it exposes', async () => {
+  it("lists svc://credits, svc://endpoints, analyze_assets' definitions and the views of the tools it exposes", async () => {
     const { resources } = await mcp.client.listResources();
     expect(resources.map((r) => r.uri)).toEqual([
       'svc://credits',
       'svc://endpoints',
+      'svc://analysis/definitions',
       'ui://svc-mcp/price.html',
       'ui://svc-mcp/sentiment.html',
       'ui://svc-mcp/overview.html',
@@ -123,8 +124,29 @@ describe('resources', () => {
     expect(resources.map((r) => r.mimeType)).toEqual([
       'application/json',
       'application/json',
+      'text/markdown',
       ...Array(3).fill('text/html;profile=mcp-app'),
     ]);
+  });
+
+  it("svc://analysis/definitions says what each of analyze_assets' figures is, as its answers do", async () => {
+    const { contents } = await mcp.client.readResource({ uri: 'svc://analysis/definitions' });
+    const text = resourceText(contents);
+    expect(text).toMatch(/^# analyze_assets: what each figure is\n/);
+    for (const figure of [
+      'return_pct',
+      'volatility_pct',
+      'max_drawdown_pct',
+      'rsi_14',
+      'MACD',
+      'bollinger_pct_b',
+      'beta',
+    ])
+      expect(text).toContain(figure);
+    const answer = await mcp.call('analyze_assets', { symbol: 'ETH' });
+    const definitions = (answer.structuredContent as { definitions: Record<string, string> }).definitions;
+    expect(text.split('\n').slice(1)).toEqual(Object.values(definitions).map((d) => `- ${d}`));
+    expect(firstText(answer)).toContain('What each figure is: svc://analysis/definitions');
   });
 
   it('svc://endpoints is the catalog: every endpoint with path, tool, credits, refresh, plans and whether it is exposed', async () => {
@@ -165,7 +187,7 @@ describe('resources', () => {
     const { contents } = await mcp.client.readResource({ uri: 'svc://credits' });
     expect(JSON.parse(resourceText(contents))).toMatchObject({ window: 'day', budget: null });
     await expect(mcp.client.readResource({ uri: 'svc://nothing' })).rejects.toThrow(
-      /svc:\/\/credits, svc:\/\/endpoints and the ui:\/\/ views/,
+      /resources\/list gives this server's \(svc:\/\/credits, svc:\/\/endpoints and more\)/,
     );
   });
 });

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 /**
  * Benchmarks of the MCP server over stdio against the sandbox running as a separate process (rate
- * limit off): start-up to the `initialize` answer, per-call latency of get_fear_and_greed_latest
+ * limit off; start-up is tools/bench/startup.mjs's): per-call latency of get_fear_and_greed_latest
  * (the cache on, as configured by default: every call after the first is a cache hit; what an
  * uncached call costs is tools/bench/ledger.mjs's) beside a direct keep-alive HTTP GET of the same
- * endpoint, after WARMUP calls, resident memory, and tools/list size; for
- * reference, the same figures for two bare servers on the same SDK (v2; one constant tool; one tool
- * forwarding the same GET with undici). The client is the SDK 1.x Client over the 2025 handshake,
+ * endpoint, after WARMUP calls, and over the p50 of the floor (an SDK server, v2, with one constant
+ * tool); resident memory; and tools/list size; for reference, a bare server whose one tool forwards
+ * the same GET with undici. The client is the SDK 1.x Client over the 2025 handshake,
  * what most hosts speak. Bounded in count; prints numbers. Run `npm run build` first.
  *
- *   node tools/bench/server.mjs [--calls 1000] [--starts 15]
+ *   node tools/bench/server.mjs [--calls 1000]
  *
  * BENCH_NODE_ARGS adds Node options to the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
  */
@@ -30,15 +30,9 @@ import {
 } from './processes.mjs';
 import { figure, saveResults } from './results.mjs';
 
-const { values } = parseArgs({
-  options: { calls: { type: 'string', default: '1000' }, starts: { type: 'string', default: '15' } },
-});
+const { values } = parseArgs({ options: { calls: { type: 'string', default: '1000' } } });
 const CALLS = Number(values.calls);
-const STARTS = Number(values.starts);
-for (const [name, value] of [
-  ['--calls', CALLS],
-  ['--starts', STARTS],
-]) {
+for (const [name, value] of [['--calls', CALLS]]) {
   if (!Number.isInteger(value) || value < 1) {
     console.error(`${name} must be a whole number of at least 1`);
     process.exit(2);
@@ -54,32 +48,12 @@ function ms(value) {
   return `${value.toFixed(3)} ms`;
 }
 
-async function constantToolP50() {
-  const { client } = await connect(['--input-type=module', '-e', CONSTANT_SERVER]);
-  const samples = [];
-  for (let i = 0; i < WARMUP + CALLS; i++) {
-    const t = performance.now();
-    await client.callTool({ name: 'constant', arguments: {} });
-    if (i >= WARMUP) samples.push(performance.now() - t);
-  }
-  await client.close();
-  return percentile(samples, 50);
-}
-
 const { url, child: sandbox } = await startSandboxProcess();
 // A ledger of the bench's own, not the user's.
 const state = mkdtempSync(join(tmpdir(), 'svc-mcp-bench-server-'));
 try {
-  // Start-up: spawn to the initialize answer, measured by an SDK client.
   const env = { SVC_API_KEY: KEY, SVC_BASE_URL: url, SVC_STATE_DIR: state };
   const ours = [...NODE_ARGS, cli, 'stdio'];
-  const starts = [];
-  for (let i = 0; i < STARTS; i++) {
-    const { client, startupMs } = await connect(ours, env);
-    starts.push(startupMs);
-    await client.close();
-  }
-
   const { client, pid } = await connect(ours, env);
   const rssAfterStart = rssMb(pid);
   const { tools } = await client.listTools();
@@ -92,6 +66,14 @@ try {
     await res.body.text();
   };
   const ourRun = await beside(() => client.callTool(fearAndGreed), direct, rounds);
+  // Ours beside the floor, in turn, so that the machine's load hits both alike.
+  const floor = await connect(['--input-type=module', '-e', CONSTANT_SERVER]);
+  const floorRun = await beside(
+    () => client.callTool(fearAndGreed),
+    () => floor.client.callTool({ name: 'constant', arguments: {} }),
+    rounds,
+  );
+  await floor.client.close();
   const rssAfterCalls = rssMb(pid);
   const rssPeak = rssMb(pid, 'VmHWM');
   await client.close();
@@ -102,12 +84,10 @@ try {
   await forwarding.client.close();
   await agent.close();
 
-  const floorP50 = await constantToolP50();
+  const floorP50 = percentile(floorRun.direct, 50);
+  const besideFloorP50 = percentile(floorRun.call, 50);
   const [mcpP50, httpP50] = [percentile(ourRun.call, 50), percentile(ourRun.direct, 50)];
   const forwardingOverhead = percentile(forwardingRun.call, 50) - percentile(forwardingRun.direct, 50);
-  console.log(
-    `start-up to initialize (${STARTS} starts): median ${ms(percentile(starts, 50))}, max ${ms(Math.max(...starts))}`,
-  );
   console.log(
     `get_fear_and_greed_latest over stdio, cache hits (${CALLS} sequential calls after ${WARMUP}): p50 ${ms(mcpP50)}, p95 ${ms(percentile(ourRun.call, 95))}`,
   );
@@ -119,12 +99,21 @@ try {
     `server RSS: ${rssAfterStart.toFixed(1)} MB after start-up, ${rssAfterCalls.toFixed(1)} MB after ${CALLS + WARMUP} calls, ${rssPeak.toFixed(1)} MB at most`,
   );
   console.log(`tools/list (default toolsets, ${tools.length} tools): ${toolsListBytes} bytes`);
-  console.log(`for reference, an SDK server with one constant tool: p50 ${ms(floorP50)} per call`);
+  console.log(
+    `an SDK server with one constant tool, in turn with ours: p50 ${ms(floorP50)} per call, ours ${ms(besideFloorP50)}: ×${(besideFloorP50 / floorP50).toFixed(2)}`,
+  );
   console.log(
     `for reference, an SDK server whose one tool makes the same GET with undici: overhead at p50 ${ms(forwardingOverhead)}, RSS ${forwardingRss.toFixed(1)} MB after ${CALLS + WARMUP} calls`,
   );
   saveResults('server', 'node tools/bench/server.mjs', [
-    figure('start-up, spawn to the initialize answer, median', percentile(starts, 50), 'ms', { most: 250 }),
+    figure(
+      'cached get_fear_and_greed_latest, p50, over the one-tool SDK server',
+      besideFloorP50 / floorP50,
+      '×',
+      {
+        most: 1.2,
+      },
+    ),
     figure('cached get_fear_and_greed_latest over stdio above a direct GET, p50', mcpP50 - httpP50, 'ms', {
       most: 1,
     }),

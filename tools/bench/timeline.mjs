@@ -91,7 +91,15 @@ try {
       const labels = [...SPANS, 'in all'];
       kept.push(...medians[0].map((ms, i) => figure(`ours: ${labels[i]}, median`, ms * 1000, 'µs')));
       kept.push(
-        ...extra.map((ms, i) => figure(`ours less the reference: ${labels[i]}, median`, ms * 1000, 'µs')),
+        ...extra.map((ms, i) =>
+          // An uncached call in all: within 250 µs of the least a server can do.
+          figure(
+            `ours less the reference: ${labels[i]}, median`,
+            ms * 1000,
+            'µs',
+            i === SPANS.length ? { most: 250 } : undefined,
+          ),
+        ),
       );
     }
   }

@@ -14,7 +14,7 @@ import type { PersonLimit } from '../../guard/guard.js';
 import { clip } from '../../messages.js';
 import { consoleToLog } from '../../ops/logs.js';
 import { rawCallProblem } from '../raw-call.js';
-import { createServer, prepareServer, rawCallRefusal } from '../server.js';
+import { baseOf, createServer, prepareServer, rawCallRefusal } from '../server.js';
 import { type AccessRules, accessRules, callerKey, checkHost, checkOrigin } from './access.js';
 import { Admission, stoppingRefusal } from './admission.js';
 import { authorizer, isRefusal, signInFor } from './auth.js';
@@ -52,6 +52,7 @@ export async function createHttpHandler(
   { host, ownKey: ownKeyOptions }: { host: string; ownKey?: OwnKeyOptions },
 ): Promise<HttpHandler> {
   prepareServer(services);
+  const base = baseOf(services);
   const signIn = await signInFor(config);
   // Loaded only in this mode: the authorization server and its dependencies stay out otherwise.
   const ownKey =
@@ -65,7 +66,7 @@ export async function createHttpHandler(
   const admission = new Admission(config.httpMaxRequests);
   const mcp = createMcpHandler(
     ({ era, requestInfo, authInfo }) =>
-      createServer(services, {
+      createServer(base, {
         era,
         apiKey: ownKey
           ? (authInfo?.extra?.apiKey as string | undefined)
@@ -236,7 +237,7 @@ function mcpRoute({
     if (busy) return sendRefusal(res, busy);
     const problem = rawCallProblem(body.parsed);
     if (problem) {
-      const result = await rawCallRefusal(services, problem);
+      const result = await rawCallRefusal(baseOf(services), problem);
       return sendJson(res, 200, { jsonrpc: '2.0', id: problem.id, result });
     }
     // The SDK answers its own failures (500); a write after the deadline's answer is dropped.
