@@ -2,7 +2,7 @@
 /**
  * Writes what is generated: from the catalog, the tool list servers answer with before the catalog
  * has loaded (src/mcp/tool-list.json: each tool's definition and what selects it); from the catalog
- * and the settings table, the README's list of tools,
+ * and the settings table, the README's list of tools, reliability.md's context budget,
  * docs/tools.md's table, docs/settings.md's tables, the bundle manifest's tools and user_config,
  * and server.json for the MCP Registry; from the benchmarks' results, docs/performance.md and
  * the times of the suite and CI in docs/testing.md and the README.
@@ -19,6 +19,8 @@ const { SETTINGS_DOC } = await import(`${root}dist/config/index.js`);
 const { formatDuration } = await import(`${root}dist/format/text.js`);
 const { ICON } = await import(`${root}dist/icon.js`);
 const { toolDefinition } = await import(`${root}dist/mcp/tools.js`);
+const { listingFor } = await import(`${root}dist/mcp/listing.js`);
+const { loadConfig } = await import(`${root}dist/config/index.js`);
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
 /** The Node flags on the CLI's first line (`#!/usr/bin/env -S node …`), which the bundle's host does not read. */
@@ -121,6 +123,32 @@ function generatedToolList() {
   return `${JSON.stringify({ tools: listed }, null, 1)}\n`;
 }
 
+const bytes = (value) => Buffer.byteLength(JSON.stringify(value));
+const readBytes = (t) =>
+  bytes({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema });
+const grouped = (n) => Math.round(n).toLocaleString('en-US');
+
+/** reliability.md's context budget: each bound, and what the generated list measures now. */
+function contextTable() {
+  const listed = (toolsets) => listingFor(loadConfig({ SVC_TOOLSETS: toolsets })).definitions;
+  const [defaults, all] = [listed('default'), listed('all')];
+  const read = defaults.reduce((n, t) => n + readBytes(t), 0);
+  const largest = defaults.reduce((a, t) => (readBytes(t) > readBytes(a) ? t : a));
+  const biggest = all.reduce((a, t) => (bytes(t) > bytes(a) ? t : a));
+  const allRead = all.reduce((n, t) => n + readBytes(t), 0) / all.length;
+  const allWhole = all.reduce((n, t) => n + bytes(t), 0) / all.length;
+  return [
+    '| Measure | Bound | Now |',
+    '|---|---|---|',
+    `| \`tools/list\`, \`default\` (${defaults.length} tools): name, title, description and input schema | ≤ 600 bytes a tool, ≤ 16 KB in all, no tool over 1,200 ([decision 009](decisions/009-a-small-list-built-once.md)) | ${grouped(read / defaults.length)} a tool, ${grouped(read)} in all; the most, ${grouped(readBytes(largest))} (\`${largest.name}\`) |`,
+    `| \`tools/list\`, \`default\`, the whole list (output schemas, annotations, views) | ≤ 30 KB | ${grouped(bytes({ tools: defaults }))} |`,
+    `| one tool's whole definition, any toolset | < 3 KB | the most, ${grouped(bytes(biggest))} (\`${biggest.name}\`) |`,
+    `| \`tools/list\`, \`all\` (${all.length} tools): what the model reads / whole definitions, a tool | (measured) | ${grouped(allRead)} / ${grouped(allWhole)} |`,
+    '| an answer with default arguments | < 16 KB data, < 4,000 characters text | (`test/mcp/budget.test.ts` prints the largest) |',
+    '| any answer, whatever its arguments | ≤ `SVC_MAX_ANSWER_CHARS` (100,000) characters of text and of data; < 1 MiB on the wire at its most (400,000) | a page, else cut to fit |',
+  ].join('\n');
+}
+
 /** Where the project lives: the repository, whose README is also its website. */
 const REPOSITORY = 'https://github.com/svc-mcp/svc-mcp';
 
@@ -211,6 +239,7 @@ const generated = [
   ],
   ['docs/performance.md', () => performancePage(`${root}tools/bench/results`)],
   ['docs/testing.md', (text) => replaceBetween(text, 'suite-time', suiteTimes(`${root}tools/bench/results`))],
+  ['docs/reliability.md', (text) => replaceBetween(text, 'context', contextTable())],
   ['manifest.json', (text) => `${JSON.stringify(manifest(JSON.parse(text)), null, 2)}\n`],
   ['server.json', () => `${JSON.stringify(serverJson(), null, 2)}\n`],
   ['src/mcp/tool-list.json', generatedToolList],

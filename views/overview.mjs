@@ -71,4 +71,6 @@ function draw(result) {
   reportSize();
 }
 
-connect('svc-mcp market overview', draw);
+connect('svc-mcp market overview', draw).catch((error) =>
+  showMessage(`No host to draw for: ${error.message}`),
+);

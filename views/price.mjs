@@ -136,4 +136,4 @@ function draw(result) {
   reportSize();
 }
 
-connect('svc-mcp price chart', draw);
+connect('svc-mcp price chart', draw).catch((error) => showMessage(`No host to draw for: ${error.message}`));

@@ -83,4 +83,4 @@ function draw(result) {
   reportSize();
 }
 
-connect('svc-mcp sentiment', draw);
+connect('svc-mcp sentiment', draw).catch((error) => showMessage(`No host to draw for: ${error.message}`));

@@ -42,7 +42,7 @@ export class SharedCache {
     private readonly store: CacheStore,
     /** SVC_CACHE: off means every call makes its own request. */
     private readonly enabled: boolean,
-    /** How long another process may hold a claim, and how long this one waits on it (time-budget.ts). */
+    /** How long another process may hold a claim, and how long this one waits on it (time-bounds.ts). */
     private readonly claimMs: number,
     /** How long past its freshness an entry is kept to stand in for a failing service (0: not at all). */
     private readonly staleMs = 0,

@@ -8,7 +8,7 @@ import type { Endpoint } from '../catalog/index.js';
 import { counted } from '../format/text.js';
 import { largestFit } from '../guard/fit.js';
 import type { RefusalReason } from '../ops/events.js';
-import type { CallContext } from './pipeline.js';
+import type { CallContext } from './context.js';
 import type { Services } from './services.js';
 
 type Confirm = NonNullable<CallContext['confirm']>;

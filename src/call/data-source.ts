@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import type { Config } from '../config/index.js';
-import { timeBudget } from '../time-budget.js';
+import { timeBounds } from '../time-bounds.js';
 import { UpstreamClient } from '../upstream/client.js';
 
 /** The key the embedded sandbox is called with (an Enterprise key: every endpoint, deepest history). */
@@ -23,7 +23,7 @@ export interface DataSource {
 
 export async function openDataSource(config: Config): Promise<DataSource> {
   const { keyHeader } = config;
-  const { attemptMs, requestsMs, maxAttempts } = timeBudget(config.timeoutMs);
+  const { attemptMs, requestsMs, maxAttempts } = timeBounds(config.timeoutMs);
   const clientFor = (baseUrl: string) =>
     new UpstreamClient({ baseUrl, keyHeader, attemptMs, requestsMs, maxAttempts });
   if (config.baseUrl !== undefined) {

@@ -18,8 +18,8 @@ import { traced } from '../ops/telemetry.js';
 import type { QueryParams, RequestOptions, UpstreamResponse } from '../upstream/client.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { confirmCostly, ownConfirmation, RefusedCall } from './confirmation.js';
+import type { CallContext } from './context.js';
 import type { DataSource } from './data-source.js';
-import type { CallContext } from './pipeline.js';
 import type { Services } from './services.js';
 
 /** A call's context as its fetches see it: told what each request the call sent was charged, as it settles. */

@@ -27,7 +27,7 @@ export class CallLimiter {
   private readonly waiting: Waiter[] = [];
 
   constructor(
-    /** How long a call may wait for its turn before it is refused (time-budget.ts). */
+    /** How long a call may wait for its turn before it is refused (time-bounds.ts). */
     private readonly maxWaitMs: number,
     private readonly maxInFlight = MAX_IN_FLIGHT,
     private readonly maxWaiting = MAX_WAITING,

@@ -25,11 +25,11 @@ import {
 } from '../catalog/index.js';
 import { validateParams } from '../catalog/params.js';
 import { accountOf } from '../guard/accounts.js';
-import type { PersonLimit } from '../guard/guard.js';
 import { CALL_CANCELLED } from '../messages.js';
 import { type CallEvent, notify } from '../ops/events.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
 import { confirmEstimate, QuestionAsked, RefusedCall } from './confirmation.js';
+import type { CallContext } from './context.js';
 import { fitToAnswer } from './cut.js';
 import { pricingContext, refuseOverLimits } from './estimate.js';
 import { type EndpointData, type FetchContext, fetchEndpoint } from './fetch.js';
@@ -37,26 +37,6 @@ import { BusyError } from './limiter.js';
 import { answerPage, storedPage } from './paging.js';
 import { errorResult, type ResultMeta, toolResult } from './results.js';
 import type { Services } from './services.js';
-
-export interface CallContext {
-  /** The caller's cancel signal: a cancelled call stops its upstream request. */
-  signal?: AbortSignal;
-  /** A key the caller brought (HTTP); else the data source's own. */
-  apiKey?: string;
-  /** The signed-in person (HTTP with sign-in, as personOf names them), whose own budget applies too. */
-  person?: string;
-  /** The person's own budget and window (own-key sign-in), when not the server's. */
-  personLimit?: PersonLimit;
-  /** The person may see everyone's figures (the admin scope). */
-  admin?: boolean;
-  /**
-   * Asks the person whether to send a costly call (SVC_CONFIRM_CREDITS) at `price` credits: true
-   * to send it, false when declined; `asked` when the question goes back to the client first
-   * (2026-07-28), which calls again with the answer. Absent where the client cannot ask (no
-   * elicitation): such calls go on as before.
-   */
-  confirm?: (question: string, price: number) => Promise<boolean | 'asked'>;
-}
 
 /** What a call's end reports besides its result. */
 interface Outcome {

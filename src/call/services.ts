@@ -24,7 +24,7 @@ import { type Log, type LogDestination, logCalls, openLog, SILENT_LOG } from '..
 import type { Metrics } from '../ops/metrics.js';
 import { openTelemetry, type Telemetry, telemetryWanted } from '../ops/telemetry.js';
 import { RedisConnection, script } from '../redis.js';
-import { timeBudget } from '../time-budget.js';
+import { timeBounds } from '../time-bounds.js';
 import { type DataSource, openDataSource } from './data-source.js';
 import { CallLimiter } from './limiter.js';
 
@@ -96,7 +96,7 @@ export interface Services {
 export async function createServices(config: Config, options: ServiceOptions = {}): Promise<Services> {
   const frozen = config.now?.getTime();
   const now = frozen === undefined ? Date.now : () => frozen;
-  const { turnWaitMs, claimMs } = timeBudget(config.timeoutMs);
+  const { turnWaitMs, claimMs } = timeBounds(config.timeoutMs);
   const log = openLog(config.logLevel ?? options.logLevel ?? 'warn', options.logTo);
   const redis =
     config.redisUrl === undefined ? undefined : new RedisConnection(config.redisUrl, config.redisPrefix, log);

@@ -6,22 +6,13 @@ import { z } from 'zod';
 import { formatNumber } from '../format/numbers.js';
 import { counted, formatTime, lines, table } from '../format/text.js';
 import { CREDIT_WINDOWS, perCall } from './credits.js';
-import { dataOf, defineEndpoint, parseBody } from './define.js';
+import { dataOf, defineEndpoint, defineLocalTool, parseBody } from './define.js';
 import { lenient } from './lenient.js';
 import { paramsObject } from './params.js';
 import { ALL_PLANS } from './plans.js';
-import { defineLocalTool } from './tool.js';
+import { creditUsageFigures, guardFigures } from './usage-figures.js';
 
 const credits = z.object({ used: z.number().optional(), left: z.number().optional() });
-
-/** The guard's figures for this key, next to the service's (see get_credit_usage). */
-export const guardFigures = z.object({
-  window: z.enum(CREDIT_WINDOWS),
-  budget: z.number().nullable().describe('Credits per window; null: no budget'),
-  spent: z.number(),
-  left: z.number().nullable(),
-  resets_at: z.string().nullable(),
-});
 
 const keyInfoOutput = z.object({
   credit_limit_monthly: z.number().optional(),
@@ -84,34 +75,6 @@ export const keyInfo = defineEndpoint({
     );
   },
 });
-
-const toolFigures = z.object({ calls: z.number(), credits: z.number(), cache_hits: z.number() });
-
-/** A signed-in person's figures in their window; budget and left are null when they have no budget. */
-const personFigures = z.object({
-  window: z.enum(CREDIT_WINDOWS),
-  budget: z.number().nullable(),
-  spent: z.number(),
-  reserved: z.number(),
-  left: z.number().nullable(),
-});
-
-/** All the guard's figures for one account: get_credit_usage's answer, and svc://credits. */
-const creditUsageFigures = guardFigures.extend({
-  reserved: z.number().describe('Held by calls in flight'),
-  max_credits_per_call: z.number(),
-  by_tool: z.record(z.string(), toolFigures),
-  cache_hits: z.number(),
-  credits_saved: z.number(),
-  ledger: z.string(),
-  problem: z.string().optional(),
-  you: personFigures.optional().describe('Sign-in: yours'),
-  people: z
-    .array(personFigures.pick({ spent: true, left: true }).extend({ person: z.string() }))
-    .optional()
-    .describe("Admin scope: everyone's"),
-});
-export type CreditUsageFigures = z.output<typeof creditUsageFigures>;
 
 const periods = { day: 'today', month: 'this month', total: 'in total' } as const;
 

@@ -7,8 +7,8 @@
 
 import { formatPercent } from '../format/numbers.js';
 import { lines, table } from '../format/text.js';
-import type { Analysis } from './analysis.js';
 import { DEFINITIONS_URI } from './analysis-definitions.js';
+import type { Analysis } from './analysis-output.js';
 
 type AssetFigures = Analysis['assets'][number];
 

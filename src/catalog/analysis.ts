@@ -12,8 +12,10 @@ import { assetFigures, pairCorrelations } from '../analysis/report.js';
 import { monthsBefore } from '../calendar.js';
 import { formatTime } from '../format/text.js';
 import { ANALYSIS_DEFINITIONS, DEFINITIONS_URI } from './analysis-definitions.js';
+import { type Analysis, analysisOutput } from './analysis-output.js';
 import { summariseAnalysis } from './analysis-text.js';
 import { exactlyOne, idsParam, symbolsParam, timeBoundParam, timeEndParam } from './asset-params.js';
+import { defineLocalTool, ToolRefusal } from './define.js';
 import { ohlcvHistorical } from './ohlcv.js';
 import {
   convertParam,
@@ -28,7 +30,6 @@ import {
   validateParams,
 } from './params.js';
 import { describeDepth, HISTORY_MONTHS, type Plan, plansFrom, planTitle } from './plans.js';
-import { defineLocalTool, ToolRefusal } from './tool.js';
 
 const MOST_ASSETS = 10;
 const DAYS = { least: 2, most: 365, byDefault: 90 } as const;
@@ -90,41 +91,6 @@ const input = paramsObject(
   benchmarkLikeAssets,
 );
 type Params = z.output<typeof input>;
-
-const nullableNumber = z.number().nullable();
-const timedClose = z.object({ time: z.string(), close: z.number() }).nullable();
-const assetOutput = z.object({
-  id: z.number(),
-  symbol: z.string(),
-  name: z.string(),
-  points: z.number(),
-  first: timedClose,
-  last: timedClose,
-  return_pct: nullableNumber,
-  volatility_pct: nullableNumber,
-  max_drawdown_pct: nullableNumber,
-  drawdown_peak_time: z.string().nullable(),
-  drawdown_trough_time: z.string().nullable(),
-  highest_close: timedClose,
-  lowest_close: timedClose,
-  sma: z.object({ '20': nullableNumber, '50': nullableNumber, '200': nullableNumber }),
-  ema: z.object({ '12': nullableNumber, '26': nullableNumber }),
-  rsi_14: nullableNumber,
-  macd: z.object({ line: z.number(), signal: z.number(), histogram: z.number() }).nullable(),
-  bollinger_pct_b: nullableNumber,
-  beta: nullableNumber,
-  correlation: nullableNumber,
-});
-const output = z.object({
-  interval: z.enum(['daily', 'hourly']),
-  convert: z.string(),
-  benchmark: z.object({ id: z.number(), symbol: z.string() }),
-  source: z.object({ tool: z.literal(ohlcvHistorical.name), arguments: z.record(z.string(), z.unknown()) }),
-  assets: z.array(assetOutput),
-  correlations: z.array(z.object({ a: z.string(), b: z.string(), value: nullableNumber })),
-  definitions: z.record(z.string(), z.string()),
-});
-export type Analysis = z.output<typeof output>;
 
 /** The candle request the analysis reads: its assets and the benchmark in one list, and its window. */
 function candleArguments(params: Params): Record<string, unknown> {
@@ -219,7 +185,7 @@ export const analyzeAssets = defineLocalTool({
   summary: `Technical analysis of 1-10 coins compared to a benchmark (bitcoin): return, how volatile, biggest drawdown, SMA/EMA, RSI (overbought, oversold), MACD, Bollinger %b, beta, correlation between coins. Definitions: ${DEFINITIONS_URI}.`,
   credits: "its candles' (cached: free)",
   input,
-  output,
+  output: analysisOutput,
   async estimate(params, context) {
     checkHistory(params, context.plan, context.now());
     const { credits, cached } = await context.price(ohlcvHistorical, checkedCandles(candleArguments(params)));

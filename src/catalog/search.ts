@@ -8,8 +8,8 @@ import { z } from 'zod';
 import { cutRows, lines, table } from '../format/text.js';
 import { clip } from '../messages.js';
 import { cryptocurrencyMap, MAP_COLUMNS, type MapEntry, mapRow } from './cryptocurrency-reference.js';
+import { defineLocalTool, type ToolContext } from './define.js';
 import { intParam, paramsObject, validateParams } from './params.js';
-import { defineLocalTool, type ToolContext } from './tool.js';
 
 /** Control and format characters (line breaks, NUL, bidirectional overrides): no asset's name has them. */
 const CONTROL_CHARACTERS = /[\p{Cc}\p{Cf}]/u;

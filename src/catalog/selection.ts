@@ -3,10 +3,10 @@
  * expose is told: which setting hid it, or the closest names the server has.
  */
 import { clip } from '../messages.js';
+import { tools } from './all.js';
 import { closestNames } from './closest-names.js';
-import { tools } from './index.js';
+import type { Tool } from './define.js';
 import { planTitle } from './plans.js';
-import type { Tool } from './tool.js';
 import { planHas, type Selection, selectFrom, toolPlans } from './toolsets.js';
 
 export { type Selection, toolPlans } from './toolsets.js';

@@ -11,7 +11,7 @@ import { PLANS } from '../catalog/plans.js';
 import { TOOLSET_CHOICES } from '../catalog/toolsets.js';
 import { ISO_INSTANT_RULE } from '../messages.js';
 import { defaultStateDir } from '../state-dir.js';
-import { TIMEOUT_MS } from '../time-budget.js';
+import { TIMEOUT_MS } from '../time-bounds.js';
 import { SIGN_IN_SETTINGS } from './sign-in-settings.js';
 import {
   commaList,

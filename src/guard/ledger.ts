@@ -125,7 +125,7 @@ export function emptyState(): LedgerState {
 
 /**
  * Longest a call may hold a reservation: past a turn's wait and its requests at the longest
- * SVC_TIMEOUT_MS (8 min, call/time-budget.ts), so a call still under way is never counted as gone.
+ * SVC_TIMEOUT_MS (8 min, time-bounds.ts), so a call still under way is never counted as gone.
  */
 export const RESERVATION_TTL_MS = 10 * 60_000;
 /** Windows kept per account (the current ones and a few before, for reporting). */

@@ -12,7 +12,7 @@ import type {
   Resource,
 } from '@modelcontextprotocol/server';
 import { ResourceNotFoundError } from '@modelcontextprotocol/server';
-import type { CallContext } from '../call/pipeline.js';
+import type { CallContext } from '../call/context.js';
 import type { Services } from '../call/services.js';
 import type { PersonLimit } from '../guard/guard.js';
 import { clip } from '../messages.js';

@@ -1,7 +1,7 @@
 /**
  * The one authenticated client every tool call goes through: one keep-alive dispatcher for the
  * process, the key in a header (never in a URL), a timeout per request, the caller's cancel signal,
- * and retries only where they can help, within the bounds call/time-budget.ts derives from
+ * and retries only where they can help, within the bounds time-bounds.ts derives from
  * SVC_TIMEOUT_MS.
  */
 

@@ -1,4 +1,4 @@
-import { TIMEOUT_MS } from '../time-budget.js';
+import { TIMEOUT_MS } from '../time-bounds.js';
 
 /**
  * Upstream failures as one error type that keeps the service's code and message and says what to

@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aligned, pearson, referenceFigures, type Series } from '../helpers/analysis-reference.js';
 import { creditUsage, firstText, type McpSession, newStateDir, textOf } from '../helpers/cli.js';
-import { startMcp } from '../helpers/in-process.js';
+import { openSession, startMcp } from '../helpers/in-process.js';
 import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
-import { type Answerer, openSession, SESSION_KINDS } from '../helpers/session.js';
+import { type Answerer, SESSION_KINDS } from '../helpers/session.js';
 
 const OHLCV = '/v2/cryptocurrency/ohlcv/historical';
 const TEN = 'ETH, SOL, XRP, DOGE, ADA, BNB, TRX, LINK, DOT, LTC';

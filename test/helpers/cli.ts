@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { expect, inject } from 'vitest';
-import type { CreditUsageFigures } from '../../src/catalog/account.js';
+import type { CreditUsageFigures } from '../../src/catalog/usage-figures.js';
 import { record } from './recorder.js';
 import { keptText } from './until.js';
 
@@ -102,17 +102,6 @@ export async function spawnMcp(env: Env = {}): Promise<McpSession> {
 /** The figures get_credit_usage gives in this session. */
 export async function creditUsage(mcp: McpSession): Promise<CreditUsageFigures> {
   return (await mcp.call('get_credit_usage')).structuredContent as unknown as CreditUsageFigures;
-}
-
-/** `use` with a server of its own, built in this process, closed afterwards whatever happens. */
-export async function withServer<T>(env: Env, use: (mcp: McpSession) => Promise<T>): Promise<T> {
-  const { startMcp } = await import('./in-process.js');
-  const mcp = await startMcp(env);
-  try {
-    return await use(mcp);
-  } finally {
-    await mcp.close();
-  }
 }
 
 /** `use` with a server process of its own (for what only a process has: a preload, its exit), stopped afterwards. */

@@ -1,4 +1,4 @@
-/** For a test file: a fake upstream, and the built CLI pointed at it with the secret key, shared by its tests. */
+/** For a test file: a fake upstream, and a server built in this process pointed at it with the secret key, shared by its tests. */
 import { afterAll, beforeAll } from 'vitest';
 import type { McpSession } from './cli.js';
 import { type FakeUpstream, startFakeUpstream } from './fake-upstream.js';

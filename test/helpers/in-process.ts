@@ -18,7 +18,15 @@ import { HTTP_SERVICES, httpServer } from '../../src/mcp/http/serve.js';
 import { serveConnection } from '../../src/mcp/stdio.js';
 import { childEnv, type Env, type McpSession } from './cli.js';
 import { record } from './recorder.js';
-import { type Answerer, type ClientKind, connectClient, type HttpServer, type Session } from './session.js';
+import {
+  type Answerer,
+  type ClientKind,
+  connectClient,
+  connectHttp,
+  type HttpServer,
+  type Session,
+  type SessionKind,
+} from './session.js';
 import { type KeptText, keptText } from './until.js';
 
 /** Log lines a server built here wrote, as its process would have written them to stderr. */
@@ -219,4 +227,32 @@ export async function openRaw(
   });
   await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   return { send, close };
+}
+
+/** `use` with a server of its own, built in this process, closed afterwards whatever happens. */
+export async function withServer<T>(env: Env, use: (mcp: McpSession) => Promise<T>): Promise<T> {
+  const mcp = await startMcp(env);
+  try {
+    return await use(mcp);
+  } finally {
+    await mcp.close();
+  }
+}
+
+/**
+ * A session on a server of its own, built in this process: stdio's connection, or the HTTP handler
+ * on a loopback port then a client. `answer`: the client declares elicitation and answers the
+ * server's questions with it.
+ */
+export async function openSession(kind: SessionKind, env: Env = {}, answer?: Answerer): Promise<Session> {
+  if (kind.transport === 'stdio') return openInProcess(env, kind.client, answer);
+  const server = await startHttpServer(env);
+  const session = await connectHttp(server, kind.client, {}, answer);
+  return {
+    ...session,
+    async close() {
+      await session.close();
+      await server.stop();
+    },
+  };
 }

@@ -169,7 +169,7 @@ export async function spawnHttpServer(env: Env = {}, args: string[] = []): Promi
       }
     };
     proc.child.stderr?.on('data', check);
-    proc.exited.then(() => {
+    void proc.exited.then(() => {
       clearTimeout(timer);
       reject(new Error(`svc-mcp http exited before listening; stderr: ${proc.stderr()}`));
     });
@@ -202,25 +202,6 @@ export function connectHttp(
       ? new Sdk1Http(url, { requestInit: { headers } })
       : new V2Http(url, { requestInit: { headers } });
   return connectClient({ client, transport: 'http' }, transport, answer);
-}
-
-/**
- * A session on a server of its own, built in this process: stdio's connection, or the HTTP handler
- * on a loopback port then a client. `answer`: the client declares elicitation and answers the
- * server's questions with it.
- */
-export async function openSession(kind: SessionKind, env: Env = {}, answer?: Answerer): Promise<Session> {
-  const { openInProcess, startHttpServer } = await import('./in-process.js');
-  if (kind.transport === 'stdio') return openInProcess(env, kind.client, answer);
-  const server = await startHttpServer(env);
-  const session = await connectHttp(server, kind.client, {}, answer);
-  return {
-    ...session,
-    async close() {
-      await session.close();
-      await server.stop();
-    },
-  };
 }
 
 /** A session over stdio with the built CLI as a child process: for what the process is tested for. */

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { data, expectAnswer } from '../helpers/answers.js';
 import { textOf } from '../helpers/cli.js';
-import { kindLabel, openSession, SESSION_KINDS, type Session } from '../helpers/session.js';
+import { openSession } from '../helpers/in-process.js';
+import { kindLabel, SESSION_KINDS, type Session } from '../helpers/session.js';
 
 describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s', (_, kind) => {
   let mcp: Session;

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { data, expectAnswer, SANDBOX_NOTE } from '../helpers/answers.js';
 import { firstText, textOf } from '../helpers/cli.js';
-import { kindLabel, openSession, SESSION_KINDS, type Session } from '../helpers/session.js';
+import { openSession } from '../helpers/in-process.js';
+import { kindLabel, SESSION_KINDS, type Session } from '../helpers/session.js';
 import { DEFAULT_TOOLS, defaultArgs } from '../helpers/tool-names.js';
 
 const FEAR_AND_GREED_LINE = /^Fear & Greed (\d{1,3}) – (Extreme Fear|Fear|Neutral|Greed|Extreme Greed)$/;

@@ -11,8 +11,9 @@ import { StdioClientTransport as Sdk1Stdio } from '@modelcontextprotocol/sdk/cli
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_PATH, childEnv, textOf } from '../helpers/cli.js';
+import { openSession } from '../helpers/in-process.js';
 import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
-import { type Answerer, openSession, type Session, type SessionKind } from '../helpers/session.js';
+import type { Answerer, Session, SessionKind } from '../helpers/session.js';
 
 const LISTINGS = '/v3/cryptocurrency/listings/latest';
 

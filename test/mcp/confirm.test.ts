@@ -7,8 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
+import { openSession } from '../helpers/in-process.js';
 import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
-import { type Answerer, kindLabel, openSession, SESSION_KINDS, type Session } from '../helpers/session.js';
+import { type Answerer, kindLabel, SESSION_KINDS, type Session } from '../helpers/session.js';
 
 const LISTINGS = '/v3/cryptocurrency/listings/latest';
 /** 600 rows at 1 credit per 200: 3 credits, at the threshold (the largest answers carry 600 rows). */

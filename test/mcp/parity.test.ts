@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kindLabel, openSession, SESSION_KINDS, type Session } from '../helpers/session.js';
+import { openSession } from '../helpers/in-process.js';
+import { kindLabel, SESSION_KINDS, type Session } from '../helpers/session.js';
 import { ALL_TOOLS, defaultArgs, VALID_ARGS } from '../helpers/tool-names.js';
 
 const NOW = '2026-11-22T12:00:00Z';

@@ -1,5 +1,5 @@
 /**
- * The time rule (src/call/time-budget.ts), scaled down so the suite stays fast: SVC_TIMEOUT_MS=2000
+ * The time rule (src/time-bounds.ts), scaled down so the suite stays fast: SVC_TIMEOUT_MS=2000
  * lets a request take 2 s and a call's requests 4 s in all, so a slow answer within the timeout is
  * answered, and a service that never answers gets two attempts and one clear message.
  */

@@ -1,7 +1,7 @@
 /**
  * What the server does with upstream bodies that fit no documented shape (error results, never
  * crashes, and it keeps answering), and where the API key goes (only into the configured header).
- * A loopback server here plays the upstream for the built CLI.
+ * A loopback server here plays the upstream for a server built in this process.
  */
 import { describe, expect, it } from 'vitest';
 import { firstText, textOf } from '../helpers/cli.js';

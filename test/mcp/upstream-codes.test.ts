@@ -1,6 +1,6 @@
 /**
  * Upstream error codes the sandbox never sends (upstream-notes.md's table), served by a loopback
- * server to the built CLI: each is an error result that keeps the code and the upstream message,
+ * server to a server built in this process: each is an error result that keeps the code and the upstream message,
  * says what to do, and is retried only where a retry can help.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Several replicas on one Redis: stdio server processes started with the same SVC_REDIS_URL share
+ * Several replicas on one Redis: servers built in this process with the same SVC_REDIS_URL share
  * one budget and one cache, as HTTP replicas behind a load balancer would. Each test has a key
  * prefix of its own on one real redis-server, and counts requests at a real sandbox.
  */

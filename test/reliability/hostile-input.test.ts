@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpSession, textOf } from '../helpers/cli.js';
 import { postMcp } from '../helpers/http.js';
-import { startHttpServer, startMcp } from '../helpers/in-process.js';
+import { openSession, startHttpServer, startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
-import { openSession, SESSION_KINDS } from '../helpers/session.js';
+import { SESSION_KINDS } from '../helpers/session.js';
 
 let sandbox: Sandbox;
 let mcp: McpSession;

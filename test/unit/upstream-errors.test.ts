@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SETTINGS_DOC } from '../../src/config/index.js';
-import { TIMEOUT_MS } from '../../src/time-budget.js';
+import { TIMEOUT_MS } from '../../src/time-bounds.js';
 import { describeUpstreamError, type ErrorContext, UpstreamError } from '../../src/upstream/errors.js';
 
 const KNOWN_SETTINGS = new Set<string>(SETTINGS_DOC.map((setting) => setting.env));

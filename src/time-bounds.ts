@@ -25,7 +25,7 @@ const MAX_ATTEMPTS = 4;
 /** The shortest wait for a turn, whatever T. */
 const MIN_TURN_WAIT_MS = 20_000;
 
-export interface TimeBudget {
+export interface TimeBounds {
   /** One request to the service. */
   attemptMs: number;
   maxAttempts: number;
@@ -37,7 +37,7 @@ export interface TimeBudget {
   claimMs: number;
 }
 
-export function timeBudget(timeoutMs: number): TimeBudget {
+export function timeBounds(timeoutMs: number): TimeBounds {
   const requestsMs = 2 * timeoutMs;
   return {
     attemptMs: timeoutMs,

@@ -1,0 +1,22 @@
+/** What the transport knows of a call besides its arguments: who makes it, and how to stop or ask. */
+import type { PersonLimit } from '../guard/guard.js';
+
+export interface CallContext {
+  /** The caller's cancel signal: a cancelled call stops its upstream request. */
+  signal?: AbortSignal;
+  /** A key the caller brought (HTTP); else the data source's own. */
+  apiKey?: string;
+  /** The signed-in person (HTTP with sign-in, as personOf names them), whose own budget applies too. */
+  person?: string;
+  /** The person's own budget and window (own-key sign-in), when not the server's. */
+  personLimit?: PersonLimit;
+  /** The person may see everyone's figures (the admin scope). */
+  admin?: boolean;
+  /**
+   * Asks the person whether to send a costly call (SVC_CONFIRM_CREDITS) at `price` credits: true
+   * to send it, false when declined; `asked` when the question goes back to the client first
+   * (2026-07-28), which calls again with the answer. Absent where the client cannot ask (no
+   * elicitation): such calls go on as before.
+   */
+  confirm?: (question: string, price: number) => Promise<boolean | 'asked'>;
+}
