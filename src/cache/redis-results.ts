@@ -12,6 +12,7 @@ import {
   RESULT_ID,
   RESULT_MOST_BYTES,
   RESULTS_MOST_BYTES,
+  RecentResults,
   type ResultStore,
   type StoredResult,
 } from './results.js';
@@ -47,28 +48,37 @@ return total
 `);
 
 export class RedisResultStore implements ResultStore {
+  private readonly recent = new RecentResults();
+
   constructor(private readonly redis: RedisConnection) {}
 
   async put(result: StoredResult, keepMs: number): Promise<string | undefined> {
     const text = JSON.stringify(result);
-    if (Buffer.byteLength(text) > RESULT_MOST_BYTES) return undefined;
+    const bytes = Buffer.byteLength(text);
+    if (bytes > RESULT_MOST_BYTES) return undefined;
     const id = newResultId();
+    const keep = Math.max(keepMs, KEEP_MIN_MS);
     await this.redis.run(
       PUT,
       [this.resultKey(id), this.redis.key('results', 'used'), this.redis.key('results', 'bytes')],
-      [id, text, Math.max(keepMs, KEEP_MIN_MS), Date.now(), RESULTS_MOST_BYTES, this.resultKey('')],
+      [id, text, keep, Date.now(), RESULTS_MOST_BYTES, this.resultKey('')],
     );
+    this.recent.remember(id, result, bytes, keep);
     return id;
   }
 
+  /** What this replica put is served from memory for its keep time, else read from Redis. */
   async get(id: string, account: string): Promise<StoredResult | undefined> {
     if (!RESULT_ID.test(id)) return undefined;
-    const text = await this.redis.use((redis) => redis.get(this.resultKey(id)));
-    if (text === null) return undefined;
-    const result = JSON.parse(text) as StoredResult;
-    if (result.account !== account) return undefined;
+    const result = this.recent.recall(id, account) ?? (await this.read(id));
+    if (result?.account !== account) return undefined;
     await this.redis.use((redis) => redis.zadd(this.redis.key('results', 'used'), 'XX', Date.now(), id));
     return result;
+  }
+
+  private async read(id: string): Promise<StoredResult | undefined> {
+    const text = await this.redis.use((redis) => redis.get(this.resultKey(id)));
+    return text === null ? undefined : (JSON.parse(text) as StoredResult);
   }
 
   async close(): Promise<void> {}

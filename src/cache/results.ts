@@ -4,12 +4,15 @@
  * `svc-mcp call` and a host's server share them), across replicas on Redis (redis-results.ts).
  * Bounded: RESULT_MOST_BYTES a result (a larger one is not kept), RESULTS_MOST_BYTES in all, the
  * least recently used out first; each is served for its keep time (at least KEEP_MIN_MS) and no
- * longer. A result is only ever served to the account that paid for it.
+ * longer. A result is only ever served to the account that paid for it. What this process put is
+ * also kept parsed in memory (RecentResults), so that its following pages are not read and parsed
+ * whole again each.
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { makeStateDir } from '../state-dir.js';
 
 /** The largest result kept (the largest answer the client reads, upstream/request.ts). */
@@ -18,6 +21,8 @@ export const RESULT_MOST_BYTES = 32 * 1024 * 1024;
 export const RESULTS_MOST_BYTES = 256 * 1024 * 1024;
 /** The least time a result is kept, whatever its endpoint's refresh. */
 export const KEEP_MIN_MS = 10 * 60 * 1000;
+/** The JSON size of the results one process holds parsed in memory besides the store. */
+export const RESULTS_IN_MEMORY_BYTES = 32 * 1024 * 1024;
 
 export interface StoredResult {
   /** The tool whose call paid for it. */
@@ -51,19 +56,53 @@ interface ResultFile extends StoredResult {
   expires: number;
 }
 
+/**
+ * The results this process put lately, parsed: within RESULTS_IN_MEMORY_BYTES of their JSON, the
+ * least recently used out first, each until it expires in the store. A kept result never changes,
+ * so the copy here is the store's; a store's get asks here first.
+ */
+export class RecentResults {
+  private readonly kept = new LRUCache<string, { result: ResultFile; bytes: number }>({
+    maxSize: RESULTS_IN_MEMORY_BYTES,
+    sizeCalculation: (entry) => entry.bytes,
+  });
+
+  constructor(private readonly now: () => number = () => Date.now()) {}
+
+  remember(id: string, result: StoredResult, bytes: number, keepMs: number): void {
+    this.kept.set(id, { result: { ...result, expires: this.now() + keepMs }, bytes });
+  }
+
+  /** The result kept here under `id` for `account`, unless it has expired (or is not here). */
+  recall(id: string, account: string): StoredResult | undefined {
+    const entry = this.kept.get(id);
+    if (entry === undefined) return undefined;
+    if (entry.result.expires <= this.now()) {
+      this.kept.delete(id);
+      return undefined;
+    }
+    if (entry.result.account !== account) return undefined;
+    const { expires: _, ...result } = entry.result;
+    return result;
+  }
+}
+
 /** The result store of one machine: a file a result under `<stateDir>/results`. */
 export class FileResultStore implements ResultStore {
   private readonly dir: string;
+  private readonly recent: RecentResults;
 
   constructor(
     stateDir: string,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => Date.now(),
   ) {
     this.dir = join(stateDir, 'results');
+    this.recent = new RecentResults(now);
   }
 
   async put(result: StoredResult, keepMs: number): Promise<string | undefined> {
-    const text = JSON.stringify({ ...result, expires: this.now() + Math.max(keepMs, KEEP_MIN_MS) });
+    const keep = Math.max(keepMs, KEEP_MIN_MS);
+    const text = JSON.stringify({ ...result, expires: this.now() + keep });
     const bytes = Buffer.byteLength(text);
     if (bytes > RESULT_MOST_BYTES) return undefined;
     makeStateDir(this.dir);
@@ -71,12 +110,20 @@ export class FileResultStore implements ResultStore {
     const temp = join(this.dir, `${id}.${process.pid}.tmp`);
     await writeFile(temp, text, { mode: 0o600 });
     await rename(temp, this.path(id));
+    this.recent.remember(id, result, bytes, keep);
     await this.sweep(id).catch(() => {});
     return id;
   }
 
   async get(id: string, account: string): Promise<StoredResult | undefined> {
     if (!RESULT_ID.test(id)) return undefined;
+    const recent = this.recent.recall(id, account);
+    if (recent !== undefined) {
+      // Its last use, which the sweep reads: the least recently used go first.
+      const now = new Date();
+      await utimes(this.path(id), now, now).catch(() => {});
+      return recent;
+    }
     let kept: ResultFile;
     try {
       kept = JSON.parse(await readFile(this.path(id), 'utf8')) as ResultFile;

@@ -160,10 +160,29 @@ export function seriesPages(
 ): Pages<{ time_start?: string | number; time_end?: string | number; count?: number; interval?: string }> {
   const byDefault = options.defaultCount ?? SERIES_COUNT;
   const most = options.maxCount ?? MAX_SERIES_COUNT;
-  const at = (point: Data) => Date.parse(String(point[options.time]));
+  // A page is cut from the same whole several times over (a kept result for each of its pages):
+  // each point's time is read once and each whole's periods sorted once.
+  const pointTimes = new WeakMap<Data, number>();
+  const at = (point: Data) => {
+    let time = pointTimes.get(point);
+    if (time === undefined) {
+      time = Date.parse(String(point[options.time]));
+      pointTimes.set(point, time);
+    }
+    return time;
+  };
+  const periodsOf = new WeakMap<Data, readonly number[]>();
   /** The periods' start times, oldest first. */
-  const times = (data: Data) =>
-    [...new Set(listsOf(data, options.shape).flatMap((list) => list.map(at)))].sort((a, b) => a - b);
+  const times = (data: Data) => {
+    let periods = periodsOf.get(data);
+    if (periods === undefined) {
+      periods = [...new Set(listsOf(data, options.shape).flatMap((list) => list.map(at)))].sort(
+        (a, b) => a - b,
+      );
+      periodsOf.set(data, periods);
+    }
+    return periods;
+  };
   return {
     recordBytes: bytesWith(size),
     complete(asked, now) {

@@ -5,12 +5,11 @@
  * with no request. A page asked for after its kept result is gone is asked of the service again,
  * charged, and says so. The ledger is compared with what the sandbox counted.
  */
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_KEY_HEADER } from '../../src/catalog/key-header.js';
 import { type McpSession, newStateDir, textOf } from '../helpers/cli.js';
+import { moveClockAhead, restoreClock } from '../helpers/clock.js';
 import { startMcp } from '../helpers/in-process.js';
 import { heavyCallsEnv, type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
 
@@ -230,9 +229,12 @@ describe('a listing of more rows than one answer carries', () => {
   it('a page asked for after its kept result is gone is asked of the service again, charged, and says so', async () => {
     const first = (await mcp.call('get_cryptocurrency_listings_latest', { limit: 100 })) as CallToolResult;
     const next = (first.structuredContent as { next: Record<string, unknown> }).next;
-    rmSync(join(stateDir, 'results'), { recursive: true, force: true });
+    // Past its keep time (at least 10 minutes): gone from the files and from memory alike.
+    moveClockAhead(11 * 60_000);
     const requestsBefore = requestsTo(LISTINGS);
-    const again = (await mcp.call('get_cryptocurrency_listings_latest', next)) as CallToolResult;
+    const again = (await mcp
+      .call('get_cryptocurrency_listings_latest', next)
+      .finally(restoreClock)) as CallToolResult;
     expect(again.isError, textOf(again)).toBeFalsy();
     expect(requestsTo(LISTINGS) - requestsBefore).toBe(1);
     expect(again._meta).toMatchObject({ credits: 1, refetched: true });

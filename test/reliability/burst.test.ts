@@ -1,9 +1,9 @@
 /**
- * A burst of 500 heavy calls written at once on the embedded sandbox, twice: every call is
+ * A burst of 500 heavy calls written at once on the embedded sandbox, three times: every call is
  * answered (an answer or a clear refusal, never a timeout), `ping` keeps being answered throughout,
- * and the second burst leaves resident memory no larger than the first did. How fast `ping` is
- * answered depends on the machine's load, so it is a figure of `tools/bench/burst.mjs`, not a bound
- * here.
+ * and once the first burst has grown the heap to its working size, the next leaves resident memory
+ * no larger. How fast `ping` is answered depends on the machine's load, so it is a figure of
+ * `tools/bench/burst.mjs`, not a bound here.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -56,13 +56,13 @@ async function burst(mcp: McpSession) {
 describe.runIf(process.platform === 'linux')('a burst of 500 concurrent calls', () => {
   it('answers every call and ping throughout, and keeps memory bounded', async () => {
     // Heavy histories cost up to 100 credits each; the per-call limit would refuse them unsent.
-    // Without the cache the second burst does all the work of the first again.
+    // Without the cache each burst does all the work of the first again.
     const mcp = await spawnMcp({ SVC_MAX_CREDITS_PER_CALL: '1000', SVC_CACHE: 'off' });
     try {
       await mcp.call('get_fear_and_greed_latest'); // the sandbox thread is up
       const before = residentMb(mcp.pid);
       const after: number[] = [];
-      for (const round of [1, 2]) {
+      for (const round of [1, 2, 3]) {
         const { results, pings, refused } = await burst(mcp);
         // Every call is answered; the only failures allowed are the server's own clear refusals.
         for (const text of refused) expect(text).toMatch(/^The server is busy/);
@@ -76,13 +76,14 @@ describe.runIf(process.platform === 'linux')('a burst of 500 concurrent calls', 
           `burst ${round}: RSS ${before.toFixed(0)} MB before, ${after.at(-1)?.toFixed(0)} MB after; ${pings} pings answered; ${refused.length} refused`,
         );
       }
-      // Bounded: a second burst as heavy as the first leaves the process no larger (a leak of a
-      // few hundred KB a call would add over 100 MB). The live heap at a burst's peak is about
+      // Bounded: a burst as heavy as the one before leaves the process no larger (a leak of a few
+      // hundred KB a call would add over 100 MB). The first burst is not compared: the heap is
+      // still growing to its working size then, by as much again as it settles. The live heap at a burst's peak is about
       // 65 MB (eight calls in flight, answers of at most 1 MiB); the rest is what V8 and the
       // allocator keep of the garbage, and the sandbox thread's heap (at most 96 MB): about
       // 340 MB on Node 20 and 430 MB on Node 22 here.
-      expect(after[1]).toBeLessThan(after[0] * 1.15);
-      expect(after[1]).toBeLessThan(560);
+      expect(after[2]).toBeLessThan(after[1] * 1.15);
+      expect(Math.max(...after)).toBeLessThan(560);
     } finally {
       await mcp.close();
     }
