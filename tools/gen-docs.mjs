@@ -3,8 +3,8 @@
  * Writes what is generated: from the catalog, the tool list servers answer with before the catalog
  * has loaded (src/mcp/tool-list.json: each tool's definition and what selects it); from the catalog
  * and the settings table, the README's list of tools, reliability.md's context budget,
- * docs/tools.md's table, docs/settings.md's tables, the bundle manifest's tools and user_config,
- * and server.json for the MCP Registry; from the benchmarks' results, docs/performance.md and
+ * docs/tools.md's table, docs/service.md's endpoints, docs/settings.md's tables, the bundle
+ * manifest's tools and user_config, and server.json for the MCP Registry; from the benchmarks' results, docs/performance.md and
  * the times of the suite and CI in docs/testing.md and the README.
  * `--check` changes nothing and exits 1 when any is stale. Reads the build (dist/), so run
  * `npm run build` first.
@@ -12,6 +12,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { performancePage, suiteTimeLine, suiteTimes } from './performance-page.mjs';
+import { endpointSections } from './service-page.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { plansText, TOOLSETS, tools } = await import(`${root}dist/catalog/index.js`);
@@ -232,6 +233,10 @@ const generated = [
       ),
   ],
   ['docs/tools.md', (text) => replaceBetween(text, 'tools', blocks.tools())],
+  [
+    'docs/service.md',
+    (text) => replaceBetween(text, 'endpoints', endpointSections(tools, plansText, formatDuration)),
+  ],
   [
     'docs/settings.md',
     (text) =>

@@ -33,7 +33,7 @@ import { describeDepth, HISTORY_MONTHS, type Plan, plansFrom, planTitle } from '
 
 const MOST_ASSETS = 10;
 const DAYS = { least: 2, most: 365, byDefault: 90 } as const;
-/** The benchmark when none is named: bitcoin, by symbol or by its id (upstream-notes.md, "Well-known ids"). */
+/** The benchmark when none is named: bitcoin, by symbol or by its id (docs/service.md, "Limits"). */
 const BITCOIN = { symbol: 'BTC', id: '1' } as const;
 
 /** At most MOST_ASSETS assets. */

@@ -1,8 +1,8 @@
 /**
  * How the service charges for an endpoint, as one rule per endpoint with two users: the credit
  * guard applies it to the most records the parameters allow (an upper bound, before sending), the
- * sandbox applies it to the records it actually returns. The rules are the spec's, and where the
- * spec is silent upstream-notes.md's and listed-endpoints.md's.
+ * sandbox applies it to the records it actually returns. The rules are those of
+ * docs/service.md, "Credits".
  */
 
 /** The credit budget's windows: the UTC day, the UTC month, or all time (SVC_CREDIT_WINDOW). */

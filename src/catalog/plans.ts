@@ -1,7 +1,7 @@
 /**
  * The service's plans and what each includes beyond its endpoints: the per-minute request limit and
  * how far back history reaches. The catalog's descriptions and the sandbox's refusals both read
- * these (upstream-notes.md, "Plans, rate limits, credits"; the spec's "Limits").
+ * these (docs/service.md, "Plans").
  */
 
 export const PLANS = ['basic', 'hobbyist', 'startup', 'standard', 'professional', 'enterprise'] as const;

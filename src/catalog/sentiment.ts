@@ -11,7 +11,7 @@ import { offsetPages } from './pages.js';
 import { enumParam, intParam, paramsObject } from './params.js';
 import { ALL_PLANS } from './plans.js';
 
-/** The service's bands (upstream notes): used when an answer arrives without its label. */
+/** The service's bands (docs/service.md, "Answers"): used when an answer arrives without its label. */
 function fearAndGreedLabel(value: number): string {
   if (value < 20) return 'Extreme Fear';
   if (value < 40) return 'Fear';

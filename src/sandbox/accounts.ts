@@ -1,6 +1,6 @@
 /**
  * Keys, plans and metering: the per-minute request limit, credits charged per UTC day and month,
- * and the monthly allowance. Figures from upstream-notes.md ("Plans, rate limits, credits").
+ * and the monthly allowance. Figures from docs/service.md, "Plans".
  */
 import {
   DEEPER_PLANS,

@@ -1,7 +1,7 @@
 /**
  * `convert` and `convert_id`: which currencies a quote is given in, fiat or crypto, and each one's
  * value in US dollars at an instant. The `quote` object is keyed by symbol, or by the id string when
- * the caller asked by convert_id (listed-endpoints.md, conventions).
+ * the caller asked by convert_id (docs/service.md, "Answers").
  */
 
 import { badRequest } from './envelope.js';

@@ -1,6 +1,6 @@
 /**
  * Response bodies. Every answer carries the spec's status object; errors are the status object
- * alone with credit_count 0 (upstream notes). Bodies are built as strings, so a cached `data` part
+ * alone with credit_count 0 (docs/service.md, "Errors"). Bodies are built as strings, so a cached `data` part
  * is never serialised twice on the hot path.
  */
 

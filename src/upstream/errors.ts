@@ -2,7 +2,7 @@ import { TIMEOUT_MS } from '../time-bounds.js';
 
 /**
  * Upstream failures as one error type that keeps the service's code and message and says what to
- * do about it (the table in upstream-notes.md).
+ * do about it (the table in docs/service.md, "Errors").
  */
 
 export type FailureKind = 'http' | 'network' | 'timeout' | 'malformed' | 'too_large' | 'cancelled';

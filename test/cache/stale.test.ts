@@ -9,8 +9,9 @@ import { type McpSession, textOf } from '../helpers/cli.js';
 import { moveClockAhead, restoreClock } from '../helpers/clock.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { startMcp } from '../helpers/in-process.js';
+import { NOW } from '../helpers/now.js';
 import { SECRET_KEY } from '../helpers/secret.js';
-import { errorBody, NOW, okStatus } from '../helpers/upstream-shapes.js';
+import { errorBody, okStatus } from '../helpers/upstream-shapes.js';
 
 /** Refreshes every 15 s. */
 const PATH = '/v3/fear-and-greed/historical';

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aligned, pearson, referenceFigures, type Series } from '../helpers/analysis-reference.js';
 import { creditUsage, firstText, type McpSession, newStateDir, textOf } from '../helpers/cli.js';
 import { openSession, startMcp } from '../helpers/in-process.js';
-import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { NOW, NOW_MS } from '../helpers/now.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { type Answerer, SESSION_KINDS } from '../helpers/session.js';
 
 const OHLCV = '/v2/cryptocurrency/ohlcv/historical';
@@ -36,7 +37,7 @@ const requests = () => sandbox.stats.byPath.get(OHLCV) ?? 0;
 async function server(extra: Record<string, string> = {}): Promise<McpSession> {
   const mcp = await startMcp(
     sandboxEnv(sandbox, 'sandbox-enterprise', {
-      SVC_NOW: SANDBOX_NOW,
+      SVC_NOW: NOW,
       SVC_STATE_DIR: newStateDir(),
       ...extra,
     }),
@@ -70,7 +71,7 @@ async function candlesOf(mcp: McpSession, args: Record<string, unknown>) {
 
 /** One asset's complete candles (closed by the frozen now), oldest first, once each. */
 function seriesOf(candles: Candle[], currency: string): Series {
-  const now = Date.parse(SANDBOX_NOW);
+  const now = NOW_MS;
   const kept = new Map<string, number>();
   for (const c of candles) {
     const close = c.quote.find((q) => q.currency === currency)?.close;
@@ -223,7 +224,7 @@ describe('what it costs', () => {
       return reply === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
     };
     const env = sandboxEnv(sandbox, 'sandbox-enterprise', {
-      SVC_NOW: SANDBOX_NOW,
+      SVC_NOW: NOW,
       SVC_STATE_DIR: newStateDir(),
       SVC_CONFIRM_CREDITS: String(estimate),
     });

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/call/services.js';
 import { canonicalParams } from '../../src/catalog/canonical.js';
 import { openRaw, type RawExchange, servicesFor } from '../helpers/in-process.js';
-import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { NOW } from '../helpers/now.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 const LISTINGS = '/v3/cryptocurrency/listings/latest';
 const TOOL = 'get_cryptocurrency_listings_latest';
@@ -27,7 +28,7 @@ beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });
   services = await servicesFor(
     sandboxEnv(sandbox, 'sandbox-enterprise', {
-      SVC_NOW: SANDBOX_NOW,
+      SVC_NOW: NOW,
       SVC_CACHE: 'off',
       SVC_CONFIRM_CREDITS: '3',
     }),

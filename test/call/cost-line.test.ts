@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
 import { type InProcessSession, openInProcess } from '../helpers/in-process.js';
-import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { NOW } from '../helpers/now.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 const lastLine = (text: string) => text.split('\n').at(-1);
 
@@ -77,7 +78,7 @@ describe('the service, not the sandbox', () => {
   let session: InProcessSession;
   beforeAll(async () => {
     sandbox = await startTestSandbox({ rateLimit: false });
-    session = await openInProcess(sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_NOW: SANDBOX_NOW }));
+    session = await openInProcess(sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_NOW: NOW }));
   });
   afterAll(async () => {
     await session?.close();

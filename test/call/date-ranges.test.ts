@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_KEY_HEADER } from '../../src/catalog/key-header.js';
 import { textOf } from '../helpers/cli.js';
 import { type InProcessSession, openInProcess } from '../helpers/in-process.js';
-import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { NOW, NOW_MS } from '../helpers/now.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 const DAY = 86_400_000;
-const NOW = Date.parse(SANDBOX_NOW);
-const daysAgo = (days: number) => new Date(Math.floor(NOW / DAY) * DAY - days * DAY).toISOString();
+const daysAgo = (days: number) => new Date(Math.floor(NOW_MS / DAY) * DAY - days * DAY).toISOString();
 const RANGE = { time_start: daysAgo(90), time_end: daysAgo(0) };
 
 let sandbox: Sandbox;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });
   session = await openInProcess(
     sandboxEnv(sandbox, 'sandbox-enterprise', {
-      SVC_NOW: SANDBOX_NOW,
+      SVC_NOW: NOW,
       SVC_TOOLSETS: 'all',
       SVC_MAX_CREDITS_PER_CALL: '100',
     }),

@@ -9,13 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_KEY_HEADER } from '../../src/catalog/key-header.js';
 import { type McpSession, newStateDir, textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
-import { heavyCallsEnv, SANDBOX_NOW, type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { NOW, NOW_MS } from '../helpers/now.js';
+import { heavyCallsEnv, type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
 import { BONK_CHART } from '../helpers/tool-names.js';
 
 const TEN = 'BTC,ETH,SOL,BNB,XRP,ADA,DOGE,TRX,AVAX,LINK';
-const NOW = Date.parse(SANDBOX_NOW);
 const HOUR = 3_600_000;
-const MONTH = { time_start: new Date(NOW - 31 * 24 * HOUR).toISOString(), time_end: SANDBOX_NOW };
+const MONTH = { time_start: new Date(NOW_MS - 31 * 24 * HOUR).toISOString(), time_end: NOW };
 const OHLCV = '/v2/cryptocurrency/ohlcv/historical';
 
 let sandbox: Sandbox;
@@ -131,7 +131,11 @@ describe('a month of hourly candles for ten assets', () => {
 
 describe('a range longer than one request carries (10,000 periods)', () => {
   it('is asked for in as few requests as that allows: the last kept page asks for the rest', async () => {
-    const args = { interval: '5m', time_start: new Date(NOW - 40 * 24 * HOUR).toISOString(), format: 'json' };
+    const args = {
+      interval: '5m',
+      time_start: new Date(NOW_MS - 40 * 24 * HOUR).toISOString(),
+      format: 'json',
+    };
     const requestsBefore = requestsTo('/v1/global-metrics/quotes/historical');
     const times: string[] = [];
     let next: Record<string, unknown> | undefined = args;
@@ -149,7 +153,7 @@ describe('a range longer than one request carries (10,000 periods)', () => {
     expect(requestsTo('/v1/global-metrics/quotes/historical') - requestsBefore).toBe(2);
     expect(new Set(times).size).toBe(times.length);
     expect(times.length).toBeGreaterThan(10_000);
-    expect(Date.parse(times.at(-1) as string)).toBeGreaterThan(NOW - 10 * 60_000);
+    expect(Date.parse(times.at(-1) as string)).toBeGreaterThan(NOW_MS - 10 * 60_000);
   });
 });
 
@@ -167,11 +171,11 @@ describe('candles', () => {
   });
 
   it('time_start alone runs to now, not to the service default of 10', async () => {
-    const time_start = new Date(NOW - 30 * 24 * HOUR).toISOString();
+    const time_start = new Date(NOW_MS - 30 * 24 * HOUR).toISOString();
     const result = await mcp.call('get_ohlcv_historical', { symbol: 'ETH', time_start, format: 'json' });
     const quotes = (result.structuredContent as Candles).items[0].quotes;
     expect(quotes.length).toBe(30);
-    expect(quotes.at(-1)?.time_open.slice(0, 10)).toBe(SANDBOX_NOW.slice(0, 10));
+    expect(quotes.at(-1)?.time_open.slice(0, 10)).toBe(NOW.slice(0, 10));
   });
 
   it('the candle still open is marked, in the data and in the text, on every tool that returns candles', async () => {

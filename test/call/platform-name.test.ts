@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
 import { type InProcessSession, openInProcess } from '../helpers/in-process.js';
-import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { NOW } from '../helpers/now.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 const DETAIL = '/v1/dex/platform/detail';
 let sandbox: Sandbox;
@@ -13,7 +14,7 @@ let session: InProcessSession;
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });
   session = await openInProcess(
-    sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_NOW: SANDBOX_NOW, SVC_CACHE: 'off' }),
+    sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_NOW: NOW, SVC_CACHE: 'off' }),
   );
 });
 afterAll(async () => {

@@ -13,8 +13,9 @@ import { accountOf } from '../../src/guard/accounts.js';
 import { FNG, FNG_ANSWER } from '../helpers/charging.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { servicesFor } from '../helpers/in-process.js';
+import { NOW } from '../helpers/now.js';
 import { until } from '../helpers/until.js';
-import { NOW, okStatus } from '../helpers/upstream-shapes.js';
+import { okStatus } from '../helpers/upstream-shapes.js';
 
 const HISTORY = '/v3/fear-and-greed/historical';
 const KEY = 'team-key-0123456789';

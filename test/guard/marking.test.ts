@@ -16,6 +16,7 @@ import { FileLedger } from '../../src/guard/file-ledger.js';
 import { CreditGuard, type GuardedCall } from '../../src/guard/guard.js';
 import type { LedgerStore } from '../../src/guard/ledger.js';
 import { SqliteLedger } from '../../src/guard/sqlite-ledger.js';
+import { NOW_MS } from '../helpers/now.js';
 import { SQLITE } from '../helpers/sqlite.js';
 
 const sqlite = SQLITE;
@@ -25,7 +26,6 @@ let dirs = 0;
 const newDir = () => join(root, String(dirs++));
 
 /** 2026-11-22 10:00 UTC: the day window is day:2026-11-22 throughout. */
-const NOW = Date.parse('2026-11-22T10:00:00Z');
 const WINDOW = 'day:2026-11-22';
 const FNG = endpointsByName.get('get_fear_and_greed_latest') as Endpoint;
 const ACCOUNT = 'key:0123456789abcdef';
@@ -40,7 +40,7 @@ const call = (person?: string): GuardedCall => ({
 });
 
 function guardOn(store: LedgerStore, budgets: { budget?: number; personBudget?: number }): CreditGuard {
-  return new CreditGuard({ store, ...budgets, window: 'day', maxPerCall: 1000, now: () => NOW });
+  return new CreditGuard({ store, ...budgets, window: 'day', maxPerCall: 1000, now: () => NOW_MS });
 }
 
 /** Credits spent in the window, as a new store on the same directory reads them. */
@@ -65,8 +65,8 @@ async function spendOne(store: LedgerStore, account = ACCOUNT): Promise<void> {
 }
 
 const STORES = [
-  ...(sqlite ? [{ kind: 'SQLite', open: (dir: string) => new SqliteLedger(dir, sqlite, () => NOW) }] : []),
-  { kind: 'JSON file', open: (dir: string) => new FileLedger(dir, () => NOW) },
+  ...(sqlite ? [{ kind: 'SQLite', open: (dir: string) => new SqliteLedger(dir, sqlite, () => NOW_MS) }] : []),
+  { kind: 'JSON file', open: (dir: string) => new FileLedger(dir, () => NOW_MS) },
 ];
 
 describe.each(STORES)('the $kind ledger', ({ open }) => {
@@ -120,7 +120,7 @@ describe.each(STORES)('the $kind ledger', ({ open }) => {
 });
 
 describe.skipIf(!sqlite)('a signed-in person on the SQLite ledger', () => {
-  const openIn = (dir: string) => new SqliteLedger(dir, sqlite as NonNullable<typeof sqlite>, () => NOW);
+  const openIn = (dir: string) => new SqliteLedger(dir, sqlite as NonNullable<typeof sqlite>, () => NOW_MS);
   /** Drops the person's reservations, as a reaper does with ones it counts as never sent. */
   function dropPersonReservations(dir: string): void {
     const db = (sqlite as NonNullable<typeof sqlite>).open(join(dir, 'ledger.sqlite'));

@@ -6,8 +6,9 @@ import { expect } from 'vitest';
 import { creditUsage, type Env, spawnMcp } from './cli.js';
 import type { FakeUpstream } from './fake-upstream.js';
 import { startMcp } from './in-process.js';
+import { NOW } from './now.js';
 import { until } from './until.js';
-import { NOW, okStatus } from './upstream-shapes.js';
+import { okStatus } from './upstream-shapes.js';
 
 export const FNG = '/v3/fear-and-greed/latest';
 /** What get_fear_and_greed_latest is estimated at, and what the service charges for it. */

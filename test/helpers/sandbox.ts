@@ -6,14 +6,13 @@
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { Env, McpSession } from './cli.js';
 import { startMcp } from './in-process.js';
-
-export const SANDBOX_NOW = '2026-11-22T12:00:00Z';
+import { NOW } from './now.js';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 export type SandboxOptions = NonNullable<Parameters<typeof startSandbox>[0]>;
 
 export function startTestSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  return startSandbox({ port: 0, now: SANDBOX_NOW, ...options });
+  return startSandbox({ port: 0, now: NOW, ...options });
 }
 
 /** The CLI's environment for a sandbox started here, called with one of its keys. */
@@ -28,7 +27,7 @@ export function sandboxEnv(sandbox: Sandbox, key = 'sandbox-enterprise', extra: 
  */
 export function heavyCallsEnv(sandbox: Sandbox, extra: Env = {}): Env {
   return sandboxEnv(sandbox, 'sandbox-enterprise', {
-    SVC_NOW: SANDBOX_NOW,
+    SVC_NOW: NOW,
     SVC_TOOLSETS: 'all',
     SVC_MAX_CREDITS_PER_CALL: '1000',
     ...extra,
@@ -43,7 +42,7 @@ export function heavyCallsEnv(sandbox: Sandbox, extra: Env = {}): Env {
 export async function startPayingAndRefusing(
   sandbox: Sandbox,
 ): Promise<{ paying: McpSession; refusing: McpSession }> {
-  const env = { SVC_TOOLSETS: 'all', SVC_CACHE: 'off', SVC_NOW: SANDBOX_NOW, SVC_MAX_ANSWER_CHARS: '400000' };
+  const env = { SVC_TOOLSETS: 'all', SVC_CACHE: 'off', SVC_NOW: NOW, SVC_MAX_ANSWER_CHARS: '400000' };
   const [paying, refusing] = await Promise.all([
     startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { ...env, SVC_MAX_CREDITS_PER_CALL: '10000' })),
     startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { ...env, SVC_MAX_CREDITS_PER_CALL: '0' })),

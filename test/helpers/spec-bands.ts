@@ -1,4 +1,4 @@
-/** The spec's label bands (upstream-notes.md, "Labels and scales"), as tests check labels against them. */
+/** The spec's label bands (docs/service.md, "Answers"), as tests check labels against them. */
 
 /** `Extreme Fear` below 20, `Fear` 20–39, `Neutral` 40–59, `Greed` 60–79, `Extreme Greed` 80–100: each edge and its neighbour. */
 export const FEAR_AND_GREED_BANDS: readonly [number, string][] = [

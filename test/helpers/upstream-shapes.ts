@@ -1,9 +1,9 @@
 /**
- * Upstream bodies in the spec's shapes and in the real service's (upstream-notes.md), and the one
- * documented structuredContent each must become. Served by the fake upstream in the tests.
+ * Upstream bodies in the spec's shapes and in the real service's (docs/service.md, "Answers"), and
+ * the one documented structuredContent each must become. Served by the fake upstream in the tests.
  */
+import { NOW } from './now.js';
 
-export const NOW = '2026-11-22T12:00:00.000Z';
 /** An error answer as the service writes it: the status object only, no data, nothing charged. */
 export const errorBody = (code: number | string, message: string) => ({
   status: { timestamp: NOW, error_code: code, error_message: message, elapsed: 0, credit_count: 0 },

@@ -12,7 +12,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_PATH, childEnv, textOf } from '../helpers/cli.js';
 import { openSession } from '../helpers/in-process.js';
-import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { NOW } from '../helpers/now.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import type { Answerer, Session, SessionKind } from '../helpers/session.js';
 
 const LISTINGS = '/v3/cryptocurrency/listings/latest';
@@ -26,7 +27,7 @@ afterAll(() => sandbox?.close());
 const sent = () => sandbox.stats.byPath.get(LISTINGS) ?? 0;
 const env = (more: Record<string, string> = {}) =>
   sandboxEnv(sandbox, 'sandbox-enterprise', {
-    SVC_NOW: SANDBOX_NOW,
+    SVC_NOW: NOW,
     SVC_CONFIRM_CREDITS: '3',
     SVC_MAX_ANSWER_CHARS: '400000',
     ...more,

@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
 import { openSession } from '../helpers/in-process.js';
-import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { NOW } from '../helpers/now.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { type Answerer, kindLabel, SESSION_KINDS, type Session } from '../helpers/session.js';
 
 const LISTINGS = '/v3/cryptocurrency/listings/latest';
@@ -41,7 +42,7 @@ describe.each(ASKABLE)('$client over $transport', (kind) => {
   let unaware: Session;
   beforeAll(async () => {
     const env = sandboxEnv(sandbox, 'sandbox-enterprise', {
-      SVC_NOW: SANDBOX_NOW,
+      SVC_NOW: NOW,
       SVC_CACHE: 'off',
       SVC_CONFIRM_CREDITS: '3',
       SVC_MAX_ANSWER_CHARS: '400000',

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpSession, textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
-import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { NOW } from '../helpers/now.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 interface Row {
   tool: string;
@@ -42,7 +43,7 @@ beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });
   mcp = await startMcp(
     sandboxEnv(sandbox, 'sandbox-enterprise', {
-      SVC_NOW: SANDBOX_NOW,
+      SVC_NOW: NOW,
       SVC_CREDIT_BUDGET: '100',
       SVC_MAX_CREDITS_PER_CALL: '4',
       SVC_PLAN: 'standard',

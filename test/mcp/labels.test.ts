@@ -1,13 +1,14 @@
 /**
- * Labels by the spec's bands (upstream-notes.md, "Labels and scales"), written here as the spec
+ * Labels by the spec's bands (docs/service.md, "Answers"), written here as the spec
  * gives them: fear and greed answers that arrive without their label, and the altcoin season
  * reading, at and around every band edge, end to end through the tools.
  */
 import { describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
 import { useFakeUpstreamSession } from '../helpers/fake-session.js';
+import { NOW } from '../helpers/now.js';
 import { ALTCOIN_SEASON_BANDS, FEAR_AND_GREED_BANDS } from '../helpers/spec-bands.js';
-import { NOW, okStatus } from '../helpers/upstream-shapes.js';
+import { okStatus } from '../helpers/upstream-shapes.js';
 
 const session = useFakeUpstreamSession();
 

@@ -1,5 +1,5 @@
 /**
- * The real service answers in shapes the spec does not describe (upstream-notes.md). A loopback
+ * The real service answers in shapes the spec does not describe (docs/service.md, "Answers"). A loopback
  * server here answers those shapes to a server built in this process (pointed at it with a key and a base URL), and
  * every tool must give the one documented structuredContent whatever shape arrived; bodies that fit
  * no shape are tested in upstream-bodies.test.ts.

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession } from '../helpers/in-process.js';
+import { NOW } from '../helpers/now.js';
 import { kindLabel, SESSION_KINDS, type Session } from '../helpers/session.js';
 import { ALL_TOOLS, defaultArgs, VALID_ARGS } from '../helpers/tool-names.js';
 
-const NOW = '2026-11-22T12:00:00Z';
 /** A state directory each, so every session's credit figures start from nothing. */
 const stateDirs = SESSION_KINDS.map(() => mkdtempSync(join(tmpdir(), 'svc-parity-')));
 

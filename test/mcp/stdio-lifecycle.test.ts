@@ -156,7 +156,7 @@ describe('lines that are not a message', () => {
 });
 
 describe('a transport that closes', () => {
-  it('stdout closed by the host ends the process instead of leaving it running', async () => {
+  it('stdout closed by the host ends the process cleanly instead of leaving it running', async () => {
     const proc = spawnCli(['stdio'], {}, 'pipe');
     proc.child.stdin?.on('error', () => {});
     proc.child.stdout?.destroy();
@@ -165,7 +165,8 @@ describe('a transport that closes', () => {
     const timer = setTimeout(() => proc.child.kill('SIGKILL'), 10_000);
     const { code, signal } = await proc.exited;
     clearTimeout(timer);
-    expect(signal).toBeNull();
-    expect(code).not.toBeNull();
+    // A clean exit: code 0, and nothing on stderr beyond the start-up banner (no EPIPE trace).
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(proc.stderr()).toMatch(/^svc-mcp \S+ on stdio · [^\n]*\n$/);
   });
 });

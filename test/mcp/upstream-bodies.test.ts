@@ -8,8 +8,9 @@ import { firstText, textOf } from '../helpers/cli.js';
 import { useFakeUpstreamSession } from '../helpers/fake-session.js';
 import { startFakeUpstream } from '../helpers/fake-upstream.js';
 import { startMcp } from '../helpers/in-process.js';
+import { NOW } from '../helpers/now.js';
 import { SECRET_KEY } from '../helpers/secret.js';
-import { NOW, okStatus, specAssets, stringStatus } from '../helpers/upstream-shapes.js';
+import { okStatus, specAssets, stringStatus } from '../helpers/upstream-shapes.js';
 
 const LISTINGS = '/v3/cryptocurrency/listings/latest';
 const QUOTES = '/v3/cryptocurrency/quotes/latest';

@@ -1,13 +1,14 @@
 /**
- * Upstream error codes the sandbox never sends (upstream-notes.md's table), served by a loopback
+ * Upstream error codes the sandbox never sends (docs/service.md, "Errors"), served by a loopback
  * server to a server built in this process: each is an error result that keeps the code and the upstream message,
  * says what to do, and is retried only where a retry can help.
  */
 import { describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
 import { useFakeUpstreamSession } from '../helpers/fake-session.js';
+import { NOW } from '../helpers/now.js';
 import { until } from '../helpers/until.js';
-import { errorBody, NOW, okStatus } from '../helpers/upstream-shapes.js';
+import { errorBody, okStatus } from '../helpers/upstream-shapes.js';
 
 const session = useFakeUpstreamSession();
 

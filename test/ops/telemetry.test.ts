@@ -11,9 +11,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type McpSession, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { startMcp } from '../helpers/in-process.js';
+import { NOW } from '../helpers/now.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { until } from '../helpers/until.js';
-import { NOW, okStatus } from '../helpers/upstream-shapes.js';
+import { okStatus } from '../helpers/upstream-shapes.js';
 
 interface Attribute {
   key: string;

@@ -21,13 +21,13 @@ import {
 import { creditUsage, type McpSession, newStateDir, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { startMcp } from '../helpers/in-process.js';
+import { NOW } from '../helpers/now.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { until } from '../helpers/until.js';
 
 const missing = redisMissing();
 /** The servers' clock (SVC_NOW), and so the day window their calls count in. */
-const NOW = '2026-11-22T12:00:00Z';
 const WINDOW = 'day:2026-11-22';
 /** The lease a replica holds on its reservations (docs/team.md), and some room. */
 const LEASE_RUNS_OUT_MS = 15_000 + 10_000;

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/call/services.js';
 import { newStateDir } from '../helpers/cli.js';
 import { openRaw, servicesFor } from '../helpers/in-process.js';
+import { NOW } from '../helpers/now.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
-import { SANDBOX_NOW, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 const missing = redisMissing();
 const YES = { confirm: { action: 'accept', content: { confirm: true } } };
@@ -24,7 +25,7 @@ describe.skipIf(missing)('confirmation across replicas', () => {
       replicas.push(
         await servicesFor(
           sandboxEnv(sandbox, 'sandbox-enterprise', {
-            SVC_NOW: SANDBOX_NOW,
+            SVC_NOW: NOW,
             SVC_CACHE: 'off',
             SVC_CONFIRM_CREDITS: '3',
             SVC_REDIS_URL: redis.url,

@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isGapSlot } from '../../src/sandbox/market/time.js';
-import { type Client, DAY, NOW_S, openSandbox } from './helpers.js';
+import { NOW_S } from '../helpers/now.js';
+import { type Client, DAY, openSandbox } from './helpers.js';
 
 interface Listing {
   id: number;

@@ -1,6 +1,7 @@
 /** Every endpoint over real HTTP: status 200, the spec's envelope, the data's shape. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, DAY, NOW_S, openSandbox, unix } from './helpers.js';
+import { NOW_S } from '../helpers/now.js';
+import { type Client, DAY, openSandbox, unix } from './helpers.js';
 
 let c: Client;
 beforeAll(async () => {

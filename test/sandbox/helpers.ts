@@ -3,9 +3,8 @@
  * wrapper over real HTTP. Every sandbox test file starts its own, so counters start at zero.
  */
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
+import { NOW } from '../helpers/now.js';
 
-export const NOW = '2026-11-22T12:00:00Z';
-export const NOW_S = Date.parse(NOW) / 1000;
 export const DAY = 86_400;
 export const KEY_HEADER = 'X-SVC_PRO_API_KEY';
 

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isGapSlot } from '../../src/sandbox/market/time.js';
-import { type Client, DAY, NOW_S, openSandbox, unix } from './helpers.js';
+import { NOW_S } from '../helpers/now.js';
+import { type Client, DAY, openSandbox, unix } from './helpers.js';
 
 const SLOT = 300;
 const HISTORY = '/v1/global-metrics/quotes/historical';

@@ -4,8 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints, PLANS } from '../../src/catalog/index.js';
+import { NOW_S } from '../helpers/now.js';
 import { defaultArgs } from '../helpers/tool-names.js';
-import { type Client, DAY, NOW_S, openSandbox, unix } from './helpers.js';
+import { type Client, DAY, openSandbox, unix } from './helpers.js';
 
 let c: Client;
 beforeAll(async () => {

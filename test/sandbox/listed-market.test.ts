@@ -3,7 +3,8 @@
  * with lists, one object), charges by the catalog's rules, and agreement with the same market.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, DAY, NOW_S, openSandbox, unix } from './helpers.js';
+import { NOW_S } from '../helpers/now.js';
+import { type Client, DAY, openSandbox, unix } from './helpers.js';
 
 let c: Client;
 beforeAll(async () => {

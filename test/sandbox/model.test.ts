@@ -6,8 +6,9 @@ import { pricesAt } from '../../src/sandbox/market/model.js';
 import { fearAndGreedClassification } from '../../src/sandbox/market/sentiment.js';
 import { marketAt } from '../../src/sandbox/market/snapshot.js';
 import { historyStart, isGapSlot, SLOT } from '../../src/sandbox/market/time.js';
+import { NOW_S } from '../helpers/now.js';
 import { FEAR_AND_GREED_BANDS } from '../helpers/spec-bands.js';
-import { DAY, NOW_S } from './helpers.js';
+import { DAY } from './helpers.js';
 
 describe('market model', () => {
   it('has about 200 real assets with the real ids of the best-known ones', () => {

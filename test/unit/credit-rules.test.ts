@@ -3,17 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { estimateCredits, perCall, perItems } from '../../src/catalog/credits.js';
 import { endpointsByName } from '../../src/catalog/index.js';
 import { largestFit } from '../../src/guard/fit.js';
-
-const NOW = Date.parse('2026-11-22T12:00:00Z') / 1000;
+import { NOW_S } from '../helpers/now.js';
 
 function estimate(tool: string, args: Record<string, unknown>): number {
   const endpoint = endpointsByName.get(tool);
   if (!endpoint) throw new Error(`no endpoint ${tool}`);
   const params = endpoint.input.parse(args) as Record<string, unknown>;
-  return estimateCredits(endpoint.credits, params, NOW);
+  return estimateCredits(endpoint.credits, params, NOW_S);
 }
 
-describe('estimates from the spec and the upstream notes', () => {
+describe('estimates from docs/service.md, "Credits"', () => {
   it('global metrics latest: 1 + 1 per convert beyond the first', () => {
     expect(estimate('get_global_metrics_latest', {})).toBe(1);
     expect(estimate('get_global_metrics_latest', { convert: 'USD,EUR,GBP' })).toBe(3);
@@ -31,7 +30,7 @@ describe('estimates from the spec and the upstream notes', () => {
     // Without time_end the range runs to now.
     expect(
       estimate('get_global_metrics_historical', {
-        time_start: NOW - 3600 * 10,
+        time_start: NOW_S - 3600 * 10,
         interval: '1h',
         count: 10_000,
       }),
@@ -81,18 +80,18 @@ describe('largestFit', () => {
   const params = (args: Record<string, unknown>) => listings.input.parse(args) as Record<string, unknown>;
 
   it('names the largest limit that fits', () => {
-    expect(largestFit(listings.credits, params({ limit: 5000 }), 3, NOW)).toBe(
+    expect(largestFit(listings.credits, params({ limit: 5000 }), 3, NOW_S)).toBe(
       'To make it fit now: send limit=600 or less.',
     );
   });
 
   it('drops convert currencies when the page cannot shrink enough', () => {
-    expect(largestFit(listings.credits, params({ limit: 100, convert: 'USD,EUR,GBP' }), 2, NOW)).toBe(
+    expect(largestFit(listings.credits, params({ limit: 100, convert: 'USD,EUR,GBP' }), 2, NOW_S)).toBe(
       'To make it fit now: send at most 2 convert currencies (each beyond the first costs 1 credit).',
     );
   });
 
   it('says nothing when nothing simple fits', () => {
-    expect(largestFit(listings.credits, params({ limit: 1 }), 0, NOW)).toBeUndefined();
+    expect(largestFit(listings.credits, params({ limit: 1 }), 0, NOW_S)).toBeUndefined();
   });
 });

@@ -2,20 +2,19 @@
 import { describe, expect, it } from 'vitest';
 import { calendarPeriods, isoOf } from '../../src/calendar.js';
 import { parseTime } from '../../src/catalog/time.js';
-
-const NOW = Date.parse('2026-11-22T12:00:00Z') / 1000;
+import { NOW_S } from '../helpers/now.js';
 
 describe('parseTime', () => {
   it('takes Unix seconds and ISO 8601 within 2010 to tomorrow', () => {
-    expect(parseTime(1_700_000_000, NOW)).toBe(1_700_000_000);
-    expect(parseTime('1700000000', NOW)).toBe(1_700_000_000);
-    expect(parseTime('2026-11-01', NOW)).toBe(Date.parse('2026-11-01T00:00:00Z') / 1000);
-    expect(parseTime('2026-11-01T12:00:00+02:00', NOW)).toBe(Date.parse('2026-11-01T10:00:00Z') / 1000);
+    expect(parseTime(1_700_000_000, NOW_S)).toBe(1_700_000_000);
+    expect(parseTime('1700000000', NOW_S)).toBe(1_700_000_000);
+    expect(parseTime('2026-11-01', NOW_S)).toBe(Date.parse('2026-11-01T00:00:00Z') / 1000);
+    expect(parseTime('2026-11-01T12:00:00+02:00', NOW_S)).toBe(Date.parse('2026-11-01T10:00:00Z') / 1000);
   });
 
   it('refuses days that do not exist, times out of range and fractions', () => {
     for (const bad of ['2026-02-30', '2026-11-01T25:00:00Z', '2009-12-31', '2026-11-24', 1.5, 'soon'])
-      expect(parseTime(bad, NOW), String(bad)).toBeUndefined();
+      expect(parseTime(bad, NOW_S), String(bad)).toBeUndefined();
   });
 });
 

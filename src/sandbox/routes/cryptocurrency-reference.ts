@@ -26,7 +26,7 @@ export const cryptocurrencyMap: HandlerOf<typeof endpoints.cryptocurrencyMap> = 
     const first = historyStart(now);
     let rows = Array.from(m.order);
     if (p.symbol !== undefined) {
-      // With symbol, the other options are ignored (listed-endpoints.md §15).
+      // With symbol, the other options are ignored (docs/service.md, "Limits").
       const wanted = new Set(p.symbol.split(',').map((s) => s.toUpperCase()));
       rows = rows.filter((i) => wanted.has(ASSETS[i].symbol.toUpperCase()));
     } else {
