@@ -180,23 +180,32 @@ export class RedisLedger implements LedgerStore {
     const id = randomUUID();
     const { account, window } = request;
     const marker = this.marker.request();
-    const reply = (await this.redis.run(
-      RESERVE,
-      [...this.keys(account, window), this.accountsKey(window), ...marker.keys],
-      [
-        id,
-        request.tool,
-        request.amount,
-        request.budget ?? '',
-        this.owner,
-        RESERVATION_TTL_MS,
-        keepMs(window),
-        this.leaseMs,
-        account,
-        request.sent ? '1' : '',
-        ...marker.args,
-      ],
-    )) as [number | string, string, string, string?, string?];
+    const [, heldKey] = this.keys(account, window);
+    const reply = (await this.redis
+      .run(
+        RESERVE,
+        [...this.keys(account, window), this.accountsKey(window), ...marker.keys],
+        [
+          id,
+          request.tool,
+          request.amount,
+          request.budget ?? '',
+          this.owner,
+          RESERVATION_TTL_MS,
+          keepMs(window),
+          this.leaseMs,
+          account,
+          request.sent ? '1' : '',
+          ...marker.args,
+        ],
+      )
+      .catch((error: unknown) => {
+        // The script may still run with its reply lost (a command timeout while Redis is slow):
+        // the hold it would write is taken back, behind it on the one connection, so that it does
+        // not keep budget from other calls until it expires.
+        void this.track(this.redis.use((redis) => redis.hdel(heldKey, id))).catch(() => {});
+        throw error;
+      })) as [number | string, string, string, string?, string?];
     if (reply[0] === 'lost') this.marker.settle([reply[0], reply[1]]);
     this.marker.settle(['ok', reply[3] ?? '', reply[4]]);
     if (reply[0] !== 1) return { ok: false, spent: Number(reply[1]), reserved: Number(reply[2]) };

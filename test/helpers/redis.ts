@@ -33,6 +33,9 @@ export interface TestRedis {
   start(): Promise<void>;
   /** Stop it and remove its data. */
   close(): Promise<void>;
+  /** Freeze it (SIGSTOP): connections stay open, commands wait unanswered until `resume`. */
+  pause(): void;
+  resume(): void;
 }
 
 export async function startRedis(): Promise<TestRedis> {
@@ -77,6 +80,8 @@ export async function startRedis(): Promise<TestRedis> {
     url: `redis://127.0.0.1:${port}`,
     stop,
     start,
+    pause: () => child?.kill('SIGSTOP'),
+    resume: () => child?.kill('SIGCONT'),
     async close() {
       await stop();
       rmSync(dir, { recursive: true, force: true });
