@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * Builds the MCP Apps views (views/*.mjs) into self-contained HTML pages, dist/views/<name>.html:
  * each view's script, lightweight-charts included, bundled and minified into the page, nothing

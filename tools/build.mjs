@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `npm run build`: dist/ from src/, one JavaScript file for each TypeScript file, at the same path
  * (src/cli.ts → dist/cli.js, its first line kept), by esbuild. It removes the types and nothing
@@ -16,7 +17,7 @@ import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const sources = readdirSync(join(root, 'src'), { recursive: true })
+const sources = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
   .map((file) => join(root, 'src', file));
 
@@ -32,6 +33,8 @@ await build({
   tsconfig: join(root, 'tsconfig.json'),
   logLevel: 'warning',
 });
-for (const file of readdirSync(join(root, 'src'), { recursive: true }).filter((f) => f.endsWith('.json'))) {
+for (const file of readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+  f.endsWith('.json'),
+)) {
   copyFileSync(join(root, 'src', file), join(root, 'dist', file));
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `npm run bundle`: the MCP Bundle for desktop hosts, built from a production-only install so that
  * it carries the server and its runtime dependencies and nothing else (no compiler, linter, tests

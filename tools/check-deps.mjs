@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * Imports run one way: each folder (or top-level module) of src/ may import only the parts listed
  * for it below, so that the catalog stays data, the client knows nothing of tools, and the sandbox

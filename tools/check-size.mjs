@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * Sizes that keep the code readable: no function in src/ longer than 80 lines (a function's body
  * that is one table of data, an object or array literal returned or passed on whole, is data, not

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * Writes what is generated: from the catalog, the tool list servers answer with before the catalog
  * has loaded (src/mcp/tool-list.json: each tool's definition and what selects it); from the catalog
@@ -222,6 +223,7 @@ function serverJson() {
 const check = process.argv.includes('--check');
 const blocks = { 'tool-list': toolList, tools: toolTable, toolsets: toolsetList, settings: settingsTable };
 /** Each generated file: its path, and its text as it should be, given the text it has. */
+/** @type {[string, (text: string) => string][]} */
 const generated = [
   [
     'README.md',

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * docs/performance.md, written from the benchmarks' results (tools/bench/results/*.json): for each
  * benchmark its command, and for each figure its target and its latest value on each Node version

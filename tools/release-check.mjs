@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `npm run release:check`: what a release needs, checked before anything is published. The build
  * and the type check; the tests that say what the package promises (the generated pages and
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, stripVTControlCharacters } from 'node:util';
 import { Ajv } from 'ajv';
-import formats from 'ajv-formats';
+import ajvFormats from 'ajv-formats';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -85,12 +86,14 @@ step('the desktop bundle, built and validated by mcpb', () => {
 
 step('server.json against the MCP Registry schema', () => {
   const ajv = new Ajv({ strict: false, allErrors: true });
-  formats(ajv);
+  // ajv-formats is CommonJS, whose default export TypeScript types as a namespace.
+  /** @type {any} */ (ajvFormats)(ajv);
   const schema = JSON.parse(readFileSync(join(root, 'schemas/server.schema.json'), 'utf8'));
-  const server = JSON.parse(readFileSync(join(root, 'server.json'), 'utf8'));
+  const text = readFileSync(join(root, 'server.json'), 'utf8');
+  const server = JSON.parse(text);
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const validate = ajv.compile(schema);
-  if (!validate(server)) throw new Error(JSON.stringify(validate.errors));
+  if (!validate(JSON.parse(text))) throw new Error(JSON.stringify(validate.errors));
   if (server.version !== pkg.version)
     throw new Error(`server.json is ${server.version}, package.json ${pkg.version}`);
   return `valid (${schema.$id})`;

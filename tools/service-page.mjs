@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * docs/service.md's endpoint sections, from the catalog: each endpoint's path, the tool that calls
  * it, its credits, refresh and plans, and the parameters the service takes with the rules and
@@ -24,7 +25,7 @@ const cell = (text) => String(text ?? '').replaceAll('|', '\\|');
 
 function parameterTable(endpoint) {
   const schema = z.toJSONSchema(endpoint.serviceInput, { io: 'input', unrepresentable: 'any' });
-  const rows = Object.entries(schema.properties ?? {}).map(
+  const rows = Object.entries(/** @type {Record<string, any>} */ (schema.properties ?? {})).map(
     ([name, p]) =>
       `| \`${name}\` | ${cell(ruleOf(p))} | ${p.default === undefined ? '' : `\`${p.default}\``} | ${cell(p.description)} |`,
   );

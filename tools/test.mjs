@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * `npm test`: the build, then vitest beside the type check and the lint. The end-to-end tests need
  * the build; nothing in them waits for the checks, which run at a lower priority so that they take

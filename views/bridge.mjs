@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The view's side of the MCP Apps extension (io.modelcontextprotocol/ui, protocol 2026-01-26),
  * spoken directly over postMessage: the `ui/initialize` handshake, the tool result the host

@@ -1,3 +1,4 @@
+// @ts-check
 /** One look for every chart: lightweight-charts with the page's colours, and a legend the crosshair fills. */
 import { createChart } from 'lightweight-charts';
 
@@ -36,12 +37,12 @@ export function legendOnCrosshair(chart, legend, describe, fallback) {
 export function short(value) {
   if (!Number.isFinite(value)) return 'n/a';
   const abs = Math.abs(value);
-  for (const [size, suffix] of [
+  for (const [size, suffix] of /** @type {[number, string][]} */ ([
     [1e12, 'T'],
     [1e9, 'B'],
     [1e6, 'M'],
     [1e3, 'K'],
-  ]) {
+  ])) {
     if (abs >= size) return `${(value / size).toFixed(2)}${suffix}`;
   }
   return abs >= 1 ? value.toFixed(2) : value.toPrecision(4);

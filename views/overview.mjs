@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Market overview: total market cap, volume and BTC/ETH dominance over time for the global
  * metrics history; the top of the listings with their 24 h change.

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Price chart: candles and volume for get_ohlcv_historical and get_kline_candles, a line for
  * get_cryptocurrency_quotes_historical and get_kline_points, with the closes' 20- and 50-period

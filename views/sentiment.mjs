@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Sentiment: a gauge for the latest fear and greed or altcoin season value, a line with the bands
  * for their histories (fear and greed 20/40/60/80; altcoin season 25/75).

@@ -1,3 +1,4 @@
+// @ts-check
 /** The module hooks behind module-log.mjs: they run on the loader's own thread. */
 import { appendFileSync } from 'node:fs';
 

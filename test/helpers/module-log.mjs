@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Preloaded with `node --import` (NODE_OPTIONS): writes the URL of every module the process loads
  * to the file named by MODULE_LOG, one per line, so that a test can tell which libraries a

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * A host page for the views' tests, playing the host through the MCP Apps extension's own
  * AppBridge: it frames a view's HTML as hosts do (a sandboxed iframe), answers its handshake and
@@ -5,7 +6,7 @@
  */
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
 
-window.showView = (html, input, result) =>
+/** @type {any} */ (window).showView = (html, input, result) =>
   new Promise((resolve, reject) => {
     const frame = document.createElement('iframe');
     frame.setAttribute('sandbox', 'allow-scripts');

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * A burst of heavy calls on the embedded sandbox, as a host sees it: calls written at once over
  * stdio (the cache off, so every call does its work), with a `ping` every 100 ms throughout. Prints

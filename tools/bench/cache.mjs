@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * What the cache and the guard cost and save, over stdio: the p50 of a cached
  * get_fear_and_greed_latest call beside the p50 of an SDK server with one constant tool (the floor;
@@ -23,10 +24,10 @@ const { values } = parseArgs({
 });
 const CALLS = Number(values.calls);
 const MIXED = Number(values.mixed);
-for (const [name, value] of [
+for (const [name, value] of /** @type {[string, number][]} */ ([
   ['--calls', CALLS],
   ['--mixed', MIXED],
-]) {
+])) {
   if (!Number.isInteger(value) || value < 1 || value > 100_000) {
     console.error(`${name} must be a whole number from 1 to 100000`);
     process.exit(2);
@@ -117,6 +118,7 @@ async function mixed(sandbox, cache) {
     }
   }
   const seconds = (performance.now() - started) / 1000;
+  /** @type {any} */
   const usage = (await client.callTool({ name: 'get_credit_usage', arguments: {} })).structuredContent;
   await client.close();
   rmSync(state, { recursive: true, force: true });

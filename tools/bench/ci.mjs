@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * The suite's time and CI's, as a clean checkout sees them: HEAD cloned into an empty directory
  * and `.ci/run` run there under CI=true (npm ci, `npm test` on Node 20, the release check, the

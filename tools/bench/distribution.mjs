@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * What a new user downloads and waits for: the desktop bundle's size (packed and unpacked, built as
  * `npm run bundle` builds it) and the npm package's cold start, from an installed tarball (as `npx`

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * What the credit ledger (SQLite, SVC_STATE_DIR/ledger.sqlite) costs. First the store alone, in
  * this process: reserve + settle, and reserve + mark sent + settle (what a budgeted call adds), p50
@@ -36,10 +37,10 @@ const { values } = parseArgs({
 });
 const OPS = Number(values.ops);
 const CALLS = Number(values.calls);
-for (const [name, value] of [
+for (const [name, value] of /** @type {[string, number][]} */ ([
   ['--ops', OPS],
   ['--calls', CALLS],
-]) {
+])) {
   if (!Number.isInteger(value) || value < 1 || value > 1_000_000) {
     console.error(`${name} must be a whole number from 1 to 1000000`);
     process.exit(2);

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * Load on loopback: tool calls per second at concurrency 32, p50 and p99, and each server's
  * resident memory before and after the calls, for a cached call and an uncached one

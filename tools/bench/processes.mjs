@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * What the benchmarks share: the sandbox and a redis-server in processes of their own on loopback,
  * a server on stdio with an SDK client, the floor server, percentiles, and a process's resident memory.
@@ -97,7 +98,7 @@ export function freePort() {
     const server = createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       server.close(() => resolve(port));
     });
   });

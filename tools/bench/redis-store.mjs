@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * Operations per second of the Redis stores, as one replica sees them: the ledger's scripts (what
  * a budgeted call adds: a reservation and its settlement; a cache hit's record; the figures) and the

@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * A benchmark's figures, kept as JSON in tools/bench/results/ (one file per benchmark and Node
  * major version, replaced by each run): what was measured, its value and unit, the target where

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * Sandbox benchmark: starts the built sandbox (dist/) in a child process, so that the load client
  * does not share its event loop, and measures on loopback:

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * Benchmarks of the MCP server over stdio against the sandbox running as a separate process (rate
  * limit off; start-up is tools/bench/startup.mjs's): per-call latency of get_fear_and_greed_latest
@@ -32,7 +33,7 @@ import { figure, saveResults } from './results.mjs';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '1000' } } });
 const CALLS = Number(values.calls);
-for (const [name, value] of [['--calls', CALLS]]) {
+for (const [name, value] of /** @type {[string, number][]} */ ([['--calls', CALLS]])) {
   if (!Number.isInteger(value) || value < 1) {
     console.error(`${name} must be a whole number of at least 1`);
     process.exit(2);

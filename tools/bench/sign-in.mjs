@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * What sign-in costs a call: a cached tool call over HTTP with a signed-in caller beside the same
  * call with the static SVC_HTTP_TOKEN, taken in turn so that the machine's load hits both alike;
@@ -42,7 +43,7 @@ const issuerServer = createServer((req, res) => {
       : { keys: [jwk] };
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 });
-await new Promise((resolve) => issuerServer.listen(issuerPort, '127.0.0.1', resolve));
+await new Promise((resolve) => issuerServer.listen(issuerPort, '127.0.0.1', () => resolve(undefined)));
 
 async function server(env) {
   const port = await freePort();

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * What a host waits for before the first answer: spawn to the `initialize` answer and to the
  * `tools/list` answer, for svc-mcp on stdio (default settings: the embedded sandbox, a state

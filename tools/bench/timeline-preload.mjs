@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * Loaded into a server on stdio (`node --import` this file) by tools/bench/timeline.mjs: times
  * each tools/call from outside the server's code, at the three places every server has: the

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 /**
  * Where an uncached call's time goes inside the server, beside the least any server can do here.
  * Each server runs on stdio with tools/bench/timeline-preload.mjs, which times every
@@ -26,10 +27,10 @@ const { values } = parseArgs({
 });
 const CALLS = Number(values.calls);
 const ROUNDS = Number(values.rounds);
-for (const [name, value, most] of [
+for (const [name, value, most] of /** @type {[string, number, number][]} */ ([
   ['--calls', CALLS, 100_000],
   ['--rounds', ROUNDS, 10],
-]) {
+])) {
   if (!Number.isInteger(value) || value < 1 || value > most) {
     console.error(`${name} must be a whole number from 1 to ${most}`);
     process.exit(2);
