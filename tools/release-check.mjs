@@ -8,8 +8,10 @@
  * mcpb; server.json valid against the MCP Registry's schema (schemas/server.schema.json). Exit 1 on
  * the first failure.
  * The release workflow (.github/workflows/release.yml) runs it on a tag before publishing.
+ * `--after-suite` leaves out the build, the type check and the tests, for where `npm test` has just
+ * run them on the same files (CI, .ci/run).
  *
- *   node tools/release-check.mjs [--bundle-out FILE]
+ *   node tools/release-check.mjs [--bundle-out FILE] [--after-suite]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -22,7 +24,9 @@ import ajvFormats from 'ajv-formats';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const { values } = parseArgs({ options: { 'bundle-out': { type: 'string' } } });
+const { values } = parseArgs({
+  options: { 'bundle-out': { type: 'string' }, 'after-suite': { type: 'boolean', default: false } },
+});
 
 /** The package holds the build and these files, and nothing else (npm adds package.json itself). */
 const PACKAGE_FILES = ['LICENSE', 'README.md', 'manifest.json', 'package.json', 'server.json'];
@@ -41,19 +45,21 @@ function step(title, run) {
 
 const exec = (command, args) => execFileSync(command, args, { cwd: root, encoding: 'utf8', stdio: 'pipe' });
 
-step('build', () => {
-  exec(npm, ['run', 'build']);
-});
+if (!values['after-suite']) {
+  step('build', () => {
+    exec(npm, ['run', 'build']);
+  });
 
-// The build only removes the types (docs/decisions/007): a release is type-checked on its own.
-step('type check', () => {
-  exec(npm, ['run', 'typecheck']);
-});
+  // The build only removes the types (docs/decisions/007): a release is type-checked on its own.
+  step('type check', () => {
+    exec(npm, ['run', 'typecheck']);
+  });
 
-step(`tests: ${FAST_TESTS.join(', ')}`, () => {
-  const out = exec(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...FAST_TESTS]);
-  return stripVTControlCharacters(out.split('\n').find((line) => /Tests\s/.test(line)) ?? '').trim();
-});
+  step(`tests: ${FAST_TESTS.join(', ')}`, () => {
+    const out = exec(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...FAST_TESTS]);
+    return stripVTControlCharacters(out.split('\n').find((line) => /Tests\s/.test(line)) ?? '').trim();
+  });
+}
 
 step('npm pack --dry-run: the files the package needs, and no others', () => {
   const [packed] = JSON.parse(exec(npm, ['pack', '--dry-run', '--json', '--ignore-scripts']));

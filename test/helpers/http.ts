@@ -33,10 +33,15 @@ export const INITIALIZE = JSON.stringify({
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
 });
 
+/**
+ * One request on a connection of its own (no keep-alive agent): what a server does with a new
+ * connection is what is tested, and a pooled socket the server closed as idle would fail the
+ * request with a hang-up that says nothing of the server.
+ */
 export function rawRequest(url: string, options: RawOptions = {}): Promise<RawResponse> {
   const { method = 'POST', headers = {}, body, chunked = false } = options;
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers }, (res) => {
+    const req = request(url, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
