@@ -4,7 +4,7 @@
  * rounds. From one address (127.0.0.2), the per-address cap keeps most of them out; spread over 220
  * addresses (5 each, under that cap) they fill the server's 1,024 connections, and a new one then
  * closes the connection that has waited longest for its headers. Either way the header timeout
- * cuts the slow ones within a second or two of 10 s, and the client is answered.
+ * cuts the slow ones within seconds of 10 s, and the client is answered.
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,16 +14,17 @@ import type { HttpServer } from '../helpers/session.js';
 
 const ATTACKERS = 1_100;
 /** Past the longest life a slow connection may have (below), so that cuts and reconnections are seen. */
-const ATTACK_MS = 19_000;
+const ATTACK_MS = 22_000;
 const BYTE_EVERY_MS = 2_000;
 /** Rounds of the good client, one every ROUND_EVERY_MS. */
 const ROUND_EVERY_MS = 500;
 /**
  * The longest a slow connection may live, counted from when the client saw it connect: the 10 s
  * header timeout, its check (every second), and the seconds a connection waits in the listen
- * backlog before the server accepts it, when 1,100 arrive at once.
+ * backlog before the server accepts it, when 1,100 arrive at once on a machine that may be busy
+ * with more than this test.
  */
-const LONGEST_LIFE_MS = 16_000;
+const LONGEST_LIFE_MS = 18_000;
 
 const PING = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: {} });
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
