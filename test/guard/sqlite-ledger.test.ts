@@ -36,8 +36,15 @@ async function withLedger(): Promise<string> {
 const WINDOW = 'day:2026-11-22';
 const call = { account: 'acct', window: WINDOW, tool: 'get_fear_and_greed_latest' };
 
-/** A process of its own running `body` with `ledger` (the built store on `dir`) and `call` in scope. */
-function storeProcess(dir: string, body: string): { child: ChildProcess; output(): string } {
+/**
+ * A process of its own running `body` with `ledger` (the built store on `dir`) and `call` in scope:
+ * its output so far, and `closed`, which resolves once it has exited and all its output has been
+ * read (a process's exit can come before the last of what it wrote has been read from the pipe).
+ */
+function storeProcess(
+  dir: string,
+  body: string,
+): { child: ChildProcess; output(): string; closed: Promise<void> } {
   const dist = (file: string) => pathToFileURL(join(REPO_ROOT, 'dist', 'guard', file)).href;
   const script = `
     const { SqliteLedger } = await import(${JSON.stringify(dist('sqlite-ledger.js'))});
@@ -53,14 +60,9 @@ function storeProcess(dir: string, body: string): { child: ChildProcess; output(
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk;
   });
-  return { child, output: () => output };
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  return { child, output: () => output, closed };
 }
-
-const exited = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
 
 describe.runIf(sqlite !== undefined)('shared by processes', () => {
   it('three processes opening a new ledger at the same moment all reserve (60 ledgers)', async () => {
@@ -86,7 +88,7 @@ describe.runIf(sqlite !== undefined)('shared by processes', () => {
       }
       console.log('failed ' + failed);`;
     const runs = [storeProcess(dir, body), storeProcess(dir, body), storeProcess(dir, body)];
-    await Promise.all(runs.map((r) => exited(r.child)));
+    await Promise.all(runs.map((r) => r.closed));
     for (const run of runs) expect(run.output()).toMatch(/^failed 0$/m);
   });
 
@@ -103,7 +105,7 @@ describe.runIf(sqlite !== undefined)('shared by processes', () => {
       }
       console.log('admitted ' + admitted);`;
     const runs = [storeProcess(dir, body), storeProcess(dir, body)];
-    await Promise.all(runs.map((r) => exited(r.child)));
+    await Promise.all(runs.map((r) => r.closed));
     const admitted = runs.map((r) => Number(/admitted (\d+)/.exec(r.output())?.[1] ?? Number.NaN));
     expect(runs.map((r) => r.child.exitCode)).toEqual([0, 0]);
     expect(admitted[0] + admitted[1]).toBe(200);
@@ -127,7 +129,7 @@ describe.runIf(sqlite !== undefined)('shared by processes', () => {
     const lastSettled = () => Number(/settled (\d+)\n$/.exec(run.output())?.[1] ?? 0);
     await until(() => lastSettled() >= 300, 20_000);
     run.child.kill('SIGKILL');
-    await exited(run.child);
+    await run.closed;
     const reported = lastSettled();
     const ledger = new SqliteLedger(dir, sqlite);
     const figures = await ledger.figures(call.account, WINDOW);
@@ -160,7 +162,7 @@ describe.runIf(sqlite !== undefined)('shared by processes', () => {
     // While the process lives, its reservations are held.
     expect(await ledger.figures(call.account, WINDOW)).toMatchObject({ spent: 1, reserved: 55 });
     run.child.kill('SIGKILL');
-    await exited(run.child);
+    await run.closed;
     expect(await ledger.figures(call.account, WINDOW)).toMatchObject({
       spent: 6,
       reserved: 0,
