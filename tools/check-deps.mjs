@@ -29,7 +29,8 @@ const MAY_IMPORT = {
   upstream: ['cpu-turns', 'format', 'messages', 'time-bounds'],
   cache: ['catalog', 'config', 'redis', 'state-dir'],
   guard: ['catalog', 'config', 'format', 'messages', 'redis', 'state-dir', 'time-bounds'],
-  sandbox: ['calendar', 'catalog', 'format', 'messages', 'state-dir'],
+  // The sandbox is the service's independent witness: its endpoint table is its own, never the catalog.
+  sandbox: ['calendar', 'format', 'messages', 'state-dir'],
   call: [
     'cache',
     'calendar',

@@ -17,7 +17,7 @@ import { perCall } from './credits.js';
 import { dataOf, defineEndpoint, parseBody } from './define.js';
 import { lenient } from './lenient.js';
 import { offsetPages } from './pages.js';
-import { enumParam, listText, namesListParam, paramsObject } from './params.js';
+import { enumParam, namesListParam, paramsObject } from './params.js';
 import { plansFrom } from './plans.js';
 import { recordsOf } from './shapes.js';
 
@@ -69,7 +69,10 @@ export const latestContent = defineEndpoint({
     symbol: symbolsParam,
     news_type: namesListParam(['news', 'community', 'alexandria', 'all'], 'Default all.'),
     content_type: namesListParam(['audio', 'news', 'video', 'all'], 'Default all.'),
-    category: listText()
+    // Names may hold spaces ("Layer 1"): only the spaces around commas are dropped.
+    category: z
+      .string()
+      .overwrite((value) => value.trim().replace(/\s*,\s*/g, ','))
       .regex(/^[\w .&-]+(,[\w .&-]+)*$/, { message: 'must be category names separated by commas' })
       .max(500)
       .optional()

@@ -118,6 +118,9 @@ export function convertIdParam(max: number) {
     )
     .regex(ID_LIST, { message: 'must be numeric ids separated by commas, e.g. "2781,2790"' })
     .refine((v) => splitList(v).length <= max, { message: `at most ${max} ids` })
+    .refine((v) => splitList(v).every((id) => id.length <= BOUNDS.idDigits), {
+      message: `each id must be at most ${BOUNDS.idDigits} digits`,
+    })
     .superRefine(eachCurrencyOnce)
     .optional()
     .describe(

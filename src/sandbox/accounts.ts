@@ -2,6 +2,9 @@
  * Keys, plans and metering: the per-minute request limit, credits charged per UTC day and month,
  * and the monthly allowance. Figures from docs/service.md, "Plans".
  */
+
+import { ApiError } from './envelope.js';
+import { iso, monthsBefore } from './market/time.js';
 import {
   DEEPER_PLANS,
   describeDepth,
@@ -10,9 +13,7 @@ import {
   type Plan,
   planTitle,
   REQUESTS_PER_MINUTE,
-} from '../catalog/plans.js';
-import { ApiError } from './envelope.js';
-import { iso, monthsBefore } from './market/time.js';
+} from './service/plans.js';
 import { readUsage, writeUsage } from './usage-file.js';
 
 /** The sandbox's demo keys, one per plan: `sandbox-<plan>`. */

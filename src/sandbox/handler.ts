@@ -4,18 +4,15 @@
  * object with a message that says what to do.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { keyInfo } from '../catalog/account.js';
-import { currencyCount } from '../catalog/credits.js';
-import { DEFAULT_KEY_HEADER } from '../catalog/key-header.js';
-import { coerceQuery, validateParams } from '../catalog/params.js';
-import type { Plan } from '../catalog/plans.js';
-import { planTitle } from '../catalog/plans.js';
 import { Ledger, PLAN_OF_KEY, SANDBOX_KEYS, type Windows } from './accounts.js';
 import { type Clock, createClock } from './clock.js';
 import { ApiError, badRequest, errorBody, successBody } from './envelope.js';
 import { FaultPlan, type FaultRule } from './faults.js';
 import { ROUTES } from './routes/index.js';
 import type { Route } from './routes/types.js';
+import { currencyCount, KEY_HEADER, readQuery } from './service/define.js';
+import { account } from './service/index.js';
+import { type Plan, planTitle } from './service/plans.js';
 
 export interface SandboxOptions {
   /** Port on 127.0.0.1; 0 (the default) picks a free one. */
@@ -65,7 +62,7 @@ export class SandboxHandler {
 
   constructor(private readonly options: SandboxOptions = {}) {
     this.clock = createClock(options.now);
-    this.keyHeader = (options.keyHeader ?? DEFAULT_KEY_HEADER).toLowerCase();
+    this.keyHeader = (options.keyHeader ?? KEY_HEADER).toLowerCase();
     this.ledger = new Ledger({
       rateLimit: options.rateLimit ?? true,
       monthlyCredits: options.monthlyCredits,
@@ -129,7 +126,7 @@ export class SandboxHandler {
       const caller = this.admit(req, route, path, nowMs);
       const params = paramsOf(route, query, caller.plan);
       // Key info costs nothing and must still answer when the month's credits are spent.
-      if (path !== keyInfo.path) this.ledger.checkCredits(caller.key, caller.plan, caller.windows);
+      if (path !== account.keyInfo.path) this.ledger.checkCredits(caller.key, caller.plan, caller.windows);
       const { ledger } = this;
       const result = route.handle({ params, now: Math.floor(nowMs / 1000), ...caller, ledger });
       const credits = route.credits.charge(params, result.items);
@@ -159,7 +156,7 @@ export class SandboxHandler {
   private admit(req: IncomingMessage, route: Route, path: string, nowMs: number): Caller {
     const key = req.headers[this.keyHeader];
     if (key === undefined || key === '' || Array.isArray(key)) {
-      const header = this.options.keyHeader ?? DEFAULT_KEY_HEADER;
+      const header = this.options.keyHeader ?? KEY_HEADER;
       throw new ApiError(401, 1002, `API key missing: send it in the "${header}" header.`);
     }
     const plan =
@@ -233,13 +230,11 @@ function routeOf(path: string, method: string | undefined): Route {
   return route;
 }
 
-/** The query's parameters, checked by the route's schema (the catalog's) and the plan's convert rule. */
+/** The query's parameters, checked by the endpoint's rules and the plan's convert rule. */
 function paramsOf(route: Route, query: string, plan: Plan): Record<string, unknown> {
-  const coerced = coerceQuery(route.input, new URLSearchParams(query));
-  if (!coerced.ok) throw badRequest(coerced.message);
-  const checked = validateParams(route.input, coerced.value);
-  if (!checked.ok) throw badRequest(checked.message);
-  const params = checked.value as Record<string, unknown>;
+  const read = readQuery(route, new URLSearchParams(query));
+  if (!read.ok) throw badRequest(read.message);
+  const { params } = read;
   if (plan === 'basic' && currencyCount(params) > 1) {
     const name = params.convert_id !== undefined ? 'convert_id' : 'convert';
     throw badRequest(

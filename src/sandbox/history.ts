@@ -9,11 +9,10 @@
  * six years before now up to now.
  */
 
-import { parseTime } from '../catalog/params.js';
-import type { Plan } from '../catalog/plans.js';
-import { CALENDAR_INTERVALS, intervalSeconds } from '../catalog/series.js';
 import { checkDepth } from './accounts.js';
 import { type CalendarUnit, calendarStart, calendarStep, isGapSlot, SLOT } from './market/time.js';
+import type { Plan } from './service/plans.js';
+import { CALENDAR_INTERVALS, intervalSeconds } from './service/time.js';
 
 export interface Period {
   /** The time the quote should be closest to. */
@@ -27,16 +26,16 @@ const CALENDAR: ReadonlySet<string> = new Set(CALENDAR_INTERVALS);
 
 /** A historical request's parameters, already checked against the endpoint's rules. */
 export type HistoryQuery = {
-  time_start?: string | number;
-  time_end?: string | number;
+  /** Unix seconds. */
+  time_start?: number;
+  time_end?: number;
   count: number;
   interval: string;
 };
 
 /** The request's time range in Unix seconds: `end` is `time_end` or now, never past now. */
 export function historyRange(p: HistoryQuery, now: number): { start?: number; end: number } {
-  const end = Math.min(p.time_end === undefined ? now : (parseTime(p.time_end) as number), now);
-  return { start: p.time_start === undefined ? undefined : parseTime(p.time_start), end };
+  return { start: p.time_start, end: Math.min(p.time_end ?? now, now) };
 }
 
 export interface PeriodRequest {

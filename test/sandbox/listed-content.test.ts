@@ -1,6 +1,7 @@
 /**
- * The listed content, k-line and fiat endpoints over real HTTP, and every catalog path's plans: its
- * lowest plan answers, the plan below it is refused with 403 / 1006 naming the plans that have it.
+ * The listed content, k-line and fiat endpoints over real HTTP, and the plans the catalog gives each
+ * path, as the sandbox's own table enforces them: the lowest plan answers, the plan below it is
+ * refused with 403 / 1006 naming the plans that have it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints, PLANS } from '../../src/catalog/index.js';

@@ -1,6 +1,6 @@
 /**
  * The listed cryptocurrency endpoints over real HTTP: shapes as documented (keyed by id, by symbol
- * with lists, one object), charges by the catalog's rules, and agreement with the same market.
+ * with lists, one object), charges by the documented rules (docs/service.md, "Credits"), and agreement with the same market.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOW_S } from '../helpers/now.js';

@@ -3,7 +3,7 @@
  * in US dollars that drifts slowly and deterministically (a few percent over months), so converted
  * quotes move a little differently from USD ones.
  */
-import { METAL_IDS } from '../../catalog/utilities.js';
+import { METAL_IDS } from '../service/market.js';
 import { fractal, type Octave, seedOf } from './noise.js';
 
 export interface Fiat {

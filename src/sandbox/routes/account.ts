@@ -1,7 +1,8 @@
 /** Key info: the key's plan limits and live usage. */
-import type * as endpoints from '../../catalog/account.js';
-import { REQUESTS_PER_MINUTE } from '../../catalog/plans.js';
+
 import { iso } from '../market/time.js';
+import type { account as endpoints } from '../service/index.js';
+import { REQUESTS_PER_MINUTE } from '../service/plans.js';
 import type { HandlerOf } from './types.js';
 
 function untilText(seconds: number): string {

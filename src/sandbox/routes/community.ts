@@ -1,6 +1,7 @@
 /** Community trending tokens and topics. */
-import type * as endpoints from '../../catalog/community.js';
+
 import { trendingTokensAt, trendingTopicsAt } from '../market/community.js';
+import type { community as endpoints } from '../service/index.js';
 import type { HandlerOf } from './types.js';
 
 export const trendingTokens: HandlerOf<typeof endpoints.trendingTokens> = {

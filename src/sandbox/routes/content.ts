@@ -1,5 +1,5 @@
 /** News and articles, community posts (latest and top) and their comments, from market/content.ts. */
-import type * as endpoints from '../../catalog/content.js';
+
 import type { Asset } from '../market/assets.js';
 import {
   commentsOn,
@@ -14,6 +14,7 @@ import {
 } from '../market/content.js';
 import { DAY, iso } from '../market/time.js';
 import { tagName } from '../records.js';
+import type { content as endpoints } from '../service/index.js';
 import { namedAssets } from './named.js';
 import type { HandlerOf } from './types.js';
 

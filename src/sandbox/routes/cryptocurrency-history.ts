@@ -1,7 +1,5 @@
 /** OHLCV candles (historical and today's), price performance by period, and quotes at intervals. */
-import type * as endpoints from '../../catalog/cryptocurrency-history.js';
-import type * as candleEndpoints from '../../catalog/ohlcv.js';
-import { intervalSeconds } from '../../catalog/series.js';
+
 import { checkDepth } from '../accounts.js';
 import { type Currency, resolveConvert } from '../currencies.js';
 import { closestQuote, type HistoryQuery, historyRange, requestedPeriods } from '../history.js';
@@ -19,6 +17,8 @@ import {
   iso,
   MINUTE,
 } from '../market/time.js';
+import type { history as endpoints } from '../service/index.js';
+import { intervalSeconds } from '../service/time.js';
 import { keyedJson, namedAssets } from './named.js';
 import type { HandlerOf } from './types.js';
 
@@ -101,7 +101,7 @@ function candleJson(
 }
 
 /** One object for a single id; keyed by id, or by symbol with lists, otherwise. */
-export const ohlcvHistorical: HandlerOf<typeof candleEndpoints.ohlcvHistorical> = {
+export const ohlcvHistorical: HandlerOf<typeof endpoints.ohlcvHistorical> = {
   envelope: 'standard',
   handle({ params, now, plan }) {
     const p = params;
@@ -131,7 +131,7 @@ export const ohlcvHistorical: HandlerOf<typeof candleEndpoints.ohlcvHistorical> 
 
 // ---------------------------------------------------------------- OHLCV latest
 
-export const ohlcvLatest: HandlerOf<typeof candleEndpoints.ohlcvLatest> = {
+export const ohlcvLatest: HandlerOf<typeof endpoints.ohlcvLatest> = {
   envelope: 'standard',
   handle({ params, now }) {
     const currencies = resolveConvert(params);

@@ -1,6 +1,5 @@
 /** New listings, gainers and losers, trending and most visited (from the model's moves), and a past day's listings. */
-import type * as endpoints from '../../catalog/cryptocurrency-lists.js';
-import { parseTime } from '../../catalog/params.js';
+
 import { checkDepth } from '../accounts.js';
 import { resolveConvert } from '../currencies.js';
 import { badRequest } from '../envelope.js';
@@ -8,6 +7,7 @@ import { ASSETS } from '../market/assets.js';
 import { unit } from '../market/noise.js';
 import { DAY, floorTo, HOUR, historyStart, iso, SLOT } from '../market/time.js';
 import { assetRecordJson, changeOver, type QuoteFrame, quoteFrame } from '../records.js';
+import type { lists as endpoints } from '../service/index.js';
 import { latestFrame, sortBy, sortKey } from './cryptocurrency.js';
 import type { HandlerOf, RouteResult } from './types.js';
 
@@ -81,7 +81,7 @@ export const listingsHistorical: HandlerOf<typeof endpoints.listingsHistorical> 
   envelope: 'standard',
   handle({ params, now, plan }) {
     const p = params;
-    const day = floorTo(parseTime(p.date) as number, DAY);
+    const day = floorTo(p.date, DAY);
     if (day + DAY > now) {
       throw badRequest(
         `Invalid value for "date": ${iso(day).slice(0, 10)} is not a completed UTC day yet; the latest is ${iso(floorTo(now, DAY) - DAY).slice(0, 10)}.`,

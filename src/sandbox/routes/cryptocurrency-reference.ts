@@ -1,7 +1,5 @@
 /** The cryptocurrency map, asset info, and categories (the assets' tags). */
 
-import type * as endpoints from '../../catalog/cryptocurrency-reference.js';
-import { INFO_AUX } from '../../catalog/cryptocurrency-reference.js';
 import { resolveConvert } from '../currencies.js';
 import { badRequest } from '../envelope.js';
 import { ASSETS, type Asset } from '../market/assets.js';
@@ -9,6 +7,8 @@ import { CATEGORIES, type Category, categoryById, categoryFigures } from '../mar
 import { marketAt } from '../market/snapshot.js';
 import { floorTo, historyStart, iso, MINUTE } from '../market/time.js';
 import { assetRecordJson, platformOf, tagName } from '../records.js';
+import { INFO_AUX } from '../service/cryptocurrency.js';
+import type { reference as endpoints } from '../service/index.js';
 import { latestFrame } from './cryptocurrency.js';
 import { keyedJson, namedAssets } from './named.js';
 import type { HandlerOf } from './types.js';

@@ -1,10 +1,11 @@
 /** Listings and quotes, latest (v3); the frame and orderings other lists share. */
-import type * as endpoints from '../../catalog/cryptocurrency.js';
+
 import { resolveConvert } from '../currencies.js';
 import { ASSETS } from '../market/assets.js';
 import { marketPairs, totalSupply } from '../market/model.js';
 import { floorTo, MINUTE } from '../market/time.js';
 import { assetRecordJson, percentChange, type QuoteFrame, quoteFrame, volumeOverDays } from '../records.js';
+import type { cryptocurrency as endpoints } from '../service/index.js';
 import { namedAssets } from './named.js';
 import type { HandlerOf } from './types.js';
 

@@ -1,9 +1,9 @@
 /** The DEX platforms: the list, and one by name. */
 
-import type * as endpoints from '../../catalog/dex.js';
 import { clip } from '../../messages.js';
 import { badRequest } from '../envelope.js';
 import { DEX_PLATFORMS, findPlatform } from '../market/platforms.js';
+import type { dex as endpoints } from '../service/index.js';
 import type { HandlerOf } from './types.js';
 
 const PLATFORMS_JSON = JSON.stringify(DEX_PLATFORMS);

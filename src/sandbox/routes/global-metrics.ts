@@ -1,10 +1,11 @@
 /** GET /v1/global-metrics/quotes/latest and /historical. */
-import type * as endpoints from '../../catalog/global-metrics.js';
-import { GLOBAL_HISTORY_AUX } from '../../catalog/global-metrics.js';
+
 import { type Currency, resolveConvert } from '../currencies.js';
 import { closestQuote, type Period, requestedPeriods } from '../history.js';
 import { type GlobalFigures, globalAt } from '../market/metrics.js';
 import { floorTo, historyStart, iso, MINUTE } from '../market/time.js';
+import type { globalMetrics as endpoints } from '../service/index.js';
+import { GLOBAL_HISTORY_AUX } from '../service/market.js';
 import { type HandlerOf, lastValueMemo } from './types.js';
 
 type Figures = Record<string, number | string>;

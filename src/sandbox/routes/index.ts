@@ -1,26 +1,9 @@
 /**
- * The route table. Each catalog module has a sandbox route module of the same name whose handlers
- * carry its endpoints' names (HandlersFor makes a missing one a type error); each route takes its
- * path, parameter schema, plans and credit rule from the catalog: the same definitions the MCP
- * tools check arguments and estimate credits with.
+ * The route table: each group of the sandbox's own endpoint table (`../service/`) with the route
+ * module whose handlers carry its endpoints' names (HandlersFor makes a missing one a type error).
  */
-import * as accountEndpoints from '../../catalog/account.js';
-import * as communityEndpoints from '../../catalog/community.js';
-import * as contentEndpoints from '../../catalog/content.js';
-import * as cryptocurrencyEndpoints from '../../catalog/cryptocurrency.js';
-import * as historyEndpoints from '../../catalog/cryptocurrency-history.js';
-import * as listsEndpoints from '../../catalog/cryptocurrency-lists.js';
-import * as referenceEndpoints from '../../catalog/cryptocurrency-reference.js';
-import * as dexEndpoints from '../../catalog/dex.js';
-import * as globalMetricsEndpoints from '../../catalog/global-metrics.js';
-import { type Endpoint, endpoints } from '../../catalog/index.js';
-import * as indicesEndpoints from '../../catalog/indices.js';
-import * as klineEndpoints from '../../catalog/kline.js';
-import * as legacyEndpoints from '../../catalog/legacy.js';
-import * as marketPairsEndpoints from '../../catalog/market-pairs.js';
-import * as ohlcvEndpoints from '../../catalog/ohlcv.js';
-import * as sentimentEndpoints from '../../catalog/sentiment.js';
-import * as utilitiesEndpoints from '../../catalog/utilities.js';
+import type { ServiceEndpoint } from '../service/define.js';
+import * as table from '../service/index.js';
 import * as account from './account.js';
 import * as community from './community.js';
 import * as content from './content.js';
@@ -38,43 +21,32 @@ import * as sentiment from './sentiment.js';
 import type { Handler, HandlersFor, Route } from './types.js';
 import * as utilities from './utilities.js';
 
-/** The catalog module's endpoints, each with the handler of the same name. */
-function pair<M extends object>(catalogModule: M, handlers: HandlersFor<M>): [Endpoint, Handler][] {
-  const byName = handlers as Record<string, Handler>;
-  return Object.entries(catalogModule).flatMap(([name, value]) =>
-    (value as { kind?: string }).kind === 'endpoint' ? [[value as Endpoint, byName[name]]] : [],
-  );
+/** The group's endpoints, each with the handler of the same name. */
+function pair<G extends Record<string, ServiceEndpoint>>(group: G, handlers: HandlersFor<G>): Route[] {
+  const byName = handlers as unknown as Record<string, Handler>;
+  return Object.entries(group).map(([name, endpoint]) => {
+    const handler = byName[name];
+    if (!handler) throw new Error(`The sandbox has no handler for ${name}.`);
+    return { ...endpoint, envelope: handler.envelope, handle: handler.handle };
+  });
 }
 
-const PAIRS = [
-  pair(accountEndpoints, account),
-  pair(communityEndpoints, community),
-  pair(contentEndpoints, content),
-  pair(cryptocurrencyEndpoints, cryptocurrency),
-  pair(historyEndpoints, history),
-  pair(ohlcvEndpoints, history),
-  pair(listsEndpoints, lists),
-  pair(referenceEndpoints, reference),
-  pair(dexEndpoints, dex),
-  pair(globalMetricsEndpoints, globalMetrics),
-  pair(indicesEndpoints, indices),
-  pair(klineEndpoints, kline),
-  pair(legacyEndpoints, legacy),
-  pair(marketPairsEndpoints, marketPairs),
-  pair(sentimentEndpoints, sentiment),
-  pair(utilitiesEndpoints, utilities),
+const ALL = [
+  pair(table.account, account),
+  pair(table.community, community),
+  pair(table.content, content),
+  pair(table.cryptocurrency, cryptocurrency),
+  pair(table.history, history),
+  pair(table.lists, lists),
+  pair(table.reference, reference),
+  pair(table.dex, dex),
+  pair(table.globalMetrics, globalMetrics),
+  pair(table.indices, indices),
+  pair(table.kline, kline),
+  pair(table.legacy, legacy),
+  pair(table.marketPairs, marketPairs),
+  pair(table.sentiment, sentiment),
+  pair(table.utilities, utilities),
 ].flat();
 
-function buildRoutes(): Map<string, Route> {
-  const routes = new Map<string, Route>();
-  for (const [endpoint, handler] of PAIRS) {
-    const { path, serviceInput, plans, credits } = endpoint;
-    routes.set(path, { path, input: serviceInput, plans, credits: credits as Route['credits'], ...handler });
-  }
-  // A catalog module missing above would leave its endpoints without a route: refuse to start.
-  const missing = endpoints.filter((e) => !routes.has(e.path)).map((e) => e.name);
-  if (missing.length > 0) throw new Error(`The sandbox has no route for ${missing.join(', ')}.`);
-  return routes;
-}
-
-export const ROUTES: ReadonlyMap<string, Route> = buildRoutes();
+export const ROUTES: ReadonlyMap<string, Route> = new Map(ALL.map((route) => [route.path, route]));

@@ -1,8 +1,9 @@
 /** The svc100 and svc20 indices: latest and historical. */
-import type * as endpoints from '../../catalog/indices.js';
+
 import { historyRange } from '../history.js';
 import { type IndexName, indexAt } from '../market/indices.js';
 import { DAY, floorTo, historyStart, isoSeconds } from '../market/time.js';
+import type { indices as endpoints } from '../service/index.js';
 import { type HandlerOf, lastValueMemo } from './types.js';
 
 type LatestHandler = HandlerOf<typeof endpoints.svc100Latest | typeof endpoints.svc20Latest>;

@@ -2,14 +2,15 @@
  * DEX charts of the sandbox's tokens by chain and contract address: candles and points from the
  * same prices as everything else (candles through market/candles.ts). `{data: [rows], status}`.
  */
-import type { ServiceParams } from '../../catalog/define.js';
-import type * as endpoints from '../../catalog/kline.js';
+
 import { badRequest } from '../envelope.js';
 import { type Asset, assetById } from '../market/assets.js';
 import { type Candle, candleOver, volumeOver } from '../market/candles.js';
 import { circulatingSupply, priceAt, volume24h } from '../market/model.js';
 import { DEX_PLATFORMS, findPlatform } from '../market/platforms.js';
 import { DAY, floorTo, HOUR, historyStart, MINUTE } from '../market/time.js';
+import type { ParamsOf } from '../service/define.js';
+import type { kline as endpoints } from '../service/index.js';
 import { assetByAddress } from './named.js';
 import type { HandlerOf, RouteResult } from './types.js';
 
@@ -37,7 +38,7 @@ const STEP: Readonly<Record<string, number>> = {
 const DEFAULT_INTERVAL = '1h';
 
 /** What the candles and the points take: a chain, a token address, a range and a unit. */
-type ChartParams = ServiceParams<typeof endpoints.klineCandles | typeof endpoints.klinePoints>;
+type ChartParams = ParamsOf<typeof endpoints.klineCandles | typeof endpoints.klinePoints>;
 
 /** The token a chart names, checked against its chain; the chain's own coin prices `native`. */
 function tokenOf(p: ChartParams): { token: Asset; chainCoin: Asset } {

@@ -1,8 +1,9 @@
 /** The deprecated endpoints: v1 listings answer as v3 does; v2 quotes keyed by what was asked. */
-import type * as endpoints from '../../catalog/legacy.js';
+
 import { resolveConvert } from '../currencies.js';
 import type { Asset } from '../market/assets.js';
 import { assetRecord, tagName } from '../records.js';
+import type { legacy as endpoints } from '../service/index.js';
 import { latestFrame, listingsLatest } from './cryptocurrency.js';
 import { keyedJson, namedAssets } from './named.js';
 import type { HandlerOf } from './types.js';

@@ -1,6 +1,5 @@
 /** An asset's market pairs across the synthetic exchanges (market/exchanges.ts). */
-import type { ServiceParams } from '../../catalog/define.js';
-import type * as endpoints from '../../catalog/market-pairs.js';
+
 import { type Currency, findCurrency, resolveConvert } from '../currencies.js';
 import { badRequest } from '../envelope.js';
 import { ASSETS, assetById, assetBySlug, assetBySymbol } from '../market/assets.js';
@@ -8,6 +7,8 @@ import { assetPairs, fiatPairs, type Pair } from '../market/exchanges.js';
 import { fiatById } from '../market/fiat.js';
 import { marketAt } from '../market/snapshot.js';
 import { floorTo, iso, MINUTE } from '../market/time.js';
+import type { ParamsOf } from '../service/define.js';
+import type { marketPairs as endpoints } from '../service/index.js';
 import type { HandlerOf } from './types.js';
 
 interface Subject {
@@ -19,7 +20,7 @@ interface Subject {
   volume: number;
 }
 
-type MarketPairsParams = ServiceParams<typeof endpoints.marketPairs>;
+type MarketPairsParams = ParamsOf<typeof endpoints.marketPairs>;
 
 /** The asset (or fiat currency) asked for, with its pairs at t. */
 function subjectOf(params: MarketPairsParams, t: number): Subject {

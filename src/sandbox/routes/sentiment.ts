@@ -1,12 +1,12 @@
 /** Fear and greed, and altcoin season: latest and historical. */
 
-import * as endpoints from '../../catalog/sentiment.js';
 import { globalAt } from '../market/metrics.js';
 import { altcoinSeasonAt, fearAndGreedAt, fearAndGreedClassification } from '../market/sentiment.js';
 import { DAY, floorTo, historyStart, iso } from '../market/time.js';
+import { sentiment as endpoints } from '../service/index.js';
 import { type HandlerOf, lastValueMemo } from './types.js';
 
-/** Both indices refresh as often as the catalog's latest endpoints say (spec, cache frequencies). */
+/** Both indices refresh as often as the table's latest endpoints say (docs/service.md, "Endpoints"). */
 const BUCKET = endpoints.fearAndGreedLatest.refreshSeconds;
 
 /** Values at 00:00 UTC never change: keep every day computed (six years is ~2,200 numbers). */

@@ -1,13 +1,11 @@
-/** What a route is: its path, its parameter schema and plans, and a handler over validated params. */
-import type { z } from 'zod';
-import type { CreditRule } from '../../catalog/credits.js';
-import type { ServiceParams } from '../../catalog/define.js';
-import type { Plan } from '../../catalog/plans.js';
+/** What a route is: an endpoint of the sandbox's table, and the handler that answers it. */
 import type { Ledger, Windows } from '../accounts.js';
 import type { EnvelopeKind } from '../envelope.js';
+import type { ParamsOf, ServiceEndpoint } from '../service/define.js';
+import type { Plan } from '../service/plans.js';
 
 export interface RouteContext<P = Record<string, unknown>> {
-  /** Parameters, already checked and defaulted by the route's schema. */
+  /** Parameters, already checked and defaulted by the endpoint's rules. */
   params: P;
   /** The clock's now, whole Unix seconds. */
   now: number;
@@ -20,36 +18,24 @@ export interface RouteContext<P = Record<string, unknown>> {
 export interface RouteResult {
   /** `data` as JSON text (routes cache it where the data changes only per time bucket). */
   dataJson: string;
-  /** Records returned, which the route's credit rule charges for. */
+  /** Records returned, which the endpoint's credit rule charges for. */
   items: number;
   totalCount?: number;
 }
 
-export interface Route {
-  path: string;
-  input: z.ZodObject;
-  plans: readonly Plan[];
-  credits: CreditRule;
-  envelope: EnvelopeKind;
-  handle(ctx: RouteContext): RouteResult;
-}
-
-/** A route's handler and envelope; its path, schema, plans and credit rule come from the catalog. */
+/** A route's handler and envelope; its path, rules, plans and credits come from the table. */
 export interface Handler<P = Record<string, unknown>> {
   envelope: EnvelopeKind;
   handle(ctx: RouteContext<P>): RouteResult;
 }
 
-/** The handler of a catalog endpoint, over the parameters its service schema gives. */
-export type HandlerOf<E> = Handler<ServiceParams<E>>;
+export type Route = ServiceEndpoint & Handler;
 
-/**
- * A sandbox route module's handlers for a catalog module's endpoints: one per endpoint, of the
- * same name (a missing or misnamed one is a type error).
- */
-export type HandlersFor<M> = {
-  [K in keyof M as M[K] extends { kind: 'endpoint' } ? K : never]: HandlerOf<M[K]>;
-};
+/** The handler of a table endpoint, over the parameters its rules give. */
+export type HandlerOf<E> = Handler<ParamsOf<E>>;
+
+/** A route module's handlers for a table group: one per endpoint, of the same name (a missing one is a type error). */
+export type HandlersFor<G> = { [K in keyof G]: HandlerOf<G[K]> };
 
 /** Remembers the last value per key: "latest" data changes only when its time bucket does. */
 export function lastValueMemo<T>(): (key: string, make: () => T) => T {

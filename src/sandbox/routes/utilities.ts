@@ -1,19 +1,17 @@
 /** Price conversion and the fiat map. */
 
-import { parseTime } from '../../catalog/params.js';
-import type { Plan } from '../../catalog/plans.js';
-import type * as endpoints from '../../catalog/utilities.js';
 import { checkDepth } from '../accounts.js';
 import { type Currency, findCurrency, resolveConvert } from '../currencies.js';
 import { badRequest } from '../envelope.js';
 import { FIATS, METALS } from '../market/fiat.js';
 import { floorTo, historyStart, iso, MINUTE } from '../market/time.js';
+import type { utilities as endpoints } from '../service/index.js';
+import type { Plan } from '../service/plans.js';
 import type { HandlerOf } from './types.js';
 
 /** The instant a conversion is priced at: latest, or `time` within the plan's history. */
-function conversionTime(time: string | number | undefined, now: number, plan: Plan): number {
-  if (time === undefined) return floorTo(now, MINUTE);
-  const t = parseTime(time) as number;
+function conversionTime(t: number | undefined, now: number, plan: Plan): number {
+  if (t === undefined) return floorTo(now, MINUTE);
   if (t > now) throw badRequest('Invalid value for "time": must not be in the future.');
   if (t < historyStart(now)) {
     throw badRequest(`Invalid value for "time": the sandbox's history starts ${iso(historyStart(now))}.`);
