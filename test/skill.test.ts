@@ -14,9 +14,9 @@ const TOOL_NAME = /^(get|list|search|analyze|estimate|convert)_[a-z0-9_]+$/;
 
 /** Every `tool {json}` the skill shows. */
 function shownCalls(): { tool: string; args: Record<string, unknown> }[] {
-  return [...SKILL.matchAll(/`([a-z][a-z0-9_]+) (\{[^`]*\})`/g)].map((m) => ({
-    tool: m[1],
-    args: JSON.parse(m[2]) as Record<string, unknown>,
+  return [...SKILL.matchAll(/`([a-z][a-z0-9_]+) (\{[^`]*\})`/g)].map(([, tool = '', args = '']) => ({
+    tool,
+    args: JSON.parse(args) as Record<string, unknown>,
   }));
 }
 
@@ -30,13 +30,13 @@ describe('the market-data skill', () => {
   it('front matter: a name and a description of when to use it', () => {
     const front = /^---\nname: (.+)\ndescription: (.+)\n---\n/.exec(SKILL);
     expect(front?.[1]).toBe('market-data');
-    expect(front?.[2].length).toBeGreaterThan(60);
+    expect(front?.[2]?.length).toBeGreaterThan(60);
   });
 
   it('names only tools the server has', () => {
     const named = new Set(
       [...SKILL.matchAll(/`([a-z][a-z0-9_]+)[ `]/g), ...SKILL.matchAll(/"tool": "([a-z0-9_]+)"/g)]
-        .map((m) => m[1])
+        .map((m) => m[1] ?? '')
         .filter((word) => TOOL_NAME.test(word)),
     );
     expect(named.size).toBeGreaterThan(10);

@@ -72,7 +72,7 @@ export function completeCloses(
 /** Log returns keyed by the time of the candle that ends each. */
 export function returnsByTime(series: Closes): Map<string, number> {
   const returns = logReturns(series.closes);
-  return new Map(returns.map((r, i) => [series.times[i + 1], r]));
+  return new Map(returns.map((r, i) => [series.times[i + 1]!, r]));
 }
 
 /** Two assets' returns at the times both have, in time order. */

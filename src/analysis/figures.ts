@@ -25,12 +25,12 @@ function finite(value: number): number | null {
 
 /** r_i = ln(c_i / c_(i-1)). */
 export function logReturns(closes: readonly number[]): number[] {
-  return closes.slice(1).map((close, i) => Math.log(close / closes[i]));
+  return closes.slice(1).map((close, i) => Math.log(close / closes[i]!));
 }
 
 /** (c_last / c_first - 1) × 100. */
 export function returnPct(closes: readonly number[]): number | null {
-  return closes.length < 2 ? null : finite((closes[closes.length - 1] / closes[0] - 1) * 100);
+  return closes.length < 2 ? null : finite((closes[closes.length - 1]! / closes[0]! - 1) * 100);
 }
 
 /** Sample standard deviation (n − 1) of the log returns, annualised, × 100. */
@@ -54,8 +54,8 @@ export function maxDrawdown(closes: readonly number[]): Drawdown | null {
   let peak = 0;
   let deepest: Drawdown = { pct: 0, peak: 0, trough: 0 };
   for (let i = 0; i < closes.length; i++) {
-    if (closes[i] > closes[peak]) peak = i;
-    const pct = (closes[i] / closes[peak] - 1) * 100;
+    if (closes[i]! > closes[peak]!) peak = i;
+    const pct = (closes[i]! / closes[peak]! - 1) * 100;
     if (pct < deepest.pct) deepest = { pct, peak, trough: i };
   }
   return deepest;
@@ -75,7 +75,7 @@ export function emaSeries(values: readonly number[], n: number): number[] {
   const alpha = 2 / (n + 1);
   const series = [mean(values.slice(0, n))];
   for (let i = n; i < values.length; i++)
-    series.push(alpha * values[i] + (1 - alpha) * series[series.length - 1]);
+    series.push(alpha * values[i]! + (1 - alpha) * series[series.length - 1]!);
   return series;
 }
 
@@ -101,9 +101,9 @@ export function macd(closes: readonly number[]): Macd | null {
   const slow = emaSeries(closes, 26);
   // EMA12 starts at the 12th close, EMA26 at the 26th: align them on the 26th.
   const fast = emaSeries(closes, 12).slice(25 - 11);
-  const line = slow.map((s, i) => fast[i] - s);
+  const line = slow.map((s, i) => fast[i]! - s);
   const signal = emaSeries(line, 9).at(-1) as number;
-  const last = line[line.length - 1];
+  const last = line[line.length - 1]!;
   return { line: last, signal, histogram: last - signal };
 }
 
@@ -113,7 +113,7 @@ export function macd(closes: readonly number[]): Macd | null {
  */
 export function rsi(closes: readonly number[], n = 14): number | null {
   if (closes.length < n + 1) return null;
-  const changes = closes.slice(1).map((close, i) => close - closes[i]);
+  const changes = closes.slice(1).map((close, i) => close - closes[i]!);
   let gain = mean(changes.slice(0, n).map((d) => Math.max(d, 0)));
   let loss = mean(changes.slice(0, n).map((d) => Math.max(-d, 0)));
   for (const d of changes.slice(n)) {
@@ -129,7 +129,7 @@ export function bollingerPctB(closes: readonly number[]): number | null {
   const last20 = closes.slice(-20);
   const sigma = standardDeviation(last20);
   if (sigma === 0) return null;
-  return finite((closes[closes.length - 1] - (mean(last20) - 2 * sigma)) / (4 * sigma));
+  return finite((closes[closes.length - 1]! - (mean(last20) - 2 * sigma)) / (4 * sigma));
 }
 
 /** Pearson's correlation of two aligned return series; null with fewer than 2 pairs or a flat one. */

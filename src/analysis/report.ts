@@ -55,7 +55,7 @@ export interface Correlation {
 function at(series: Closes, index: number | undefined): TimedClose | null {
   return index === undefined || index < 0 || index >= series.closes.length
     ? null
-    : { time: series.times[index], close: series.closes[index] };
+    : { time: series.times[index]!, close: series.closes[index]! };
 }
 
 /** The first index of the highest (or lowest) close. */
@@ -63,7 +63,7 @@ function extreme(closes: readonly number[], higher: boolean): number | undefined
   if (closes.length === 0) return undefined;
   let found = 0;
   for (let i = 1; i < closes.length; i++) {
-    if (higher ? closes[i] > closes[found] : closes[i] < closes[found]) found = i;
+    if (higher ? closes[i]! > closes[found]! : closes[i]! < closes[found]!) found = i;
   }
   return found;
 }
@@ -86,8 +86,8 @@ export function assetFigures(
     return_pct: returnPct(closes),
     volatility_pct: volatilityPct(closes, interval),
     max_drawdown_pct: drawdown?.pct ?? null,
-    drawdown_peak_time: drawdown ? series.times[drawdown.peak] : null,
-    drawdown_trough_time: drawdown ? series.times[drawdown.trough] : null,
+    drawdown_peak_time: drawdown ? series.times[drawdown.peak]! : null,
+    drawdown_trough_time: drawdown ? series.times[drawdown.trough]! : null,
     highest_close: at(series, extreme(closes, true)),
     lowest_close: at(series, extreme(closes, false)),
     sma: { '20': sma(closes, 20), '50': sma(closes, 50), '200': sma(closes, 200) },
@@ -105,8 +105,8 @@ export function pairCorrelations(assets: readonly Closes[]): Correlation[] {
   const pairs: Correlation[] = [];
   for (let i = 0; i < assets.length; i++) {
     for (let j = i + 1; j < assets.length; j++) {
-      const [a, b] = alignedReturns(assets[i], assets[j]);
-      pairs.push({ a: assets[i].symbol, b: assets[j].symbol, value: correlation(a, b) });
+      const [a, b] = alignedReturns(assets[i]!, assets[j]!);
+      pairs.push({ a: assets[i]!.symbol, b: assets[j]!.symbol, value: correlation(a, b) });
     }
   }
   return pairs;

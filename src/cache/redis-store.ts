@@ -33,7 +33,7 @@ export class RedisCacheStore implements CacheStore {
         const [entry, holder] = await this.redis.use((redis) =>
           redis.mget(this.entryKey(key), this.claimKey(key)),
         );
-        return { entry: parseEntry(entry), claimed: holder !== null && holder !== this.token };
+        return { entry: parseEntry(entry ?? null), claimed: holder != null && holder !== this.token };
       },
       release: async (key) => {
         await this.redis.run(RELEASE_CLAIM, [this.claimKey(key)], [this.token]);

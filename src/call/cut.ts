@@ -83,8 +83,8 @@ function largestList(
 
 /** A copy of `node` with the value at `path` replaced; only the objects on the path are copied. */
 function replaced(node: unknown, path: readonly Key[], value: unknown): unknown {
-  if (path.length === 0) return value;
   const [head, ...rest] = path;
+  if (head === undefined) return value;
   if (Array.isArray(node)) {
     const copy = [...node];
     copy[head as number] = replaced(node[head as number], rest, value);

@@ -120,7 +120,7 @@ async function runCall(
       event: {
         outcome: 'ok',
         credits: charged,
-        via: answer.stored ? 'stored' : tool.kind === 'endpoint' ? fetches[0].via : 'local',
+        via: answer.stored ? 'stored' : tool.kind === 'endpoint' ? (fetches[0]?.via ?? 'local') : 'local',
         account,
       },
     };

@@ -28,7 +28,7 @@ export function exactlyOne(...keys: string[]): Rule {
         .join(', ')} or ${quote}${keys.at(-1)}${quote}`;
     add({
       // None sent: the issue belongs to no one parameter, so the message names them all.
-      path: given.length === 0 ? '' : given[1],
+      path: given[1] ?? '',
       message:
         given.length === 0
           ? `one of ${either('"')} is required`

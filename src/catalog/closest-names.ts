@@ -19,16 +19,17 @@ export interface NamedTool {
 
 /** Edits (insert, delete, replace) from `a` to `b`. */
 export function editDistance(a: string, b: string): number {
+  // Rows of the classic table; every index read is within the row just built (length b.length + 1).
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      const replace = previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min(previous[j] + 1, current[j - 1] + 1, replace));
+      const replace = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, replace));
     }
     previous = current;
   }
-  return previous[b.length];
+  return previous[b.length]!;
 }
 
 function wordsOf(name: string): string[] {

@@ -182,8 +182,8 @@ export const quotesHistorical = defineEndpoint({
     return { interval: String(params.interval), items: recordsOf(upstreamQuoteSeries, dataOf(body)) };
   },
   summarise(data) {
-    if (data.items.length === 0) return 'No quotes: none of the assets asked for is known.';
     const [lead, ...others] = data.items;
+    if (!lead) return 'No quotes: none of the assets asked for is known.';
     const cur = lead.quotes[0]?.quote[0]?.currency ?? 'USD';
     const prices = (a: z.infer<typeof quoteSeries>) =>
       a.quotes.flatMap((q) =>

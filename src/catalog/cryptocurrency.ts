@@ -136,10 +136,11 @@ function summariseListings(
   data: { start: number; items: Asset[] },
   params: { start: number; limit: number; sort?: string; sort_dir?: string },
 ): string {
-  if (data.items.length === 0) return `No cryptocurrencies match from start=${params.start}.`;
+  const [first] = data.items;
+  if (!first) return `No cryptocurrencies match from start=${params.start}.`;
   const last = data.start + data.items.length - 1;
   return lines(
-    `Cryptocurrencies ${data.start}–${last} by ${params.sort ?? 'market_cap'} (${params.sort_dir ?? 'desc'}), ${formatTime(data.items[0].last_updated)}`,
+    `Cryptocurrencies ${data.start}–${last} by ${params.sort ?? 'market_cap'} (${params.sort_dir ?? 'desc'}), ${formatTime(first.last_updated)}`,
     assetTable(data.items),
   );
 }
@@ -234,8 +235,8 @@ const OTHER_CURRENCIES = 3;
 
 /** The quotes answer: the first asset's headline, then a row per asset in its first currency. */
 function summariseQuotes(data: { items: Asset[] }): string {
-  if (data.items.length === 0) return 'No quotes: none of the assets asked for is known.';
-  const lead = data.items[0];
+  const [lead] = data.items;
+  if (!lead) return 'No quotes: none of the assets asked for is known.';
   const q = lead.quote[0];
   const others = (a: Asset) => {
     const rest = a.quote.slice(1);

@@ -234,7 +234,7 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  throw new UnexpectedBodyError(`${issue.path.join('.') || 'body'}: ${issue.message}`);
+  throw new UnexpectedBodyError(`${issue?.path.join('.') || 'body'}: ${issue?.message}`);
 }
 
 /** Built once per output: zod compiles a schema on its first parse, which would be every call. */
@@ -272,7 +272,7 @@ export function checkedData(endpoint: Endpoint, data: unknown): Record<string, u
   const result = dataSchema(endpoint.output, endpoint.pages !== undefined).safeParse(data);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  throw new UnexpectedBodyError(`${issue.path.join('.') || 'data'}: ${issue.message}`);
+  throw new UnexpectedBodyError(`${issue?.path.join('.') || 'data'}: ${issue?.message}`);
 }
 
 /** `data` of a `{data, status}` envelope, or the body itself where the service answers bare. */

@@ -85,11 +85,12 @@ const candle = z.object({
   traders: z.number().nullable().optional(),
 });
 
-const UNIT_MS: Record<string, number> = {
+const DAY_MS = 86_400_000;
+const UNIT_MS: Readonly<Record<string, number>> = {
   s: 1_000,
   min: 60_000,
   h: 3_600_000,
-  d: 86_400_000,
+  d: DAY_MS,
   w: 604_800_000,
 };
 
@@ -99,9 +100,9 @@ const UNIT_MS: Record<string, number> = {
  */
 function candleMs(interval: string | undefined, candles: readonly { time: string }[]): number {
   const unit = interval?.match(/^(\d+)(s|min|h|d|w|m)$/);
-  if (unit) return Number(unit[1]) * (unit[2] === 'm' ? 28 * UNIT_MS.d : UNIT_MS[unit[2]]);
+  if (unit) return Number(unit[1]) * (unit[2] === 'm' ? 28 * DAY_MS : (UNIT_MS[unit[2] ?? 'd'] ?? DAY_MS));
   const [a, b] = candles.slice(-2).map((c) => Date.parse(c.time));
-  return b !== undefined && a !== undefined && b > a ? b - a : UNIT_MS.d;
+  return b !== undefined && a !== undefined && b > a ? b - a : DAY_MS;
 }
 
 function chartHeading(p: { platform: string; address: string }, count: number, what: string): string {
@@ -126,12 +127,12 @@ export const klineCandles = defineEndpoint({
       .filter((r) => r.length >= 6 && r[5] !== null)
       .map(([open, high, low, close, volume, time, traders]) => ({
         time: isoOf(time as number),
-        open,
-        high,
-        low,
-        close,
-        volume,
-        traders,
+        open: open ?? null,
+        high: high ?? null,
+        low: low ?? null,
+        close: close ?? null,
+        volume: volume ?? null,
+        traders: traders ?? null,
       }))
       .sort((a, b) => a.time.localeCompare(b.time));
     const length = candleMs(params.interval, sorted);
@@ -186,7 +187,7 @@ export const klinePoints = defineEndpoint({
   normalise(body, params) {
     const points = rows(body)
       .filter((r) => r.length >= 3 && r[2] !== null)
-      .map(([value, volume, time]) => ({ time: isoOf(time as number), value, volume }))
+      .map(([value = null, volume = null, time]) => ({ time: isoOf(time as number), value, volume }))
       .sort((a, b) => a.time.localeCompare(b.time));
     const series = params.pm === 'm' ? ('market_cap' as const) : ('price' as const);
     return { platform: params.platform, address: params.address, series, points };

@@ -144,8 +144,8 @@ export const ohlcvHistorical = defineEndpoint({
     return { time_period: length, interval: candleInterval(params), items };
   },
   summarise(data) {
-    if (data.items.length === 0) return 'No candles: none of the assets asked for is known.';
     const [lead, ...others] = data.items;
+    if (!lead) return 'No candles: none of the assets asked for is known.';
     const cur = lead.quotes[0]?.quote[0]?.currency ?? 'USD';
     const closes = (a: z.infer<typeof ohlcvSeries>) =>
       a.quotes.flatMap((c) =>
@@ -223,10 +223,11 @@ export const ohlcvLatest = defineEndpoint({
     };
   },
   summarise(data) {
-    if (data.items.length === 0) return 'No candles: none of the assets asked for is known.';
-    const currencies = data.items[0].quote.length;
+    const [first] = data.items;
+    if (!first) return 'No candles: none of the assets asked for is known.';
+    const currencies = first.quote.length;
     return lines(
-      `Today's candles (UTC), not closed: figures so far, as of ${formatTime(data.items[0].last_updated)}:`,
+      `Today's candles (UTC), not closed: figures so far, as of ${formatTime(first.last_updated)}:`,
       table(
         ['Asset', 'Open', 'High', 'Low', 'Last', 'Volume 24h'],
         data.items.map((a) => {
@@ -242,8 +243,7 @@ export const ohlcvLatest = defineEndpoint({
           ];
         }),
       ),
-      currencies > 1 &&
-        `In ${data.items[0].quote[0]?.currency}; format=json has the other ${currencies - 1}.`,
+      currencies > 1 && `In ${first.quote[0]?.currency}; format=json has the other ${currencies - 1}.`,
     );
   },
 });

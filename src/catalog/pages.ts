@@ -204,7 +204,8 @@ export function seriesPages(
     restFrom(params, data, from) {
       const periods = times(data);
       const { time_end: _, ...rest } = params;
-      const start = options.startExclusive ? periods[from - 1] : periods[from];
+      // `from` is within the answer's periods: the pager asks for the rest only when some are left.
+      const start = (options.startExclusive ? periods[from - 1] : periods[from]) as number;
       return { ...rest, time_start: isoSeconds(Math.floor(start / 1000)), count: periods.length - from };
     },
     // A range from time_start longer than one request's count: the rest of it, after the last period.
@@ -236,7 +237,7 @@ export function chartPages(
       const last = points.at(-1);
       return {
         ...params,
-        from: seconds(points[from]),
+        from: seconds(points[from] as (typeof points)[number]),
         ...(last === undefined ? {} : { to: seconds(last) }),
         limit: points.length - from,
       };

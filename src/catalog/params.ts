@@ -248,7 +248,8 @@ export function validateParams<S extends z.ZodObject>(schema: S, args: unknown):
   if (result.success) return { ok: true, value: result.data };
   return {
     ok: false,
-    message: describeIssue(schema, result.error.issues[0], input as Record<string, unknown>),
+    // A failed parse has at least one issue.
+    message: describeIssue(schema, result.error.issues[0]!, input as Record<string, unknown>),
   };
 }
 
@@ -271,10 +272,10 @@ export function unknownParameter(schema: z.ZodObject, name: string): string {
 function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: Record<string, unknown>): string {
   // Inside a parameter (estimate_cost's calls[0].arguments): named by its whole path.
   if (issue.path.length > 1 || (issue.code === 'unrecognized_keys' && issue.path.length > 0)) {
-    if (issue.code === 'unrecognized_keys') return unknownMember(issue.path, issue.keys[0]);
+    if (issue.code === 'unrecognized_keys') return unknownMember(issue.path, issue.keys[0] ?? '');
     return `Invalid value in ${where(issue.path)}: ${lowerFirst(issue.message)}.`;
   }
-  if (issue.code === 'unrecognized_keys') return unknownParameter(schema, issue.keys[0]);
+  if (issue.code === 'unrecognized_keys') return unknownParameter(schema, issue.keys[0] ?? '');
   const name = String(issue.path[0] ?? '');
   // A rule over several parameters none of which was sent (one of id, slug or symbol).
   if (name === '') return `Missing parameter: ${lowerFirst(issue.message)}.`;

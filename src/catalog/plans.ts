@@ -20,7 +20,8 @@ export function planTitle(plan: Plan): string {
 
 /** "all", or "Startup+" (Startup and up: plans are cumulative). */
 export function plansText(plans: readonly Plan[]): string {
-  return plans.length === PLANS.length ? 'all' : `${planTitle(plans[0])}+`;
+  const [first = 'basic'] = plans;
+  return plans.length === PLANS.length ? 'all' : `${planTitle(first)}+`;
 }
 
 export const REQUESTS_PER_MINUTE: Readonly<Record<Plan, number>> = {
@@ -53,7 +54,7 @@ export function describeDepth(months: number): string {
 
 /** An endpoint's description of its history: "History by plan: 1 month (Hobbyist) to 6 years (Enterprise)." */
 export function historyByPlan(plans: readonly Plan[]): string {
-  const first = plans[0];
+  const [first = 'basic'] = plans;
   return `History: ${describeDepth(HISTORY_MONTHS[first])} (${planTitle(first)}) to ${describeDepth(HISTORY_MONTHS.enterprise)} (Enterprise).`;
 }
 

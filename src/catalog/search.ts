@@ -128,7 +128,7 @@ export const searchCryptocurrencies = defineLocalTool({
     const { shown } = cutRows(data.matches, 25);
     return lines(
       exactSymbol.length > 1 &&
-        `${exactSymbol.length} assets share the symbol ${exactSymbol[0].symbol}: pass the id of the one you mean.`,
+        `${exactSymbol.length} assets share the symbol ${exactSymbol[0]?.symbol}: pass the id of the one you mean.`,
       `${data.total} match${data.total === 1 ? '' : 'es'} for "${clip(data.query, 100)}", best first:`,
       table(
         MAP_COLUMNS,

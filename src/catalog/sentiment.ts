@@ -98,9 +98,9 @@ export const fearAndGreedHistorical = defineEndpoint({
     return { start: params.start, items: parseBody(z.array(upstreamFearAndGreedDay), dataOf(body)) };
   },
   summarise(data) {
-    if (data.items.length === 0) return `No fear and greed values from start=${data.start}.`;
+    const [latest] = data.items;
+    if (!latest) return `No fear and greed values from start=${data.start}.`;
     const oldestFirst = [...data.items].reverse().map((v) => ({ time: v.timestamp, value: v.value }));
-    const latest = data.items[0];
     return lines(
       `Fear & Greed ${latest.value} – ${latest.value_classification} on ${formatTime(latest.timestamp, true)}; ${data.items.length} daily values: ${describeSeries(oldestFirst, String, { dateOnly: true, changeIn: 'points' })}`,
       table(
@@ -186,9 +186,9 @@ export const altcoinSeasonHistorical = defineEndpoint({
     return { timeframe: data.timeframe ?? params.timeframe, points: data.points };
   },
   summarise(data) {
-    if (data.points.length === 0) return `No altcoin season points for ${data.timeframe}.`;
+    const last = data.points.at(-1);
+    if (!last) return `No altcoin season points for ${data.timeframe}.`;
     const series = data.points.map((p) => ({ time: p.timestamp, value: p.altcoin_index }));
-    const last = data.points[data.points.length - 1];
     const shown = samplePoints(data.points, 6);
     return lines(
       `Altcoin Season Index ${formatNumber(last.altcoin_index, 0)} – ${altcoinSeason(last.altcoin_index)}; ${data.points.length} points over ${data.timeframe}: ${describeSeries(series, (v) => formatNumber(v, 0), { changeIn: 'points' })}`,

@@ -18,8 +18,9 @@ const UNIT_SECONDS: Record<string, number> = { m: 60, h: 3_600, d: 86_400 };
 
 /** Length of an interval in seconds (calendar months and years by their mean length). */
 export function intervalSeconds(interval: string): number {
-  if (interval in CALENDAR_SECONDS) return CALENDAR_SECONDS[interval];
-  return Number(interval.slice(0, -1)) * UNIT_SECONDS[interval.slice(-1)];
+  const calendar = CALENDAR_SECONDS[interval];
+  if (calendar !== undefined) return calendar;
+  return Number(interval.slice(0, -1)) * (UNIT_SECONDS[interval.slice(-1)] ?? Number.NaN);
 }
 
 /** What a series call asks for: a time range, a count of periods and their spacing. */

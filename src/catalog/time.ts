@@ -18,9 +18,10 @@ const ISO =
 function isoSeconds(text: string): number | undefined {
   const m = ISO.exec(text);
   if (!m) return undefined;
-  const [year, month, day, hour = 0, minute = 0, second = 0] = m
+  // The first three groups always match; the time's may not.
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = m
     .slice(1, 7)
-    .map((v) => (v === undefined ? undefined : Number(v))) as number[];
+    .map((v) => (v === undefined ? undefined : Number(v)));
   const ms = Date.UTC(year, month - 1, day, hour, minute, second);
   const back = new Date(ms);
   // Date.UTC rolls 30 February into March and 25:00 into the next day: a real instant round-trips.

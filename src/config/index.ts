@@ -74,7 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const result = entry.schema.safeParse(raw);
     if (!result.success) {
       const shown = entry.sensitive || typeof raw !== 'string' ? '' : ` (got "${clip(raw)}")`;
-      throw new ConfigError(`${entry.env} ${result.error.issues[0].message}${shown}.`);
+      throw new ConfigError(`${entry.env} ${result.error.issues[0]?.message}${shown}.`);
     }
     config[name] = result.data;
   }

@@ -16,9 +16,9 @@ export function describeSeries(
   show: (v: number) => string,
   { dateOnly = false, changeIn = 'percent' }: { dateOnly?: boolean; changeIn?: 'percent' | 'points' } = {},
 ): string {
-  if (points.length === 0) return 'no data points in the range asked';
   const first = points[0];
-  const last = points[points.length - 1];
+  const last = points.at(-1);
+  if (first === undefined || last === undefined) return 'no data points in the range asked';
   let min = first;
   let max = first;
   for (const p of points) {
@@ -48,6 +48,6 @@ export function describeSeries(
 export function samplePoints<T>(points: readonly T[], max: number): T[] {
   if (points.length <= max) return [...points];
   const picked: T[] = [];
-  for (let i = 0; i < max; i++) picked.push(points[Math.round((i * (points.length - 1)) / (max - 1))]);
+  for (let i = 0; i < max; i++) picked.push(points[Math.round((i * (points.length - 1)) / (max - 1))]!);
   return picked;
 }

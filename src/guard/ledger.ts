@@ -256,7 +256,7 @@ export function readFigures(state: LedgerState, account: string, window: string)
 }
 
 export function accountsIn(state: LedgerState, window: string): string[] {
-  const found = new Set(Object.keys(state.accounts).filter((a) => state.accounts[a][window] !== undefined));
+  const found = new Set(Object.keys(state.accounts).filter((a) => state.accounts[a]?.[window] !== undefined));
   for (const r of Object.values(state.reservations)) if (r.window === window) found.add(r.account);
   return [...found];
 }

@@ -307,18 +307,19 @@ export class RedisLedger implements LedgerStore {
 function parseTotals(fields: string[]): Omit<WindowFigures, 'reserved'> {
   const figures = { spent: 0, by_tool: {} as Record<string, ToolFigures>, cache_hits: 0, credits_saved: 0 };
   for (let i = 0; i + 1 < fields.length; i += 2) {
-    const [name, value] = [fields[i], Number(fields[i + 1])];
+    const [name = '', value] = [fields[i], Number(fields[i + 1])];
     const colon = name.indexOf(':');
     if (colon < 0) {
       if (name === 'spent' || name === 'cache_hits' || name === 'credits_saved') figures[name] = value;
       continue;
     }
     const tool = name.slice(colon + 1);
-    figures.by_tool[tool] ??= { calls: 0, credits: 0, cache_hits: 0 };
+    const byTool = figures.by_tool[tool] ?? { calls: 0, credits: 0, cache_hits: 0 };
+    figures.by_tool[tool] = byTool;
     const kind = name.slice(0, colon);
-    if (kind === 'calls') figures.by_tool[tool].calls = value;
-    else if (kind === 'credits') figures.by_tool[tool].credits = value;
-    else if (kind === 'hits') figures.by_tool[tool].cache_hits = value;
+    if (kind === 'calls') byTool.calls = value;
+    else if (kind === 'credits') byTool.credits = value;
+    else if (kind === 'hits') byTool.cache_hits = value;
   }
   return figures;
 }

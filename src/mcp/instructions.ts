@@ -36,7 +36,7 @@ function moreToolsets(listed: readonly Named[], all: readonly Named[]): string |
 
 /** "Global market totals" → "global market totals"; an acronym ("DEX platforms") stays. */
 function lowerFirst(text: string): string {
-  return /^[A-Z][a-z]/.test(text) ? text[0].toLowerCase() + text.slice(1) : text;
+  return /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
 
 /** The instructions for a server listing `listed` (of the catalog's `all`), pages of at most `maxChars`. */

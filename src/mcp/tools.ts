@@ -46,7 +46,7 @@ function nullableAsType(schema: Record<string, unknown>): Record<string, unknown
   const options = schema.anyOf;
   if (!Array.isArray(options) || options.length !== 2 || Object.keys(schema).length !== 1) return schema;
   const [value, nothing] = options as Record<string, unknown>[];
-  if (JSON.stringify(nothing) !== '{"type":"null"}' || typeof value.type !== 'string') return schema;
+  if (JSON.stringify(nothing) !== '{"type":"null"}' || typeof value?.type !== 'string') return schema;
   return { ...value, type: [value.type, 'null'] };
 }
 

@@ -24,7 +24,7 @@ function fiatCurrency(f: Fiat, key = f.symbol): Currency {
 }
 
 function assetCurrency(a: Asset, key = a.symbol): Currency {
-  return { key, id: a.id, symbol: a.symbol, name: a.name, usdAt: (t) => marketAt(t).price[a.index] };
+  return { key, id: a.id, symbol: a.symbol, name: a.name, usdAt: (t) => marketAt(t).price[a.index]! };
 }
 
 const USD_CURRENCY = fiatCurrency(USD);

@@ -81,7 +81,7 @@ export class FaultPlan {
     if (this.rules.length === 0) return undefined;
     const index = this.rules.findIndex(({ rule }) => rule.path === undefined || rule.path === path);
     if (index < 0) return undefined;
-    const entry = this.rules[index];
+    const entry = this.rules[index]!;
     entry.left--;
     if (entry.left <= 0) this.rules.splice(index, 1);
     return entry.rule;

@@ -40,7 +40,7 @@ export function changeOver(period: string, i: number, f: QuoteFrame): number {
 
 /** Percent change of asset i's price from `then` to `now`, in currency c (USD when c is omitted). */
 export function percentChange(i: number, now: MarketState, then: MarketState, c?: Currency): number {
-  const ratio = now.price[i] / then.price[i];
+  const ratio = now.price[i]! / then.price[i]!;
   const fx = c ? c.usdAt(then.t) / c.usdAt(now.t) : 1;
   return (ratio * fx - 1) * 100;
 }
@@ -61,19 +61,19 @@ export function platformOf(a: Asset) {
 /** One asset's quote in one currency. */
 function quoteIn(i: number, f: QuoteFrame, c: Currency, lastUpdated: string) {
   const m = f.now;
-  const a = ASSETS[i];
+  const a = ASSETS[i]!;
   const rate = c.usdAt(f.t);
-  const price = m.price[i] / rate;
-  const fullSupply = a.maxSupply ?? totalSupply(a, m.supply[i]);
+  const price = m.price[i]! / rate;
+  const fullSupply = a.maxSupply ?? totalSupply(a, m.supply[i]!);
   return {
     price,
-    volume_24h: m.volume[i] / rate,
+    volume_24h: m.volume[i]! / rate,
     percent_change_1h: percentChange(i, m, f.hourAgo, c),
     percent_change_24h: percentChange(i, m, f.dayAgo, c),
     percent_change_7d: percentChange(i, m, f.weekAgo, c),
     percent_change_30d: percentChange(i, m, f.monthAgo, c),
-    market_cap: m.cap[i] / rate,
-    market_cap_dominance: (m.cap[i] / m.totalCap) * 100,
+    market_cap: m.cap[i]! / rate,
+    market_cap_dominance: (m.cap[i]! / m.totalCap) * 100,
     fully_diluted_market_cap: price * fullSupply,
     last_updated: lastUpdated,
   };
@@ -81,7 +81,7 @@ function quoteIn(i: number, f: QuoteFrame, c: Currency, lastUpdated: string) {
 
 /** The full record of asset i at the frame's instant. */
 export function assetRecord(i: number, f: QuoteFrame, currencies: readonly Currency[]) {
-  const a = ASSETS[i];
+  const a = ASSETS[i]!;
   const m = f.now;
   const lastUpdated = iso(f.t);
   const quote: Record<string, ReturnType<typeof quoteIn>> = {};
@@ -97,7 +97,7 @@ export function assetRecord(i: number, f: QuoteFrame, currencies: readonly Curre
     tags: a.tags,
     max_supply: a.maxSupply,
     circulating_supply: m.supply[i],
-    total_supply: totalSupply(a, m.supply[i]),
+    total_supply: totalSupply(a, m.supply[i]!),
     platform: platformOf(a),
     last_updated: lastUpdated,
     quote,
@@ -107,7 +107,7 @@ export function assetRecord(i: number, f: QuoteFrame, currencies: readonly Curre
 /** Volume over the last `days` days: the sum of the 24h volumes at each day's end. */
 export function volumeOverDays(i: number, t: number, days: number): number {
   let sum = 0;
-  for (let k = 0; k < days; k++) sum += marketAt(t - k * DAY).volume[i];
+  for (let k = 0; k < days; k++) sum += marketAt(t - k * DAY).volume[i]!;
   return sum;
 }
 

@@ -152,6 +152,6 @@ describe('joined calls and cancellation', () => {
     expect(answer.structuredContent).toMatchObject({ value: 51 });
     expect(answer._meta).toMatchObject({ joined: true, credits: 0 });
     expect(upstream.requests.length - before).toBe(1);
-    expect(upstream.requests[before].abandoned).toBe(false);
+    expect(upstream.requests[before]!.abandoned).toBe(false);
   });
 });

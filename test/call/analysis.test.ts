@@ -136,7 +136,7 @@ describe('the figures', () => {
     }
     const [eth, sol] = [series.get(1027) as Series, series.get(5426) as Series];
     expect(data.correlations).toHaveLength(1);
-    expectSame(data.correlations[0].value, pearson(...aligned(eth, sol)), 'ETH/SOL');
+    expectSame(data.correlations[0]!.value, pearson(...aligned(eth, sol)), 'ETH/SOL');
   });
 
   it('hourly candles are annualised over 8,760 hours; a short window leaves the long figures null and says why', async () => {
@@ -153,7 +153,7 @@ describe('the figures', () => {
     const eth = seriesOf(byId.get(1027)?.candles ?? [], 'USD');
     expect(eth.closes).toHaveLength(48);
     expectSame(
-      data.assets[0].volatility_pct,
+      data.assets[0]!.volatility_pct,
       referenceFigures(eth, eth, 8760).volatility_pct,
       'hourly volatility',
     );

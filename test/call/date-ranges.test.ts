@@ -41,9 +41,9 @@ describe('both bounds and no count: every period between them', () => {
       calls: [{ tool: 'get_ohlcv_historical', arguments: args }],
     });
     const result = await session.call('get_ohlcv_historical', args);
-    const candles = (result.structuredContent as Series).items[0].quotes;
+    const candles = (result.structuredContent as Series).items[0]!.quotes;
     expect(candles).toHaveLength(90);
-    expect(candles[0].time_open?.slice(0, 10)).toBe(daysAgo(89).slice(0, 10));
+    expect(candles[0]!.time_open?.slice(0, 10)).toBe(daysAgo(89).slice(0, 10));
     expect(textOf(result)).toMatch(/^Ethereum \(ETH\) daily close in USD, 90 points/);
     expect((priced.structuredContent as { total: number }).total).toBe(result._meta?.credits);
   });
@@ -54,14 +54,14 @@ describe('both bounds and no count: every period between them', () => {
       interval: 'daily',
       ...RANGE,
     });
-    expect((quotes.structuredContent as Series).items[0].quotes).toHaveLength(91);
+    expect((quotes.structuredContent as Series).items[0]!.quotes).toHaveLength(91);
     const global = await session.call('get_global_metrics_historical', { interval: 'daily', ...RANGE });
     expect((global.structuredContent as { quotes: unknown[] }).quotes).toHaveLength(91);
   });
 
   it('a count given is kept: 10 of the range', async () => {
     const result = await session.call('get_ohlcv_historical', { symbol: 'ETH', count: 10, ...RANGE });
-    expect((result.structuredContent as Series).items[0].quotes).toHaveLength(10);
+    expect((result.structuredContent as Series).items[0]!.quotes).toHaveLength(10);
   });
 
   it('a range longer than one answer carries is one request, paged to its end from the kept result', async () => {
@@ -101,7 +101,7 @@ describe("the service's own limit: the indices answer 10 values with both bounds
     const times = data.items.map((i) => i.update_time);
     expect(times).toHaveLength(26);
     expect(new Set(times).size).toBe(26);
-    expect(times[0].slice(0, 10)).toBe(daysAgo(25).slice(0, 10));
+    expect(times[0]!.slice(0, 10)).toBe(daysAgo(25).slice(0, 10));
     expect(data.next).toBeUndefined();
   });
 });

@@ -54,7 +54,7 @@ describe('estimate_cost', () => {
     const priced = await estimate(session, [{ tool, arguments: args }]);
     const result = await session.call(tool, args);
     expect(result.isError, textOf(result)).toBeFalsy();
-    expect(priced.calls[0].credits).toBe((result._meta as { credits: number }).credits);
+    expect(priced.calls[0]!.credits).toBe((result._meta as { credits: number }).credits);
   });
 
   it('asked for more rows than the service has: estimated at what was asked, charged for what came', async () => {
@@ -62,7 +62,7 @@ describe('estimate_cost', () => {
       { tool: 'get_cryptocurrency_listings_latest', arguments: { limit: 450 } },
     ]);
     const result = await session.call('get_cryptocurrency_listings_latest', { limit: 450 });
-    expect(priced.calls[0].credits).toBe(3);
+    expect(priced.calls[0]!.credits).toBe(3);
     expect(result._meta?.credits).toBe(2);
   });
 

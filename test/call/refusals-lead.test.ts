@@ -39,7 +39,10 @@ function wrongValues(schema: Schema): unknown[] {
 
 /** The `name=value` pairs a message suggests sending. */
 function suggestions(message: string): [string, string][] {
-  return [...message.matchAll(/\b([a-z][a-z_]*)=([\w.:-]+)/g)].map((m) => [m[1], m[2]]);
+  return [...message.matchAll(/\b([a-z][a-z_]*)=([\w.:-]+)/g)].map(([, name = '', value = '']) => [
+    name,
+    value,
+  ]);
 }
 
 /** A suggested value as the tool takes it: a number where the schema wants one, true and false. */
@@ -73,9 +76,9 @@ async function checkRefusal(tool: Tool, args: Record<string, unknown>, message: 
       Object.hasOwn(properties, name),
       `${where}: suggests ${name}, which ${tool.name} does not take`,
     ).toBe(true);
-    const sent = { ...defaultArgs(tool.name), [name]: valueFor(properties[name], text) };
+    const sent = { ...defaultArgs(tool.name), [name]: valueFor(properties[name]!, text) };
     const priced = await session.call('estimate_cost', { calls: [{ tool: tool.name, arguments: sent }] });
-    const row = (priced.structuredContent as { calls: { error?: string }[] }).calls[0];
+    const row = (priced.structuredContent as { calls: { error?: string }[] }).calls[0]!;
     expect(row.error, `${where}: ${name}=${text} sent back`).toBeUndefined();
   }
 }

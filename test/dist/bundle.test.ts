@@ -81,7 +81,7 @@ describe('the MCP Bundle', () => {
       expect(tools.filter((t) => !listed.has(t.name))).toEqual([]);
       const result = await client.callTool({ name: 'get_fear_and_greed_latest', arguments: {} });
       expect(result.isError).toBeFalsy();
-      expect((result.content as { text: string }[])[0].text).toMatch(/^Fear & Greed \d+ – /);
+      expect((result.content as { text: string }[])[0]!.text).toMatch(/^Fear & Greed \d+ – /);
     } finally {
       await client.close();
     }

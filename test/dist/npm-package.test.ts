@@ -65,7 +65,7 @@ describe('the npm package', () => {
     const said = lines.map((line) =>
       execFileSync('sh', ['-c', line], { cwd: work, encoding: 'utf8', env, timeout: ANSWER_MS }),
     );
-    expect(said[0].trim()).toBe(pkg.version);
+    expect(said[0]!.trim()).toBe(pkg.version);
     expect(said[1]).toMatch(/^Fear & Greed \d+ – /);
   });
 

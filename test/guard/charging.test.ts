@@ -158,7 +158,7 @@ describe('a call sent and never answered is charged its estimate', () => {
       await until(() => upstream.requests.length === 1);
       controller.abort();
       await call;
-      await until(() => upstream.requests[0].abandoned);
+      await until(() => upstream.requests[0]!.abandoned);
       await settledUsage(env);
       expect((await usage(env)).spent).toBe(ESTIMATE);
     } finally {

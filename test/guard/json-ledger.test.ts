@@ -38,7 +38,7 @@ describe('no SQLite', () => {
       const [banner, ...rest] = stderr.trimEnd().split('\n');
       expect(banner).toMatch(/^svc-mcp .* on stdio · /);
       expect(rest).toHaveLength(1);
-      expect(JSON.parse(rest[0])).toMatchObject({ level: 'warn', ledger: 'ledger.json' });
+      expect(JSON.parse(rest[0]!)).toMatchObject({ level: 'warn', ledger: 'ledger.json' });
       expect(rest[0]).toMatch(
         /has no built-in SQLite and better-sqlite3 is not installed: the credit ledger is kept in ledger\.json.*run on Node 22\.13 or later, or install better-sqlite3/,
       );

@@ -108,7 +108,7 @@ describe.runIf(sqlite !== undefined)('shared by processes', () => {
     await Promise.all(runs.map((r) => r.closed));
     const admitted = runs.map((r) => Number(/admitted (\d+)/.exec(r.output())?.[1] ?? Number.NaN));
     expect(runs.map((r) => r.child.exitCode)).toEqual([0, 0]);
-    expect(admitted[0] + admitted[1]).toBe(200);
+    expect(admitted[0]! + admitted[1]!).toBe(200);
     const ledger = new SqliteLedger(dir, sqlite);
     expect(await ledger.figures(call.account, WINDOW)).toMatchObject({ spent: 200, reserved: 0 });
     await ledger.close();

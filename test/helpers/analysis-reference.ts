@@ -19,19 +19,19 @@ function sampleVariance(xs: readonly number[]): number {
 function sampleCovariance(xs: readonly number[], ys: readonly number[]): number {
   const mx = mean(xs);
   const my = mean(ys);
-  return xs.reduce((s, x, i) => s + (x - mx) * (ys[i] - my), 0) / (xs.length - 1);
+  return xs.reduce((s, x, i) => s + (x - mx) * (ys[i]! - my), 0) / (xs.length - 1);
 }
 
 function emaValues(values: readonly number[], n: number): number[] {
   const out = [mean(values.slice(0, n))];
   for (let i = n; i < values.length; i++)
-    out.push((values[i] - out[out.length - 1]) * (2 / (n + 1)) + out[out.length - 1]);
+    out.push((values[i]! - out[out.length - 1]!) * (2 / (n + 1)) + out[out.length - 1]!);
   return out;
 }
 
 function returnsByTime(s: Series): Map<string, number> {
   const out = new Map<string, number>();
-  for (let i = 1; i < s.closes.length; i++) out.set(s.times[i], Math.log(s.closes[i] / s.closes[i - 1]));
+  for (let i = 1; i < s.closes.length; i++) out.set(s.times[i]!, Math.log(s.closes[i]! / s.closes[i - 1]!));
   return out;
 }
 
@@ -57,8 +57,8 @@ export function pearson(xs: readonly number[], ys: readonly number[]): number | 
 export function referenceFigures(s: Series, benchmark: Series, periodsPerYear: number) {
   const c = s.closes;
   const n = c.length;
-  const r = c.slice(1).map((x, i) => Math.log(x / c[i]));
-  let runningMax = c[0];
+  const r = c.slice(1).map((x, i) => Math.log(x / c[i]!));
+  let runningMax = c[0]!;
   let peakAt = 0;
   let drawdown = { pct: 0, peak: 0, trough: 0 };
   c.forEach((x, i) => {
@@ -71,7 +71,7 @@ export function referenceFigures(s: Series, benchmark: Series, periodsPerYear: n
   });
   const smaOf = (k: number) => (n < k ? null : mean(c.slice(-k)));
   const emaOf = (k: number) => (n < k ? null : (emaValues(c, k).at(-1) as number));
-  const changes = c.slice(1).map((x, i) => x - c[i]);
+  const changes = c.slice(1).map((x, i) => x - c[i]!);
   let rsi: number | null = null;
   if (n >= 15) {
     let gain = mean(changes.slice(0, 14).map((d) => (d > 0 ? d : 0)));
@@ -86,7 +86,7 @@ export function referenceFigures(s: Series, benchmark: Series, periodsPerYear: n
   if (n >= 34) {
     const e12 = emaValues(c, 12); // e12[k] is at close 11 + k
     const e26 = emaValues(c, 26); // e26[k] is at close 25 + k
-    const line = e26.map((slow, k) => e12[k + 14] - slow);
+    const line = e26.map((slow, k) => e12[k + 14]! - slow);
     const signal = emaValues(line, 9).at(-1) as number;
     macd = { line: line.at(-1) as number, signal, histogram: (line.at(-1) as number) - signal };
   }
@@ -95,12 +95,12 @@ export function referenceFigures(s: Series, benchmark: Series, periodsPerYear: n
     const w = c.slice(-20);
     const m = mean(w);
     const sigma = Math.sqrt(w.reduce((acc, x) => acc + (x - m) ** 2, 0) / 20);
-    pctB = sigma === 0 ? null : (c[n - 1] - (m - 2 * sigma)) / (4 * sigma);
+    pctB = sigma === 0 ? null : (c[n - 1]! - (m - 2 * sigma)) / (4 * sigma);
   }
   const [own, theirs] = aligned(s, benchmark);
   return {
     points: n,
-    return_pct: (c[n - 1] / c[0] - 1) * 100,
+    return_pct: (c[n - 1]! / c[0]! - 1) * 100,
     volatility_pct: Math.sqrt(sampleVariance(r)) * Math.sqrt(periodsPerYear) * 100,
     max_drawdown_pct: drawdown.pct,
     drawdown_peak_time: s.times[drawdown.peak],

@@ -24,3 +24,10 @@ export type Structured<T> = T & Record<string, unknown>;
 export function data<T>(result: CallToolResult): Structured<T> {
   return result.structuredContent as Structured<T>;
 }
+
+/** The two items of a list the test built with two: a shorter one fails the test here, by name. */
+export function pairOf<T>(items: readonly T[], what = 'items'): [T, T] {
+  const [a, b] = items;
+  if (a === undefined || b === undefined) throw new Error(`expected two ${what}, got ${items.length}`);
+  return [a, b];
+}

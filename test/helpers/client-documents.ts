@@ -38,7 +38,7 @@ export async function startDocumentServer(redirectUri: string, clientName: strin
       key: readFileSync(new URL('localhost-key.pem', TLS_DIR)),
     },
     (req, res) => {
-      const path = (req.url ?? '/').split('?')[0];
+      const path = (req.url ?? '/').split('?')[0]!;
       requests.set(path, (requests.get(path) ?? 0) + 1);
       const json = { 'content-type': 'application/json', 'cache-control': 'max-age=60' };
       if (path === '/clients/good.json') return void res.writeHead(200, json).end(document(path));

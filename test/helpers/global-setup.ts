@@ -60,7 +60,7 @@ export default function setup(project: TestProject) {
       );
     }
     console.log(
-      `key leak check: scanned ${scans[0].bytes} bytes from ${scans[0].files} recorder file(s) for ${SECRETS.length} keys; none found`,
+      `key leak check: scanned ${scans[0]!.bytes} bytes from ${scans[0]!.files} recorder file(s) for ${SECRETS.length} keys; none found`,
     );
   };
 }

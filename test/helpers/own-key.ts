@@ -94,7 +94,7 @@ export class ScriptedSignIn {
       headers.set('cookie', [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '));
     const response = await fetch(new URL(path, this.origin), { ...init, headers, redirect: 'manual' });
     for (const cookie of response.headers.getSetCookie()) {
-      const [pair] = cookie.split(';');
+      const [pair = ''] = cookie.split(';');
       const at = pair.indexOf('=');
       this.cookies.set(pair.slice(0, at), pair.slice(at + 1));
     }
@@ -229,7 +229,9 @@ export function formOf(html: string): Form {
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
   if (!action) throw new Error(`no form on the page: ${html.slice(0, 300)}`);
   const hidden: Record<string, string> = {};
-  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
+  for (const [, name = '', value = ''] of html.matchAll(
+    /<input type="hidden" name="([^"]+)" value="([^"]*)"/g,
+  ))
     hidden[name] = value;
   return { action: action.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))), hidden };
 }

@@ -11,7 +11,7 @@ export function readmeCommands(heading: string, page = 'README.md'): string[] {
   const end = readme.indexOf(`\n${level} `, start + heading.length);
   const section = readme.slice(start, end === -1 ? undefined : end);
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)]
-    .flatMap((m) => m[1].split('\n'))
+    .flatMap((m) => m[1]!.split('\n'))
     .map((line) => line.replace(/\s+#.*$/, '').trim())
     .filter(Boolean);
 }

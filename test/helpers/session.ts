@@ -165,7 +165,7 @@ export async function spawnHttpServer(env: Env = {}, args: string[] = []): Promi
       const match = /on (http:\/\/\S+\/mcp) /.exec(proc.stderr());
       if (match) {
         clearTimeout(timer);
-        resolve(match[1]);
+        resolve(match[1]!);
       }
     };
     proc.child.stderr?.on('data', check);

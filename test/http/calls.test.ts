@@ -49,7 +49,7 @@ describe('keys sent by clients, on the embedded sandbox', () => {
       expect((await session.call('get_fear_and_greed_latest')).isError).toBeFalsy();
     }
     const figures = async (session: typeof basic) =>
-      JSON.parse((await session.readResource('svc://credits')).contents[0].text ?? '{}');
+      JSON.parse((await session.readResource('svc://credits')).contents[0]!.text ?? '{}');
     expect(await figures(basic)).toMatchObject({ budget: 3, spent: 3, left: 0 });
     expect(await figures(startup)).toMatchObject({ budget: 3, spent: 1, left: 2 });
     expect(await figures(own)).toMatchObject({ budget: 3, spent: 1, left: 2 });
@@ -165,7 +165,7 @@ describe('a slow or silent service', () => {
       const session = await connectHttp(server, client);
       const before = upstream.requests.length;
       await expect(session.call('get_fear_and_greed_latest'), client).rejects.toThrow(failure);
-      await until(() => upstream.requests.length > before && upstream.requests[before].abandoned, 2_000);
+      await until(() => upstream.requests.length > before && upstream.requests[before]!.abandoned, 2_000);
       await session.close();
     }
   });
@@ -185,7 +185,7 @@ describe('a slow or silent service', () => {
       expect(result.isError, `${client}: ${textOf(result)}`).toBeFalsy();
       expect(progress.length, client).toBeGreaterThanOrEqual(2);
       expect(progress[0], client).toEqual({ progress: 1, message: 'Waiting for the service: 1 s' });
-      expect(progress[1].progress, client).toBeGreaterThan(progress[0].progress);
+      expect(progress[1]!.progress, client).toBeGreaterThan(progress[0]!.progress);
       await session.close();
     }
   });
@@ -199,7 +199,7 @@ describe('a slow or silent service', () => {
     await until(() => upstream.requests.length > before);
     controller.abort();
     await expect(call).rejects.toThrow();
-    await until(() => upstream.requests[before].abandoned, 500);
+    await until(() => upstream.requests[before]!.abandoned, 500);
     await session.close();
   });
 });

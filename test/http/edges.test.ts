@@ -37,7 +37,7 @@ function postAndClose(version?: string): Promise<{ head: string; closedAfterMs: 
         received += chunk.toString('utf8');
       });
       socket.on('close', () =>
-        resolve({ head: received.split('\r\n\r\n')[0], closedAfterMs: Date.now() - started }),
+        resolve({ head: received.split('\r\n\r\n')[0] ?? '', closedAfterMs: Date.now() - started }),
       );
     });
     socket.on('error', reject);

@@ -178,7 +178,7 @@ describe('hostile requests', () => {
     const usage = await session.call('get_credit_usage');
     expect(usage.structuredContent?.ledger).toBe('file');
     expect(JSON.stringify(usage)).not.toContain(stateDir);
-    const credits = (await session.readResource('svc://credits')).contents[0].text ?? '';
+    const credits = (await session.readResource('svc://credits')).contents[0]!.text ?? '';
     expect(JSON.parse(credits).ledger).toBe('file');
     expect(credits).not.toContain(stateDir);
     await session.close();

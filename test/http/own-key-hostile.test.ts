@@ -6,6 +6,7 @@
  * keys. Each is refused with a clear answer, and the service receives nothing it should not.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { pairOf } from '../helpers/answers.js';
 import { newStateDir } from '../helpers/cli.js';
 import { type DocumentServer, startDocumentServer, TEST_CA } from '../helpers/client-documents.js';
 import { errorMessage, rawRequest } from '../helpers/http.js';
@@ -290,7 +291,10 @@ describe('the key page', () => {
       const asked = await person.authorize(clientId as string, pkce().challenge);
       pages.push(await person.send(asked.headers.get('location') ?? ''));
     }
-    const [formOne, formTwo] = pages.map((page) => formOf(page.text));
+    const [formOne, formTwo] = pairOf(
+      pages.map((page) => formOf(page.text)),
+      'key pages',
+    );
     const before = keyChecks();
     const without = await one.submit(
       { action: formOne.action, hidden: {} },

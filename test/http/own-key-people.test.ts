@@ -39,7 +39,7 @@ async function usage(token: string) {
   try {
     const result = await session.call('get_credit_usage');
     const read = await session.readResource('svc://credits');
-    const resource = JSON.parse(read.contents[0].text ?? '') as Record<string, unknown>;
+    const resource = JSON.parse(read.contents[0]!.text ?? '') as Record<string, unknown>;
     return { figures: result.structuredContent as Record<string, unknown>, text: textOf(result), resource };
   } finally {
     await session.close();

@@ -49,7 +49,7 @@ async function startProcesses(): Promise<void> {
 }
 
 async function withSession<T>(token: string, i: number, work: (session: Session) => Promise<T>): Promise<T> {
-  const session = await connectHttp(processes[i % 2], 'v2', { authorization: `Bearer ${token}` });
+  const session = await connectHttp(processes[i % 2]!, 'v2', { authorization: `Bearer ${token}` });
   try {
     return await work(session);
   } finally {
@@ -78,7 +78,7 @@ async function burst(person: Person, count: number) {
   try {
     const results = await Promise.all(
       Array.from({ length: count }, (_, i) =>
-        sessions[i % 2].call('get_fear_and_greed_historical', { limit: 1 + (i % 50) }),
+        sessions[i % 2]!.call('get_fear_and_greed_historical', { limit: 1 + (i % 50) }),
       ),
     );
     return {
@@ -133,7 +133,7 @@ describe("a budget per person on one machine's ledger", () => {
   });
 
   it("/metrics gives each person's window figures by the hash, never the subject", async () => {
-    const response = await rawRequest(`${processes[0].origin}/metrics`, {
+    const response = await rawRequest(`${processes[0]!.origin}/metrics`, {
       method: 'GET',
       headers: { authorization: `Bearer ${adminToken}` },
     });

@@ -72,7 +72,7 @@ describe.skipIf(!CHROMIUM_FOUND)('sign-in in a browser: authorization code with 
       // 3. The client exchanges the code (with its PKCE verifier) and connects as the person.
       await new V2Http(new URL(server.url), { authProvider: person }).finishAuth(params);
       const token = person.saved?.access_token as string;
-      const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as Record<
+      const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<
         string,
         unknown
       >;

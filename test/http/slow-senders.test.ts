@@ -76,7 +76,7 @@ function slowSenders(port: number, count: number, addresses: readonly string[] =
       setTimeout(() => open(localAddress), 2_000);
     });
   };
-  for (let i = 0; i < count; i++) open(addresses[i % addresses.length]);
+  for (let i = 0; i < count; i++) open(addresses[i % addresses.length]!);
   attack.stop = () => {
     stopped = true;
     for (const socket of sockets.keys()) socket.destroy();

@@ -33,8 +33,8 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
       const listing = data<Listing>(result);
       expect(listing.items).toHaveLength(5);
       expect(listing.items.map((a) => a.rank)).toEqual([1, 2, 3, 4, 5]);
-      expect(listing.items[0].id).toBe(1);
-      const caps = listing.items.map((a) => a.quote[0].market_cap ?? 0);
+      expect(listing.items[0]!.id).toBe(1);
+      const caps = listing.items.map((a) => a.quote[0]!.market_cap ?? 0);
       expect([...caps].sort((a, b) => b - a)).toEqual(caps);
       expect(text).toMatch(/^Cryptocurrencies 1–5 /);
     });
@@ -61,7 +61,7 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
         limit: 10,
       });
       expectAnswer(result, 'price sort');
-      const prices = data<Listing>(result).items.map((a) => a.quote[0].price ?? -1);
+      const prices = data<Listing>(result).items.map((a) => a.quote[0]!.price ?? -1);
       expect(prices.length).toBeGreaterThan(0);
       expect([...prices].sort((a, b) => a - b)).toEqual(prices);
       for (const p of prices) {
@@ -122,10 +122,10 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
       const two = data<Quotes>(
         await mcp.call('get_cryptocurrency_quotes_latest', { symbol: 'BTC', convert: 'USD,EUR' }),
       );
-      expect(two.items[0].quote.map((q) => q.currency)).toEqual(['USD', 'EUR']);
+      expect(two.items[0]!.quote.map((q) => q.currency)).toEqual(['USD', 'EUR']);
       const byId = await mcp.call('get_cryptocurrency_quotes_latest', { id: '1', convert_id: '2790' });
       expectAnswer(byId, 'convert_id');
-      expect(data<Quotes>(byId).items[0].quote).toHaveLength(1);
+      expect(data<Quotes>(byId).items[0]!.quote).toHaveLength(1);
     });
 
     it('100 assets in 2 currencies: every one in the JSON page, the text a page of 20 with the next', async () => {

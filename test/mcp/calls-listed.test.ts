@@ -45,9 +45,9 @@ describe('representative arguments', () => {
     );
     const past = await mcp.call('convert_price', { amount: 1, id: '1', time: '2026-11-01T00:00:00Z' });
     const item =
-      data<Items<{ last_updated: string; quote: { currency: string; price: number }[] }>>(past).items[0];
+      data<Items<{ last_updated: string; quote: { currency: string; price: number }[] }>>(past).items[0]!;
     expect(item.last_updated).toBe('2026-11-01T00:00:00.000Z');
-    expect(item.quote[0].currency).toBe('USD');
+    expect(item.quote[0]!.currency).toBe('USD');
   });
 
   it('quotes historical and OHLCV history: several assets, a bounded range, another currency', async () => {
@@ -60,15 +60,15 @@ describe('representative arguments', () => {
     const series = data<Items<{ symbol: string; quotes: { quote: { currency: string }[] }[] }>>(quotes).items;
     expect(series.map((s) => s.symbol).sort()).toEqual(['BTC', 'ETH']);
     for (const s of series) expect(s.quotes).toHaveLength(24);
-    expect(series[0].quotes[0].quote[0].currency).toBe('EUR');
+    expect(series[0]!.quotes[0]!.quote[0]!.currency).toBe('EUR');
     expect(expectAnswer(quotes, 'quotes history')).toMatch(/price at 1h steps in EUR, 24 points/);
     const candles = await mcp.call('get_ohlcv_historical', {
       symbol: 'SOL',
       time_start: '2026-11-01',
       time_end: '2026-11-10',
     });
-    const sol = data<Items<{ quotes: { time_open: string }[] }>>(candles).items[0];
-    expect(sol.quotes[0].time_open).toBe('2026-11-02T00:00:00.000Z'); // time_start is exclusive
+    const sol = data<Items<{ quotes: { time_open: string }[] }>>(candles).items[0]!;
+    expect(sol.quotes[0]!.time_open).toBe('2026-11-02T00:00:00.000Z'); // time_start is exclusive
     expect(sol.quotes.at(-1)?.time_open).toBe('2026-11-10T00:00:00.000Z');
   });
 
@@ -123,12 +123,12 @@ describe('representative arguments', () => {
     const perf = await mcp.call('get_price_performance', { symbol: 'ETH', time_period: '24h,30d,365d' });
     expect(expectAnswer(perf, 'performance')).toMatch(/^Ethereum \(ETH\)[^\n]*\nPeriod \| Open/);
     expect(
-      data<Items<{ periods: { period: string }[] }>>(perf).items[0].periods.map((p) => p.period),
+      data<Items<{ periods: { period: string }[] }>>(perf).items[0]!.periods.map((p) => p.period),
     ).toEqual(['24h', '30d', '365d']);
     const today = await mcp.call('get_ohlcv_latest', { symbol: 'BTC,ETH', convert: 'EUR' });
     expect(expectAnswer(today, 'ohlcv latest')).toMatch(/€/);
     const v2 = await mcp.call('get_cryptocurrency_quotes_latest_v2', { symbol: 'BTC' });
-    expect(data<Items<{ id: number }>>(v2).items[0].id).toBe(1);
+    expect(data<Items<{ id: number }>>(v2).items[0]!.id).toBe(1);
     const v1 = await mcp.call('get_cryptocurrency_listings_latest_v1', { tag: 'defi', limit: 5 });
     expect(data<Items<unknown>>(v1).items).toHaveLength(5);
   });
@@ -141,11 +141,11 @@ describe('representative arguments', () => {
       last_score: string;
       items: { post_id: string; post_time: string; like_count: number }[];
     }>(posts);
-    expect(page.items[0].post_time).toMatch(/^2026-11-22T\d\d:\d\d:00\.000Z$/);
-    expect(typeof page.items[0].like_count).toBe('number');
+    expect(page.items[0]!.post_time).toMatch(/^2026-11-22T\d\d:\d\d:00\.000Z$/);
+    expect(typeof page.items[0]!.like_count).toBe('number');
     expect(expectAnswer(posts, 'posts')).toContain(`last_score=${page.last_score}`);
     const next = await mcp.call('get_latest_posts', { last_score: page.last_score });
-    expect(data<{ items: { post_id: string }[] }>(next).items[0].post_id).not.toBe(page.items[0].post_id);
+    expect(data<{ items: { post_id: string }[] }>(next).items[0]!.post_id).not.toBe(page.items[0]!.post_id);
     const top = await mcp.call('get_top_posts', { symbol: 'BTC' });
     expectAnswer(top, 'top posts');
   });
@@ -155,7 +155,7 @@ describe('representative arguments', () => {
     expect(expectAnswer(candles, 'candles')).toMatch(/^12 candles for \w+ on solana, close in USD:/);
     const rows = data<{ candles: { time: string; traders: number }[] }>(candles).candles;
     expect(rows).toHaveLength(12);
-    expect(rows[1].time > rows[0].time).toBe(true);
+    expect(rows[1]!.time > rows[0]!.time).toBe(true);
     const points = await mcp.call('get_kline_points', { ...BONK_CHART, pm: 'm', limit: 5 });
     expect(data<{ series: string }>(points).series).toBe('market_cap');
   });

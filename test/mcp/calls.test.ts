@@ -29,7 +29,7 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
       for (const tool of mcp.tools) {
         const result = await mcp.call(tool.name, defaultArgs(tool.name));
         const text = expectAnswer(result, tool.name);
-        expect(text.split('\n')[0].length, tool.name).toBeGreaterThan(10);
+        expect(text.split('\n')[0]!.length, tool.name).toBeGreaterThan(10);
         // Every result says what it cost and how fresh it is, local tools' too.
         expect(result._meta, tool.name).toMatchObject({
           credits: expect.any(Number),
@@ -73,7 +73,7 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
     it('first line reads "Fear & Greed <value> – <label>" and the label is the value’s band', async () => {
       const result = await mcp.call('get_fear_and_greed_latest');
       const text = expectAnswer(result, 'fear and greed');
-      const match = FEAR_AND_GREED_LINE.exec(text.split('\n')[0]);
+      const match = FEAR_AND_GREED_LINE.exec(text.split('\n')[0]!);
       expect(match, text).not.toBeNull();
       const value = Number(match?.[1]);
       const { value: structuredValue, value_classification } = data<{
@@ -216,7 +216,7 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
       expect(series.points.length).toBeGreaterThan(1);
       const times = series.points.map((p) => Date.parse(p.timestamp));
       expect([...times].sort((a, b) => a - b)).toEqual(times);
-      const span = (times.at(-1) ?? 0) - times[0];
+      const span = (times.at(-1) ?? 0) - times[0]!;
       expect(span).toBeLessThanOrEqual(Number.parseInt(timeframe, 10) * 86_400_000);
     });
   });

@@ -28,7 +28,7 @@ describe('an upstream that never answers', () => {
     await until(() => fake.upstream.requests.length > before);
     controller.abort();
     await expect(call).rejects.toThrow();
-    await until(() => fake.upstream.requests[before].abandoned, 300);
+    await until(() => fake.upstream.requests[before]!.abandoned, 300);
     expect(fake.upstream.requests.length - before).toBe(1);
   });
 

@@ -77,13 +77,13 @@ describe('estimate_cost', () => {
     });
     // 600 rows are one request, 3 credits, answered a page at a time.
     expect(listings).toMatchObject({ credits: 3, cached: false, within_limit: true });
-    expect(listings.note).toMatch(/^One request for all of it; its answer makes about \d+ pages of JSON/);
+    expect(listings?.note).toMatch(/^One request for all of it; its answer makes about \d+ pages of JSON/);
     expect(heavy).toMatchObject({ credits: 6, within_limit: false });
-    expect(heavy.note).toMatch(/convert/);
+    expect(heavy?.note).toMatch(/convert/);
     expect(community).toMatchObject({ error: expect.stringContaining('"limit"') });
     expect(search).toMatchObject({ credits: 0, within_limit: true });
-    expect(quotes.error).toBe('Missing parameter: one of "id", "slug" or "symbol" is required.');
-    expect(unknown.error).toMatch(/^Unknown tool "get_fear_greed"\. Did you mean get_fear_and_greed_latest/);
+    expect(quotes?.error).toBe('Missing parameter: one of "id", "slug" or "symbol" is required.');
+    expect(unknown?.error).toMatch(/^Unknown tool "get_fear_greed"\. Did you mean get_fear_and_greed_latest/);
     // What would be sent: fear and greed and the first listings (the heavy one is refused).
     expect(priced).toMatchObject({ total: 4, budget: 100, left: 100, fits: true });
   });
@@ -91,7 +91,7 @@ describe('estimate_cost', () => {
   it("the refusals are the real calls' own, and a call that is then made is answered from the cache", async () => {
     const priced = await estimate(PLAN);
     for (const [i, planned] of PLAN.entries()) {
-      const row = priced.calls[i];
+      const row = priced.calls[i]!;
       if (row.error === undefined && row.within_limit !== false) continue;
       const real = await mcp.call(planned.tool, planned.arguments ?? {});
       expect(real.isError, planned.tool).toBe(true);

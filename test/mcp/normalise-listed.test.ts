@@ -122,10 +122,10 @@ describe('by asset: keyed by id, by symbol with lists', () => {
       'get_price_performance',
       { id: '1' },
     );
-    const periods = (out.items as { periods: Record<string, unknown>[] }[])[0].periods;
+    const periods = (out.items as { periods: Record<string, unknown>[] }[])[0]!.periods;
     expect(periods.map((p) => p.period)).toEqual(['yesterday', '7d']);
     expect(periods[0]).toMatchObject({ high_timestamp: null, low_timestamp: null });
-    expect(periods[1].quote).toEqual([
+    expect(periods[1]!.quote).toEqual([
       { currency: 'USD', open: 100, high: 110, low: 95, close: 105, percent_change: 5, price_change: 5 },
     ]);
   });

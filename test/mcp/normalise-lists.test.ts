@@ -37,7 +37,7 @@ describe('lists, categories, market pairs, the map', () => {
       'get_gainers_losers',
       { time_period: '30d' },
     );
-    expect((movers.items as { quote: unknown[] }[])[0].quote).toEqual([
+    expect((movers.items as { quote: unknown[] }[])[0]!.quote).toEqual([
       { ...btcAsset.quote[0], percent_change_30d: 9.5 },
     ]);
     const fresh = await structured(
@@ -46,7 +46,7 @@ describe('lists, categories, market pairs, the map', () => {
       'get_new_cryptocurrencies',
       {},
     );
-    expect((fresh.items as { date_added: string }[])[0].date_added).toBe('2013-04-28T00:00:00.000Z');
+    expect((fresh.items as { date_added: string }[])[0]!.date_added).toBe('2013-04-28T00:00:00.000Z');
   });
 
   it('category: the object itself and the documented {"1": {...}} give the same answer', async () => {

@@ -309,7 +309,7 @@ describe('fear and greed', () => {
         },
       ],
     });
-    expect((data as { items: { timestamp: string }[] }).items[0].timestamp).toMatch(
+    expect((data as { items: { timestamp: string }[] }).items[0]!.timestamp).toMatch(
       /^2025-11-22T00:00:00(\.000)?Z$/,
     );
   });

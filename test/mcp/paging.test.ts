@@ -52,7 +52,7 @@ const requestsTo = (path: string) => sandbox.stats.byPath.get(path) ?? 0;
 async function estimated(tool: string, args: Record<string, unknown>): Promise<number> {
   const result = (await mcp.call('estimate_cost', { calls: [{ tool, arguments: args }] })) as CallToolResult;
   expect(result.isError, textOf(result)).toBeFalsy();
-  return (result.structuredContent as { calls: { credits: number }[] }).calls[0].credits;
+  return (result.structuredContent as { calls: { credits: number }[] }).calls[0]!.credits;
 }
 
 /** Every page from `args` on, following the data's `next`, with each page's data and charge. */

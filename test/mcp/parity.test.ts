@@ -32,12 +32,12 @@ async function everything(session: Session) {
     answers[`${tool.name} json`] = answer(await session.call(tool.name, { ...args, format: 'json' }));
   }
   const credits = await session.readResource('svc://credits');
-  answers['svc://credits'] = JSON.parse(credits.contents[0].text ?? 'null');
+  answers['svc://credits'] = JSON.parse(credits.contents[0]!.text ?? 'null');
   // How the figures name the ledger is the one thing that differs by design: stdio gives its path,
   // HTTP only its kind (no HTTP caller learns a server path).
   // A kept result's cursor is random by design: its page is what is compared.
   const text = JSON.stringify(answers)
-    .replaceAll(stateDirs[sessions.indexOf(session)], '<state>')
+    .replaceAll(stateDirs[sessions.indexOf(session)]!, '<state>')
     .replace(/[\w-]{16}(\.\d+\\?")/g, '<result>$1');
   return JSON.parse(text.replace(/<state>\/ledger\.(json|sqlite)/g, 'file'));
 }
@@ -49,7 +49,7 @@ beforeAll(async () => {
     sessions.push(
       await openSession(kind, {
         SVC_NOW: NOW,
-        SVC_STATE_DIR: stateDirs[i],
+        SVC_STATE_DIR: stateDirs[i] as string,
         SVC_CACHE: 'off',
         SVC_TOOLSETS: 'all',
       }),
@@ -70,12 +70,12 @@ describe('both clients, both transports', () => {
   });
 
   it('every tool has a row of valid arguments', () => {
-    expect(sessions[0].tools.map((t) => t.name)).toEqual(Object.keys(VALID_ARGS));
+    expect(sessions[0]!.tools.map((t) => t.name)).toEqual(Object.keys(VALID_ARGS));
   });
 
   it('list the same tools with the same definitions', () => {
     const [first, ...others] = sessions;
-    for (const session of others) expect(session.tools, kindLabel(session.kind)).toEqual(first.tools);
+    for (const session of others) expect(session.tools, kindLabel(session.kind)).toEqual(first?.tools);
   });
 
   it('get the same answers to every tool, and the same credit figures', async () => {
@@ -87,7 +87,7 @@ describe('both clients, both transports', () => {
       }
     }
     for (const [i, answers] of others.entries()) {
-      expect(answers, kindLabel(sessions[i + 1].kind)).toEqual(first);
+      expect(answers, kindLabel(sessions[i + 1]!.kind)).toEqual(first);
     }
     // Every tool, twice, through four sessions: on a busy machine it takes more than one call's time.
   }, 90_000);

@@ -15,7 +15,7 @@ afterAll(() => mcp?.close());
 
 /** The text of a resource read's one content. */
 const resourceText = (contents: ({ text: string } | { blob: string })[]) =>
-  contents.length === 1 && 'text' in contents[0] ? contents[0].text : '';
+  contents.length === 1 && 'text' in contents[0]! ? contents[0].text : '';
 
 const promptText = (result: { messages: { content: { type: string; text?: string } }[] }) =>
   result.messages.map((m) => (m.content.type === 'text' ? m.content.text : '')).join('\n');
@@ -24,7 +24,7 @@ describe('prompts', () => {
   it('lists market_brief and coin_report (which needs coin)', async () => {
     const { prompts } = await mcp.client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(['market_brief', 'coin_report']);
-    expect(prompts[1].arguments).toEqual([expect.objectContaining({ name: 'coin', required: true })]);
+    expect(prompts[1]!.arguments).toEqual([expect.objectContaining({ name: 'coin', required: true })]);
     expect(mcp.client.getServerCapabilities()?.prompts).toBeDefined();
   });
 
@@ -96,7 +96,7 @@ describe('prompts', () => {
       matches: { id: number; symbol: string; exact: boolean }[];
     };
     expect(matches[0]).toMatchObject({ id: 5426, symbol: 'SOL', exact: true });
-    const id = String(matches[0].id);
+    const id = String(matches[0]!.id);
     for (const [tool, args] of [
       ['get_cryptocurrency_quotes_latest', { id }],
       ['get_cryptocurrency_info', { id }],

@@ -57,7 +57,7 @@ describe('stdin closing right after the last request', () => {
     expect(await proc.exited).toEqual({ code: 0, signal: null });
     const byId = answers(proc.stdout());
     expect([...byId.keys()].sort()).toEqual([1, 2, 3]);
-    expect(byId.get(3)?.result?.content?.[0].text).toMatch(/^Fear & Greed \d+ – /);
+    expect(byId.get(3)?.result?.content?.[0]?.text).toMatch(/^Fear & Greed \d+ – /);
   });
 
   it('on the embedded sandbox too (printf … | svc-mcp)', async () => {

@@ -15,7 +15,7 @@ const QUESTIONS = readFileSync(new URL('../fixtures/questions.tsv', import.meta.
   .split('\n')
   .slice(1)
   .map((line) => {
-    const [question, tool] = line.split('\t');
+    const [question = '', tool = ''] = line.split('\t');
     return { question, tool };
   });
 

@@ -142,6 +142,7 @@ describe('the API key', () => {
       expect(result.isError, textOf(result)).toBeFalsy();
       expect(other.requests).toHaveLength(1);
       const [request] = other.requests;
+      if (!request) throw new Error('no request reached the upstream');
       expect(request.path).toBe('/api/v3/fear-and-greed/latest');
       expect(request.headers['x-api-key']).toBe(SECRET_KEY);
       expect(request.headers['x-svc_pro_api_key']).toBeUndefined();

@@ -62,7 +62,7 @@ describe('logs', () => {
         expect.arrayContaining(['tool', 'outcome', 'credits', 'duration_ms', 'time', 'pid']),
       );
     }
-    expect(calls[0].account).toMatch(/^key:[0-9a-f]{16}$/);
+    expect(calls[0]!.account).toMatch(/^key:[0-9a-f]{16}$/);
     const upstream = lines.filter((l) => l.msg === 'upstream request');
     expect(upstream.map((l) => [l.tool, l.path, l.level])).toEqual([
       ['get_global_metrics_historical', '/v1/global-metrics/quotes/historical', 'debug'],

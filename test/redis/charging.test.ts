@@ -9,6 +9,7 @@ import { accountOf } from '../../src/guard/accounts.js';
 import { RedisLedger } from '../../src/guard/redis-ledger.js';
 import { SILENT_LOG } from '../../src/ops/logs.js';
 import { RedisConnection } from '../../src/redis.js';
+import { pairOf } from '../helpers/answers.js';
 import {
   ESTIMATE,
   FNG,
@@ -120,7 +121,7 @@ describe.skipIf(missing)('the Redis ledger charges a killed replica for its sent
       await ledger.settle(other.id, 1);
       upstream.reply(FNG, FNG_ANSWER);
       await held.end();
-      const [first, second] = await Promise.all(waiting);
+      const [first, second] = pairOf(await Promise.all(waiting), 'answers');
       const answers = [first, second].filter((result) => !result.isError);
       const refusals = [first, second].filter((result) => result.isError).map(textOf);
       expect(answers).toHaveLength(1);

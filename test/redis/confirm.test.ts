@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../src/call/services.js';
+import { pairOf } from '../helpers/answers.js';
 import { newStateDir } from '../helpers/cli.js';
 import { openRaw, servicesFor } from '../helpers/in-process.js';
 import { NOW } from '../helpers/now.js';
@@ -41,8 +42,11 @@ describe.skipIf(missing)('confirmation across replicas', () => {
   });
 
   it('a question asked on one replica is answered on the other', async () => {
-    const [first, second] = await Promise.all(
-      replicas.map((services) => openRaw(services, 'modern', { elicitation: { form: {} } })),
+    const [first, second] = pairOf(
+      await Promise.all(
+        replicas.map((services) => openRaw(services, 'modern', { elicitation: { form: {} } })),
+      ),
+      'sessions',
     );
     try {
       const call = { name: 'get_global_metrics_latest', arguments: { convert: 'USD,EUR,GBP' } };

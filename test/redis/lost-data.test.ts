@@ -165,7 +165,7 @@ describe.skipIf(missing)('the ledger on a Redis that lost its data', () => {
       // The one file the replica keeps for this Redis and prefix: the marker's hash, never the marker.
       const files = readdirSync(stateDir).filter((name) => name.startsWith('redis-marker-'));
       expect(files).toHaveLength(1);
-      expect(JSON.parse(readFileSync(join(stateDir, files[0]), 'utf8'))).toEqual({
+      expect(JSON.parse(readFileSync(join(stateDir, files[0]!), 'utf8'))).toEqual({
         redis: expect.stringMatching(/^redis:\/\/127\.0\.0\.1:\d+\/0 \(keys restart:ledger:\*\)$/),
         sha1: createHash('sha1').update('fresh start').digest('hex'),
         at: expect.any(String),
@@ -223,7 +223,8 @@ describe.skipIf(missing)('the ledger on a Redis that lost its data', () => {
       expect((await first.reserve(call)).ok).toBe(true);
       await first.close();
       const [name] = readdirSync(stateDir).filter((n) => n.startsWith('redis-marker-'));
-      const file = join(stateDir, name);
+      expect(name, 'the marker file').toBeDefined();
+      const file = join(stateDir, name as string);
       writeFileSync(file, '{"sha1": "not a hash"');
       const warnings: { fields: Record<string, unknown>; message: string }[] = [];
       const log = {
@@ -235,8 +236,8 @@ describe.skipIf(missing)('the ledger on a Redis that lost its data', () => {
       const restarted = ledgerOn('damaged', stateDir, log);
       expect((await restarted.reserve(call)).ok).toBe(true);
       expect(warnings).toHaveLength(1);
-      expect(warnings[0].message).toMatch(/marker file could not be read/);
-      expect(warnings[0].fields.path).toBe(file);
+      expect(warnings[0]!.message).toMatch(/marker file could not be read/);
+      expect(warnings[0]!.fields.path).toBe(file);
       expect(JSON.parse(readFileSync(file, 'utf8')).sha1).toMatch(/^[0-9a-f]{40}$/);
       // Written aside and renamed: nothing is left beside it.
       expect(readdirSync(stateDir)).toEqual([name]);
@@ -253,7 +254,7 @@ describe.skipIf(missing)('the ledger on a Redis that lost its data', () => {
       expect((await ledgerOn('first', shared).reserve(call)).ok).toBe(true);
 
       // A "directory" under a regular file: neither read nor written, whoever runs the test.
-      const notADirectory = join(shared, readdirSync(shared)[0], 'state');
+      const notADirectory = join(shared, readdirSync(shared)[0]!, 'state');
       const warnings: string[] = [];
       const log = {
         ...SILENT_LOG,

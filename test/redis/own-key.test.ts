@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
+import { pairOf } from '../helpers/answers.js';
 import { newStateDir, textOf } from '../helpers/cli.js';
 import { ScriptedSignIn, startOwnKeyServer, statusWith, type Tokens, usedToday } from '../helpers/own-key.js';
 import { freePort } from '../helpers/ports.js';
@@ -50,7 +51,7 @@ describe.skipIf(missing)('own-key sign-in on two replicas sharing one Redis', ()
   });
 
   it('signed in through one, the person calls and refreshes through the other', async () => {
-    const [one, two] = replicas;
+    const [one, two] = pairOf(replicas, 'replicas');
     const { clientId, tokens } = await new ScriptedSignIn(one.origin, resource).signIn(ANA);
     const before = await usedToday(sandbox, ANA);
     const session = await connectHttp(two, 'v2', { authorization: `Bearer ${tokens.access_token}` });
@@ -70,7 +71,7 @@ describe.skipIf(missing)('own-key sign-in on two replicas sharing one Redis', ()
   });
 
   it('revoked through one, refused on the other at once', async () => {
-    const [one, two] = replicas;
+    const [one, two] = pairOf(replicas, 'replicas');
     const person = new ScriptedSignIn(one.origin, resource);
     const { clientId, tokens } = await person.signIn(ANA);
     expect(await statusWith(two.url, tokens.access_token)).toBe(200);
@@ -84,7 +85,7 @@ describe.skipIf(missing)('own-key sign-in on two replicas sharing one Redis', ()
   });
 
   it('a replica with another secret cannot open the keys: the person is asked to sign in again', async () => {
-    const { tokens } = await new ScriptedSignIn(replicas[0].origin, resource).signIn(ANA);
+    const { tokens } = await new ScriptedSignIn(replicas[0]!.origin, resource).signIn(ANA);
     const other = await replica('another-secret-of-thirty-two-characters-at-least');
     try {
       const response = await fetch(other.url, {

@@ -23,6 +23,12 @@ describe.skipIf(missing)('a budget per person on one key, two replicas on Redis'
   let auth: AuthorizationServer;
   const replicas: HttpServer[] = [];
   const sessions: Record<string, Session[]> = {};
+  /** A person's session on replica `i`, which beforeAll opened. */
+  const sessionOf = (person: string, i: number): Session => {
+    const session = sessions[person]?.[i];
+    if (!session) throw new Error(`no session of ${person} on replica ${i}`);
+    return session;
+  };
   let resource: string;
 
   beforeAll(async () => {
@@ -69,7 +75,7 @@ describe.skipIf(missing)('a budget per person on one key, two replicas on Redis'
   async function burst(person: string, count: number) {
     const results = await Promise.all(
       Array.from({ length: count }, (_, i) =>
-        sessions[person][i % 2].call('get_fear_and_greed_historical', { limit: 1 + (i % 50) }),
+        sessionOf(person, i % 2).call('get_fear_and_greed_historical', { limit: 1 + (i % 50) }),
       ),
     );
     return {
@@ -98,7 +104,7 @@ describe.skipIf(missing)('a budget per person on one key, two replicas on Redis'
     // Each answered call was one request, and no refused call reached the service.
     expect((sandbox.stats.byPath.get(PATH) ?? 0) - before).toBe(8);
 
-    const usage = await sessions.alice[0].call('get_credit_usage');
+    const usage = await sessionOf('alice', 0).call('get_credit_usage');
     expect(usage.structuredContent).toMatchObject({
       budget: 8,
       spent: 8,
@@ -111,7 +117,7 @@ describe.skipIf(missing)('a budget per person on one key, two replicas on Redis'
       /"msg":"tool call".*"person":"person:[0-9a-f]{16}"|"person":"person:[0-9a-f]{16}".*"msg":"tool call"/,
     );
     expect(logged).not.toMatch(/alice|bob|Bearer/);
-    const his = await sessions.bob[1].call('get_credit_usage');
+    const his = await sessionOf('bob', 1).call('get_credit_usage');
     expect(his.structuredContent).toMatchObject({ spent: 8, left: 0, you: { spent: 3, left: 2 } });
   }, 60_000);
 

@@ -40,26 +40,27 @@ describe.skipIf(missing)('replicas on one Redis', () => {
    * Replicas: server processes on one Redis under one prefix, each with a state directory of its
    * own, as on machines of their own (a shared directory would share the SQLite ledger).
    */
-  async function replicas(count: number, prefix: string, extra: Env = {}): Promise<McpSession[]> {
-    const started = await Promise.all(
-      Array.from({ length: count }, () =>
-        startMcp(
-          sandboxEnv(sandbox, 'sandbox-enterprise', {
-            SVC_REDIS_URL: redis.url,
-            SVC_REDIS_PREFIX: prefix,
-            SVC_STATE_DIR: mkdtempSync(join(stateRoot, 'replica-')),
-            ...extra,
-          }),
-        ),
-      ),
+  async function replica(prefix: string, extra: Env = {}): Promise<McpSession> {
+    const started = await startMcp(
+      sandboxEnv(sandbox, 'sandbox-enterprise', {
+        SVC_REDIS_URL: redis.url,
+        SVC_REDIS_PREFIX: prefix,
+        SVC_STATE_DIR: mkdtempSync(join(stateRoot, 'replica-')),
+        ...extra,
+      }),
     );
-    sessions.push(...started);
+    sessions.push(started);
     return started;
+  }
+
+  /** Two replicas under one prefix, started side by side. */
+  function twoReplicas(prefix: string, extra: Env = {}): Promise<[McpSession, McpSession]> {
+    return Promise.all([replica(prefix, extra), replica(prefix, extra)]);
   }
 
   it('two replicas on a budget of 30, each sent 30 concurrent calls, answer 30 and send 30', async () => {
     const path = '/v3/fear-and-greed/latest';
-    const [a, b] = await replicas(2, 'budget', {
+    const [a, b] = await twoReplicas('budget', {
       SVC_CREDIT_BUDGET: '30',
       SVC_CREDIT_WINDOW: 'total',
       SVC_CACHE: 'off',
@@ -92,7 +93,7 @@ describe.skipIf(missing)('replicas on one Redis', () => {
   });
 
   it('an answer cached by one replica is a hit on the other; identical calls in flight join', async () => {
-    const [a, b] = await replicas(2, 'cache');
+    const [a, b] = await twoReplicas('cache');
     const metrics = '/v1/global-metrics/quotes/latest';
     const before = requests(metrics);
     const first = await a.call('get_global_metrics_latest');
@@ -118,8 +119,8 @@ describe.skipIf(missing)('replicas on one Redis', () => {
   });
 
   it('Redis stopped: budgeted calls refused, unbudgeted ones go on; Redis back: calls go on by themselves', async () => {
-    const [budgeted] = await replicas(1, 'outage', { SVC_CREDIT_BUDGET: '100', SVC_CREDIT_WINDOW: 'total' });
-    const [unbudgeted] = await replicas(1, 'outage');
+    const budgeted = await replica('outage', { SVC_CREDIT_BUDGET: '100', SVC_CREDIT_WINDOW: 'total' });
+    const unbudgeted = await replica('outage');
     expect((await budgeted.call('get_fear_and_greed_latest')).isError).toBeFalsy();
 
     await redis.stop();

@@ -84,7 +84,7 @@ describe.runIf(process.platform === 'linux')('a burst of 500 concurrent calls', 
       // burst is not compared: the heap is still growing to its working size then. What stays is
       // the live heap at a burst's peak (eight calls in flight, answers of at most 1 MiB), what V8
       // and the allocator keep of the garbage, and the sandbox thread's heap (at most 96 MB).
-      expect(after[2]).toBeLessThan(after[1] * 1.3);
+      expect(after[2]).toBeLessThan(after[1]! * 1.3);
       expect(Math.max(...after)).toBeLessThan(560);
     } finally {
       await mcp.close();

@@ -84,7 +84,7 @@ describe('every tool refuses what its own schema forbids, sending nothing', () =
       // Valid arguments for the rest, so that each case breaks one parameter only.
       const base = defaultArgs(tool.name);
       for (const name of Object.keys(schema.properties ?? {})) {
-        for (const [why, value] of invalidValues(full.properties[name])) {
+        for (const [why, value] of invalidValues(full.properties[name]!)) {
           const result = await mcp.call(tool.name, { ...base, [name]: value });
           const text = textOf(result);
           const what = `${tool.name}.${name} = ${why}`;

@@ -62,7 +62,7 @@ describe('svc-mcp sandbox', () => {
       [1, 2].map(async () => (await fetch(`${url}${path}`, { headers: KEY })).text()),
     );
     expect(bodies[0]).toBe(bodies[1]);
-    expect(JSON.parse(bodies[0]).data.quotes.at(-1).timestamp).toBe('2026-11-22T12:00:00.000Z');
+    expect(JSON.parse(bodies[0]!).data.quotes.at(-1).timestamp).toBe('2026-11-22T12:00:00.000Z');
   });
 
   it('--no-rate-limit lets a Basic key past 30 requests a minute', async () => {

@@ -18,7 +18,12 @@ interface Listing {
 
 let c: Client;
 let listings: Listing[];
-let global: Record<string, number> & { quote: { USD: Record<string, number> } };
+let global: Record<
+  'btc_dominance' | 'eth_dominance' | 'active_cryptocurrencies' | 'active_market_pairs',
+  number
+> & {
+  quote: { USD: Record<'total_market_cap' | 'altcoin_market_cap', number> };
+};
 const relative = (a: number, b: number) => Math.abs(a - b) / Math.abs(b);
 
 beforeAll(async () => {
@@ -50,7 +55,7 @@ describe('global metrics and listings', () => {
   it('listing ranks follow market cap', () => {
     listings.forEach((a, k) => {
       expect(a.svc_rank).toBe(k + 1);
-      if (k > 0) expect(a.quote.USD.market_cap).toBeLessThanOrEqual(listings[k - 1].quote.USD.market_cap);
+      if (k > 0) expect(a.quote.USD.market_cap).toBeLessThanOrEqual(listings[k - 1]!.quote.USD.market_cap);
     });
   });
 
@@ -76,7 +81,7 @@ describe('indices and listings', () => {
     const sumWeights = d.constituents.reduce((s: number, k: { weight: number }) => s + k.weight, 0);
     expect(sumWeights).toBeCloseTo(100, 9);
     d.constituents.forEach((k: { weight: number }, i: number) => {
-      expect(k.weight).toBeCloseTo((top[i].quote.USD.market_cap / sumCap) * 100, 9);
+      expect(k.weight).toBeCloseTo((top[i]!.quote.USD.market_cap / sumCap) * 100, 9);
     });
   });
 
@@ -129,7 +134,7 @@ describe('sentiment reads the same market', () => {
       const eligible = listings
         .filter((a) => a.id !== 1 && !a.tags.some((t) => excluded.includes(t)) && priceThen.has(a.id))
         .slice(0, 100);
-      const btc = listings[0];
+      const btc = listings[0]!;
       const beat = eligible.filter((a) => growth(a) > growth(btc)).length;
       const index = (await c.get('/v1/altcoin-season-index/latest')).body.data.altcoin_index;
       expect(eligible).toHaveLength(100);

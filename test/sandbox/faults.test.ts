@@ -19,7 +19,7 @@ describe('fault kinds', () => {
     const statuses = [];
     for (let k = 0; k < 3; k++) statuses.push(await c.get(FG));
     expect(statuses.map((r) => r.status)).toEqual([500, 500, 200]);
-    expect(statuses[0].body.status).toMatchObject({ error_code: 500, credit_count: 0 });
+    expect(statuses[0]!.body.status).toMatchObject({ error_code: 500, credit_count: 0 });
   });
 
   it('applies to its path only', async () => {

@@ -65,7 +65,7 @@ describe('global metrics historical: the spec rules', () => {
     const got = await timestamps('time_end=2026-11-20T06:30:00Z&interval=1d&count=5');
     const expected = [4, 3, 2, 1, 0].map((k) => lastSlotBefore(end - k * DAY, end - (k + 1) * DAY + 1));
     expect(got.map(iso)).toEqual(expected.map((t) => iso(t as number)));
-    expect(iso(got[4])).toBe(iso(lastSlotBefore(end, end - DAY) as number));
+    expect(iso(got[4]!)).toBe(iso(lastSlotBefore(end, end - DAY) as number));
   });
 
   it('rule 3: the quote closest to the requested time within the period', async () => {

@@ -92,9 +92,9 @@ describe('k-line', () => {
     const price = (await ok(chart('points', 'interval=1h&limit=2'), 1)).data as number[][];
     expect(price[0]).toHaveLength(3);
     const cap = (await ok(chart('points', 'interval=1h&limit=2&pm=m'))).data as number[][];
-    expect(cap[0][0] / price[0][0]).toBeGreaterThan(1e9);
+    expect(cap[0]![0]! / price[0]![0]!).toBeGreaterThan(1e9);
     const native = (await ok(chart('points', 'interval=1h&limit=2&unit=native'))).data as number[][];
-    expect(native[0][0]).toBeLessThan(price[0][0]);
+    expect(native[0]![0]).toBeLessThan(price[0]![0]!);
   });
 
   it('charges 1 per started 100 rows; refuses an address on the wrong chain or none known', async () => {
@@ -125,7 +125,7 @@ describe('plans of every path', () => {
         Object.entries(defaultArgs(e.name)).map(([k, v]): [string, string] => [k, String(v)]),
       ).toString();
       const path = `${e.path}${query ? `?${query}` : ''}`;
-      const lowest = e.plans[0];
+      const lowest = e.plans[0]!;
       const allowed = await c.get(path, `sandbox-${lowest}`);
       expect(allowed.status, `${path} on ${lowest}: ${allowed.text.slice(0, 200)}`).toBe(200);
       const below = PLANS[PLANS.indexOf(lowest) - 1];

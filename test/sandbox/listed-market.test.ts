@@ -22,7 +22,21 @@ async function ok(path: string, credits?: number) {
 }
 
 type Quote = Record<string, number | string>;
-const usd = (record: { quote: Record<string, Quote> }) => record.quote.USD as Record<string, number>;
+/** The USD figures the tests read from a record's quote. */
+type UsdFigures = Record<
+  | 'open'
+  | 'high'
+  | 'low'
+  | 'close'
+  | 'price'
+  | 'percent_change'
+  | 'percent_change_24h'
+  | 'percent_change_7d'
+  | 'percent_change_30d'
+  | 'volume_24h',
+  number
+>;
+const usd = (record: { quote: Record<string, Quote> }) => record.quote.USD as unknown as UsdFigures;
 
 describe('v2 by-asset endpoints: keyed by id, by symbol with lists', () => {
   it('quotes v2: keyed by id for ids and slugs, lists per symbol, tags as objects', async () => {
@@ -59,7 +73,7 @@ describe('v2 by-asset endpoints: keyed by id, by symbol with lists', () => {
     const periods = r.data['1'].periods;
     expect(Object.keys(periods)).toEqual(['all_time', 'yesterday', '7d']);
     expect(periods.yesterday.high_timestamp).toBeNull();
-    for (const p of Object.values(periods) as { quote: { USD: Record<string, number> } }[]) {
+    for (const p of Object.values(periods) as { quote: { USD: UsdFigures } }[]) {
       const q = p.quote.USD;
       expect(q.high).toBeGreaterThanOrEqual(Math.max(q.open, q.close));
       expect(q.low).toBeLessThanOrEqual(Math.min(q.open, q.close));

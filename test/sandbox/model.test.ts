@@ -45,11 +45,11 @@ describe('market model', () => {
     let maxStep = 0;
     for (let k = 0; k < 2_000; k++) {
       const t = NOW_S - k * SLOT;
-      const step = Math.abs(Math.log(pricesAt(t)[BITCOIN.index] / pricesAt(t - SLOT)[BITCOIN.index]));
+      const step = Math.abs(Math.log(pricesAt(t)[BITCOIN.index]! / pricesAt(t - SLOT)[BITCOIN.index]!));
       maxStep = Math.max(maxStep, step);
     }
     expect(maxStep).toBeLessThan(0.03);
-    const ratio = pricesAt(NOW_S)[BITCOIN.index] / pricesAt(NOW_S - 5 * 365 * DAY)[BITCOIN.index];
+    const ratio = pricesAt(NOW_S)[BITCOIN.index]! / pricesAt(NOW_S - 5 * 365 * DAY)[BITCOIN.index]!;
     expect(Math.abs(Math.log(ratio))).toBeGreaterThan(0.3);
   });
 
@@ -60,9 +60,9 @@ describe('market model', () => {
       const t = NOW_S - k * 3 * DAY - k * 977;
       const prices = pricesAt(t);
       for (const a of ASSETS.filter((x) => x.stable))
-        expect(Math.abs(prices[a.index] - 1)).toBeLessThan(0.002);
-      expect(prices[weth?.index ?? -1] / prices[1]).toBeCloseTo(1, 2);
-      expect(prices[wbtc?.index ?? -1] / prices[BITCOIN.index]).toBeCloseTo(1, 2);
+        expect(Math.abs(prices[a.index]! - 1)).toBeLessThan(0.002);
+      expect(prices[weth?.index ?? -1]! / prices[1]!).toBeCloseTo(1, 2);
+      expect(prices[wbtc?.index ?? -1]! / prices[BITCOIN.index]!).toBeCloseTo(1, 2);
     }
   });
 

@@ -49,7 +49,7 @@ describe('moving averages (StockCharts)', () => {
   it('sma.n is the mean of the last n closes', () => {
     for (let k = 0; k < SMA10.length; k++) {
       // The table rounds half up to cents: 22.905 is printed 22.91.
-      expect(Math.abs((sma(MA_CLOSES.slice(0, 10 + k), 10) as number) - SMA10[k])).toBeLessThan(0.006);
+      expect(Math.abs((sma(MA_CLOSES.slice(0, 10 + k), 10) as number) - SMA10[k]!)).toBeLessThan(0.006);
     }
     expect(sma(MA_CLOSES.slice(0, 9), 10)).toBeNull();
   });
@@ -57,7 +57,7 @@ describe('moving averages (StockCharts)', () => {
   it('EMA n is seeded with the SMA of the first n closes, then α = 2/(n+1)', () => {
     const series = emaSeries(MA_CLOSES, 10);
     expect(series).toHaveLength(EMA10.length);
-    for (const [k, value] of series.entries()) expect(Math.abs(value - EMA10[k])).toBeLessThan(0.006);
+    for (const [k, value] of series.entries()) expect(Math.abs(value - EMA10[k]!)).toBeLessThan(0.006);
     expect(ema(MA_CLOSES, 10)).toBe(series.at(-1));
     expect(ema(MA_CLOSES.slice(0, 9), 10)).toBeNull();
   });
@@ -87,7 +87,7 @@ describe('the rest, against the definitions computed here', () => {
   });
 
   it('volatility: the sample deviation (n - 1) of the log returns, annualised', () => {
-    const r = HAND.slice(1).map((c, i) => Math.log(c / HAND[i]));
+    const r = HAND.slice(1).map((c, i) => Math.log(c / HAND[i]!));
     const m = mean(r);
     const sample = Math.sqrt(r.reduce((s, x) => s + (x - m) ** 2, 0) / (r.length - 1));
     expect(volatilityPct(HAND, 'daily')).toBeCloseTo(sample * Math.sqrt(365) * 100, 10);
@@ -101,7 +101,7 @@ describe('the rest, against the definitions computed here', () => {
       const out: (number | undefined)[] = Array(values.length).fill(undefined);
       out[n - 1] = mean(values.slice(0, n));
       for (let i = n; i < values.length; i++)
-        out[i] = (2 / (n + 1)) * values[i] + (1 - 2 / (n + 1)) * (out[i - 1] as number);
+        out[i] = (2 / (n + 1)) * values[i]! + (1 - 2 / (n + 1)) * (out[i - 1] as number);
       return out;
     };
     const e12 = emaOf(closes, 12);
@@ -131,7 +131,7 @@ describe('the rest, against the definitions computed here', () => {
     const b = [0.012, -0.01, 0.025, 0.0, -0.015, 0.018];
     const ma = mean(a);
     const mb = mean(b);
-    const cov = a.reduce((s, x, i) => s + (x - ma) * (b[i] - mb), 0) / (a.length - 1);
+    const cov = a.reduce((s, x, i) => s + (x - ma) * (b[i]! - mb), 0) / (a.length - 1);
     const varA = a.reduce((s, x) => s + (x - ma) ** 2, 0) / (a.length - 1);
     const varB = b.reduce((s, x) => s + (x - mb) ** 2, 0) / (b.length - 1);
     expect(correlation(a, b)).toBeCloseTo(cov / Math.sqrt(varA * varB), 12);

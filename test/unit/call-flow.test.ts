@@ -32,7 +32,7 @@ describe('the limiter', () => {
     );
     await until(() => started.length === 2);
     expect(started).toEqual([0, 1]);
-    gates[1].open();
+    gates[1]!.open();
     await until(() => started.length === 3);
     expect(started).toEqual([0, 1, 2]);
     for (const g of gates) g.open();

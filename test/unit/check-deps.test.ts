@@ -34,6 +34,8 @@ describe('check-deps', () => {
       "src/format/text.ts: format may not import catalog ('../catalog/plans.js')",
     );
     expect(failed.stderr).toContain('src/widgets has no entry in tools/check-deps.mjs');
-    expect(failed.stderr).toContain("src/sandbox/routes/x.ts: sandbox may not import catalog ('../../catalog/plans.js')");
+    expect(failed.stderr).toContain(
+      "src/sandbox/routes/x.ts: sandbox may not import catalog ('../../catalog/plans.js')",
+    );
   });
 });

@@ -100,7 +100,7 @@ beforeAll(async () => {
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   page = await browser.newPage({ viewport: { width: 800, height: 500 } });
   await page.setContent(
-    `<!doctype html><html><body></body><script>${host.outputFiles[0].text}</script></html>`,
+    `<!doctype html><html><body></body><script>${host.outputFiles[0]!.text}</script></html>`,
   );
   mkdirSync(SHOTS, { recursive: true });
 }, 60_000);
@@ -111,7 +111,7 @@ afterAll(async () => {
   if (drawTimes.length > 0) {
     const sorted = [...drawTimes].sort((a, b) => a - b);
     console.log(
-      `views: drawn in ${sorted[0].toFixed(0)}–${sorted.at(-1)?.toFixed(0)} ms after the tool result`,
+      `views: drawn in ${sorted[0]!.toFixed(0)}–${sorted.at(-1)?.toFixed(0)} ms after the tool result`,
     );
   }
 });

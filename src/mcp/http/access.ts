@@ -40,7 +40,7 @@ export function isLoopback(host: string): boolean {
 /** The host name of a Host header value (`name`, `name:port`, `[v6]`, `[v6]:port`), lower case. */
 function hostnameOf(hostHeader: string): string | undefined {
   const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(:\d{1,5})?$/i.exec(hostHeader.trim());
-  return match?.[1].toLowerCase();
+  return match?.[1]?.toLowerCase();
 }
 
 export interface AccessRules {
@@ -127,7 +127,7 @@ function isLoopbackOrigin(origin: string): boolean {
 export function checkToken(rules: AccessRules, authorization: string | undefined): HttpRefusal | undefined {
   if (rules.tokenHash === undefined) return undefined;
   const match = /^Bearer +(\S+) *$/i.exec(authorization ?? '');
-  if (match && timingSafeEqual(sha256(match[1]), rules.tokenHash)) return undefined;
+  if (match?.[1] && timingSafeEqual(sha256(match[1]), rules.tokenHash)) return undefined;
   return {
     status: 401,
     message: match

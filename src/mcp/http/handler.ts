@@ -131,12 +131,12 @@ function router({
 }: Parts & { signIn?: SignIn; ownKey?: OwnKey; answerMcp: Route }): Route {
   const routes = operationalRoutes(services);
   return async (req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
+    const [path = '/'] = (req.url ?? '/').split('?');
     const reading = req.method === 'GET' || req.method === 'HEAD' || req.method === undefined;
     // A keep-alive connection opened before the stop would otherwise carry requests until the
     // calls in flight are done: each answer now ends its connection, and new ones are refused.
     if (admission.stopped) res.setHeader('connection', 'close');
-    if (req.rawHeaders.filter((_, at) => at % 2 === 0 && /^host$/i.test(req.rawHeaders[at])).length > 1) {
+    if (req.rawHeaders.filter((name, at) => at % 2 === 0 && /^host$/i.test(name)).length > 1) {
       return sendRefusal(res, {
         status: 400,
         message: 'A request carries one Host header (HTTP/1.1); this one has several.',

@@ -80,17 +80,17 @@ export class SignIn {
 
   /** The person a request's bearer token names, or the refusal that says why not. */
   async check(authorization: string | undefined): Promise<Person | HttpRefusal> {
-    const match = /^Bearer +(\S+) *$/i.exec(authorization ?? '');
-    if (!match)
+    const bearer = /^Bearer +(\S+) *$/i.exec(authorization ?? '')?.[1];
+    if (!bearer)
       return this.refuse(401, undefined, 'Sign in: send an access token from the authorization server.');
-    if (match[1].length > MAX_TOKEN_CHARS)
+    if (bearer.length > MAX_TOKEN_CHARS)
       return this.refuse(401, 'invalid_token', 'The access token is too long.');
-    const known = this.verified.get(match[1]);
+    const known = this.verified.get(bearer);
     if (known && known.keysFetchedAt === this.keysFetchedAt()) return known.person;
     let payload: JWTPayload;
     try {
       const { keys } = await this.discover();
-      ({ payload } = await jwtVerify(match[1], keys, {
+      ({ payload } = await jwtVerify(bearer, keys, {
         issuer: this.settings.issuer,
         audience: this.settings.resource,
         clockTolerance: CLOCK_TOLERANCE_S,
@@ -110,8 +110,7 @@ export class SignIn {
     const person = { subject: String(payload.sub), scopes };
     const ttl = Math.min(VERIFIED_TTL_MS, (payload.exp as number) * 1000 - Date.now());
     const keysFetchedAt = this.keysFetchedAt();
-    if (ttl > 0 && keysFetchedAt !== undefined)
-      this.verified.set(match[1], { person, keysFetchedAt }, { ttl });
+    if (ttl > 0 && keysFetchedAt !== undefined) this.verified.set(bearer, { person, keysFetchedAt }, { ttl });
     return person;
   }
 

@@ -53,7 +53,20 @@ function parseAssets(table: string): Asset[] {
   return rows.map((line, index) => {
     const f = line.split('|');
     if (f.length !== 11) throw new Error(`asset-list: expected 11 fields in: ${line}`);
-    const [id, name, symbol, slug, platform, price, supply, max, added, peg, tags] = f;
+    // Each field is there (the length is checked); the defaults only tell the compiler so.
+    const [
+      id,
+      name = '',
+      symbol = '',
+      slug = '',
+      platform = '-',
+      price,
+      supply,
+      max,
+      added,
+      peg = '',
+      tags = '',
+    ] = f;
     const parsedPeg = parsePeg(peg, line);
     return {
       index,

@@ -91,7 +91,7 @@ export function candleOver(i: number, start: number, end: number, now: number): 
 
 /** Volume over a period: the 24h volume at its last instant, scaled to the period's length. */
 export function volumeOver(i: number, c: Candle): number {
-  const a = ASSETS[i];
+  const a = ASSETS[i]!;
   const cap = c.close * circulatingSupply(a, c.last);
   return volume24h(a, c.last, cap) * ((c.last + 1 - c.start) / DAY);
 }

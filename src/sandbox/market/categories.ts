@@ -47,11 +47,11 @@ export function categoryFigures(c: Category, now: MarketState, dayAgo: MarketSta
   let volumeThen = 0;
   let changes = 0;
   for (const i of listed) {
-    cap += now.cap[i];
-    capThen += dayAgo.cap[i];
-    volume += now.volume[i];
-    volumeThen += dayAgo.volume[i];
-    changes += (now.price[i] / dayAgo.price[i] - 1) * 100;
+    cap += now.cap[i]!;
+    capThen += dayAgo.cap[i]!;
+    volume += now.volume[i]!;
+    volumeThen += dayAgo.volume[i]!;
+    changes += (now.price[i]! / dayAgo.price[i]! - 1) * 100;
   }
   const change = (a: number, b: number) => (b > 0 ? (a / b - 1) * 100 : 0);
   return {

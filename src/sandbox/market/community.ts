@@ -26,19 +26,19 @@ export function trendingTokensAt(t: number, limit: number): TrendingToken[] {
   const dayBefore = marketAt(hour - DAY);
   const scored: { i: number; score: number }[] = [];
   for (const i of now.order.subarray(0, 150)) {
-    if (ASSETS[i].peg.kind !== 'free') continue;
-    const move = dayBefore.listed[i] ? Math.abs(Math.log(now.price[i] / dayBefore.price[i])) : 0;
-    scored.push({ i, score: unit(TOKEN_SEED ^ ASSETS[i].id, hour / HOUR) + 4 * move });
+    if (ASSETS[i]!.peg.kind !== 'free') continue;
+    const move = dayBefore.listed[i] ? Math.abs(Math.log(now.price[i]! / dayBefore.price[i]!)) : 0;
+    scored.push({ i, score: unit(TOKEN_SEED ^ ASSETS[i]!.id, hour / HOUR) + 4 * move });
   }
   scored.sort((x, y) => y.score - x.score);
   return scored.slice(0, limit).map(({ i }, position) => {
-    const a = ASSETS[i];
+    const a = ASSETS[i]!;
     return {
       id: a.id,
       name: a.name,
       symbol: a.symbol,
       slug: a.slug,
-      svc_rank: now.rank[i],
+      svc_rank: now.rank[i]!,
       rank: position + 1,
     };
   });

@@ -3,7 +3,7 @@
  * about real assets and written from the model's own moves at that time ("Solana climbs 4.2%"),
  * with comments under each post. Every piece is a direct function of its time slot.
  */
-import { ASSETS, type Asset } from './assets.js';
+import { ASSETS, type Asset, BITCOIN } from './assets.js';
 import { priceAt } from './model.js';
 import { unit } from './noise.js';
 import { DAY, floorTo } from './time.js';
@@ -56,27 +56,35 @@ export interface Mention {
   price: number;
 }
 
-/** The 1 or 2 assets a piece at t is about (listed by then), with their moves. */
-function mentionsAt(seed: number, t: number): Mention[] {
+/** A piece's assets: a lead, and maybe one more. */
+type Mentions = [Mention, ...Mention[]];
+
+/** The 1 or 2 assets a piece at t is about (listed by then), with their moves; Bitcoin when no draw is listed. */
+function mentionsAt(seed: number, t: number): Mentions {
   const count = unit(seed, t + 1) < 0.3 ? 2 : 1;
   const out: Mention[] = [];
   for (let k = 0; out.length < count && k < 8; k++) {
-    const asset = ASSETS[Math.floor(unit(seed, t * 4 + k) * TOPICAL)];
+    const asset = ASSETS[Math.floor(unit(seed, t * 4 + k) * TOPICAL)]!;
     if (asset.dateAdded > t - DAY || out.some((m) => m.asset === asset)) continue;
-    const price = priceAt(asset.index, t);
-    out.push({ asset, price, change: (price / priceAt(asset.index, t - DAY) - 1) * 100 });
+    out.push(mentionOf(asset, t));
   }
-  return out;
+  const [lead = mentionOf(BITCOIN, t), ...rest] = out;
+  return [lead, ...rest];
+}
+
+function mentionOf(asset: Asset, t: number): Mention {
+  const price = priceAt(asset.index, t);
+  return { asset, price, change: (price / priceAt(asset.index, t - DAY) - 1) * 100 };
 }
 
 const pct = (change: number) => `${Math.abs(change).toFixed(1)}%`;
 const usd = (price: number) =>
   `$${price >= 1 ? price.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : price.toPrecision(3)}`;
-const pick = <T>(list: readonly T[], u: number): T => list[Math.floor(u * list.length)];
+const pick = <T>(list: readonly T[], u: number): T => list[Math.floor(u * list.length)]!;
 
 export interface NewsItem {
   t: number;
-  mentions: Mention[];
+  mentions: Mentions;
   title: string;
   subtitle: string;
   newsType: 'news' | 'alexandria' | 'community';
@@ -103,7 +111,7 @@ export function newsAt(t: number): NewsItem {
     subtitle: `${lead.asset.symbol} trades at ${usd(lead.price)}${other ? `; ${other.asset.symbol} ${other.change >= 0 ? 'up' : 'down'} ${pct(other.change)}` : ''}.`,
     newsType,
     contentType: u(4) < 0.8 ? 'news' : u(4) < 0.92 ? 'video' : 'audio',
-    category: lead.asset.tags[0],
+    category: lead.asset.tags[0] ?? 'news',
     source: newsType === 'alexandria' ? 'Alexandria' : pick(SOURCES, u(5)),
   };
 }
@@ -112,7 +120,7 @@ export interface Post {
   t: number;
   id: string;
   nickname: string;
-  mentions: Mention[];
+  mentions: Mentions;
   text: string;
   likes: number;
   comments: number;
@@ -168,7 +176,7 @@ export function commentsOn(post: Post, now: number): Comment[] {
     const u = (k: number) => unit(COMMENT_SEED + k, post.t + j);
     const t = post.t + (j + 1) * 420;
     if (t > now) break;
-    const lead = post.mentions[0].asset.symbol;
+    const lead = post.mentions[0]!.asset.symbol;
     out.push({
       id: String(post.t + j + 1),
       nickname: `${pick(NICKNAMES, u(1))}${Math.floor(u(2) * 90) + 10}`,

@@ -78,13 +78,13 @@ export function assetPairs(a: Asset, base: Currency, t: number): Pair[] {
   const share = shares(count);
   const pairs: Pair[] = [];
   for (let k = 0; k < count; k++) {
-    const exchange = EXCHANGES[k % EXCHANGES.length];
+    const exchange = EXCHANGES[k % EXCHANGES.length]!;
     pairs.push({
       k,
       exchange,
       base,
-      quote: quotes[Math.floor(k / EXCHANGES.length) % quotes.length],
-      category: PAIR_CATEGORIES[Math.min(3, Math.floor(k / perCategory))],
+      quote: quotes[Math.floor(k / EXCHANGES.length) % quotes.length]!,
+      category: PAIR_CATEGORIES[Math.min(3, Math.floor(k / perCategory))]!,
       share: share(k),
       skew: 1 + 0.002 * valueNoise(a.seed ^ exchange.id, t, 3_600),
     });
@@ -98,11 +98,11 @@ export function fiatPairs(fiat: Currency, bases: readonly Currency[], t: number)
   const count = bases.length * 20;
   const share = shares(count);
   for (let k = 0; k < count; k++) {
-    const exchange = EXCHANGES[k % 20];
+    const exchange = EXCHANGES[k % 20]!;
     pairs.push({
       k,
       exchange,
-      base: bases[Math.floor(k / 20)],
+      base: bases[Math.floor(k / 20)]!,
       quote: fiat,
       category: 'spot',
       share: share(k),

@@ -31,11 +31,11 @@ export interface IndexValue {
 function computeIndex(index: IndexName, t: number): IndexValue {
   const m = marketAt(t);
   const members = Array.from(m.order.subarray(0, INDEX_SIZE[index]));
-  const sumCap = members.reduce((sum, i) => sum + m.cap[i], 0);
+  const sumCap = members.reduce((sum, i) => sum + m.cap[i]!, 0);
   const value = sumCap / DIVISOR[index];
   const constituents = members.map((i): Constituent => {
-    const a = ASSETS[i];
-    const weight = (m.cap[i] / sumCap) * 100;
+    const a = ASSETS[i]!;
+    const weight = (m.cap[i]! / sumCap) * 100;
     const base: Constituent = {
       id: a.id,
       name: a.name,
@@ -45,7 +45,7 @@ function computeIndex(index: IndexName, t: number): IndexValue {
     };
     if (index !== 'svc20') return base;
     // units × price is the constituent's share of the index value.
-    return { ...base, priceUsd: m.price[i], units: ((weight / 100) * value) / m.price[i] };
+    return { ...base, priceUsd: m.price[i], units: ((weight / 100) * value) / m.price[i]! };
   });
   return { t, value, constituents };
 }

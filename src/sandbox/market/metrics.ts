@@ -49,8 +49,8 @@ export function globalAt(t: number): GlobalFigures {
 
 function computeGlobal(t: number): GlobalFigures {
   const m = marketAt(t);
-  const btcCap = m.cap[BITCOIN.index];
-  const btcVolume = m.volume[BITCOIN.index];
+  const btcCap = m.cap[BITCOIN.index]!;
+  const btcVolume = m.volume[BITCOIN.index]!;
   const exchanges = exchangeCounts(t);
   return {
     t,
@@ -61,7 +61,7 @@ function computeGlobal(t: number): GlobalFigures {
     altcoinVolume24h: m.totalVolume - btcVolume,
     altcoinVolume24hReported: (m.totalVolume - btcVolume) * REPORTED_VOLUME_FACTOR,
     btcDominance: m.totalCap > 0 ? (btcCap / m.totalCap) * 100 : 0,
-    ethDominance: m.totalCap > 0 ? (m.cap[ETHEREUM.index] / m.totalCap) * 100 : 0,
+    ethDominance: m.totalCap > 0 ? (m.cap[ETHEREUM.index]! / m.totalCap) * 100 : 0,
     activeCryptocurrencies: m.listedCount,
     // The sandbox has no delisted assets: every asset it has ever listed is still active.
     totalCryptocurrencies: m.listedCount,
@@ -75,6 +75,6 @@ function computeGlobal(t: number): GlobalFigures {
 export function riskMarketCap(t: number): number {
   const m = marketAt(t);
   let sum = 0;
-  for (const i of m.order) if (ASSETS[i].peg.kind === 'free') sum += m.cap[i];
+  for (const i of m.order) if (ASSETS[i]!.peg.kind === 'free') sum += m.cap[i]!;
   return sum;
 }

@@ -120,9 +120,9 @@ function pegWobble(seed: number, t: number): number {
 }
 
 function freePrice(i: number, t: number, market: number, altcoins: number): number {
-  const c = CHARACTER[i];
+  const c = CHARACTER[i]!;
   const years = (t - REFERENCE_TIME) / YEAR;
-  const own = fractal(ASSETS[i].seed, t, OWN_OCTAVES) - c.ownAtReference;
+  const own = fractal(ASSETS[i]!.seed, t, OWN_OCTAVES) - c.ownAtReference;
   return Math.exp(c.logBase + c.drift * years + c.beta * market + c.altBeta * altcoins + c.vol * own);
 }
 
@@ -140,7 +140,7 @@ function pegPrice(
   altcoins: number,
   priceOf: (j: number) => number,
 ): number {
-  const a = ASSETS[i];
+  const a = ASSETS[i]!;
   const peg = a.peg;
   switch (peg.kind) {
     case 'free':
@@ -161,7 +161,7 @@ export function pricesAt(t: number): Float64Array {
   const prices = new Float64Array(ASSETS.length);
   const market = marketFactor(t);
   const altcoins = altcoinFactor(t);
-  for (const i of PRICE_ORDER) prices[i] = pegPrice(i, t, market, altcoins, (j) => prices[j]);
+  for (const i of PRICE_ORDER) prices[i] = pegPrice(i, t, market, altcoins, (j) => prices[j]!);
   return prices;
 }
 
@@ -175,7 +175,7 @@ export function priceAt(i: number, t: number): number {
 
 /** Circulating supply at t: grows (or, looking back, shrinks) smoothly, never above max supply. */
 export function circulatingSupply(a: Asset, t: number): number {
-  const c = CHARACTER[a.index];
+  const c = CHARACTER[a.index]!;
   const years = (t - REFERENCE_TIME) / YEAR;
   const supply = a.baseSupply * Math.exp(c.supplyGrowth * years);
   return a.maxSupply === null ? supply : Math.min(supply, a.maxSupply);
@@ -183,15 +183,15 @@ export function circulatingSupply(a: Asset, t: number): number {
 
 /** Total supply: circulating plus a fixed locked share, never above max supply. */
 export function totalSupply(a: Asset, circulating: number): number {
-  const total = circulating * CHARACTER[a.index].totalSupplyFactor;
+  const total = circulating * CHARACTER[a.index]!.totalSupplyFactor;
   return a.maxSupply === null ? total : Math.min(total, Math.max(a.maxSupply, circulating));
 }
 
 /** 24h volume in USD: a share of market cap that swells and fades over hours and days. */
 export function volume24h(a: Asset, t: number, marketCap: number): number {
-  return CHARACTER[a.index].turnover * marketCap * Math.exp(fractal(a.seed ^ 0x70b, t, VOLUME_OCTAVES));
+  return CHARACTER[a.index]!.turnover * marketCap * Math.exp(fractal(a.seed ^ 0x70b, t, VOLUME_OCTAVES));
 }
 
 export function marketPairs(a: Asset): number {
-  return CHARACTER[a.index].marketPairs;
+  return CHARACTER[a.index]!.marketPairs;
 }

@@ -55,7 +55,7 @@ export interface Octave {
 export function fractal(seed: number, t: number, octaves: readonly Octave[]): number {
   let sum = 0;
   for (let k = 0; k < octaves.length; k++) {
-    const o = octaves[k];
+    const o = octaves[k]!;
     sum += o.amplitude * valueNoise(seed + k * 7919, t, o.scale);
   }
   return sum;

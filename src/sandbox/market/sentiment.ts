@@ -37,7 +37,7 @@ export function fearAndGreedAt(t: number): number {
 
 /** Stablecoins, gold tokens and wrapped assets are left out, as the real index leaves them out. */
 function countsForAltcoinSeason(index: number): boolean {
-  const a = ASSETS[index];
+  const a = ASSETS[index]!;
   return a.peg.kind === 'free' && a.id !== BITCOIN.id;
 }
 
@@ -51,14 +51,14 @@ export function altcoinSeasonAt(t: number, window = ALTCOIN_SEASON_WINDOW): numb
   const now = marketAt(t);
   const then = marketAt(t - window);
   const btc = BITCOIN.index;
-  const btcGrowth = now.price[btc] / then.price[btc];
+  const btcGrowth = now.price[btc]! / then.price[btc]!;
   let eligible = 0;
   let beat = 0;
   for (const i of now.order) {
     if (eligible === 100) break;
     if (!countsForAltcoinSeason(i) || !then.listed[i]) continue;
     eligible++;
-    if (now.price[i] / then.price[i] > btcGrowth) beat++;
+    if (now.price[i]! / then.price[i]! > btcGrowth) beat++;
   }
   return eligible === 0 ? 0 : Math.round((beat / eligible) * 100);
 }

@@ -82,7 +82,7 @@ class Snapshot implements MarketState {
     if (!this.ranking) {
       const cap = this.cap;
       const order = Int32Array.from(ASSETS.filter((a) => this.listed[a.index]).map((a) => a.index)).sort(
-        (x, y) => cap[y] - cap[x] || ASSETS[x].id - ASSETS[y].id,
+        (x, y) => cap[y]! - cap[x]! || ASSETS[x]!.id - ASSETS[y]!.id,
       );
       const rank = new Int32Array(ASSETS.length);
       order.forEach((i, position) => {
@@ -97,14 +97,14 @@ class Snapshot implements MarketState {
 function computeMarket(t: number): MarketState {
   const m = new Snapshot(t, pricesAt(t));
   for (let i = 0; i < ASSETS.length; i++) {
-    const a = ASSETS[i];
+    const a = ASSETS[i]!;
     if (t < a.dateAdded) continue;
     m.listed[i] = 1;
     m.supply[i] = circulatingSupply(a, t);
-    m.cap[i] = m.price[i] * m.supply[i];
-    m.volume[i] = volume24h(a, t, m.cap[i]);
-    m.totalCap += m.cap[i];
-    m.totalVolume += m.volume[i];
+    m.cap[i] = m.price[i]! * m.supply[i]!;
+    m.volume[i] = volume24h(a, t, m.cap[i]!);
+    m.totalCap += m.cap[i]!;
+    m.totalVolume += m.volume[i]!;
     m.listedCount++;
     m.marketPairs += marketPairs(a);
   }

@@ -66,7 +66,7 @@ export const latestContent: HandlerOf<typeof endpoints.latestContent> = {
       subtitle: n.subtitle,
       type: n.newsType,
       source_name: n.source,
-      source_url: `https://news.example/${n.mentions[0].asset.slug}-${n.t}`,
+      source_url: `https://news.example/${n.mentions[0]!.asset.slug}-${n.t}`,
     }));
     return { dataJson: JSON.stringify(page), items: page.length };
   },

@@ -80,7 +80,7 @@ function candleJson(
   length: number,
   currencies: readonly Currency[],
 ): Record<string, unknown> {
-  const a = ASSETS[i];
+  const a = ASSETS[i]!;
   const volume = volumeOver(i, c);
   const cap = c.close * circulatingSupply(a, c.last);
   return {
@@ -108,7 +108,7 @@ export const ohlcvHistorical: HandlerOf<typeof endpoints.ohlcvHistorical> = {
     const length = p.time_period === 'hourly' ? HOUR : DAY;
     const starts = candleStarts(p, length, now);
     if (starts.length > 0)
-      checkDepth(plan, now, starts[0], {
+      checkDepth(plan, now, starts[0]!, {
         what: 'OHLCV history',
         advice: 'Use a later time_start or a smaller count',
       });
@@ -124,7 +124,7 @@ export const ohlcvHistorical: HandlerOf<typeof endpoints.ohlcvHistorical> = {
       return JSON.stringify({ id: a.id, name: a.name, symbol: a.symbol, quotes });
     };
     const single = by === 'id' && assets.length === 1 && !String(params.id).includes(',');
-    const dataJson = single ? record(assets[0]) : keyedJson(by, assets, record);
+    const dataJson = single ? record(assets[0]!) : keyedJson(by, assets, record);
     return { dataJson, items: points };
   },
 };
@@ -178,7 +178,7 @@ const PERIOD_SECONDS: Readonly<Record<string, number>> = {
 function periodSpan(name: string, a: Asset, now: number): [number, number] {
   const first = firstData(a, now);
   if (name === 'yesterday') return [Math.max(first, floorTo(now, DAY) - DAY), floorTo(now, DAY)];
-  const from = name === 'all_time' ? first : now - PERIOD_SECONDS[name];
+  const from = name === 'all_time' ? first : now - PERIOD_SECONDS[name]!;
   return [Math.max(first, from), now + 1];
 }
 

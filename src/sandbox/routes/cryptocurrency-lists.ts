@@ -62,7 +62,7 @@ function rankedBy(
       const f = latestFrame(now);
       const bucket = floorTo(now, BUCKET[p.time_period] ?? HOUR);
       const scores = new Map<number, number>();
-      for (const i of f.now.order) scores.set(i, score(i, f, unit(seed ^ ASSETS[i].id, bucket / HOUR)));
+      for (const i of f.now.order) scores.set(i, score(i, f, unit(seed ^ ASSETS[i]!.id, bucket / HOUR)));
       const rows = [...f.now.order].sort((x, y) => (scores.get(y) ?? 0) - (scores.get(x) ?? 0));
       return pageOf(rows, p, f, params);
     },
@@ -74,7 +74,7 @@ export const trendingLatest = rankedBy(0x5ea2c4, (i, f, draw) => {
   return draw + (Number.isNaN(move) ? 0 : Math.abs(move) / 10);
 });
 
-export const mostVisited = rankedBy(0x715175, (i, f, draw) => Math.log10(f.now.cap[i] + 1) + 1.5 * draw);
+export const mostVisited = rankedBy(0x715175, (i, f, draw) => Math.log10(f.now.cap[i]! + 1) + 1.5 * draw);
 
 /** The ranking at the end of a completed UTC day: the day's last 5-minute snapshot. */
 export const listingsHistorical: HandlerOf<typeof endpoints.listingsHistorical> = {
@@ -96,7 +96,7 @@ export const listingsHistorical: HandlerOf<typeof endpoints.listingsHistorical> 
     const f = quoteFrame(day + DAY - SLOT);
     const type = params.cryptocurrency_type ?? 'all';
     let rows = Array.from(f.now.order).filter((i) => {
-      const isToken = ASSETS[i].platform !== null;
+      const isToken = ASSETS[i]!.platform !== null;
       return type === 'all' || (type === 'tokens') === isToken;
     });
     const sort = p.sort ?? 'svc_rank';
@@ -118,7 +118,7 @@ export const newCryptocurrencies: HandlerOf<typeof endpoints.newCryptocurrencies
     const f = latestFrame(now);
     const sign = p.sort_dir === 'asc' ? 1 : -1;
     const rows = Array.from(f.now.order).sort(
-      (x, y) => sign * (ASSETS[x].dateAdded - ASSETS[y].dateAdded) || f.now.rank[x] - f.now.rank[y],
+      (x, y) => sign * (ASSETS[x]!.dateAdded - ASSETS[y]!.dateAdded) || f.now.rank[x]! - f.now.rank[y]!,
     );
     return pageOf(rows, p, f, params);
   },

@@ -28,15 +28,15 @@ export const cryptocurrencyMap: HandlerOf<typeof endpoints.cryptocurrencyMap> = 
     if (p.symbol !== undefined) {
       // With symbol, the other options are ignored (docs/service.md, "Limits").
       const wanted = new Set(p.symbol.split(',').map((s) => s.toUpperCase()));
-      rows = rows.filter((i) => wanted.has(ASSETS[i].symbol.toUpperCase()));
+      rows = rows.filter((i) => wanted.has(ASSETS[i]!.symbol.toUpperCase()));
     } else {
       // Every sandbox asset is active: asking only for inactive or untracked ones finds none.
       if (!(p.listing_status ?? 'active').split(',').includes('active')) rows = [];
-      if (p.sort === 'id') rows.sort((x, y) => ASSETS[x].id - ASSETS[y].id);
+      if (p.sort === 'id') rows.sort((x, y) => ASSETS[x]!.id - ASSETS[y]!.id);
       rows = rows.slice(p.start - 1, p.limit === undefined ? undefined : p.start - 1 + p.limit);
     }
     const data = rows.map((i) => {
-      const a = ASSETS[i];
+      const a = ASSETS[i]!;
       const item: Record<string, unknown> = {
         id: a.id,
         rank: m.rank[i],

@@ -20,23 +20,23 @@ export function sortKey(sort: string, f: QuoteFrame): SortKey {
   const m = f.now;
   switch (sort) {
     case 'name':
-      return (i) => ASSETS[i].name.toLowerCase();
+      return (i) => ASSETS[i]!.name.toLowerCase();
     case 'symbol':
-      return (i) => ASSETS[i].symbol;
+      return (i) => ASSETS[i]!.symbol;
     case 'date_added':
-      return (i) => ASSETS[i].dateAdded;
+      return (i) => ASSETS[i]!.dateAdded;
     case 'price':
-      return (i) => m.price[i];
+      return (i) => m.price[i]!;
     case 'circulating_supply':
-      return (i) => m.supply[i];
+      return (i) => m.supply[i]!;
     case 'total_supply':
-      return (i) => totalSupply(ASSETS[i], m.supply[i]);
+      return (i) => totalSupply(ASSETS[i]!, m.supply[i]!);
     case 'max_supply':
-      return (i) => ASSETS[i].maxSupply;
+      return (i) => ASSETS[i]!.maxSupply;
     case 'num_market_pairs':
-      return (i) => marketPairs(ASSETS[i]);
+      return (i) => marketPairs(ASSETS[i]!);
     case 'volume_24h':
-      return (i) => m.volume[i];
+      return (i) => m.volume[i]!;
     case 'percent_change_1h':
       return (i) => percentChange(i, m, f.hourAgo);
     case 'percent_change_24h':
@@ -44,14 +44,14 @@ export function sortKey(sort: string, f: QuoteFrame): SortKey {
     case 'percent_change_7d':
       return (i) => percentChange(i, m, f.weekAgo);
     case 'market_cap_by_total_supply_strict':
-      return (i) => m.price[i] * totalSupply(ASSETS[i], m.supply[i]);
+      return (i) => m.price[i]! * totalSupply(ASSETS[i]!, m.supply[i]!);
     case 'volume_7d':
       return (i) => volumeOverDays(i, f.t, 7);
     case 'volume_30d':
       return (i) => volumeOverDays(i, f.t, 30);
     default:
       // market_cap and market_cap_strict: the sandbox counts every listed asset's cap.
-      return (i) => m.cap[i];
+      return (i) => m.cap[i]!;
   }
 }
 
@@ -62,9 +62,9 @@ export function sortBy(rows: number[], key: SortKey, dir: 'asc' | 'desc', rank: 
   return rows.sort((x, y) => {
     const a = keys.get(x) ?? null;
     const b = keys.get(y) ?? null;
-    if (a === null || b === null) return a === b ? rank[x] - rank[y] : a === null ? 1 : -1;
+    if (a === null || b === null) return a === b ? rank[x]! - rank[y]! : a === null ? 1 : -1;
     const order = typeof a === 'string' ? a.localeCompare(b as string) : a - (b as number);
-    return order === 0 ? rank[x] - rank[y] : sign * order;
+    return order === 0 ? rank[x]! - rank[y]! : sign * order;
   });
 }
 
@@ -72,10 +72,10 @@ const RANGES = ['price', 'market_cap', 'volume_24h', 'circulating_supply', 'perc
 
 function rangeValue(name: (typeof RANGES)[number], i: number, f: QuoteFrame): number {
   const m = f.now;
-  if (name === 'price') return m.price[i];
-  if (name === 'market_cap') return m.cap[i];
-  if (name === 'volume_24h') return m.volume[i];
-  if (name === 'circulating_supply') return m.supply[i];
+  if (name === 'price') return m.price[i]!;
+  if (name === 'market_cap') return m.cap[i]!;
+  if (name === 'volume_24h') return m.volume[i]!;
+  if (name === 'circulating_supply') return m.supply[i]!;
   return percentChange(i, m, f.dayAgo);
 }
 
@@ -88,7 +88,7 @@ export const listingsLatest: HandlerOf<typeof endpoints.listingsLatest> = {
     const type = p.cryptocurrency_type ?? 'all';
     const tag = p.tag ?? 'all';
     let rows = Array.from(f.now.order).filter((i) => {
-      const a = ASSETS[i];
+      const a = ASSETS[i]!;
       if (type === 'coins' && a.platform !== null) return false;
       if (type === 'tokens' && a.platform === null) return false;
       return tag === 'all' || a.tags.includes(tag);

@@ -10,7 +10,7 @@ import { type HandlerOf, lastValueMemo } from './types.js';
 
 type Figures = Record<string, number | string>;
 
-function moneyFigures(g: GlobalFigures, c: Currency): Record<string, number> {
+function moneyFigures(g: GlobalFigures, c: Currency) {
   const rate = c.usdAt(g.t);
   return {
     total_market_cap: g.totalMarketCap / rate,
@@ -66,7 +66,7 @@ const MONEY_AUX = [
   'altcoin_market_cap',
   'altcoin_volume_24h',
   'altcoin_volume_24h_reported',
-];
+] as const;
 
 function historicalRecord(period: Period, t: number, currencies: Currency[], aux: ReadonlySet<string>) {
   const g = globalAt(t);

@@ -46,7 +46,7 @@ function historical(index: IndexName): HistoricalHandler {
     envelope: 'string-code',
     handle({ params, now }) {
       const p = params;
-      const step = INTERVAL_SECONDS[p.interval];
+      const step = INTERVAL_SECONDS[p.interval]!;
       const { start, end } = historyRange(p, now);
       const first = historyStart(now);
       const times: number[] = [];

@@ -97,7 +97,7 @@ function chart(row: Row): HandlerOf<typeof endpoints.klineCandles | typeof endpo
     handle({ params, now }): RouteResult {
       const p = params;
       const { token, chainCoin } = tokenOf(p);
-      const step = STEP[p.interval ?? DEFAULT_INTERVAL];
+      const step = STEP[p.interval ?? DEFAULT_INTERVAL]!;
       const rows = starts(p, step, token, now).map((s) => row(p, token, chainCoin, s, step, now));
       return { dataJson: JSON.stringify(rows), items: rows.length };
     },

@@ -40,14 +40,14 @@ function subjectOf(params: MarketPairsParams, t: number): Subject {
       name: asset.name,
       symbol: asset.symbol,
       pairs: assetPairs(asset, base, t),
-      volume: m.volume[asset.index],
+      volume: m.volume[asset.index]!,
     };
   }
   const fiat = by === 'id' ? fiatById.get(Number(value)) : undefined;
   if (fiat) {
     const top = Array.from(m.order.subarray(0, 100));
-    const bases = top.map((i) => findCurrency('id', String(ASSETS[i].id)) as Currency);
-    const volume = 0.05 * top.reduce((sum, i) => sum + m.volume[i], 0);
+    const bases = top.map((i) => findCurrency('id', String(ASSETS[i]!.id)) as Currency);
+    const volume = 0.05 * top.reduce((sum, i) => sum + m.volume[i]!, 0);
     const currency = findCurrency('id', String(fiat.id)) as Currency;
     return {
       id: fiat.id,

@@ -98,7 +98,7 @@ export const altcoinSeasonHistorical: HandlerOf<typeof endpoints.altcoinSeasonHi
   envelope: 'standard',
   handle({ params, now }) {
     const timeframe = params.timeframe;
-    const days = TIMEFRAME_DAYS[timeframe];
+    const days = TIMEFRAME_DAYS[timeframe]!;
     const today = floorTo(now, DAY);
     const points = [];
     // One point per day at 00:00 UTC over the timeframe, oldest first.

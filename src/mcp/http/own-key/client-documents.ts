@@ -77,10 +77,10 @@ export function documentFetch({
         void lookup(hostname, { all: true }).then(
           (found) => {
             const usable = found.filter((a) => !isBlocked(list, a.address));
-            if (usable.length === 0)
-              return callback(new Error(`${hostname} resolves to no allowed address`), []);
+            const [first] = usable;
+            if (!first) return callback(new Error(`${hostname} resolves to no allowed address`), []);
             if ((options as { all?: boolean }).all) return callback(null, usable);
-            callback(null, usable[0].address, usable[0].family);
+            callback(null, first.address, first.family);
           },
           (error: Error) => callback(error as NodeJS.ErrnoException, []),
         );

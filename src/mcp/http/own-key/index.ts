@@ -94,9 +94,9 @@ export async function openOwnKey(
         protectedResource(res, resource, provider.issuer);
         return true;
       }
-      const interaction = /^\/interaction\/([\w-]{1,64})$/.exec(path);
+      const interaction = /^\/interaction\/([\w-]{1,64})$/.exec(path)?.[1];
       if (interaction) {
-        await keyPage.handle(req, res, interaction[1]);
+        await keyPage.handle(req, res, interaction);
         return true;
       }
       if (!PROVIDER_PATHS.test(path)) return false;
@@ -147,10 +147,10 @@ async function checkToken(
       headers: { 'www-authenticate': `Bearer ${fields.join(', ')}` },
     };
   };
-  const match = /^Bearer +(\S+) *$/i.exec(authorization ?? '');
-  if (!match) return refuse(undefined, 'Sign in: this server signs you in with your own key.');
-  if (match[1].length > MAX_TOKEN_CHARS) return refuse('invalid_token', 'The access token is too long.');
-  const token = await provider.AccessToken.find(match[1]).catch(() => undefined);
+  const bearer = /^Bearer +(\S+) *$/i.exec(authorization ?? '')?.[1];
+  if (!bearer) return refuse(undefined, 'Sign in: this server signs you in with your own key.');
+  if (bearer.length > MAX_TOKEN_CHARS) return refuse('invalid_token', 'The access token is too long.');
+  const token = await provider.AccessToken.find(bearer).catch(() => undefined);
   if (!token || token.isExpired)
     return refuse(
       'invalid_token',
