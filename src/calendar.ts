@@ -1,4 +1,4 @@
-/** UTC calendar arithmetic and ISO text, in Unix seconds: the catalog, the format helpers and the sandbox share it. */
+/** UTC calendar arithmetic and ISO text, in Unix seconds: the tools, the format helpers and the sandbox share it. */
 
 export const MINUTE = 60;
 export const HOUR = 3_600;

@@ -116,7 +116,7 @@ const commands: Record<string, Command> = {
       requireOwnKey(config, 'by svc-mcp call');
       const [{ exposedTools }, { unknownToolMessage }] = await Promise.all([
         import('./mcp/tools.js'),
-        import('./catalog/index.js'),
+        import('./tools/index.js'),
       ]);
       const exposed = exposedTools(config).tools;
       const tool = exposed.get(name);
@@ -150,7 +150,7 @@ const commands: Record<string, Command> = {
     async run(values) {
       const [{ exposedTools }, { noToolsError }] = await Promise.all([
         import('./mcp/tools.js'),
-        import('./catalog/index.js'),
+        import('./tools/index.js'),
       ]);
       const config = loadConfig();
       const none = noToolsError(config);

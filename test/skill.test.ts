@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tools } from '../src/catalog/index.js';
+import { tools } from '../src/tools/index.js';
 import { type McpSession, REPO_ROOT } from './helpers/cli.js';
 import { startMcp } from './helpers/in-process.js';
 

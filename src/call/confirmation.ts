@@ -4,6 +4,7 @@
  * asks, in the way the client's revision has), and a call that joined another's request ends only
  * with its own person's answer.
  */
+
 import type { Endpoint } from '../catalog/index.js';
 import { counted } from '../format/text.js';
 import { largestFit } from '../guard/fit.js';

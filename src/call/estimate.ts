@@ -12,15 +12,14 @@ import {
   type LocalTool,
   plansText,
   type RequestPrice,
-  selectTools,
   type ToolContext,
   ToolRefusal,
   toolPlans,
-  unknownToolMessage,
 } from '../catalog/index.js';
 import { validateParams } from '../catalog/params.js';
 import { counted, formatTime } from '../format/text.js';
 import { largestFit } from '../guard/fit.js';
+import { selectTools, unknownToolMessage } from '../tools/index.js';
 import { RefusedCall } from './confirmation.js';
 import { dataRoom } from './cut.js';
 import { completed } from './fetch.js';

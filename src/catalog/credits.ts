@@ -9,6 +9,13 @@
 export const CREDIT_WINDOWS = ['day', 'month', 'total'] as const;
 export type CreditWindow = (typeof CREDIT_WINDOWS)[number];
 
+/** A window as a sentence says it: "spent today". */
+export const WINDOW_WORDS: Readonly<Record<CreditWindow, string>> = {
+  day: 'today',
+  month: 'this month',
+  total: 'in total',
+};
+
 /** Parameters every rule may read: the convert options. */
 export interface ConvertParams {
   convert?: string;

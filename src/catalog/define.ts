@@ -138,7 +138,7 @@ export function withFormatParam(input: z.ZodObject): z.ZodObject {
   return input.safeExtend({ format: formatParam });
 }
 
-/** An endpoint as the catalog writes it: the tool's own fields, then the service's. */
+/** An endpoint as it is written (src/endpoints/): the tool's own fields, then the service's. */
 export interface EndpointSpec<
   I extends z.ZodObject,
   O extends z.ZodObject,

@@ -1,8 +1,5 @@
-/** The catalog: every tool the server has (all.ts), and the way a tool is defined. */
+/** The way a tool is defined: its kinds, its plans and its toolsets. Every tool there is: ../tools/. */
 
-export * from './all.js';
-export * from './define.js';
 export * from './define.js';
 export * from './plans.js';
-export * from './selection.js';
 export * from './toolsets.js';

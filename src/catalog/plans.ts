@@ -1,6 +1,6 @@
 /**
  * The service's plans and what each includes beyond its endpoints: the per-minute request limit and
- * how far back history reaches. The catalog's descriptions and the sandbox's refusals both read
+ * how far back history reaches. The tools' descriptions and the sandbox's refusals both read
  * these (docs/service.md, "Plans").
  */
 

@@ -3,7 +3,7 @@
  * group but a choice each tool makes (`inDefault`): the tools most questions need, kept few so the
  * tool list stays small in a model's context. Which tools settings select is decided here, from
  * what a tool says of itself (toolset, default, plans), so that the generated list (mcp/listing.ts)
- * selects as the catalog does without loading it.
+ * selects as the tools do without loading them.
  */
 import { ALL_PLANS, type Plan } from './plans.js';
 

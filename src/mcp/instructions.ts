@@ -39,7 +39,7 @@ function lowerFirst(text: string): string {
   return /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
 
-/** The instructions for a server listing `listed` (of the catalog's `all`), pages of at most `maxChars`. */
+/** The instructions for a server listing `listed` (of the tools' `all`), pages of at most `maxChars`. */
 export function instructionsFor(listed: readonly Named[], all: readonly Named[], maxChars: number): string {
   const has = (name: string) => listed.some((tool) => tool.name === name);
   const costs = [

@@ -1,7 +1,7 @@
 /**
  * What a server lists, from the tool list generated at build time (tool-list.json, written by
- * `npm run docs` from the catalog and checked against it by test/docs.test.ts): the definitions,
- * the instructions and the lists' cache hint, for these settings, without loading the catalog. So
+ * `npm run docs` from the tools and checked against it by test/docs.test.ts): the definitions,
+ * the instructions and the lists' cache hint, for these settings, without loading the tools. So
  * `initialize` and `tools/list` are answered before the call path has loaded.
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * What every MCP server of a process answers with once the call path has loaded (the catalog, the
+ * What every MCP server of a process answers with once the call path has loaded (the tools, the
  * pipeline, the views), shared by every server built over the same services: how a call runs
  * (`call`), the resources (`resources`, `read`), the prompts (`prompts`, `prompt`), and what a call
  * refused before the SDK reads it is told (`refuse`). The tool list is listing.ts's.
@@ -58,7 +58,7 @@ async function loadRuntime(services: Services): Promise<Runtime> {
     import('./tools.js'),
     import('../call/pipeline.js'),
     import('../call/results.js'),
-    import('../catalog/index.js'),
+    import('../tools/index.js'),
     import('./prompts.js'),
   ]);
   const { config } = services;
@@ -93,12 +93,12 @@ async function loadRuntime(services: Services): Promise<Runtime> {
   };
 }
 
-/** The resources: the guard's figures (svc://credits), the catalog (svc://endpoints), the views. */
+/** The resources: the guard's figures (svc://credits), the endpoints (svc://endpoints), the views. */
 async function reader(services: Services, names: ReadonlySet<string>) {
   const [resources, views, definitions] = await Promise.all([
     import('./resources.js'),
     import('./views.js'),
-    import('../catalog/analysis-definitions.js'),
+    import('../local/analysis-definitions.js'),
   ]);
   const { CREDITS_URI, ENDPOINTS_URI } = resources;
   const analysis = names.has('analyze_assets');

@@ -48,7 +48,7 @@ export function baseOf(services: Services): ServerBase {
   return { config: services.config, services: () => ready };
 }
 
-/** Starts loading what a server needs (the catalog, the call path), so that the first request finds it loaded. */
+/** Starts loading what a server needs (the tools, the call path), so that the first request finds it loaded. */
 export function prepareServer(services: Services): void {
   void runtimeOf(services);
 }

@@ -36,7 +36,7 @@ export async function runStdio(config: Config): Promise<void> {
   requireOwnKey(config, 'on stdio');
   const listing = listingFor(config);
   if (listing.names.size === 0) {
-    const { noToolsError } = await import('../catalog/index.js');
+    const { noToolsError } = await import('../tools/index.js');
     process.stderr.write(`svc-mcp: ${noToolsError(config)}\n`);
     process.exit(2);
   }

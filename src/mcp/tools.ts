@@ -1,8 +1,9 @@
 /** The tools a configuration exposes, their definitions as MCP lists them, and how long a list keeps. */
 import type { Tool as McpTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { callsService, type Selection, selectTools, type Tool } from '../catalog/index.js';
+import { callsService, type Selection, type Tool } from '../catalog/index.js';
 import { MAX_UNBOUNDED_INT } from '../catalog/params.js';
+import { selectTools } from '../tools/index.js';
 import { viewMeta } from './views.js';
 
 /** The tools a configuration exposes, by name, with their definitions computed on first use. */
@@ -86,7 +87,7 @@ const ENUM_SHOWN = 4;
 
 /**
  * An input schema as listed: what the instructions explain once, self-explained parameters without
- * their words, and long lists of values by their first few (the catalog puts the common ones first).
+ * their words, and long lists of values by their first few (the definitions put the common ones first).
  */
 function listedInput(schema: Record<string, unknown>): Record<string, unknown> {
   const fields = schema.properties as Record<string, Record<string, unknown>>;

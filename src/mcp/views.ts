@@ -2,7 +2,7 @@
  * The MCP Apps views (io.modelcontextprotocol/ui): which view draws which tool's answer, and the
  * views as `ui://` resources. A host that renders views shows the chart beside the answer, from
  * the result's structured data (no second call); a host that does not sees the tool as before.
- * The pages are built by tools/build-views.mjs into dist/views/.
+ * The pages are built by scripts/build-views.mjs into dist/views/.
  */
 import { readFile } from 'node:fs/promises';
 

@@ -24,7 +24,10 @@ describe('the MCP Bundle', () => {
   // Not bounded in time: the bundle is built from an install, which takes what it takes on a busy
   // machine; what the tests bound is the bundle starting and answering.
   beforeAll(() => {
-    execFileSync(process.execPath, ['tools/bundle.mjs', '--out', bundle], { cwd: REPO_ROOT, stdio: 'pipe' });
+    execFileSync(process.execPath, ['scripts/bundle.mjs', '--out', bundle], {
+      cwd: REPO_ROOT,
+      stdio: 'pipe',
+    });
     execFileSync(process.execPath, [MCPB, 'unpack', bundle, unpacked], { stdio: 'pipe' });
   }, 0);
   afterAll(() => rmSync(work, { recursive: true, force: true }));

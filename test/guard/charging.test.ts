@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool } from '../../src/call/pipeline.js';
 import { createServices } from '../../src/call/services.js';
-import { type Endpoint, endpointsByName } from '../../src/catalog/index.js';
 import { loadConfig } from '../../src/config/index.js';
+import { type Endpoint, endpointsByName } from '../../src/tools/index.js';
 import {
   ESTIMATE,
   FNG,

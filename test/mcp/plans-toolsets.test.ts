@@ -5,7 +5,8 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLANS, planTitle, toolPlans, tools } from '../../src/catalog/index.js';
+import { PLANS, planTitle } from '../../src/catalog/index.js';
+import { toolPlans, tools } from '../../src/tools/index.js';
 import { creditUsage, firstText } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';

@@ -9,7 +9,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CreditRule } from '../../src/catalog/credits.js';
-import { type Endpoint, endpoints } from '../../src/catalog/index.js';
 import { coerceQuery, validateParams } from '../../src/catalog/params.js';
 import {
   HISTORY_MONTHS as CATALOG_MONTHS,
@@ -18,6 +17,7 @@ import {
 import { readQuery, type ServiceEndpoint } from '../../src/sandbox/service/define.js';
 import * as table from '../../src/sandbox/service/index.js';
 import { HISTORY_MONTHS, REQUESTS_PER_MINUTE } from '../../src/sandbox/service/plans.js';
+import { type Endpoint, endpoints } from '../../src/tools/index.js';
 
 const SANDBOX: ServiceEndpoint[] = Object.values(table).flatMap((group) => Object.values(group));
 const sandboxAt = new Map(SANDBOX.map((e) => [e.path, e]));

@@ -1,4 +1,4 @@
-/** The import rule (tools/check-deps.mjs): the tree keeps it, and a wrong-way import is named. */
+/** The import rule (scripts/check-deps.mjs): the tree keeps it, and a wrong-way import is named. */
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { newStateDir } from '../helpers/cli.js';
 
 const run = promisify(execFile);
-const CHECK = join(import.meta.dirname, '..', '..', 'tools', 'check-deps.mjs');
+const CHECK = join(import.meta.dirname, '..', '..', 'scripts', 'check-deps.mjs');
 
 describe('check-deps', () => {
   it('passes on the tree as it is', async () => {
@@ -33,7 +33,7 @@ describe('check-deps', () => {
     expect(failed.stderr).toContain(
       "src/format/text.ts: format may not import catalog ('../catalog/plans.js')",
     );
-    expect(failed.stderr).toContain('src/widgets has no entry in tools/check-deps.mjs');
+    expect(failed.stderr).toContain('src/widgets has no entry in scripts/check-deps.mjs');
     expect(failed.stderr).toContain(
       "src/sandbox/routes/x.ts: sandbox may not import catalog ('../../catalog/plans.js')",
     );

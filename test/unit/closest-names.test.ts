@@ -1,7 +1,7 @@
 /** The "did you mean" ranking of tool names, on the real catalog. */
 import { describe, expect, it } from 'vitest';
-import { closestNames, editDistance } from '../../src/catalog/closest-names.js';
-import { tools } from '../../src/catalog/index.js';
+import { closestNames, editDistance } from '../../src/tools/closest-names.js';
+import { tools } from '../../src/tools/index.js';
 
 describe('closestNames', () => {
   it('ranks by shared words, then by edits', () => {

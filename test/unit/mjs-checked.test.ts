@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/cli.js';
 
-const FOLDERS = ['tools', 'views', 'test'];
+const FOLDERS = ['scripts', 'tools', 'views', 'test'];
 
 describe('.mjs files', () => {
   it('each opts in to the type check', () => {

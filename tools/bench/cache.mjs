@@ -35,7 +35,7 @@ for (const [name, value] of /** @type {[string, number][]} */ ([
 }
 const WARMUP = 100;
 const { startSandbox } = await import(join(ROOT, 'dist', 'sandbox', 'server.js'));
-const { tools } = await import(join(ROOT, 'dist', 'catalog', 'index.js'));
+const { tools } = await import(join(ROOT, 'dist', 'tools', 'index.js'));
 const { assetBySymbol, tokenAddress } = await import(join(ROOT, 'dist', 'sandbox', 'market', 'assets.js'));
 
 async function connect(args, env) {

@@ -41,7 +41,7 @@ const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
 const work = mkdtempSync(join(tmpdir(), 'svc-mcp-dist-bench-'));
 try {
   const bundle = join(work, 'svc-mcp.mcpb');
-  execFileSync(process.execPath, [join(ROOT, 'tools', 'bundle.mjs'), '--out', bundle], { stdio: 'ignore' });
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'bundle.mjs'), '--out', bundle], { stdio: 'ignore' });
   execFileSync(process.execPath, [MCPB, 'unpack', bundle, join(work, 'unpacked')], { stdio: 'ignore' });
   const unpacked = sizeOf(join(work, 'unpacked'));
   console.log(

@@ -42,7 +42,7 @@ export function httpServer(handler: HttpHandler, config: Config): Server {
 }
 
 export async function serveHttp(config: Config, { host, port }: HttpOptions): Promise<void> {
-  const none = (await import('../../catalog/index.js')).noToolsError(config);
+  const none = (await import('../../tools/index.js')).noToolsError(config);
   if (none) throw new ConfigError(none);
   if (
     !isLoopback(host) &&

@@ -65,7 +65,7 @@ export function altcoinSeasonAt(t: number, window = ALTCOIN_SEASON_WINDOW): numb
 
 /**
  * The service's own label of a fear and greed value (docs/service.md, "Answers"). The
- * sandbox labels as the service does, apart from the catalog's fallback for unlabelled answers, so
+ * sandbox labels as the service does, apart from the endpoints' fallback for unlabelled answers, so
  * that an end-to-end test of either catches a wrong band.
  */
 const FEAR_AND_GREED_BANDS: readonly [below: number, label: string][] = [

@@ -1,7 +1,7 @@
 /**
  * The service's parameter rules as the sandbox applies them to a query string (docs/service.md,
  * "Endpoints"). Every value arrives as text; each rule reads the text and gives the typed value
- * (a number, a boolean, Unix seconds) or says what is allowed. Written apart from the catalog's
+ * (a number, a boolean, Unix seconds) or says what is allowed. Written apart from the endpoints'
  * tool arguments, so that each witnesses the other (test/sandbox/parity.test.ts).
  */
 import { z } from 'zod';

@@ -1,0 +1,49 @@
+/**
+ * What the assets' series (the quotes history and the OHLCV candles) share: their parameters, their
+ * credit rule and the line that sums up one asset's series.
+ */
+
+import { perItems } from '../catalog/credits.js';
+import { enumParam, intParam } from '../catalog/params.js';
+import { expectedPoints, MAX_SERIES_COUNT, SERIES_COUNT_TEXT, type SeriesRange } from '../catalog/series.js';
+import { currencyLabel, formatPrice } from '../format/numbers.js';
+import { describeSeries } from '../format/series.js';
+import { namedCount, timeBoundParam, timeEndParam } from './asset-params.js';
+
+/** A series' range: its time bounds and how many points. */
+export function rangeParams() {
+  return {
+    time_start: timeBoundParam('Start'),
+    time_end: timeEndParam,
+    count: intParam(1, MAX_SERIES_COUNT, SERIES_COUNT_TEXT).optional(),
+  };
+}
+
+/** Series parameters: the time range, how many points, and how far apart. */
+export function seriesParams(intervals: readonly [string, ...string[]], defaultInterval: string) {
+  return { ...rangeParams(), interval: enumParam(intervals, 'Spacing.').default(defaultInterval) };
+}
+
+/**
+ * Data points a series call returns at most: periods per asset times assets (of the call as
+ * completed, its spacing filled in).
+ */
+export const seriesCredits = perItems({
+  per: 100,
+  what: 'points',
+  items: (p: Partial<SeriesRange> & { id?: string; slug?: string; symbol?: string }, now) =>
+    expectedPoints(p as SeriesRange, now) * namedCount(p),
+  scales: 'count',
+  convert: true,
+});
+
+/** Heading line of one asset's series: first, last, min, max and change of its first currency. */
+export function seriesLine(
+  a: { name: string; symbol: string },
+  points: { time: string; value: number }[],
+  currency: string,
+  what: string,
+): string {
+  const money = (v: number) => formatPrice(v, currency);
+  return `${a.name} (${a.symbol}) ${what} in ${currencyLabel(currency)}, ${points.length} points: ${describeSeries(points, money)}`;
+}

@@ -1,0 +1,191 @@
+/** The two market indices, svc100 (top 100 assets) and svc20 (top 20): latest and historical. */
+import { z } from 'zod';
+import { perCall } from '../catalog/credits.js';
+import { dataOf, defineEndpoint, parseBody } from '../catalog/define.js';
+import { lenient } from '../catalog/lenient.js';
+import { seriesPages } from '../catalog/pages.js';
+import { enumParam, intParam, paramsObject, timeOrder } from '../catalog/params.js';
+import { ALL_PLANS } from '../catalog/plans.js';
+import { formatNumber, formatPercent, formatPrice } from '../format/numbers.js';
+import { describeSeries, samplePoints } from '../format/series.js';
+import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { timeBoundParam, timeEndParam } from './asset-params.js';
+
+/** A constituent in the latest value (its page link is left out: no one asked for it). */
+const constituent = z.object({
+  id: z.number(),
+  name: z.string(),
+  symbol: z.string(),
+  weight: z.number().describe('Percent; they sum to 100'),
+  priceUsd: z.number().optional().describe('svc20 only'),
+  units: z.number().optional().describe('svc20 only'),
+});
+/** A constituent in a past value: which asset and how heavy (the latest value has the rest). */
+const pastConstituent = constituent.pick({ symbol: true, weight: true });
+
+const latestOutput = z.object({
+  index: z.string(),
+  value: z.number(),
+  value_24h_percentage_change: z.number().optional(),
+  last_update: z.string().optional(),
+  next_update: z.string().optional(),
+  constituents: z.array(constituent),
+});
+const upstreamLatest = lenient(latestOutput.omit({ index: true }));
+
+const historicalValue = z.object({
+  update_time: z.string(),
+  value: z.number(),
+  constituents: z.array(pastConstituent),
+});
+/** Historical values may come without constituents. */
+const upstreamHistoricalValue = lenient(historicalValue, {
+  constituents: z
+    .array(lenient(pastConstituent))
+    .nullish()
+    .transform((list) => list ?? []),
+});
+
+/** The constituent rows a text answer shows, heaviest first. */
+function constituentTable(list: readonly z.infer<typeof constituent>[], max: number): string {
+  const { shown, omitted } = cutRows(
+    [...list].sort((a, b) => b.weight - a.weight),
+    max,
+  );
+  return lines(
+    table(
+      ['Asset', 'Weight', 'Price'],
+      shown.map((c) => [`${c.name} (${c.symbol})`, `${c.weight.toFixed(2)}%`, formatPrice(c.priceUsd)]),
+    ),
+    omittedLine(omitted, 'format=json lists every constituent'),
+  );
+}
+
+/**
+ * The service answers at most 10 values when both time bounds are given: a longer range whose
+ * count the tool filled in is asked for as that many values back from time_end, in one request.
+ */
+function oneRequestForARange(counted: Params, asked: Params): Params {
+  const { time_start, ...back } = counted;
+  const both = time_start !== undefined && counted.time_end !== undefined;
+  return both && asked.count === undefined && (counted.count as number) > 10 ? back : counted;
+}
+
+type Params = Record<string, unknown>;
+
+type Index = 'svc100' | 'svc20';
+
+/** The index now: its value and weighted constituents. */
+function latestIndex<const I extends Index>(index: I, size: number) {
+  const label = index.toUpperCase();
+  return defineEndpoint({
+    name: `get_${index}_index_latest`,
+    title: `${label} index (latest)`,
+    toolset: 'indices',
+    inDefault: true,
+    path: `/v3/index/${index}-latest`,
+    summary: `${label}, the top ${size} crypto index by market cap, now: value, 24h change, the coins that make it up and their weights.`,
+    input: paramsObject({}),
+    output: latestOutput,
+    credits: perCall(1),
+    refreshSeconds: 300,
+    plans: ALL_PLANS,
+    normalise(body) {
+      return { index, ...parseBody(upstreamLatest, dataOf(body)) };
+    },
+    summarise(data) {
+      return lines(
+        `${label} ${formatNumber(data.value)} (${formatPercent(data.value_24h_percentage_change)} 24h), updated ${formatTime(data.last_update)}, next ${formatTime(data.next_update)}`,
+        `${data.constituents.length} constituents, heaviest first:`,
+        constituentTable(data.constituents, 10),
+      );
+    },
+  });
+}
+
+/** Past values of the index, paged by the service's own limit (10 with both time bounds). */
+function historicalIndex<const I extends Index>(index: I, size: number) {
+  const label = index.toUpperCase();
+  // svc100 values carry 100 constituents each: three by default keep the answer short.
+  const shown = index === 'svc100' ? 3 : 5;
+  return defineEndpoint({
+    name: `get_${index}_index_historical`,
+    title: `${label} index (historical)`,
+    toolset: 'indices',
+    inDefault: true,
+    path: `/v3/index/${index}-historical`,
+    summary: `${label} (top ${size} index) history: past values over recent days or weeks, how it performed, every 5 or 15 minutes or daily.`,
+    input: paramsObject(
+      {
+        time_start: timeBoundParam('Start'),
+        time_end: timeEndParam,
+        count: intParam(
+          1,
+          100,
+          `Default ${shown}, or all from time_start to time_end; at most 10 with both.`,
+        ).optional(),
+        interval: enumParam(['5m', '15m', 'daily'], 'Spacing.').default('daily'),
+      },
+      timeOrder,
+      (value, add) => {
+        if (value.time_start !== undefined && value.time_end !== undefined && (value.count as number) > 10) {
+          add({ path: 'count', message: 'must be at most 10 when both time_start and time_end are given' });
+        }
+      },
+    ),
+    serviceParams: { count: intParam(1, 100, 'Values.').default(5) },
+    output: z.object({
+      index: z.string(),
+      interval: z.string(),
+      items: z.array(historicalValue).describe('Index values, oldest first'),
+    }),
+    credits: perCall(1),
+    // Each value carries its constituents: about 56 bytes each.
+    pages: seriesPages(
+      { fixed: 200 + 56 * size, perCurrency: 0 },
+      {
+        shape: { list: 'items' },
+        time: 'update_time',
+        defaultCount: shown,
+        maxCount: 100,
+        complete: oneRequestForARange,
+      },
+    ),
+    refreshSeconds: 300,
+    plans: ALL_PLANS,
+    normalise(body, params) {
+      const items = parseBody(z.array(upstreamHistoricalValue), dataOf(body));
+      return {
+        index,
+        interval: params.interval,
+        items: items.sort((a, b) => Date.parse(a.update_time) - Date.parse(b.update_time)),
+      };
+    },
+    summarise(data) {
+      if (data.items.length === 0) return `No ${label} values in that range.`;
+      const series = data.items.map((i) => ({ time: i.update_time, value: i.value }));
+      const sampled = samplePoints(data.items, 6);
+      return lines(
+        `${label}, ${data.items.length} ${data.interval} values: ${describeSeries(series, (v) => formatNumber(v))}`,
+        table(
+          ['Time', 'Value', 'Top constituent'],
+          sampled.map((i) => {
+            const top = [...i.constituents].sort((a, b) => b.weight - a.weight)[0];
+            return [
+              formatTime(i.update_time),
+              formatNumber(i.value),
+              top ? `${top.symbol} ${top.weight.toFixed(1)}%` : '-',
+            ];
+          }),
+        ),
+        sampled.length < data.items.length &&
+          `(${sampled.length} of ${data.items.length} values shown; format=json has all)`,
+      );
+    },
+  });
+}
+
+export const svc100Latest = latestIndex('svc100', 100);
+export const svc100Historical = historicalIndex('svc100', 100);
+export const svc20Latest = latestIndex('svc20', 20);
+export const svc20Historical = historicalIndex('svc20', 20);

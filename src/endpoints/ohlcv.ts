@@ -1,0 +1,249 @@
+/**
+ * OHLCV candles of assets: over time (daily or hourly, spaced by the candle's own length unless
+ * asked otherwise) and today's so far. A candle whose period is not over is marked, in the data
+ * (`complete: false`) and in the text ("so far").
+ */
+import { z } from 'zod';
+import { perItems } from '../catalog/credits.js';
+import { dataOf, defineEndpoint } from '../catalog/define.js';
+import { lenient } from '../catalog/lenient.js';
+import { namedPages, seriesPages } from '../catalog/pages.js';
+import { convertExclusive, enumParam, paramsObject, type Rule, timeOrder } from '../catalog/params.js';
+import { historyByPlan, plansFrom } from '../catalog/plans.js';
+import { quoteEntry, quoteOf } from '../catalog/quotes.js';
+import { CALENDAR_INTERVALS, intervalSeconds, seriesServiceParams } from '../catalog/series.js';
+import { recordsOf } from '../catalog/shapes.js';
+import { formatMoney, formatPrice } from '../format/numbers.js';
+import { samplePoints } from '../format/series.js';
+import { formatTime, lines, table } from '../format/text.js';
+import {
+  currencyParams,
+  exactlyOne,
+  idsParam,
+  namedCount,
+  serviceSkipInvalid,
+  skipInvalid,
+  slugsParam,
+  symbolsParam,
+  timeBoundParam,
+} from './asset-params.js';
+import { rangeParams, seriesCredits, seriesLine } from './asset-series.js';
+
+const STEP_INTERVALS = [
+  ...['1h', '2h', '3h', '4h', '6h', '12h'],
+  ...['1d', '2d', '3d', '7d', '14d', '15d', '30d', '60d', '90d', '365d'],
+];
+const INTERVALS = [...CALENDAR_INTERVALS, ...STEP_INTERVALS] as [string, ...string[]];
+
+/** A candle's length in seconds, by its time_period. */
+const CANDLE_SECONDS = { daily: 86_400, hourly: 3_600 } as const;
+type CandleLength = keyof typeof CANDLE_SECONDS;
+
+/** The candles' spacing: the interval asked for, else the candle's own length (the service samples daily). */
+function candleInterval(p: { interval?: string; time_period?: string }): string {
+  return p.interval ?? p.time_period ?? 'daily';
+}
+
+/** Daily candles spaced closer than a day would be the same candle again and again: refused. */
+const spacingFitsCandle: Rule = (value, add) => {
+  const { time_period, interval } = value as { time_period?: string; interval?: string };
+  if (time_period !== 'hourly' && interval !== undefined && intervalSeconds(interval) < CANDLE_SECONDS.daily)
+    add({
+      path: 'interval',
+      message: 'must be daily or longer with daily candles; for hourly candles send time_period=hourly',
+    });
+};
+
+/** Whether the candle's period is over at `nowMs`: its time_close passed, or its open and length did. */
+function isComplete(
+  c: { time_open: string; time_close?: string | null },
+  length: CandleLength,
+  nowMs: number,
+) {
+  const close = c.time_close
+    ? Date.parse(c.time_close)
+    : Date.parse(c.time_open) + CANDLE_SECONDS[length] * 1000;
+  return close <= nowMs;
+}
+
+// ---------------------------------------------------------------- OHLCV historical
+
+const candleQuote = quoteEntry(['open', 'high', 'low', 'close', 'volume', 'market_cap']);
+const candle = z.object({
+  time_open: z.string(),
+  time_close: z.string().nullable().optional(),
+  time_high: z.string().optional(),
+  time_low: z.string().optional(),
+  complete: z.boolean().describe('false: its period is not over, figures so far'),
+  quote: z.array(candleQuote),
+});
+const ohlcvSeries = z.object({
+  id: z.number(),
+  name: z.string(),
+  symbol: z.string(),
+  quotes: z.array(candle).describe('Candles, oldest first'),
+});
+const upstreamOhlcvSeries = lenient(ohlcvSeries, {
+  quotes: z.array(lenient(candle.omit({ complete: true }), { quote: quoteOf(candleQuote) })),
+});
+
+export const ohlcvHistorical = defineEndpoint({
+  name: 'get_ohlcv_historical',
+  title: 'OHLCV candles (historical)',
+  toolset: 'cryptocurrency',
+  inDefault: true,
+  path: '/v2/cryptocurrency/ohlcv/historical',
+  summary: `Candles (candlesticks, chart data) of coins: open, high, low, close (OHLC), volume; daily, hourly, weekly. ${historyByPlan(plansFrom('startup'))}`,
+  input: paramsObject(
+    {
+      id: idsParam,
+      slug: slugsParam,
+      symbol: symbolsParam,
+      time_period: enumParam(['daily', 'hourly'], 'Default daily.').optional(),
+      ...rangeParams(),
+      // The service reads time_start as exclusive here: the first candle is the period after it.
+      time_start: timeBoundParam('Start, exclusive'),
+      interval: enumParam(INTERVALS, 'Spacing; default the candle length.').optional(),
+      ...currencyParams(3),
+      skip_invalid: skipInvalid,
+    },
+    convertExclusive,
+    timeOrder,
+    exactlyOne('id', 'slug', 'symbol'),
+    spacingFitsCandle,
+  ),
+  // The service's own spacing is daily whatever the candle: the tool sends its own.
+  serviceParams: {
+    ...seriesServiceParams,
+    ...serviceSkipInvalid,
+    interval: enumParam(INTERVALS, 'Spacing.').default('daily'),
+  },
+  output: z.object({
+    time_period: z.enum(['daily', 'hourly']),
+    interval: z.string(),
+    items: z.array(ohlcvSeries),
+  }),
+  credits: seriesCredits,
+  pages: seriesPages(
+    { fixed: 220, perCurrency: 200 },
+    {
+      shape: 'per asset',
+      time: 'time_open',
+      startExclusive: true,
+      interval: (p) => candleInterval(p as { interval?: string; time_period?: string }),
+    },
+  ),
+  refreshSeconds: 300,
+  plans: plansFrom('startup'),
+  normalise(body, params, nowMs) {
+    const length: CandleLength = params.time_period ?? 'daily';
+    const items = recordsOf(upstreamOhlcvSeries, dataOf(body)).map((a) => ({
+      ...a,
+      quotes: a.quotes.map((c) => ({ ...c, complete: isComplete(c, length, nowMs) })),
+    }));
+    return { time_period: length, interval: candleInterval(params), items };
+  },
+  summarise(data) {
+    const [lead, ...others] = data.items;
+    if (!lead) return 'No candles: none of the assets asked for is known.';
+    const cur = lead.quotes[0]?.quote[0]?.currency ?? 'USD';
+    const closes = (a: z.infer<typeof ohlcvSeries>) =>
+      a.quotes.flatMap((c) =>
+        c.quote[0]?.close === undefined ? [] : [{ time: c.time_open, value: c.quote[0].close }],
+      );
+    const sampled = intervalSeconds(data.interval) > CANDLE_SECONDS[data.time_period];
+    const what = `${data.time_period} close${sampled ? `, one candle at each ${data.interval} step` : ''}`;
+    const shown = samplePoints(lead.quotes, 8);
+    const money = (v: number | undefined) => formatPrice(v, cur);
+    const open = lead.quotes.find((c) => !c.complete);
+    return lines(
+      seriesLine(lead, closes(lead), cur, what),
+      table(
+        ['Open time', 'Open', 'High', 'Low', 'Close', 'Volume'],
+        shown.map((c) => {
+          const q = c.quote[0];
+          return [
+            `${formatTime(c.time_open)}${c.complete ? '' : ' (so far)'}`,
+            money(q?.open),
+            money(q?.high),
+            money(q?.low),
+            money(q?.close),
+            formatMoney(q?.volume, cur),
+          ];
+        }),
+      ),
+      shown.length < lead.quotes.length &&
+        `(${shown.length} of ${lead.quotes.length} candles shown; format=json has all)`,
+      open && `The candle from ${formatTime(open.time_open)} is not closed yet: its figures are so far.`,
+      ...others
+        .slice(0, 10)
+        .map((a) => seriesLine(a, closes(a), a.quotes[0]?.quote[0]?.currency ?? cur, what)),
+    );
+  },
+});
+
+// ---------------------------------------------------------------- OHLCV latest
+
+const latestCandleQuote = quoteEntry(['open', 'high', 'low', 'close', 'volume']);
+const latestCandle = z.object({
+  id: z.number(),
+  name: z.string(),
+  symbol: z.string(),
+  time_open: z.string().optional(),
+  time_high: z.string().optional(),
+  time_low: z.string().optional(),
+  last_updated: z.string().optional(),
+  complete: z.literal(false).describe("Today's candle: not closed, figures so far"),
+  quote: z.array(latestCandleQuote).describe('Today (UTC) so far; volume is the rolling 24h'),
+});
+const upstreamLatestCandle = lenient(latestCandle.omit({ complete: true }), {
+  quote: quoteOf(latestCandleQuote),
+});
+
+export const ohlcvLatest = defineEndpoint({
+  name: 'get_ohlcv_latest',
+  title: 'OHLCV candle (today so far)',
+  toolset: 'cryptocurrency',
+  path: '/v2/cryptocurrency/ohlcv/latest',
+  summary: "Today's (UTC) open, high, low and latest price of assets, with 24h volume.",
+  input: paramsObject(
+    { id: idsParam, symbol: symbolsParam, ...currencyParams(), skip_invalid: skipInvalid },
+    convertExclusive,
+    exactlyOne('id', 'symbol'),
+  ),
+  serviceParams: serviceSkipInvalid,
+  output: z.object({ items: z.array(latestCandle) }),
+  credits: perItems({ per: 100, what: 'assets', items: namedCount, convert: true }),
+  pages: namedPages({ fixed: 250, perCurrency: 150 }, 20),
+  refreshSeconds: 600,
+  plans: plansFrom('startup'),
+  normalise(body) {
+    return {
+      items: recordsOf(upstreamLatestCandle, dataOf(body)).map((a) => ({ ...a, complete: false as const })),
+    };
+  },
+  summarise(data) {
+    const [first] = data.items;
+    if (!first) return 'No candles: none of the assets asked for is known.';
+    const currencies = first.quote.length;
+    return lines(
+      `Today's candles (UTC), not closed: figures so far, as of ${formatTime(first.last_updated)}:`,
+      table(
+        ['Asset', 'Open', 'High', 'Low', 'Last', 'Volume 24h'],
+        data.items.map((a) => {
+          const q = a.quote[0];
+          const money = (v: number | undefined) => formatPrice(v, q?.currency);
+          return [
+            a.symbol,
+            money(q?.open),
+            money(q?.high),
+            money(q?.low),
+            money(q?.close),
+            formatMoney(q?.volume, q?.currency),
+          ];
+        }),
+      ),
+      currencies > 1 && `In ${first.quote[0]?.currency}; format=json has the other ${currencies - 1}.`,
+    );
+  },
+});

@@ -1,0 +1,13 @@
+/** The tools the server answers itself, in the order they are listed. */
+import type { LocalTool } from '../catalog/define.js';
+import { analyzeAssets } from './analysis.js';
+import { creditUsage } from './credit-usage.js';
+import { estimateCost } from './estimate-cost.js';
+import { searchCryptocurrencies } from './search.js';
+
+export const localTools: readonly LocalTool[] = [
+  searchCryptocurrencies,
+  analyzeAssets,
+  creditUsage,
+  estimateCost,
+];

@@ -1,0 +1,146 @@
+/**
+ * search_cryptocurrencies: a name, symbol or slug fragment in, the best matching assets with their
+ * ids out, answered from the cryptocurrency map (through the cache: free after the first fetch).
+ * Exact symbol, slug or name matches come first, then prefixes, then fragments; within each, by
+ * market-cap rank. Where several assets share a symbol, all of them are answered, and the text says so.
+ */
+import { z } from 'zod';
+import { defineLocalTool, type ToolContext } from '../catalog/define.js';
+import { intParam, paramsObject, validateParams } from '../catalog/params.js';
+import {
+  cryptocurrencyMap,
+  MAP_COLUMNS,
+  type MapEntry,
+  mapRow,
+} from '../endpoints/cryptocurrency-reference.js';
+import { cutRows, lines, table } from '../format/text.js';
+import { clip } from '../messages.js';
+
+/** Control and format characters (line breaks, NUL, bidirectional overrides): no asset's name has them. */
+const CONTROL_CHARACTERS = /[\p{Cc}\p{Cf}]/u;
+
+/** Map pages read per search: the service has about ten thousand active assets. */
+const MAP_PAGE = 5000;
+const MAX_PAGES = 4;
+
+const MATCH_KINDS = ['id', 'symbol', 'slug', 'name'] as const;
+type MatchKind = (typeof MATCH_KINDS)[number];
+
+const match = z.object({
+  id: z.number(),
+  name: z.string(),
+  symbol: z.string(),
+  slug: z.string(),
+  rank: z.number().optional().describe('Rank by market cap'),
+  platform: z.string().optional().describe('The chain a token lives on'),
+  matched: z.enum(MATCH_KINDS).describe('What the query matched'),
+  exact: z.boolean(),
+});
+type Match = z.infer<typeof match>;
+
+/** Every active asset in the map, page by page, through the cache and the guard. */
+async function activeAssets(context: ToolContext): Promise<MapEntry[]> {
+  const all: MapEntry[] = [];
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const checked = validateParams(cryptocurrencyMap.input, { start: 1 + page * MAP_PAGE, limit: MAP_PAGE });
+    if (!checked.ok) throw new Error(checked.message);
+    const { data } = await context.fetch(cryptocurrencyMap, checked.value);
+    const items = (data as { items: MapEntry[] }).items;
+    all.push(...items);
+    if (items.length < MAP_PAGE) break;
+  }
+  return all;
+}
+
+/** How well an asset matches: 0 exact, 1 prefix, 2 fragment; undefined for no match. */
+function matchOf(a: MapEntry, q: string): { tier: number; kind: MatchKind } | undefined {
+  if (/^\d+$/.test(q) && String(a.id) === q) return { tier: 0, kind: 'id' };
+  const fields: [MatchKind, string][] = [
+    ['symbol', a.symbol.toLowerCase()],
+    ['slug', a.slug],
+    ['name', a.name.toLowerCase()],
+  ];
+  for (const [tier, test] of [
+    [0, (v: string) => v === q],
+    [1, (v: string) => v.startsWith(q)],
+    [2, (v: string) => v.includes(q)],
+  ] as const) {
+    const hit = fields.find(([, value]) => test(value));
+    if (hit) return { tier, kind: hit[0] };
+  }
+  return undefined;
+}
+
+export const searchCryptocurrencies = defineLocalTool({
+  name: 'search_cryptocurrencies',
+  title: 'Search assets',
+  toolset: 'cryptocurrency',
+  inDefault: true,
+  summary:
+    'Look up a coin: find its id, ticker symbol or slug from its name, or part of it; exact matches first.',
+  credits: 'free (reads the cached map)',
+  callsService: true,
+  input: paramsObject({
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .refine((q) => !CONTROL_CHARACTERS.test(q), 'must be text without control characters')
+      .describe('Name, symbol or slug, or part of one.'),
+    limit: intParam(1, 50, 'Matches.').default(10),
+  }),
+  output: z.object({
+    query: z.string(),
+    total: z.number().describe('Matches found, before limit'),
+    matches: z.array(match).describe('Best first'),
+  }),
+  async data(params, context) {
+    const q = params.query.toLowerCase();
+    const found: (Match & { tier: number })[] = [];
+    for (const a of await activeAssets(context)) {
+      const m = matchOf(a, q);
+      if (m === undefined) continue;
+      found.push({
+        id: a.id,
+        name: a.name,
+        symbol: a.symbol,
+        slug: a.slug,
+        rank: a.rank,
+        ...(a.platform ? { platform: a.platform.name } : {}),
+        matched: m.kind,
+        exact: m.tier === 0,
+        tier: m.tier,
+      });
+    }
+    found.sort(
+      (x, y) =>
+        x.tier - y.tier ||
+        (x.rank ?? Number.POSITIVE_INFINITY) - (y.rank ?? Number.POSITIVE_INFINITY) ||
+        x.id - y.id,
+    );
+    return {
+      query: params.query,
+      total: found.length,
+      matches: found.slice(0, params.limit).map(({ tier: _, ...m }) => m),
+    };
+  },
+  summarise(data) {
+    if (data.matches.length === 0) {
+      return `No cryptocurrency matches "${clip(data.query, 100)}"; try a shorter fragment, the symbol or the name.`;
+    }
+    const exactSymbol = data.matches.filter((m) => m.exact && m.matched === 'symbol');
+    const { shown } = cutRows(data.matches, 25);
+    return lines(
+      exactSymbol.length > 1 &&
+        `${exactSymbol.length} assets share the symbol ${exactSymbol[0]?.symbol}: pass the id of the one you mean.`,
+      `${data.total} match${data.total === 1 ? '' : 'es'} for "${clip(data.query, 100)}", best first:`,
+      table(
+        MAP_COLUMNS,
+        shown.map((m) => mapRow(m, m.platform)),
+      ),
+      data.total > data.matches.length &&
+        `${data.total - data.matches.length} more; raise limit or refine the query.`,
+    );
+  },
+});

@@ -1,0 +1,74 @@
+/**
+ * Which tools settings expose (SVC_TOOLSETS, SVC_PLAN), and what a call of a tool they do not
+ * expose is told: which setting hid it, or the closest names the server has.
+ */
+
+import type { Tool } from '../catalog/define.js';
+import { planTitle } from '../catalog/plans.js';
+import { planHas, type Selection, selectFrom, toolPlans } from '../catalog/toolsets.js';
+import { clip } from '../messages.js';
+import { tools } from './all.js';
+import { closestNames } from './closest-names.js';
+
+export { type Selection, toolPlans } from '../catalog/toolsets.js';
+
+/** The tools these settings expose. */
+export function selectTools(config: Selection): Tool[] {
+  return selectFrom(tools, config);
+}
+
+/**
+ * Why a tool the server has is not exposed under these settings, in one sentence that says which
+ * setting hid it and how to get it; undefined when the server has no such tool.
+ */
+function whyHidden(name: string, config: Selection): string | undefined {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) return undefined;
+  if (!planHas(config.plan, tool)) {
+    return `The tool "${name}" is hidden by SVC_PLAN=${config.plan}: the service includes it on the ${toolPlans(tool).map(planTitle).join(', ')} plans.`;
+  }
+  return `The tool "${name}" is in the ${tool.toolset} toolset, which SVC_TOOLSETS=${config.toolsets.join(',')} leaves out; add ${tool.toolset} (or all) to SVC_TOOLSETS to expose it.`;
+}
+
+/** What a suggested tool the settings hide needs, in a sentence: the plan, or its toolset listed. */
+function toShow(tool: Tool, config: Selection): string {
+  if (!planHas(config.plan, tool)) {
+    const plans = toolPlans(tool).map(planTitle);
+    return `${tool.name} needs the ${plans.slice(0, -1).join(', ')}${plans.length > 1 ? ' or ' : ''}${plans.at(-1)} plan (SVC_PLAN=${config.plan} hides it).`;
+  }
+  return `${tool.name} is in the ${tool.toolset} toolset: add ${tool.toolset} (or all) to SVC_TOOLSETS to list it.`;
+}
+
+/** "a, b or c". */
+function orList(names: readonly string[]): string {
+  return `${names.slice(0, -1).join(', ')}${names.length > 1 ? ' or ' : ''}${names.at(-1)}`;
+}
+
+/**
+ * What a call of a tool this configuration does not expose is told: which setting hid it, or that
+ * there is no such tool and which names are closest. `listing` says where the whole list is.
+ */
+export function unknownToolMessage(
+  name: string,
+  config: Selection,
+  exposed: readonly string[],
+  listing: string,
+): string {
+  const hidden = whyHidden(name, config);
+  if (hidden) return hidden;
+  const listed = new Set(exposed);
+  const closest = closestNames(name, tools, listed);
+  const notListed = closest.flatMap((found) => {
+    const tool = tools.find((t) => t.name === found);
+    return tool && !listed.has(found) ? [toShow(tool, config)] : [];
+  });
+  const guess = closest.length > 0 ? ` Did you mean ${orList(closest)}?` : '';
+  const show = notListed.length > 0 ? ` ${notListed.join(' ')}` : '';
+  return `Unknown tool "${clip(name, 100)}".${guess}${show} ${listing}`;
+}
+
+/** The one-line error when the settings leave no tool at all, else undefined. */
+export function noToolsError(config: Selection): string | undefined {
+  if (selectTools(config).length > 0) return undefined;
+  return `SVC_PLAN=${config.plan} and SVC_TOOLSETS=${config.toolsets.join(',')} leave no tool to expose: every tool in those toolsets needs a higher plan. Add toolsets (default, all) or check SVC_PLAN.`;
+}
