@@ -147,7 +147,7 @@ function contextTable() {
     `| \`tools/list\`, \`default\`, the whole list (output schemas, annotations, views) | ≤ 30 KB | ${grouped(bytes({ tools: defaults }))} |`,
     `| one tool's whole definition, any toolset | < 3 KB | the most, ${grouped(bytes(biggest))} (\`${biggest.name}\`) |`,
     `| \`tools/list\`, \`all\` (${all.length} tools): what the model reads / whole definitions, a tool | (measured) | ${grouped(allRead)} / ${grouped(allWhole)} |`,
-    '| an answer with default arguments | < 16 KB data, < 4,000 characters text | (`test/mcp/budget.test.ts` prints the largest) |',
+    '| an answer with default arguments | < 16 KB data, < 4,000 characters text | (`test/guard/budget-calls.test.ts` prints the largest) |',
     '| any answer, whatever its arguments | ≤ `SVC_MAX_ANSWER_CHARS` (100,000) characters of text and of data; < 1 MiB on the wire at its most (400,000) | a page, else cut to fit |',
   ].join('\n');
 }

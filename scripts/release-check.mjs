@@ -30,7 +30,15 @@ const { values } = parseArgs({
 
 /** The package holds the build and these files, and nothing else (npm adds package.json itself). */
 const PACKAGE_FILES = ['LICENSE', 'README.md', 'manifest.json', 'package.json', 'server.json'];
-const FAST_TESTS = ['test/unit', 'test/docs.test.ts', 'test/skill.test.ts', 'test/mcp/toolsnaps.test.ts'];
+const FAST_TESTS = [
+  'test/catalog',
+  'test/format',
+  'test/analysis',
+  'test/time-bounds.test.ts',
+  'test/docs.test.ts',
+  'test/skill.test.ts',
+  'test/mcp/toolsnaps.test.ts',
+];
 
 function step(title, run) {
   process.stdout.write(`--- ${title}\n`);

@@ -1,7 +1,7 @@
 /**
  * Who may use `svc-mcp http`, checked on the real server with raw requests: Host and Origin (DNS
  * rebinding), the bearer token, the routes and methods, the body limit, and a token beyond
- * loopback (the command's refusals at start-up: test/mcp/cli-errors.test.ts).
+ * loopback (the command's refusals at start-up: test/cli/errors.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorMessage, INITIALIZE, MCP_HEADERS, postMcp, rawRequest } from '../helpers/http.js';

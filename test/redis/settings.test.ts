@@ -1,6 +1,6 @@
 /**
  * The Redis and log settings as a person meets them: a bad value is refused when the settings are
- * read (the CLI then stops with it: test/mcp/cli-errors.test.ts), naming the variable and never
+ * read (the CLI then stops with it: test/cli/errors.test.ts), naming the variable and never
  * repeating a URL that may hold a password.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /** The time rule: every bound a call meets, derived from SVC_TIMEOUT_MS as docs/reliability.md states it. */
 import { describe, expect, it } from 'vitest';
-import { RESERVATION_TTL_MS } from '../../src/guard/ledger.js';
-import { TIMEOUT_MS, timeBounds } from '../../src/time-bounds.js';
+import { RESERVATION_TTL_MS } from '../src/guard/ledger.js';
+import { TIMEOUT_MS, timeBounds } from '../src/time-bounds.js';
 
 describe('timeBounds', () => {
   it("the default: a request 10 s, a call's requests 20 s, a turn's wait 20 s, a claim 20 s", () => {
