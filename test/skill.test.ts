@@ -6,8 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tools } from '../src/tools/index.js';
-import { type McpSession, REPO_ROOT } from './helpers/cli.js';
+import { REPO_ROOT } from './helpers/cli.js';
 import { startMcp } from './helpers/in-process.js';
+import type { Session } from './helpers/session.js';
 
 const SKILL = readFileSync(`${REPO_ROOT}/skills/market-data/SKILL.md`, 'utf8');
 const TOOL_NAME = /^(get|list|search|analyze|estimate|convert)_[a-z0-9_]+$/;
@@ -20,7 +21,7 @@ function shownCalls(): { tool: string; args: Record<string, unknown> }[] {
   }));
 }
 
-let mcp: McpSession;
+let mcp: Session;
 beforeAll(async () => {
   mcp = await startMcp({ SVC_TOOLSETS: 'all' });
 });

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditUsage, type McpSession, newStateDir, textOf } from '../helpers/cli.js';
+import { creditUsage, newStateDir, textOf } from '../helpers/cli.js';
 import { moveClockAhead, restoreClock } from '../helpers/clock.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { SECRET_KEY } from '../helpers/secret.js';
+import type { Session } from '../helpers/session.js';
 import { until } from '../helpers/until.js';
 
 const FNG = '/v3/fear-and-greed/latest';
@@ -13,7 +14,7 @@ const stateDir = () => newStateDir();
 
 describe('on the sandbox', () => {
   let sandbox: Sandbox;
-  let mcp: McpSession;
+  let mcp: Session;
   beforeAll(async () => {
     sandbox = await startTestSandbox({ rateLimit: false });
     mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_STATE_DIR: stateDir() }));
@@ -117,7 +118,7 @@ describe('on the sandbox', () => {
 
 describe('joined calls and cancellation', () => {
   let upstream: FakeUpstream;
-  let mcp: McpSession;
+  let mcp: Session;
   beforeAll(async () => {
     upstream = await startFakeUpstream();
     mcp = await startMcp({ SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: upstream.url });

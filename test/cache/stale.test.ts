@@ -5,12 +5,13 @@
  * of the key never gets one, nor does an answer past the bound.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, textOf } from '../helpers/cli.js';
+import { textOf } from '../helpers/cli.js';
 import { moveClockAhead, restoreClock } from '../helpers/clock.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { startMcp } from '../helpers/in-process.js';
 import { NOW } from '../helpers/now.js';
 import { SECRET_KEY } from '../helpers/secret.js';
+import type { Session } from '../helpers/session.js';
 import { errorBody, okStatus } from '../helpers/upstream-shapes.js';
 
 /** Refreshes every 15 s. */
@@ -21,8 +22,8 @@ const ANSWER = {
 };
 
 let upstream: FakeUpstream;
-let mcp: McpSession;
-let strict: McpSession;
+let mcp: Session;
+let strict: Session;
 beforeAll(async () => {
   upstream = await startFakeUpstream();
   const env = { SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: upstream.url, SVC_TIMEOUT_MS: '1000' };
@@ -50,7 +51,7 @@ const FAILURES = [
 ] as const;
 
 /** Each case has arguments of its own (`start`), so its cached answer is its own. */
-const call = (session: McpSession, start: number) =>
+const call = (session: Session, start: number) =>
   session.call('get_fear_and_greed_historical', { start, limit: 1 });
 
 describe('stale answers', () => {

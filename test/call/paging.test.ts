@@ -8,16 +8,17 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_KEY_HEADER } from '../../src/catalog/key-header.js';
-import { type McpSession, newStateDir, textOf } from '../helpers/cli.js';
+import { newStateDir, textOf } from '../helpers/cli.js';
 import { moveClockAhead, restoreClock } from '../helpers/clock.js';
 import { startMcp } from '../helpers/in-process.js';
 import { heavyCallsEnv, type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
+import type { Session } from '../helpers/session.js';
 
 const KEY = 'sandbox-enterprise';
 const CONVERT = 'USD,EUR,BTC,ETH';
 
 let sandbox: Sandbox;
-let mcp: McpSession;
+let mcp: Session;
 let stateDir: string;
 
 beforeAll(async () => {

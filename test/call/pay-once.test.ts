@@ -7,10 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_KEY_HEADER } from '../../src/catalog/key-header.js';
-import { type McpSession, newStateDir, textOf } from '../helpers/cli.js';
+import { newStateDir, textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { NOW, NOW_MS } from '../helpers/now.js';
 import { heavyCallsEnv, type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
+import type { Session } from '../helpers/session.js';
 import { BONK_CHART } from '../helpers/tool-names.js';
 
 const TEN = 'BTC,ETH,SOL,BNB,XRP,ADA,DOGE,TRX,AVAX,LINK';
@@ -19,7 +20,7 @@ const MONTH = { time_start: new Date(NOW_MS - 31 * 24 * HOUR).toISOString(), tim
 const OHLCV = '/v2/cryptocurrency/ohlcv/historical';
 
 let sandbox: Sandbox;
-let mcp: McpSession;
+let mcp: Session;
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });
   mcp = await startMcp(heavyCallsEnv(sandbox, { SVC_CACHE: 'off', SVC_STATE_DIR: newStateDir() }));

@@ -4,12 +4,13 @@
  * In its own file because the client may legitimately wait (up to its 20 s budget) before giving up.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type McpSession, textOf } from '../helpers/cli.js';
+import { textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import type { Session } from '../helpers/session.js';
 
 let sandbox: Sandbox;
-let mcp: McpSession;
+let mcp: Session;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: true });

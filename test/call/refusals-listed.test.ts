@@ -4,9 +4,10 @@
  * request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, textOf } from '../helpers/cli.js';
+import { textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import type { Session } from '../helpers/session.js';
 import { BONK_CHART } from '../helpers/tool-names.js';
 
 const currencies = (n: number) => Array.from({ length: n }, (_, i) => `C${i}`).join(',');
@@ -115,7 +116,7 @@ const REFUSALS: [string, Record<string, unknown>, string][] = [
 ];
 
 let sandbox: Sandbox;
-let mcp: McpSession;
+let mcp: Session;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });

@@ -3,9 +3,10 @@
  * message names the parameter, and the sandbox (external mode) sees no request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, textOf } from '../helpers/cli.js';
+import { textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import type { Session } from '../helpers/session.js';
 
 const currencies = (n: number) => Array.from({ length: n }, (_, i) => `C${i}`).join(',');
 const ids = (n: number) => Array.from({ length: n }, (_, i) => String(2781 + i)).join(',');
@@ -186,7 +187,7 @@ const REFUSALS: [string, string, Record<string, unknown>, string][] = [
 ];
 
 let sandbox: Sandbox;
-let mcp: McpSession;
+let mcp: Session;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });

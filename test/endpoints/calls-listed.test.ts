@@ -5,11 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { data, expectAnswer } from '../helpers/answers.js';
-import { firstText, type McpSession } from '../helpers/cli.js';
+import { firstText } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
+import type { Session } from '../helpers/session.js';
 import { ALL_TOOLS, BONK_CHART, defaultArgs } from '../helpers/tool-names.js';
 
-let mcp: McpSession;
+let mcp: Session;
 beforeAll(async () => {
   mcp = await startMcp({ SVC_TOOLSETS: 'all', SVC_NOW: '2026-11-22T12:00:00Z' });
 });

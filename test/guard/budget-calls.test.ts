@@ -10,8 +10,9 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney, formatPrice } from '../../src/format/numbers.js';
 import { table } from '../../src/format/text.js';
-import { firstText, type McpSession } from '../helpers/cli.js';
+import { firstText } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
+import type { Session } from '../helpers/session.js';
 import { defaultArgs } from '../helpers/tool-names.js';
 
 const READ_BUDGET = 600;
@@ -38,7 +39,7 @@ function perTool(tools: Tool[]): { read: number; all: number } {
   return { read: Math.round(read / tools.length), all: Math.round(all / tools.length) };
 }
 
-let mcp: McpSession;
+let mcp: Session;
 beforeAll(async () => {
   mcp = await startMcp();
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, newStateDir, textOf } from '../helpers/cli.js';
+import { newStateDir, textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import type { Session } from '../helpers/session.js';
 
 const FNG = '/v3/fear-and-greed/latest';
 const LISTINGS = '/v3/cryptocurrency/listings/latest';
@@ -27,7 +28,7 @@ interface Usage {
   credits_saved: number;
 }
 
-async function usage(mcp: McpSession): Promise<Usage> {
+async function usage(mcp: Session): Promise<Usage> {
   const result = await mcp.call('get_credit_usage');
   expect(result.isError, textOf(result)).toBeFalsy();
   return result.structuredContent as unknown as Usage;
@@ -75,7 +76,7 @@ describe('concurrent calls never overspend', () => {
 });
 
 describe('refusals say what the call costs, what is left, when the window rolls and how to fit', () => {
-  let mcp: McpSession;
+  let mcp: Session;
   beforeAll(async () => {
     mcp = await startMcp(budgeted(10, { SVC_NOW: '2026-11-22T21:30:00Z', SVC_TOOLSETS: 'all' }));
   });

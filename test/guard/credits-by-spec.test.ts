@@ -7,8 +7,9 @@
  * The k-line and DEX endpoints are left out: the spec documents no credits for them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, textOf } from '../helpers/cli.js';
+import { textOf } from '../helpers/cli.js';
 import { type Sandbox, startPayingAndRefusing, startTestSandbox } from '../helpers/sandbox.js';
+import type { Session } from '../helpers/session.js';
 
 /** "1/N": one credit per N records returned, rounded up. */
 const per = (n: number, records: number) => Math.ceil(records / n);
@@ -104,8 +105,8 @@ const CASES: Case[] = [
 ];
 
 let sandbox: Sandbox;
-let paying: McpSession;
-let refusing: McpSession;
+let paying: Session;
+let refusing: Session;
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });
   ({ paying, refusing } = await startPayingAndRefusing(sandbox));

@@ -7,8 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/tools/index.js';
-import { type McpSession, textOf } from '../helpers/cli.js';
+import { textOf } from '../helpers/cli.js';
 import { type Sandbox, startPayingAndRefusing, startTestSandbox } from '../helpers/sandbox.js';
+import type { Session } from '../helpers/session.js';
 import { BONK_CHART, defaultArgs } from '../helpers/tool-names.js';
 
 interface Row {
@@ -132,8 +133,8 @@ const GRID: Record<string, Row[]> = {
 };
 
 let sandbox: Sandbox;
-let mcp: McpSession;
-let refusing: McpSession;
+let mcp: Session;
+let refusing: Session;
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });
   ({ paying: mcp, refusing } = await startPayingAndRefusing(sandbox));

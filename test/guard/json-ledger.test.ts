@@ -8,8 +8,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditUsage, newStateDir, runCli, textOf, withProcess } from '../helpers/cli.js';
+import { creditUsage, newStateDir, runCli, textOf } from '../helpers/cli.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { withProcess } from '../helpers/session.js';
 
 const NO_SQLITE = `--import=${fileURLToPath(new URL('../helpers/no-sqlite.mjs', import.meta.url))}`;
 

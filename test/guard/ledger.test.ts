@@ -8,9 +8,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditUsage, newStateDir, spawnMcp, textOf } from '../helpers/cli.js';
+import { creditUsage, newStateDir, textOf } from '../helpers/cli.js';
 import { startMcp, withServer } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { spawnMcp } from '../helpers/session.js';
 import { SQLITE } from '../helpers/sqlite.js';
 import { until } from '../helpers/until.js';
 

@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sqlite } from '../../src/guard/sqlite.js';
 import { ESTIMATE, FNG, usage } from '../helpers/charging.js';
-import { type Env, type McpSession, newStateDir, spawnMcp } from '../helpers/cli.js';
+import { type Env, newStateDir } from '../helpers/cli.js';
 import { type FakeUpstream, type Reply, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { SECRET_KEY } from '../helpers/secret.js';
+import { type Session, spawnMcp } from '../helpers/session.js';
 import { SQLITE as sqlite } from '../helpers/sqlite.js';
 import { until } from '../helpers/until.js';
 import { errorBody } from '../helpers/upstream-shapes.js';
@@ -59,7 +60,7 @@ async function callUnderWay(budget: string | undefined, first: Reply) {
   return { upstream, env, mcp, call };
 }
 
-async function kill(mcp: McpSession, call: Promise<unknown>): Promise<void> {
+async function kill(mcp: Session, call: Promise<unknown>): Promise<void> {
   process.kill(mcp.pid, 'SIGKILL');
   await call;
   await mcp.close().catch(() => {});

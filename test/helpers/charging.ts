@@ -3,10 +3,11 @@
  * started afterwards reads them, and a server killed with calls sent and calls waiting for a turn.
  */
 import { expect } from 'vitest';
-import { creditUsage, type Env, spawnMcp } from './cli.js';
+import { creditUsage, type Env } from './cli.js';
 import type { FakeUpstream } from './fake-upstream.js';
 import { startMcp } from './in-process.js';
 import { NOW } from './now.js';
+import { spawnMcp } from './session.js';
 import { until } from './until.js';
 import { okStatus } from './upstream-shapes.js';
 

@@ -1,6 +1,6 @@
 /**
- * The built CLI as a child process: as an MCP server behind the SDK's Client over stdio, or as a
- * one-shot command. The child gets only the environment a test passes plus PATH (the SDK's stdio
+ * The built CLI as a child process, a one-shot command (an MCP session with one: session.ts's
+ * spawnMcp). The child gets only the environment a test passes plus PATH (the SDK's stdio
  * transport adds its own short safe list: HOME, LOGNAME, SHELL, TERM, USER; never an SVC_* variable).
  * Everything the child prints goes through the recorder.
  */
@@ -8,9 +8,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { expect, inject } from 'vitest';
 import type { CreditUsageFigures } from '../../src/catalog/usage-figures.js';
 import { record } from './recorder.js';
@@ -47,75 +46,15 @@ export function childEnv(env: Env): Env {
   return { PATH: process.env.PATH ?? '', SVC_STATE_DIR: fileStateDir(), ...env };
 }
 
-export interface McpSession {
-  client: Client;
-  /** tools/list as the server answered it when the session started. */
-  tools: Tool[];
-  pid: number;
-  /** Everything the child wrote to stderr so far. */
-  stderr(): string;
-  /** Resolves with stderr once it matches (the banner is written after the transport connects). */
-  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<string>;
-  /** tools/call through `client.callTool`, so the SDK checks structuredContent against outputSchema. */
-  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
-  /** Whether the child process is still running. */
-  alive(): boolean;
-  close(): Promise<void>;
-}
-
-/**
- * Spawn `node dist/cli.js stdio` with `env`, connect an SDK Client and list the tools (which also
- * makes the Client cache every tool's output validator). For what the process is tested for (its
- * stderr, its exit, a kill); in-process.ts's startMcp builds the same server in the test's process.
- */
-export async function spawnMcp(env: Env = {}): Promise<McpSession> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI_PATH, 'stdio'],
-    env: childEnv(env),
-    stderr: 'pipe',
-    cwd: REPO_ROOT,
-  });
-  const stderr = keptText('mcp stderr', 'stderr');
-  transport.stderr?.on('data', (chunk: Buffer) => stderr.append(chunk.toString('utf8')));
-  recordMessages(transport);
-
-  const client = new Client({ name: 'svc-mcp-tests', version: '0.0.0' });
-  await client.connect(transport);
-  const pid = transport.pid ?? -1;
-  const { tools } = await client.listTools();
-
-  return {
-    client,
-    tools,
-    pid,
-    stderr: stderr.text,
-    waitForStderr: stderr.waitFor,
-    async call(name, args = {}) {
-      return (await client.callTool({ name, arguments: args })) as CallToolResult;
-    },
-    alive: () => isAlive(pid),
-    close: () => client.close(),
-  };
-}
-
 /** The figures get_credit_usage gives in this session. */
-export async function creditUsage(mcp: McpSession): Promise<CreditUsageFigures> {
+export async function creditUsage(mcp: {
+  call(name: string): Promise<CallToolResult>;
+}): Promise<CreditUsageFigures> {
   return (await mcp.call('get_credit_usage')).structuredContent as unknown as CreditUsageFigures;
 }
 
-/** `use` with a server process of its own (for what only a process has: a preload, its exit), stopped afterwards. */
-export async function withProcess<T>(env: Env, use: (mcp: McpSession) => Promise<T>): Promise<T> {
-  const mcp = await spawnMcp(env);
-  try {
-    return await use(mcp);
-  } finally {
-    await mcp.close();
-  }
-}
-
 /** Record every JSON-RPC message the server sends (stdout carries nothing else), tool results included. */
-function recordMessages(transport: StdioClientTransport): void {
+export function recordMessages(transport: StdioClientTransport): void {
   let handler: ((message: JSONRPCMessage, extra?: unknown) => void) | undefined;
   const recording = (message: JSONRPCMessage, extra?: unknown) => {
     record('mcp stdout', JSON.stringify(message));
@@ -161,6 +100,8 @@ export interface CliProcess {
   child: ChildProcess;
   stdout(): string;
   stderr(): string;
+  /** Resolves with stderr once it matches. */
+  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /** Resolves when the child has exited and its output is closed. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -173,21 +114,18 @@ export function spawnCli(args: string[], env: Env = {}, stdin: 'pipe' | 'ignore'
     stdio: [stdin, 'pipe', 'pipe'],
   });
   let stdout = '';
-  let stderr = '';
   const label = `cli ${args[0] ?? ''}`;
+  const stderr = keptText(`${label} stderr`, 'stderr');
   child.stdout?.on('data', (chunk: Buffer) => {
     stdout += chunk.toString('utf8');
     record(`${label} stdout`, chunk.toString('utf8'));
   });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-    record(`${label} stderr`, chunk.toString('utf8'));
-  });
+  child.stderr?.on('data', (chunk: Buffer) => stderr.append(chunk.toString('utf8')));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code, signal) => resolve({ code, signal }));
   });
-  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+  return { child, stdout: () => stdout, stderr: stderr.text, waitForStderr: stderr.waitFor, exited };
 }
 
 export interface CliRun {

@@ -1,13 +1,13 @@
 /** For a test file: a fake upstream, and a server built in this process pointed at it with the secret key, shared by its tests. */
 import { afterAll, beforeAll } from 'vitest';
-import type { McpSession } from './cli.js';
 import { type FakeUpstream, startFakeUpstream } from './fake-upstream.js';
 import { startMcp } from './in-process.js';
 import { SECRET_KEY } from './secret.js';
+import type { Session } from './session.js';
 
 export interface FakeSession {
   upstream: FakeUpstream;
-  mcp: McpSession;
+  mcp: Session;
 }
 
 /** `env` adds settings, e.g. SVC_TOOLSETS=all for tools outside the default list. */

@@ -7,8 +7,6 @@
  * server sends and every log line goes through the recorder, so the key-leak scan covers them.
  */
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { createServices, type ServiceOptions, type Services } from '../../src/call/services.js';
 import { loadConfig } from '../../src/config/index.js';
@@ -16,7 +14,7 @@ import { createHttpHandler } from '../../src/mcp/http/handler.js';
 import type { OwnKeyOptions } from '../../src/mcp/http/own-key/index.js';
 import { HTTP_SERVICES, httpServer } from '../../src/mcp/http/serve.js';
 import { serveConnection } from '../../src/mcp/stdio.js';
-import { childEnv, type Env, type McpSession } from './cli.js';
+import { childEnv, type Env } from './cli.js';
 import { record } from './recorder.js';
 import {
   type Answerer,
@@ -84,52 +82,29 @@ function serverSide(): [InMemoryTransport, InMemoryTransport] {
 
 /** Another client's session on the same services (as a second connection to one process). */
 export async function connectTo(
-  services: Services,
+  services: Services & { logs?: Logs },
   client: ClientKind = 'sdk1',
   answer?: Answerer,
 ): Promise<Session> {
   const [clientSide, server] = serverSide();
   const handle = serveConnection(services, server);
-  const session = await connectClient({ client, transport: 'stdio' }, clientSide, answer);
+  let open = true;
+  const logs = services.logs ?? keptText('in-process log', 'the log');
+  const side = { pid: Number.NaN, stderr: logs.text, waitForStderr: logs.waitFor, alive: () => open };
+  const session = await connectClient({ client, transport: 'stdio' }, clientSide, side, answer);
   return {
     ...session,
     async close() {
+      open = false;
       await session.close();
       await handle.close().catch(() => {});
     },
   };
 }
 
-/**
- * The SDK 1.x client on a server of its own in this process, as `startMcp` in cli.ts gives one over
- * stdio (a process's pid and stderr aside: the log lines stand for stderr).
- */
-export async function startMcp(env: Env = {}): Promise<McpSession> {
-  const services = await servicesFor(env);
-  const [clientSide, server] = serverSide();
-  const handle = serveConnection(services, server);
-  const client = new Client({ name: 'svc-mcp-tests', version: '0.0.0' });
-  await client.connect(clientSide);
-  const { tools } = await client.listTools();
-  let open = true;
-  return {
-    client,
-    tools,
-    // No process of its own: a signal sent to this pid fails rather than reaching another process.
-    pid: Number.NaN,
-    stderr: () => services.logs.text(),
-    waitForStderr: (pattern, timeoutMs) => services.logs.waitFor(pattern, timeoutMs),
-    async call(name, args = {}) {
-      return (await client.callTool({ name, arguments: args })) as CallToolResult;
-    },
-    alive: () => open,
-    async close() {
-      open = false;
-      await client.close();
-      await handle.close().catch(() => {});
-      await services.close();
-    },
-  };
+/** The SDK 1.x client on a server of its own in this process: the usual session of a test. */
+export function startMcp(env: Env = {}): Promise<InProcessSession> {
+  return openInProcess(env, 'sdk1');
 }
 
 /**
@@ -156,6 +131,7 @@ export async function startHttpServer(
     url: `${origin}/mcp`,
     origin,
     stderr: () => services.logs.text(),
+    waitForStderr: (pattern, timeoutMs) => services.logs.waitFor(pattern, timeoutMs),
     alive: () => listening,
     async stop() {
       if (!listening) return { code: 0, signal: null };
@@ -230,7 +206,7 @@ export async function openRaw(
 }
 
 /** `use` with a server of its own, built in this process, closed afterwards whatever happens. */
-export async function withServer<T>(env: Env, use: (mcp: McpSession) => Promise<T>): Promise<T> {
+export async function withServer<T>(env: Env, use: (mcp: Session) => Promise<T>): Promise<T> {
   const mcp = await startMcp(env);
   try {
     return await use(mcp);

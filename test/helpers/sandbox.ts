@@ -4,9 +4,10 @@
  * count and add faults.
  */
 import { startSandbox } from '../../src/sandbox/server.js';
-import type { Env, McpSession } from './cli.js';
+import type { Env } from './cli.js';
 import { startMcp } from './in-process.js';
 import { NOW } from './now.js';
+import type { Session } from './session.js';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 export type SandboxOptions = NonNullable<Parameters<typeof startSandbox>[0]>;
@@ -41,7 +42,7 @@ export function heavyCallsEnv(sandbox: Sandbox, extra: Env = {}): Env {
  */
 export async function startPayingAndRefusing(
   sandbox: Sandbox,
-): Promise<{ paying: McpSession; refusing: McpSession }> {
+): Promise<{ paying: Session; refusing: Session }> {
   const env = { SVC_TOOLSETS: 'all', SVC_CACHE: 'off', SVC_NOW: NOW, SVC_MAX_ANSWER_CHARS: '400000' };
   const [paying, refusing] = await Promise.all([
     startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { ...env, SVC_MAX_CREDITS_PER_CALL: '10000' })),

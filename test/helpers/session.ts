@@ -13,8 +13,18 @@ import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport as Sdk1Stdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as Sdk1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ElicitRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { CLI_PATH, type CliProcess, childEnv, type Env, isAlive, REPO_ROOT, spawnCli } from './cli.js';
+import {
+  CLI_PATH,
+  type CliProcess,
+  childEnv,
+  type Env,
+  isAlive,
+  REPO_ROOT,
+  recordMessages,
+  spawnCli,
+} from './cli.js';
 import { record } from './recorder.js';
+import { keptText } from './until.js';
 
 export type ClientKind = 'sdk1' | 'v2';
 export type TransportKind = 'stdio' | 'http';
@@ -43,8 +53,26 @@ export interface CallOptions {
   params?: Record<string, unknown>;
 }
 
-export interface Session {
+/** Where a session's server runs: a child process, or this one (no pid; its log lines stand for stderr). */
+export interface ServerSide {
+  /** The child's pid; NaN for a server in this process, so that a signal sent to it fails. */
+  pid: number;
+  /** What the server logged so far (a child: everything it wrote to stderr). */
+  stderr(): string;
+  /** Resolves with that text once it matches (the banner is written after the transport connects). */
+  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Whether the server is still running. */
+  alive(): boolean;
+}
+
+/** The one session type: a client connected to a server, and that server's side. */
+export interface Session extends ServerSide {
   kind: SessionKind;
+  /**
+   * The client itself, for what `call` does not cover (prompts, resources, ping, capabilities): the
+   * SDK 1.x Client's interface, which the v2 client's methods used here share.
+   */
+  client: Sdk1Client;
   /** tools/list as the server answered it when the session started. */
   tools: Tool[];
   /** The protocol revision the session speaks. */
@@ -97,6 +125,7 @@ function newClient(kind: ClientKind, answer?: Answerer): AnyClient {
 export async function connectClient(
   kind: SessionKind,
   transport: object,
+  side: ServerSide,
   answer?: Answerer,
 ): Promise<Session> {
   // The 1.x client tells its transport the version `initialize` settled on, when the transport asks.
@@ -111,7 +140,9 @@ export async function connectClient(
   await client.connect(transport);
   const { tools } = await client.listTools();
   return {
+    ...side,
     kind,
+    client: client as unknown as Sdk1Client,
     tools: tools as Tool[],
     protocolVersion: client.getNegotiatedProtocolVersion?.() ?? settled,
     instructions: client.getInstructions(),
@@ -143,6 +174,7 @@ export interface HttpServer {
   origin: string;
   /** What it logged (a child: everything it wrote to stderr). */
   stderr(): string;
+  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<string>;
   alive(): boolean;
   /** Stop it (a child: send a signal) and wait for the end. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -181,6 +213,7 @@ export async function spawnHttpServer(env: Env = {}, args: string[] = []): Promi
     proc,
     pid,
     stderr: proc.stderr,
+    waitForStderr: proc.waitForStderr,
     alive: () => isAlive(pid),
     async stop(signal = 'SIGTERM') {
       if (isAlive(pid)) proc.child.kill(signal);
@@ -201,7 +234,13 @@ export function connectHttp(
     client === 'sdk1'
       ? new Sdk1Http(url, { requestInit: { headers } })
       : new V2Http(url, { requestInit: { headers } });
-  return connectClient({ client, transport: 'http' }, transport, answer);
+  const side = {
+    pid: 'pid' in server ? (server.pid as number) : Number.NaN,
+    stderr: server.stderr,
+    waitForStderr: server.waitForStderr,
+    alive: server.alive,
+  };
+  return connectClient({ client, transport: 'http' }, transport, side, answer);
 }
 
 /** A session over stdio with the built CLI as a child process: for what the process is tested for. */
@@ -214,8 +253,35 @@ export function spawnSession(kind: SessionKind, env: Env = {}, answer?: Answerer
     cwd: REPO_ROOT,
   };
   const transport = kind.client === 'sdk1' ? new Sdk1Stdio(parameters) : new V2Stdio(parameters);
-  transport.stderr?.on('data', (chunk: Buffer) =>
-    record(`${kind.client} stdio stderr`, chunk.toString('utf8')),
-  );
-  return connectClient(kind, transport, answer);
+  const stderr = keptText(`${kind.client} stdio stderr`, 'stderr');
+  transport.stderr?.on('data', (chunk: Buffer) => stderr.append(chunk.toString('utf8')));
+  if (kind.client === 'sdk1') recordMessages(transport as Sdk1Stdio);
+  const pid = () => transport.pid ?? -1;
+  const side = {
+    get pid() {
+      return pid();
+    },
+    stderr: stderr.text,
+    waitForStderr: stderr.waitFor,
+    alive: () => isAlive(pid()),
+  };
+  return connectClient(kind, transport, side, answer);
+}
+
+/**
+ * `node dist/cli.js stdio` with `env`, the SDK 1.x client connected: for what the process is tested
+ * for (its stderr, its exit, a kill); in-process.ts's startMcp builds the same server in this process.
+ */
+export function spawnMcp(env: Env = {}): Promise<Session> {
+  return spawnSession({ client: 'sdk1', transport: 'stdio' }, env);
+}
+
+/** `use` with a server process of its own (for what only a process has: a preload, its exit), stopped afterwards. */
+export async function withProcess<T>(env: Env, use: (mcp: Session) => Promise<T>): Promise<T> {
+  const mcp = await spawnMcp(env);
+  try {
+    return await use(mcp);
+  } finally {
+    await mcp.close();
+  }
 }

@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aligned, pearson, referenceFigures, type Series } from '../helpers/analysis-reference.js';
-import { creditUsage, firstText, type McpSession, newStateDir, textOf } from '../helpers/cli.js';
+import { creditUsage, firstText, newStateDir, textOf } from '../helpers/cli.js';
 import { openSession, startMcp } from '../helpers/in-process.js';
 import { NOW, NOW_MS } from '../helpers/now.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
-import { type Answerer, SESSION_KINDS } from '../helpers/session.js';
+import { type Answerer, SESSION_KINDS, type Session } from '../helpers/session.js';
 
 const OHLCV = '/v2/cryptocurrency/ohlcv/historical';
 const TEN = 'ETH, SOL, XRP, DOGE, ADA, BNB, TRX, LINK, DOT, LTC';
@@ -30,11 +30,11 @@ interface Analysis {
 }
 
 let sandbox: Sandbox;
-const sessions: McpSession[] = [];
+const sessions: Session[] = [];
 const requests = () => sandbox.stats.byPath.get(OHLCV) ?? 0;
 
 /** A server of its own on the sandbox, with a ledger of its own; `extra` settings besides. */
-async function server(extra: Record<string, string> = {}): Promise<McpSession> {
+async function server(extra: Record<string, string> = {}): Promise<Session> {
   const mcp = await startMcp(
     sandboxEnv(sandbox, 'sandbox-enterprise', {
       SVC_NOW: NOW,
@@ -47,7 +47,7 @@ async function server(extra: Record<string, string> = {}): Promise<McpSession> {
 }
 
 /** Every candle get_ohlcv_historical gives for `args`, following `next`, and what the pages cost. */
-async function candlesOf(mcp: McpSession, args: Record<string, unknown>) {
+async function candlesOf(mcp: Session, args: Record<string, unknown>) {
   const byId = new Map<number, { symbol: string; candles: Candle[] }>();
   let credits = 0;
   let next: Record<string, unknown> | undefined = args;

@@ -3,10 +3,11 @@
  * with nothing sent to the service; the same figures and refusals the real calls then meet.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, textOf } from '../helpers/cli.js';
+import { textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { NOW } from '../helpers/now.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import type { Session } from '../helpers/session.js';
 
 interface Row {
   tool: string;
@@ -37,7 +38,7 @@ const PLAN = [
 ];
 
 let sandbox: Sandbox;
-let mcp: McpSession;
+let mcp: Session;
 const requests = () => sandbox.stats.requests;
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });

@@ -5,11 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { data } from '../helpers/answers.js';
-import { firstText, type McpSession } from '../helpers/cli.js';
+import { firstText } from '../helpers/cli.js';
 import { startFakeUpstream } from '../helpers/fake-upstream.js';
 import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { SECRET_KEY } from '../helpers/secret.js';
+import type { Session } from '../helpers/session.js';
 import { okStatus } from '../helpers/upstream-shapes.js';
 
 type Match = {
@@ -27,7 +28,7 @@ const MAP = '/v1/cryptocurrency/map';
 
 describe('on the sandbox', () => {
   let sandbox: Sandbox;
-  let mcp: McpSession;
+  let mcp: Session;
   beforeAll(async () => {
     sandbox = await startTestSandbox({ rateLimit: false });
     mcp = await startMcp(sandboxEnv(sandbox));
@@ -112,7 +113,7 @@ describe('on the sandbox', () => {
 
 describe('a symbol several assets share', () => {
   const upstream = { current: undefined as Awaited<ReturnType<typeof startFakeUpstream>> | undefined };
-  let mcp: McpSession;
+  let mcp: Session;
   beforeAll(async () => {
     upstream.current = await startFakeUpstream();
     upstream.current.reply(MAP, {

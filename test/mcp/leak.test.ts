@@ -6,10 +6,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, spawnMcp, textOf } from '../helpers/cli.js';
+import { runCli, textOf } from '../helpers/cli.js';
 import { scanForSecret } from '../helpers/leak-scan.js';
 import { recordedByThisWorker } from '../helpers/recorder.js';
 import { SECRET_KEY } from '../helpers/secret.js';
+import { spawnMcp } from '../helpers/session.js';
 
 describe('the recorder', () => {
   it('records a server’s stderr, its protocol messages and tool results, with the secret key set', async () => {

@@ -3,11 +3,12 @@
  * stdio on the embedded sandbox, and a coin report followed through with the tools it names.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstText, type McpSession } from '../helpers/cli.js';
+import { firstText } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
+import type { Session } from '../helpers/session.js';
 import { ALL_TOOLS, DEFAULT_TOOLS } from '../helpers/tool-names.js';
 
-let mcp: McpSession;
+let mcp: Session;
 beforeAll(async () => {
   mcp = await startMcp();
 });

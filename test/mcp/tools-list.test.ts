@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, REPO_ROOT, runCli, spawnCli, spawnMcp } from '../helpers/cli.js';
+import { REPO_ROOT, runCli, spawnCli } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
+import { type Session, spawnMcp } from '../helpers/session.js';
 import { withoutLedgerNotice } from '../helpers/sqlite.js';
 import { DEFAULT_TOOLS } from '../helpers/tool-names.js';
 
@@ -28,7 +29,7 @@ const NOT_BASIC = [
 const names = (tools: Tool[]) => tools.map((t) => t.name);
 
 describe('tools/list on the embedded sandbox', () => {
-  let mcp: McpSession;
+  let mcp: Session;
   beforeAll(async () => {
     mcp = await startMcp();
   });

@@ -1,13 +1,13 @@
 /** Every tool's definition, as tools/list gives it with every toolset on, against its committed file. */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { McpSession } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
+import type { Session } from '../helpers/session.js';
 import { ALL_TOOLS } from '../helpers/tool-names.js';
 import { HOW_TO_UPDATE, readToolsnap, toolsnapNames, UPDATE, writeToolsnaps } from '../helpers/toolsnaps.js';
 
 describe('tool snapshots (test/mcp/__toolsnaps__)', () => {
-  let mcp: McpSession;
+  let mcp: Session;
   beforeAll(async () => {
     mcp = await startMcp({ SVC_TOOLSETS: 'all' });
     if (UPDATE) writeToolsnaps(mcp.tools);

@@ -4,10 +4,10 @@
  * stdio process writes none by default, only its banner.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, spawnMcp } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { SECRET_KEY } from '../helpers/secret.js';
+import { type Session, spawnMcp } from '../helpers/session.js';
 import { withoutLedgerNotice } from '../helpers/sqlite.js';
 
 /** Values passed as arguments: none may reach a log line. */
@@ -23,7 +23,7 @@ function logLines(stderr: string): Record<string, unknown>[] {
 
 describe('logs', () => {
   let sandbox: Sandbox;
-  const sessions: McpSession[] = [];
+  const sessions: Session[] = [];
 
   beforeAll(async () => {
     sandbox = await startTestSandbox({ rateLimit: false });
@@ -33,7 +33,7 @@ describe('logs', () => {
     await sandbox?.close();
   });
 
-  async function start(key: string, extra: Record<string, string>): Promise<McpSession> {
+  async function start(key: string, extra: Record<string, string>): Promise<Session> {
     const session = await startMcp(sandboxEnv(sandbox, key, extra));
     sessions.push(session);
     return session;

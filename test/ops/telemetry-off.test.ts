@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { newStateDir, spawnMcp, textOf } from '../helpers/cli.js';
+import { newStateDir, textOf } from '../helpers/cli.js';
+import { spawnMcp } from '../helpers/session.js';
 
 const PRELOAD = pathToFileURL(join(import.meta.dirname, '../helpers/module-log.mjs')).href;
 

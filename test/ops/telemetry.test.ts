@@ -8,11 +8,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type McpSession, textOf } from '../helpers/cli.js';
+import { textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { startMcp } from '../helpers/in-process.js';
 import { NOW } from '../helpers/now.js';
 import { SECRET_KEY } from '../helpers/secret.js';
+import type { Session } from '../helpers/session.js';
 import { until } from '../helpers/until.js';
 import { okStatus } from '../helpers/upstream-shapes.js';
 
@@ -43,7 +44,7 @@ let receiver: Server;
 let spans: ExportedSpan[] = [];
 const metrics: ExportedMetric[] = [];
 let upstream: FakeUpstream;
-let mcp: McpSession;
+let mcp: Session;
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {

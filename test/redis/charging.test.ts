@@ -19,12 +19,13 @@ import {
   settledUsage,
   usage,
 } from '../helpers/charging.js';
-import { creditUsage, type McpSession, newStateDir, textOf } from '../helpers/cli.js';
+import { creditUsage, newStateDir, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { startMcp } from '../helpers/in-process.js';
 import { NOW } from '../helpers/now.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { SECRET_KEY } from '../helpers/secret.js';
+import type { Session } from '../helpers/session.js';
 import { until } from '../helpers/until.js';
 
 const missing = redisMissing();
@@ -64,7 +65,7 @@ describe.skipIf(missing)('the Redis ledger charges a killed replica for its sent
    * The server's 8 upstream turns taken by calls the hanging upstream holds, until `end` cancels
    * them (each charged its estimate) and the calls waiting behind them get their turns.
    */
-  async function holdEveryTurn(mcp: McpSession): Promise<{ end(): Promise<void> }> {
+  async function holdEveryTurn(mcp: Session): Promise<{ end(): Promise<void> }> {
     const before = upstream.requests.length;
     const cancels = Array.from({ length: IN_FLIGHT }, () => new AbortController());
     const sent = cancels.map((cancel) =>

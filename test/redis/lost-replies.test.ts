@@ -5,10 +5,11 @@
  * less by what a call that was never sent holds for the reservation's ten minutes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, newStateDir, textOf } from '../helpers/cli.js';
+import { newStateDir, textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import type { Session } from '../helpers/session.js';
 
 const missing = redisMissing();
 const PATH = '/v3/fear-and-greed/latest';
@@ -16,7 +17,7 @@ const PATH = '/v3/fear-and-greed/latest';
 describe.skipIf(missing)('a reservation whose reply was lost', () => {
   let redis: TestRedis;
   let sandbox: Sandbox;
-  let mcp: McpSession;
+  let mcp: Session;
   beforeAll(async () => {
     [redis, sandbox] = await Promise.all([startRedis(), startTestSandbox({ rateLimit: false })]);
     mcp = await startMcp(
@@ -38,7 +39,7 @@ describe.skipIf(missing)('a reservation whose reply was lost', () => {
     // One call answered first: the connection is up, and 1 of the budget's 2 credits is left.
     expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
     redis.pause();
-    let refused: Awaited<ReturnType<McpSession['call']>>;
+    let refused: Awaited<ReturnType<Session['call']>>;
     try {
       refused = await mcp.call('get_fear_and_greed_latest');
     } finally {

@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Env, type McpSession, textOf } from '../helpers/cli.js';
+import { type Env, textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import type { Session } from '../helpers/session.js';
 import { until } from '../helpers/until.js';
 
 const missing = redisMissing();
@@ -23,7 +24,7 @@ describe.skipIf(missing)('replicas on one Redis', () => {
   let redis: TestRedis;
   let sandbox: Sandbox;
   const stateRoot = mkdtempSync(join(tmpdir(), 'svc-mcp-replicas-'));
-  const sessions: McpSession[] = [];
+  const sessions: Session[] = [];
 
   beforeAll(async () => {
     [redis, sandbox] = await Promise.all([startRedis(), startTestSandbox({ rateLimit: false })]);
@@ -40,7 +41,7 @@ describe.skipIf(missing)('replicas on one Redis', () => {
    * Replicas: server processes on one Redis under one prefix, each with a state directory of its
    * own, as on machines of their own (a shared directory would share the SQLite ledger).
    */
-  async function replica(prefix: string, extra: Env = {}): Promise<McpSession> {
+  async function replica(prefix: string, extra: Env = {}): Promise<Session> {
     const started = await startMcp(
       sandboxEnv(sandbox, 'sandbox-enterprise', {
         SVC_REDIS_URL: redis.url,
@@ -54,7 +55,7 @@ describe.skipIf(missing)('replicas on one Redis', () => {
   }
 
   /** Two replicas under one prefix, started side by side. */
-  function twoReplicas(prefix: string, extra: Env = {}): Promise<[McpSession, McpSession]> {
+  function twoReplicas(prefix: string, extra: Env = {}): Promise<[Session, Session]> {
     return Promise.all([replica(prefix, extra), replica(prefix, extra)]);
   }
 

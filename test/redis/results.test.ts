@@ -6,10 +6,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, newStateDir, textOf } from '../helpers/cli.js';
+import { newStateDir, textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { heavyCallsEnv, type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
+import type { Session } from '../helpers/session.js';
 
 const missing = redisMissing();
 const LISTINGS = '/v3/cryptocurrency/listings/latest';
@@ -18,7 +19,7 @@ type Page = { start: number; items: { id: number }[]; next?: Record<string, unkn
 describe.skipIf(missing)('kept results across replicas', () => {
   let redis: TestRedis;
   let sandbox: Sandbox;
-  let replicas: McpSession[] = [];
+  let replicas: Session[] = [];
   const requests = () => sandbox.stats.byPath.get(LISTINGS) ?? 0;
   const page = (result: CallToolResult) => result.structuredContent as Page;
 
@@ -42,7 +43,7 @@ describe.skipIf(missing)('kept results across replicas', () => {
   });
 
   it('a page kept on one replica is served by the other, free and with no request', async () => {
-    const [one, other] = replicas as [McpSession, McpSession];
+    const [one, other] = replicas as [Session, Session];
     const asked = requests();
     const first = await one.call('get_cryptocurrency_listings_latest', { limit: 300, format: 'json' });
     expect(requests() - asked).toBe(1);
@@ -60,7 +61,7 @@ describe.skipIf(missing)('kept results across replicas', () => {
   });
 
   it('a page whose result Redis no longer holds is asked of the service again, charged', async () => {
-    const [one, other] = replicas as [McpSession, McpSession];
+    const [one, other] = replicas as [Session, Session];
     const first = await one.call('get_cryptocurrency_listings_latest', { limit: 300, format: 'json' });
     const next = page(first).next;
     const client = new Redis(redis.url);

@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type McpSession, spawnMcp, textOf } from '../helpers/cli.js';
+import { textOf } from '../helpers/cli.js';
+import { type Session, spawnMcp } from '../helpers/session.js';
 
 function residentMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
@@ -32,7 +33,7 @@ function burstCall(i: number): [string, Record<string, unknown>] {
 }
 
 /** Each of the burst's calls answered, and `ping` sent every 100 ms while they run. */
-async function burst(mcp: McpSession) {
+async function burst(mcp: Session) {
   let running = true;
   let pings = 0;
   const pinging = (async () => {

@@ -9,9 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tools } from '../../src/tools/index.js';
-import { type McpSession, textOf } from '../helpers/cli.js';
+import { textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import type { Session } from '../helpers/session.js';
 import { defaultArgs } from '../helpers/tool-names.js';
 
 interface PropertySchema {
@@ -60,7 +61,7 @@ function invalidValues(schema: PropertySchema): [string, unknown][] {
 }
 
 let sandbox: Sandbox;
-let mcp: McpSession;
+let mcp: Session;
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });
   mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_CACHE: 'off', SVC_TOOLSETS: 'all' }));

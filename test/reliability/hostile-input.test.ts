@@ -3,14 +3,14 @@
  * refused before anything is sent, naming the parameter and what is allowed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, textOf } from '../helpers/cli.js';
+import { textOf } from '../helpers/cli.js';
 import { postMcp } from '../helpers/http.js';
 import { openSession, startHttpServer, startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
-import { SESSION_KINDS } from '../helpers/session.js';
+import { SESSION_KINDS, type Session } from '../helpers/session.js';
 
 let sandbox: Sandbox;
-let mcp: McpSession;
+let mcp: Session;
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false });
   mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_CACHE: 'off' }));

@@ -4,10 +4,11 @@
  * upstream's code and says what to do; retries happen only where they help, and are bounded.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { firstText, type McpSession, textOf } from '../helpers/cli.js';
+import { firstText, textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { SECRET_KEY } from '../helpers/secret.js';
+import type { Session } from '../helpers/session.js';
 
 const FNG = '/v3/fear-and-greed/latest';
 const FEAR_AND_GREED_LINE = /^Fear & Greed \d{1,3} – (Extreme Fear|Fear|Neutral|Greed|Extreme Greed)$/;
@@ -21,7 +22,7 @@ afterAll(() => sandbox?.close());
 const requestsTo = (path: string) => sandbox.stats.byPath.get(path) ?? 0;
 
 /** Call a tool and measure how many sandbox requests and how long it took. */
-async function measured(mcp: McpSession, tool: string, args: Record<string, unknown> = {}, path = FNG) {
+async function measured(mcp: Session, tool: string, args: Record<string, unknown> = {}, path = FNG) {
   const before = requestsTo(path);
   const started = performance.now();
   const result = await mcp.call(tool, args);
@@ -91,7 +92,7 @@ describe('error messages', () => {
 });
 
 describe('sandbox faults', () => {
-  let mcp: McpSession;
+  let mcp: Session;
   beforeAll(async () => {
     mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_CACHE: 'off' }));
   });
@@ -189,7 +190,7 @@ describe('sandbox faults', () => {
 });
 
 describe('timeouts (SVC_TIMEOUT_MS=500)', () => {
-  let mcp: McpSession;
+  let mcp: Session;
   beforeAll(async () => {
     mcp = await startMcp(
       sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_TIMEOUT_MS: '500', SVC_CACHE: 'off' }),

@@ -12,8 +12,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { build } from 'esbuild';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type McpSession, REPO_ROOT, textOf } from '../helpers/cli.js';
+import { REPO_ROOT, textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
+import type { Session } from '../helpers/session.js';
 import { BONK_CHART } from '../helpers/tool-names.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -82,7 +83,7 @@ const CASES: Case[] = [
   },
 ];
 
-let mcp: McpSession;
+let mcp: Session;
 let browser: Browser;
 let page: Page;
 const drawTimes: number[] = [];
