@@ -8,9 +8,10 @@ import { promisify } from 'node:util';
 import { Ajv } from 'ajv';
 import formats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './helpers/cli.js';
 
 const run = promisify(execFile);
-const root = new URL('..', import.meta.url).pathname;
+const root = REPO_ROOT;
 
 describe('generated docs', () => {
   it("the README's tool list, docs/tools.md, docs/settings.md, docs/performance.md, manifest.json and server.json are as generated", async () => {

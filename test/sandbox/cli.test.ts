@@ -2,8 +2,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../helpers/cli.js';
 
-const root = new URL('../..', import.meta.url).pathname;
+const root = REPO_ROOT;
 const KEY = { 'X-SVC_PRO_API_KEY': 'sandbox-enterprise' };
 const FEAR_AND_GREED = '/v3/fear-and-greed/latest';
 
