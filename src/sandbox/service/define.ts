@@ -39,6 +39,8 @@ export function perItems(per: number, options: { base?: number; convert?: boolea
 export interface ServiceEndpoint<S extends z.ZodRawShape = z.ZodRawShape> {
   path: string;
   params: S;
+  /** The parameters' rules as one schema, built once. */
+  schema: z.ZodObject<S>;
   rules: readonly Rule[];
   plans: readonly Plan[];
   credits: Charge;
@@ -47,9 +49,9 @@ export interface ServiceEndpoint<S extends z.ZodRawShape = z.ZodRawShape> {
 }
 
 export function endpoint<S extends z.ZodRawShape>(
-  spec: Omit<ServiceEndpoint<S>, 'rules'> & { rules?: readonly Rule[] },
+  spec: Omit<ServiceEndpoint<S>, 'rules' | 'schema'> & { rules?: readonly Rule[] },
 ): ServiceEndpoint<S> {
-  return { rules: [], ...spec };
+  return { rules: [], ...spec, schema: z.object(spec.params) };
 }
 
 /** The parameters a handler receives: checked, typed and defaulted. */
@@ -68,7 +70,7 @@ export function readQuery(endpoint: ServiceEndpoint, query: URLSearchParams): Qu
     }
     raw[name] = value;
   }
-  const parsed = z.object(endpoint.params).safeParse(raw);
+  const parsed = endpoint.schema.safeParse(raw);
   if (!parsed.success) return { ok: false, message: issueText(parsed.error.issues[0], raw) };
   const params = parsed.data as Record<string, unknown>;
   for (const rule of endpoint.rules) {
