@@ -20,6 +20,7 @@ import { documentFetch } from './client-documents.js';
 import { type KeyCheck, KeyPage } from './key-page.js';
 import { PersonKeys, signInSecret } from './keys.js';
 import { createProvider, TOOLS_SCOPE } from './provider.js';
+import { providerRequest } from './provider-context.js';
 import { openSignInStore } from './store.js';
 
 /** Client registrations one address may make in an hour. */
@@ -109,7 +110,7 @@ export async function openOwnKey(
         );
         return true;
       }
-      await answer(req, res);
+      await providerRequest(() => answer(req, res));
       return true;
     },
     check: (authorization) => checkToken(provider, keys, resource, metadataUrl, authorization),
