@@ -1,11 +1,10 @@
-/** The CLI's one-shot commands (call, tools, demo, help) and the stdio server's clean exit. */
+/** The CLI's one-shot commands (call, demo) on the Node that runs them, and the stdio server's clean exit. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { newStateDir, REPO_ROOT, runCli, spawnCli } from '../helpers/cli.js';
 import { startFakeUpstream } from '../helpers/fake-upstream.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { DEFAULT_TOOLS } from '../helpers/tool-names.js';
-import { readToolsnap } from '../helpers/toolsnaps.js';
 
 const VERSION = JSON.parse(readFileSync(`${REPO_ROOT}/package.json`, 'utf8')).version as string;
 const FEAR_AND_GREED_LINE = /^Fear & Greed \d{1,3} – (Extreme Fear|Fear|Neutral|Greed|Extreme Greed)$/;
@@ -76,26 +75,12 @@ describe('svc-mcp call', () => {
     expect(data.items).toHaveLength(4);
   });
 
-  it('JSON that is not an object: exit 2', async () => {
-    const run = await runCli(['call', 'get_fear_and_greed_historical', '[1,2]']);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/JSON-ARGS must be a JSON object/);
-  });
-
   it('a refused argument: exit 1, the message names the parameter and its bounds, nothing on stdout', async () => {
     const run = await runCli(['call', 'get_fear_and_greed_historical', '{"limit": 501}']);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/"limit"/);
     expect(run.stderr).toMatch(/500/);
-  });
-
-  it('a mistyped tool: the closest names are suggested', async () => {
-    const run = await runCli(['call', 'get_fear_greed']);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toBe(
-      'svc-mcp: Unknown tool "get_fear_greed". Did you mean get_fear_and_greed_latest or get_fear_and_greed_historical? `svc-mcp tools` lists them.\n',
-    );
   });
 
   it('the quotes tool with no arguments says one of id, slug or symbol is needed', async () => {
@@ -113,37 +98,6 @@ describe('svc-mcp call', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/could not be reached|connection/i);
     expect(run.stderr).toMatch(/SVC_BASE_URL/);
-  });
-});
-
-describe('svc-mcp tools', () => {
-  it('lists every tool with its toolset and one-line description', async () => {
-    const run = await runCli(['tools']);
-    expect(run.code, run.stderr).toBe(0);
-    const lines = run.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(DEFAULT_TOOLS.length);
-    for (const line of lines) expect(line).toMatch(/^[a-z0-9_]+ +[a-z_]+ +\S.{20,}$/);
-    expect(lines[0]).toMatch(/^get_global_metrics_latest +global_metrics +Whole crypto market now/);
-    expect(lines.find((l) => l.startsWith('get_credit_usage '))).toMatch(/^get_credit_usage +account +/);
-  });
-
-  it("--json prints the full definitions, the same as tools/list (each tool's committed file)", async () => {
-    const run = await runCli(['tools', '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    const definitions = JSON.parse(run.stdout) as { name: string }[];
-    expect(definitions.map((d) => d.name)).toEqual(DEFAULT_TOOLS);
-    for (const definition of definitions) expect(definition).toEqual(readToolsnap(definition.name));
-  });
-
-  it('honours SVC_TOOLSETS', async () => {
-    const run = await runCli(['tools'], { SVC_TOOLSETS: 'dex' });
-    expect(run.code, run.stderr).toBe(0);
-    expect(
-      run.stdout
-        .trimEnd()
-        .split('\n')
-        .map((l) => l.split(' ')[0]),
-    ).toEqual(['list_dex_platforms', 'get_dex_platform']);
   });
 });
 
@@ -168,29 +122,6 @@ describe('svc-mcp demo', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/Refused before sending/);
     expect(run.stderr).toMatch(/^svc-mcp: none of the \d+ calls was answered/m);
-  });
-});
-
-describe('help, version, unknown command', () => {
-  it('--version prints the package version', async () => {
-    const run = await runCli(['--version']);
-    expect(run.code).toBe(0);
-    expect(run.stdout.trim()).toBe(VERSION);
-  });
-
-  it('--help lists the commands', async () => {
-    const run = await runCli(['--help']);
-    expect(run.code).toBe(0);
-    for (const command of ['[stdio]', 'http', 'sandbox', 'call', 'tools', 'demo'])
-      expect(run.stdout).toContain(`svc-mcp ${command}`);
-  });
-
-  it('an unknown command exits 2 with one line naming the commands', async () => {
-    const run = await runCli(['serve']);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toBe(
-      'svc-mcp: unknown command "serve"; commands: stdio, http, sandbox, call, tools, demo (svc-mcp --help)\n',
-    );
   });
 });
 
