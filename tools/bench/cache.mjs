@@ -17,22 +17,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CONSTANT_SERVER, CLI as cli, connectStdio, percentile, ROOT } from './processes.mjs';
-import { figure, saveResults } from './results.mjs';
+import { countOption, figure, saveResults } from './results.mjs';
 
 const { values } = parseArgs({
   options: { calls: { type: 'string', default: '1000' }, mixed: { type: 'string', default: '1000' } },
 });
-const CALLS = Number(values.calls);
-const MIXED = Number(values.mixed);
-for (const [name, value] of /** @type {[string, number][]} */ ([
-  ['--calls', CALLS],
-  ['--mixed', MIXED],
-])) {
-  if (!Number.isInteger(value) || value < 1 || value > 100_000) {
-    console.error(`${name} must be a whole number from 1 to 100000`);
-    process.exit(2);
-  }
-}
+const CALLS = countOption(values, 'calls', 100_000);
+const MIXED = countOption(values, 'mixed', 100_000);
 const WARMUP = 100;
 const { startSandbox } = await import(join(ROOT, 'dist', 'sandbox', 'server.js'));
 const { tools } = await import(join(ROOT, 'dist', 'tools', 'index.js'));

@@ -15,14 +15,10 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { percentile, ROOT } from './processes.mjs';
-import { figure, saveResults } from './results.mjs';
+import { countOption, figure, saveResults } from './results.mjs';
 
 const { values } = parseArgs({ options: { starts: { type: 'string', default: '10' } } });
-const STARTS = Number(values.starts);
-if (!Number.isInteger(STARTS) || STARTS < 1 || STARTS > 100) {
-  console.error('--starts must be a whole number from 1 to 100');
-  process.exit(2);
-}
+const STARTS = countOption(values, 'starts', 100);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const MCPB = join(ROOT, 'node_modules', '@anthropic-ai', 'mcpb', 'dist', 'cli', 'cli.js');
 

@@ -30,22 +30,13 @@ import {
   ROOT,
   startSandboxProcess,
 } from './processes.mjs';
-import { figure, saveResults } from './results.mjs';
+import { countOption, figure, saveResults } from './results.mjs';
 
 const { values } = parseArgs({
   options: { ops: { type: 'string', default: '10000' }, calls: { type: 'string', default: '2000' } },
 });
-const OPS = Number(values.ops);
-const CALLS = Number(values.calls);
-for (const [name, value] of /** @type {[string, number][]} */ ([
-  ['--ops', OPS],
-  ['--calls', CALLS],
-])) {
-  if (!Number.isInteger(value) || value < 1 || value > 1_000_000) {
-    console.error(`${name} must be a whole number from 1 to 1000000`);
-    process.exit(2);
-  }
-}
+const OPS = countOption(values, 'ops', 1_000_000);
+const CALLS = countOption(values, 'calls', 1_000_000);
 const WARMUP = 100;
 /** Calls measured fresh, and the further calls before the warmed measure. */
 const FRESH = 1_000;

@@ -22,6 +22,20 @@ export function figure(measure, value, unit, target) {
   return { measure, value: rounded, unit, target, met };
 }
 
+/**
+ * A count given on the command line (`--calls 2000`): a whole number from 1 to `most`, or the
+ * benchmark stops with exit code 2 saying so.
+ * @param {Record<string, unknown>} values what parseArgs read
+ * @param {string} name the option's name, without its dashes
+ * @param {number} most
+ */
+export function countOption(values, name, most) {
+  const value = Number(values[name]);
+  if (Number.isInteger(value) && value >= 1 && value <= most) return value;
+  console.error(`--${name} must be a whole number from 1 to ${most}`);
+  process.exit(2);
+}
+
 /** Writes the bench's figures (and prints where); `command` is how to run it again. */
 export function saveResults(bench, command, figures) {
   mkdirSync(RESULTS, { recursive: true });

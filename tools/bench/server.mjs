@@ -29,16 +29,10 @@ import {
   rssMb,
   startSandboxProcess,
 } from './processes.mjs';
-import { figure, saveResults } from './results.mjs';
+import { countOption, figure, saveResults } from './results.mjs';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '1000' } } });
-const CALLS = Number(values.calls);
-for (const [name, value] of /** @type {[string, number][]} */ ([['--calls', CALLS]])) {
-  if (!Number.isInteger(value) || value < 1) {
-    console.error(`${name} must be a whole number of at least 1`);
-    process.exit(2);
-  }
-}
+const CALLS = countOption(values, 'calls', 1_000_000);
 const WARMUP = 1_000;
 const rounds = { warmup: WARMUP, calls: CALLS };
 const KEY = 'sandbox-enterprise';

@@ -20,10 +20,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { beside, cliArgs, freePort, percentile, ROOT } from './processes.mjs';
-import { figure, saveResults } from './results.mjs';
+import { countOption, figure, saveResults } from './results.mjs';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '2000' } } });
-const calls = Number(values.calls);
+const calls = countOption(values, 'calls', 100_000);
 const TOKEN = 'a-static-token-for-the-benchmark';
 
 const { privateKey, publicKey } = await generateKeyPair('RS256');

@@ -15,14 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLI, CONSTANT_SERVER, connectStdio, percentile } from './processes.mjs';
-import { figure, saveResults } from './results.mjs';
+import { countOption, figure, saveResults } from './results.mjs';
 
 const { values } = parseArgs({ options: { starts: { type: 'string', default: '15' } } });
-const STARTS = Number(values.starts);
-if (!Number.isInteger(STARTS) || STARTS < 1 || STARTS > 1000) {
-  console.error('--starts must be a whole number from 1 to 1000');
-  process.exit(2);
-}
+const STARTS = countOption(values, 'starts', 1000);
 
 const state = mkdtempSync(join(tmpdir(), 'svc-mcp-bench-startup-'));
 /** Spawn to the initialize answer, and to the tools/list answer, in ms. */

@@ -20,22 +20,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cliArgs, connectStdio, forwardingServer, percentile, startSandboxProcess } from './processes.mjs';
-import { figure, saveResults } from './results.mjs';
+import { countOption, figure, saveResults } from './results.mjs';
 
 const { values } = parseArgs({
   options: { calls: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '2' } },
 });
-const CALLS = Number(values.calls);
-const ROUNDS = Number(values.rounds);
-for (const [name, value, most] of /** @type {[string, number, number][]} */ ([
-  ['--calls', CALLS, 100_000],
-  ['--rounds', ROUNDS, 10],
-])) {
-  if (!Number.isInteger(value) || value < 1 || value > most) {
-    console.error(`${name} must be a whole number from 1 to ${most}`);
-    process.exit(2);
-  }
-}
+const CALLS = countOption(values, 'calls', 100_000);
+const ROUNDS = countOption(values, 'rounds', 10);
 const KEY = 'sandbox-enterprise';
 const PATH = '/v3/fear-and-greed/latest';
 const TOOL = 'get_fear_and_greed_latest';
