@@ -78,9 +78,6 @@ export const endpoints = [
   keyInfo,
 ] as const satisfies readonly Endpoint[];
 
-/** The tool name of every endpoint. */
-export type EndpointName = (typeof endpoints)[number]['name'];
-
 export const endpointsByName: ReadonlyMap<string, Endpoint> = new Map(
   endpoints.map((e): [string, Endpoint] => [e.name, e]),
 );

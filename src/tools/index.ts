@@ -3,6 +3,6 @@
  * settings expose. What a tool is, and how one is defined, is in ../catalog/.
  */
 export type { Endpoint, Tool } from '../catalog/define.js';
-export { type EndpointName, endpoints, endpointsByName } from '../endpoints/index.js';
+export { endpoints, endpointsByName } from '../endpoints/index.js';
 export { tools } from './all.js';
 export * from './selection.js';
