@@ -1,6 +1,6 @@
 /**
- * The spec's parameter rules as zod pieces, shared by the MCP tools (which check arguments before
- * anything is sent) and the sandbox (which answers 400 for the same input). One definition, two users.
+ * The spec's parameter rules as zod pieces, with which the tools check arguments before anything is
+ * sent, and the sentence a refusal says. (The sandbox checks the same rules from its own table.)
  */
 
 import { z } from 'zod';
@@ -325,39 +325,6 @@ function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
-const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/;
-
-/**
- * Query strings carry text only: turn the values of number and boolean fields into their types so
- * that the same schema checks a query string and a tool call's JSON arguments. A parameter sent
- * twice, or a number that is not plain decimal (0x5, +5, 1e3), is refused rather than guessed at.
- */
-export function coerceQuery(
-  schema: z.ZodObject,
-  query: URLSearchParams,
-): ParamsResult<Record<string, unknown>> {
-  const out: Record<string, unknown> = {};
-  for (const [key, raw] of query) {
-    if (Object.hasOwn(out, key)) {
-      return { ok: false, message: `Parameter "${clip(key, 40)}" is repeated; send it once.` };
-    }
-    let value: unknown = raw;
-    const kind = baseType(Object.hasOwn(schema.shape, key) ? (schema.shape[key] as z.ZodType) : undefined);
-    if (kind === 'number') {
-      if (!PLAIN_DECIMAL.test(raw)) {
-        return {
-          ok: false,
-          message: `Invalid value for "${key}": "${clip(raw, 40)}" is not a plain decimal number.`,
-        };
-      }
-      value = Number(raw);
-    } else if (kind === 'boolean' && (raw === 'true' || raw === 'false')) value = raw === 'true';
-    // defineProperty: a key named __proto__ must stay a key, to be refused as unknown.
-    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  }
-  return { ok: true, value: out };
-}
-
 /** Unwraps optional and default layers, which do not carry the inner description or type. */
 function unwrap(field: z.ZodType | undefined, stop: (f: z.ZodType) => boolean): z.ZodType | undefined {
   let current = field;
@@ -365,10 +332,6 @@ function unwrap(field: z.ZodType | undefined, stop: (f: z.ZodType) => boolean): 
     current = (current.def as unknown as { innerType: z.ZodType }).innerType;
   }
   return current;
-}
-
-function baseType(field: z.ZodType | undefined): string | undefined {
-  return unwrap(field, () => false)?.def.type;
 }
 
 function fieldDescription(field: z.ZodType | undefined): string | undefined {

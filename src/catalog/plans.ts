@@ -1,7 +1,6 @@
 /**
- * The service's plans and what each includes beyond its endpoints: the per-minute request limit and
- * how far back history reaches. The tools' descriptions and the sandbox's refusals both read
- * these (docs/service.md, "Plans").
+ * The service's plans, and how far back each one's history reaches, as the tools' descriptions say
+ * them (docs/service.md, "Plans"). The sandbox enforces the plans from a table of its own.
  */
 
 export const PLANS = ['basic', 'hobbyist', 'startup', 'standard', 'professional', 'enterprise'] as const;
@@ -23,15 +22,6 @@ export function plansText(plans: readonly Plan[]): string {
   const [first = 'basic'] = plans;
   return plans.length === PLANS.length ? 'all' : `${planTitle(first)}+`;
 }
-
-export const REQUESTS_PER_MINUTE: Readonly<Record<Plan, number>> = {
-  basic: 30,
-  hobbyist: 30,
-  startup: 30,
-  standard: 60,
-  professional: 90,
-  enterprise: 120,
-};
 
 /**
  * Months of history per plan. The spec gives Basic a depth without a value; it is taken as 1 month,
@@ -57,8 +47,3 @@ export function historyByPlan(plans: readonly Plan[]): string {
   const [first = 'basic'] = plans;
   return `History: ${describeDepth(HISTORY_MONTHS[first])} (${planTitle(first)}) to ${describeDepth(HISTORY_MONTHS.enterprise)} (Enterprise).`;
 }
-
-/** The plans that reach further back than the first ones: "Standard 3 months, …, Enterprise 6 years". */
-export const DEEPER_PLANS = PLANS.filter((plan) => HISTORY_MONTHS[plan] > HISTORY_MONTHS.basic)
-  .map((plan) => `${planTitle(plan)} ${describeDepth(HISTORY_MONTHS[plan])}`)
-  .join(', ');

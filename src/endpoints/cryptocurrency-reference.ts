@@ -133,7 +133,7 @@ const upstreamInfo = lenient(info, {
     }),
 });
 
-export const INFO_AUX = [
+const INFO_AUX = [
   'urls',
   'logo',
   'description',

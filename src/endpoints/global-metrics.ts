@@ -98,7 +98,7 @@ const GLOBAL_HISTORY_INTERVALS = [
   ...['1d', '2d', '3d', '7d', '14d', '15d', '30d', '60d', '90d', '365d'],
 ] as const;
 
-export const GLOBAL_HISTORY_AUX = [
+const GLOBAL_HISTORY_AUX = [
   'btc_dominance',
   'eth_dominance',
   'active_cryptocurrencies',

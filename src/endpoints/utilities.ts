@@ -65,7 +65,7 @@ export const priceConversion = defineEndpoint({
 });
 
 /** The precious metals' ids, as the fiat map (include_metals) and convert_id know them. */
-export const METAL_IDS = { XAU: 3575, XAG: 3574, XPT: 3577, XPD: 3576 } as const;
+const METAL_IDS = { XAU: 3575, XAG: 3574, XPT: 3577, XPD: 3576 } as const;
 const METALS = Object.entries(METAL_IDS)
   .map(([symbol, id]) => `${symbol} ${id}`)
   .join(', ');

@@ -8,15 +8,13 @@
  * that no longer shows.
  */
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import type { CreditRule } from '../../src/catalog/credits.js';
-import { coerceQuery, validateParams } from '../../src/catalog/params.js';
-import {
-  HISTORY_MONTHS as CATALOG_MONTHS,
-  REQUESTS_PER_MINUTE as CATALOG_RPM,
-} from '../../src/catalog/plans.js';
+import { validateParams } from '../../src/catalog/params.js';
+import { HISTORY_MONTHS as CATALOG_MONTHS } from '../../src/catalog/plans.js';
 import { readQuery, type ServiceEndpoint } from '../../src/sandbox/service/define.js';
 import * as table from '../../src/sandbox/service/index.js';
-import { HISTORY_MONTHS, REQUESTS_PER_MINUTE } from '../../src/sandbox/service/plans.js';
+import { HISTORY_MONTHS } from '../../src/sandbox/service/plans.js';
 import { type Endpoint, endpoints } from '../../src/tools/index.js';
 
 const SANDBOX: ServiceEndpoint[] = Object.values(table).flatMap((group) => Object.values(group));
@@ -84,9 +82,33 @@ const BASE: Readonly<Record<string, string>> = {
 /** The one way of naming assets added to a query that names none, where the endpoint needs one. */
 const NAMING = ['id', 'slug', 'symbol', 'address'];
 
+/**
+ * The catalog takes JSON arguments, not query text: a number field's plain decimal text becomes the
+ * number, true and false the boolean, the rest stays text for its rule to judge. A repeated name
+ * has no JSON form: refused, as the sandbox refuses it.
+ */
 function catalogAccepts(e: Endpoint, query: URLSearchParams): boolean {
-  const coerced = coerceQuery(e.serviceInput, query);
-  return coerced.ok && validateParams(e.serviceInput, coerced.value).ok;
+  const args: Record<string, unknown> = {};
+  for (const [name, text] of query) {
+    if (Object.hasOwn(args, name)) return false;
+    const kind = innerType(e.serviceInput.shape[name] as z.ZodType | undefined);
+    const value =
+      kind === 'number' && /^-?\d+(?:\.\d+)?$/.test(text)
+        ? Number(text)
+        : kind === 'boolean' && (text === 'true' || text === 'false')
+          ? text === 'true'
+          : text;
+    Object.defineProperty(args, name, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return validateParams(e.serviceInput, args).ok;
+}
+
+/** A field's type under its optional and default layers. */
+function innerType(field: z.ZodType | undefined): string | undefined {
+  let current = field;
+  while (current && (current.def.type === 'optional' || current.def.type === 'default'))
+    current = (current.def as unknown as { innerType: z.ZodType }).innerType;
+  return current?.def.type;
 }
 
 function sandboxAccepts(e: ServiceEndpoint, query: URLSearchParams): boolean {
@@ -145,8 +167,7 @@ describe('the catalog and the sandbox, endpoint by endpoint', () => {
     }
   });
 
-  it('agree on the plans’ request limits and history', () => {
-    expect(REQUESTS_PER_MINUTE).toEqual(CATALOG_RPM);
+  it('agree on how far back each plan reaches', () => {
     expect(HISTORY_MONTHS).toEqual(CATALOG_MONTHS);
   });
 
