@@ -18,7 +18,7 @@ import { endpointSections } from './service-page.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { plansText, TOOLSETS } = await import(`${root}dist/catalog/index.js`);
 const { tools } = await import(`${root}dist/tools/index.js`);
-const { SETTINGS_DOC } = await import(`${root}dist/config/index.js`);
+const settings = (await import(`${root}dist/config/index.js`)).settingsDoc();
 const { formatDuration } = await import(`${root}dist/format/text.js`);
 const { ICON } = await import(`${root}dist/icon.js`);
 const { toolDefinition } = await import(`${root}dist/mcp/tools.js`);
@@ -63,7 +63,7 @@ function toolsetList() {
 }
 
 function settingsTable() {
-  const rows = SETTINGS_DOC.map((s) => `| \`${s.env}\` | ${s.meaning} | ${s.shown} |`);
+  const rows = settings.map((s) => `| \`${s.env}\` | ${s.meaning} | ${s.shown} |`);
   return ['| Variable | Meaning | Default |', '|---|---|---|', ...rows].join('\n');
 }
 
@@ -78,9 +78,9 @@ function replaceBetween(text, name, body) {
 
 function manifest(current) {
   // Every setting, so that the bundle can be configured fully (the HTTP ones matter to `svc-mcp http`).
-  const env = Object.fromEntries(SETTINGS_DOC.map((s) => [s.env, `\${user_config.${s.key}}`]));
+  const env = Object.fromEntries(settings.map((s) => [s.env, `\${user_config.${s.key}}`]));
   const userConfig = Object.fromEntries(
-    SETTINGS_DOC.map((s) => [
+    settings.map((s) => [
       s.key,
       {
         type: typeof s.default === 'number' ? 'number' : 'string',
@@ -161,7 +161,7 @@ const REPOSITORY = 'https://github.com/svc-mcp/svc-mcp';
  * (`svc-mcp http` at an address of its own), with the headers its clients send.
  */
 function serverJson() {
-  const keyHeader = SETTINGS_DOC.find((s) => s.env === 'SVC_API_KEY_HEADER')?.default;
+  const keyHeader = settings.find((s) => s.env === 'SVC_API_KEY_HEADER')?.default;
   return {
     $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
     name: 'io.github.svc-mcp/svc-mcp',
@@ -179,7 +179,7 @@ function serverJson() {
         version: pkg.version,
         runtimeHint: 'npx',
         transport: { type: 'stdio' },
-        environmentVariables: SETTINGS_DOC.map((s) => ({
+        environmentVariables: settings.map((s) => ({
           name: s.env,
           description: `${s.meaning} (default: ${s.shown}).`,
           isRequired: false,

@@ -7,15 +7,15 @@
 import type { z } from 'zod';
 import { clip } from '../messages.js';
 import { SETTINGS } from './settings.js';
-import type { Setting } from './values.js';
+import { type Setting, unsetIfBlank } from './values.js';
 
 export { ANSWER_CHARS, LOG_LEVELS, type LogLevel, SETTINGS } from './settings.js';
-export { type Setting, unsetIfBlank } from './values.js';
+export { type Setting, unsetIfBlank };
 
 type Settings = typeof SETTINGS;
 
 /** What the server runs with: one property per setting, typed by its schema. */
-export type Config = { [K in keyof Settings]: z.output<Settings[K]['schema']> };
+export type Config = { [K in keyof Settings]: z.output<ReturnType<Settings[K]['schema']>> };
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -66,12 +66,20 @@ function ownKeyProblem(config: Config): string | undefined {
   return undefined;
 }
 
-/** Read the settings from an environment (process.env by default). Throws ConfigError. */
+/**
+ * Read the settings from an environment (process.env by default). Throws ConfigError. A setting left
+ * unset cannot be wrong: what it means is worked out when it is first read (most are read only once
+ * the call path loads), so start-up builds the schemas of the settings that are set and no others.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config = {} as Record<keyof Settings, unknown>;
   for (const [name, entry] of entries) {
     const raw = env[entry.env];
-    const result = entry.schema.safeParse(raw);
+    if (unsetIfBlank(raw) === undefined) {
+      valueOnFirstRead(config, name, () => entry.schema().parse(undefined));
+      continue;
+    }
+    const result = entry.schema().safeParse(raw);
     if (!result.success) {
       const shown = entry.sensitive || typeof raw !== 'string' ? '' : ` (got "${clip(raw)}")`;
       throw new ConfigError(`${entry.env} ${result.error.issues[0]?.message}${shown}.`);
@@ -81,6 +89,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problem = crossCheck(config as Config);
   if (problem) throw new ConfigError(problem);
   return config as Config;
+}
+
+/** Defines `target[name]` as `compute()`, computed when first read. */
+function valueOnFirstRead(target: object, name: string, compute: () => unknown): void {
+  Object.defineProperty(target, name, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const value = compute();
+      Object.defineProperty(target, name, { value, enumerable: true });
+      return value;
+    },
+  });
 }
 
 /** The default value in a setting's schema (inside its preprocessing and transforms), if it has one. */
@@ -98,9 +119,9 @@ function defaultOf(schema: z.ZodType): string | number | undefined {
  * Each setting as docs/settings.md's table and the bundle manifest describe it: `shown` as a
  * person reads the default, `default` what a desktop host may pre-fill.
  */
-export const SETTINGS_DOC: readonly (Setting & { shown: string; default?: string | number })[] = entries.map(
-  ([, entry]) => {
-    const value = defaultOf(entry.schema);
+export function settingsDoc(): (Setting & { shown: string; default?: string | number })[] {
+  return entries.map(([, entry]) => {
+    const value = defaultOf(entry.schema());
     return { ...entry, shown: entry.whenUnset ?? String(value), default: value };
-  },
-);
+  });
+}

@@ -39,11 +39,12 @@ export const SETTINGS = {
     whenUnset: 'unset: embedded sandbox',
     sensitive: true,
     // The key travels in a header: a control character or a space inside it could never be sent.
-    schema: optionalText(
-      z.string().regex(/^[\x21-\x7e]+$/, {
-        message: 'must be printable ASCII with no spaces (it is sent in a header)',
-      }),
-    ),
+    schema: () =>
+      optionalText(
+        z.string().regex(/^[\x21-\x7e]+$/, {
+          message: 'must be printable ASCII with no spaces (it is sent in a header)',
+        }),
+      ),
   }),
   baseUrl: setting({
     env: 'SVC_BASE_URL',
@@ -51,24 +52,29 @@ export const SETTINGS = {
     title: 'Service base URL',
     meaning: 'upstream base address',
     whenUnset: 'required when SVC_API_KEY is set',
-    schema: optionalText(
-      z
-        .url({ protocol: /^https?$/, message: 'must be an http or https URL, e.g. https://api.example.com' })
-        .transform((url) => url.replace(/\/+$/, '')),
-    ),
+    schema: () =>
+      optionalText(
+        z
+          .url({
+            protocol: /^https?$/,
+            message: 'must be an http or https URL, e.g. https://api.example.com',
+          })
+          .transform((url) => url.replace(/\/+$/, '')),
+      ),
   }),
   keyHeader: setting({
     env: 'SVC_API_KEY_HEADER',
     key: 'api_key_header',
     title: 'API key header',
     meaning: 'name of the key header',
-    schema: z.preprocess(
-      unsetIfBlank,
-      z
-        .string()
-        .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, { message: 'must be a valid HTTP header name' })
-        .default(DEFAULT_KEY_HEADER),
-    ),
+    schema: () =>
+      z.preprocess(
+        unsetIfBlank,
+        z
+          .string()
+          .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/, { message: 'must be a valid HTTP header name' })
+          .default(DEFAULT_KEY_HEADER),
+      ),
   }),
   plan: setting({
     env: 'SVC_PLAN',
@@ -76,14 +82,14 @@ export const SETTINGS = {
     title: 'Plan',
     meaning: `the key's plan (${PLANS.join(', ')}): hides tools it lacks`,
     whenUnset: 'unset: show all',
-    schema: z.preprocess(lowerCase, oneOf(PLANS).optional()),
+    schema: () => z.preprocess(lowerCase, oneOf(PLANS).optional()),
   }),
   toolsets: setting({
     env: 'SVC_TOOLSETS',
     key: 'toolsets',
     title: 'Toolsets',
     meaning: `groups of tools to expose: a comma list of ${TOOLSET_CHOICES.join(', ')}`,
-    schema: z.preprocess(unsetIfBlank, z.string().default('default')).transform(parseToolsets),
+    schema: () => z.preprocess(unsetIfBlank, z.string().default('default')).transform(parseToolsets),
   }),
   creditBudget: setting({
     env: 'SVC_CREDIT_BUDGET',
@@ -91,7 +97,7 @@ export const SETTINGS = {
     title: 'Credit budget',
     meaning: 'credits allowed per window; a call whose estimate does not fit is refused before it is sent',
     whenUnset: 'unset: no budget',
-    schema: z.preprocess(unsetIfBlank, wholeNumber(0, 1e12, 'credits').optional()),
+    schema: () => z.preprocess(unsetIfBlank, wholeNumber(0, 1e12, 'credits').optional()),
   }),
   userCreditBudget: setting({
     env: 'SVC_USER_CREDIT_BUDGET',
@@ -100,21 +106,21 @@ export const SETTINGS = {
     meaning:
       "with sign-in: each person's credits per window, inside SVC_CREDIT_BUDGET; a call must fit both. With SVC_SIGN_IN=own-key, the most a person may choose on the key page, in SVC_CREDIT_WINDOW",
     whenUnset: 'unset: none',
-    schema: z.preprocess(unsetIfBlank, wholeNumber(0, 1e12, 'credits').optional()),
+    schema: () => z.preprocess(unsetIfBlank, wholeNumber(0, 1e12, 'credits').optional()),
   }),
   creditWindow: setting({
     env: 'SVC_CREDIT_WINDOW',
     key: 'credit_window',
     title: 'Credit window',
     meaning: 'the budget window: day or month (each rolls at 00:00 UTC) or total (never rolls)',
-    schema: z.preprocess(lowerCase, oneOf(CREDIT_WINDOWS).default('day')),
+    schema: () => z.preprocess(lowerCase, oneOf(CREDIT_WINDOWS).default('day')),
   }),
   maxCreditsPerCall: setting({
     env: 'SVC_MAX_CREDITS_PER_CALL',
     key: 'max_credits_per_call',
     title: 'Most credits per call',
     meaning: 'refuse any single call estimated above this many credits',
-    schema: z.preprocess(unsetIfBlank, wholeNumber(0, 1e9, 'credits').default(25)),
+    schema: () => z.preprocess(unsetIfBlank, wholeNumber(0, 1e9, 'credits').default(25)),
   }),
   confirmCredits: setting({
     env: 'SVC_CONFIRM_CREDITS',
@@ -124,7 +130,7 @@ export const SETTINGS = {
     // conversation, worth one click from the person paying; 0 never asks.
     meaning:
       'a call estimated at this many credits or more asks the user first (elicitation), where the client can; 0: never ask',
-    schema: z.preprocess(unsetIfBlank, wholeNumber(0, 1e9, 'credits').default(10)),
+    schema: () => z.preprocess(unsetIfBlank, wholeNumber(0, 1e9, 'credits').default(10)),
   }),
   stateDir: setting({
     env: 'SVC_STATE_DIR',
@@ -134,16 +140,17 @@ export const SETTINGS = {
       'where the credit ledger persists (ledger.sqlite; ledger.json where no SQLite loads); with SVC_REDIS_URL, the ledger marker this replica saw (redis-marker-*.json)',
     whenUnset:
       "the user's state directory (~/.local/state/svc-mcp, ~/Library/Application Support/svc-mcp, %LOCALAPPDATA%\\svc-mcp)",
-    schema: optionalText(z.string().max(4096, 'must be a path of at most 4096 characters')).transform(
-      (dir) => dir ?? defaultStateDir(),
-    ),
+    schema: () =>
+      optionalText(z.string().max(4096, 'must be a path of at most 4096 characters')).transform(
+        (dir) => dir ?? defaultStateDir(),
+      ),
   }),
   cache: setting({
     env: 'SVC_CACHE',
     key: 'cache',
     title: 'Cache',
     meaning: "on or off: keep answers for each endpoint's refresh frequency",
-    schema: z.preprocess(lowerCase, oneOf(['on', 'off']).default('on')).transform((v) => v === 'on'),
+    schema: () => z.preprocess(lowerCase, oneOf(['on', 'off']).default('on')).transform((v) => v === 'on'),
   }),
   maxAnswerChars: setting({
     env: 'SVC_MAX_ANSWER_CHARS',
@@ -153,10 +160,11 @@ export const SETTINGS = {
     // cut or choke on more. The most keeps both copies of the data (structured and as JSON text)
     // within the 1 MiB line the SDK's stdio client reads.
     meaning: `the most characters of text, and of structured data, one answer carries (${ANSWER_CHARS.min} to ${ANSWER_CHARS.max}); a longer list or history is a page with the next page's arguments, or is cut, saying so`,
-    schema: z.preprocess(
-      unsetIfBlank,
-      wholeNumber(ANSWER_CHARS.min, ANSWER_CHARS.max, 'characters').default(ANSWER_CHARS.default),
-    ),
+    schema: () =>
+      z.preprocess(
+        unsetIfBlank,
+        wholeNumber(ANSWER_CHARS.min, ANSWER_CHARS.max, 'characters').default(ANSWER_CHARS.default),
+      ),
   }),
   staleMaxSeconds: setting({
     env: 'SVC_STALE_MAX_SECONDS',
@@ -166,17 +174,18 @@ export const SETTINGS = {
     // answer says how old it is, and 0 turns it off.
     meaning:
       'when the service fails (5xx, 429, timeout, network), answer with a cached answer this many seconds past its freshness at most, saying how old it is (0 to 86400; 0: never)',
-    schema: z.preprocess(unsetIfBlank, wholeNumber(0, 86_400, 'seconds').default(3_600)),
+    schema: () => z.preprocess(unsetIfBlank, wholeNumber(0, 86_400, 'seconds').default(3_600)),
   }),
   timeoutMs: setting({
     env: 'SVC_TIMEOUT_MS',
     key: 'timeout_ms',
     title: 'Timeout (ms)',
     meaning: `timeout per upstream request, in milliseconds (${TIMEOUT_MS.min} to ${TIMEOUT_MS.max}); a call's other waits derive from it`,
-    schema: z.preprocess(
-      unsetIfBlank,
-      wholeNumber(TIMEOUT_MS.min, TIMEOUT_MS.max, 'milliseconds').default(TIMEOUT_MS.default),
-    ),
+    schema: () =>
+      z.preprocess(
+        unsetIfBlank,
+        wholeNumber(TIMEOUT_MS.min, TIMEOUT_MS.max, 'milliseconds').default(TIMEOUT_MS.default),
+      ),
   }),
   redisUrl: setting({
     env: 'SVC_REDIS_URL',
@@ -187,27 +196,29 @@ export const SETTINGS = {
     whenUnset: 'unset: in-process cache, the ledger in SVC_STATE_DIR',
     // It may carry a password.
     sensitive: true,
-    schema: optionalText(
-      z.url({
-        protocol: /^rediss?$/,
-        message: 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379',
-      }),
-    ),
+    schema: () =>
+      optionalText(
+        z.url({
+          protocol: /^rediss?$/,
+          message: 'must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379',
+        }),
+      ),
   }),
   redisPrefix: setting({
     env: 'SVC_REDIS_PREFIX',
     key: 'redis_prefix',
     title: 'Redis key prefix',
     meaning: 'prefix of every Redis key, so that several deployments can share one Redis',
-    schema: z.preprocess(
-      unsetIfBlank,
-      z
-        .string()
-        .regex(/^[A-Za-z0-9._:-]{1,64}$/, {
-          message: 'must be 1 to 64 letters, digits or . _ : -',
-        })
-        .default('svc-mcp'),
-    ),
+    schema: () =>
+      z.preprocess(
+        unsetIfBlank,
+        z
+          .string()
+          .regex(/^[A-Za-z0-9._:-]{1,64}$/, {
+            message: 'must be 1 to 64 letters, digits or . _ : -',
+          })
+          .default('svc-mcp'),
+      ),
   }),
   logLevel: setting({
     env: 'SVC_LOG_LEVEL',
@@ -216,7 +227,7 @@ export const SETTINGS = {
     meaning:
       'JSON log lines on stderr at this level or above: debug (also each upstream request), info (one line per tool call), warn, error or silent',
     whenUnset: 'unset: info for http, warn otherwise (stdio hosts show stderr to people)',
-    schema: z.preprocess(lowerCase, oneOf(LOG_LEVELS).optional()),
+    schema: () => z.preprocess(lowerCase, oneOf(LOG_LEVELS).optional()),
   }),
   httpToken: setting({
     env: 'SVC_HTTP_TOKEN',
@@ -226,12 +237,13 @@ export const SETTINGS = {
       'bearer token every HTTP request to /mcp and /metrics must carry (checked in constant time); required to listen beyond loopback',
     whenUnset: 'unset: none (loopback only)',
     sensitive: true,
-    schema: optionalText(
-      z.string().regex(/^[\x21-\x7e]{16,512}$/, {
-        message:
-          'must be 16 to 512 printable ASCII characters with no spaces (for example the output of `openssl rand -hex 32`)',
-      }),
-    ),
+    schema: () =>
+      optionalText(
+        z.string().regex(/^[\x21-\x7e]{16,512}$/, {
+          message:
+            'must be 16 to 512 printable ASCII characters with no spaces (for example the output of `openssl rand -hex 32`)',
+        }),
+      ),
   }),
   ...SIGN_IN_SETTINGS,
   httpAllowedOrigins: setting({
@@ -241,20 +253,21 @@ export const SETTINGS = {
     meaning:
       'origins (comma list, like https://app.example.com) whose browser pages may call the HTTP transport, beyond loopback ones',
     whenUnset: 'unset: loopback origins only',
-    schema: commaList(
-      z
-        .url({ protocol: /^https?$/, message: 'must list origins like https://app.example.com' })
-        .refine(
-          (text) => {
-            const url = new URL(text);
-            return url.pathname === '/' && !url.search && !url.hash && !url.username;
-          },
-          {
-            message: 'must list bare origins (scheme, host and port only, like https://app.example.com)',
-          },
-        )
-        .transform((url) => new URL(url).origin),
-    ),
+    schema: () =>
+      commaList(
+        z
+          .url({ protocol: /^https?$/, message: 'must list origins like https://app.example.com' })
+          .refine(
+            (text) => {
+              const url = new URL(text);
+              return url.pathname === '/' && !url.search && !url.hash && !url.username;
+            },
+            {
+              message: 'must list bare origins (scheme, host and port only, like https://app.example.com)',
+            },
+          )
+          .transform((url) => new URL(url).origin),
+      ),
   }),
   httpAllowedHosts: setting({
     env: 'SVC_HTTP_ALLOWED_HOSTS',
@@ -263,14 +276,15 @@ export const SETTINGS = {
     meaning:
       'names (comma list, like mcp.example.com) clients may reach the HTTP transport by, beyond loopback ones and the --host address',
     whenUnset: 'unset: loopback names and the --host address',
-    schema: commaList(
-      z
-        .string()
-        .regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/i, {
-          message: 'must list host names or addresses without scheme or port, like mcp.example.com',
-        })
-        .transform((host) => host.toLowerCase()),
-    ),
+    schema: () =>
+      commaList(
+        z
+          .string()
+          .regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/i, {
+            message: 'must list host names or addresses without scheme or port, like mcp.example.com',
+          })
+          .transform((host) => host.toLowerCase()),
+      ),
   }),
   httpMaxRequests: setting({
     env: 'SVC_HTTP_MAX_REQUESTS',
@@ -278,7 +292,7 @@ export const SETTINGS = {
     title: 'Most HTTP requests at once',
     meaning:
       'MCP messages the HTTP transport serves at once (each message of a batch counts); past it a request gets 503 with Retry-After',
-    schema: z.preprocess(unsetIfBlank, wholeNumber(1, 10_000, 'requests').default(64)),
+    schema: () => z.preprocess(unsetIfBlank, wholeNumber(1, 10_000, 'requests').default(64)),
   }),
   httpMaxConnectionsPerAddress: setting({
     env: 'SVC_HTTP_MAX_CONNECTIONS_PER_ADDRESS',
@@ -286,7 +300,7 @@ export const SETTINGS = {
     title: 'Most HTTP connections from one address',
     meaning:
       "connections the HTTP transport holds open at once from one client address (of 1,024 in all), so that no one peer takes every slot; past it a new connection is closed at once. Behind a proxy, every client comes from the proxy's address: raise it there",
-    schema: z.preprocess(unsetIfBlank, wholeNumber(1, 1_024, 'connections').default(256)),
+    schema: () => z.preprocess(unsetIfBlank, wholeNumber(1, 1_024, 'connections').default(256)),
   }),
   httpRequestTimeoutMs: setting({
     env: 'SVC_HTTP_REQUEST_TIMEOUT_MS',
@@ -294,7 +308,7 @@ export const SETTINGS = {
     title: 'HTTP request timeout (ms)',
     meaning:
       'longest an HTTP request may take, from its first byte to the end of the answer, in milliseconds (1000 to 600000); past it the call is cancelled and the request answered 504',
-    schema: z.preprocess(unsetIfBlank, wholeNumber(1000, 600_000, 'milliseconds').default(60_000)),
+    schema: () => z.preprocess(unsetIfBlank, wholeNumber(1000, 600_000, 'milliseconds').default(60_000)),
   }),
   now: setting({
     env: 'SVC_NOW',
@@ -303,8 +317,9 @@ export const SETTINGS = {
     meaning:
       "freezes the server's clock (the credit windows) and the embedded sandbox's at this ISO 8601 instant, for tests and reproducible demos",
     whenUnset: 'unset: real time',
-    schema: optionalText(z.string().refine((v) => !Number.isNaN(Date.parse(v)), ISO_INSTANT_RULE)).transform(
-      (v) => (v === undefined ? undefined : new Date(v)),
-    ),
+    schema: () =>
+      optionalText(z.string().refine((v) => !Number.isNaN(Date.parse(v)), ISO_INSTANT_RULE)).transform((v) =>
+        v === undefined ? undefined : new Date(v),
+      ),
   }),
 } as const;

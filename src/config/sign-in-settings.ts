@@ -14,12 +14,13 @@ export const SIGN_IN_SETTINGS = {
     meaning:
       'HTTP: accept access tokens from this OAuth 2.1 authorization server (its issuer URL) instead of SVC_HTTP_TOKEN; needs SVC_OAUTH_RESOURCE',
     whenUnset: 'unset: no sign-in',
-    schema: optionalText(
-      z.url({
-        protocol: /^https?$/,
-        message: 'must be the issuer URL, e.g. https://login.example.com/realms/team',
-      }),
-    ),
+    schema: () =>
+      optionalText(
+        z.url({
+          protocol: /^https?$/,
+          message: 'must be the issuer URL, e.g. https://login.example.com/realms/team',
+        }),
+      ),
   }),
   oauthResource: setting({
     env: 'SVC_OAUTH_RESOURCE',
@@ -28,16 +29,17 @@ export const SIGN_IN_SETTINGS = {
     meaning:
       "with sign-in: this server's public URL, the audience its tokens must name, e.g. https://mcp.example.com/mcp",
     whenUnset: 'unset: none',
-    schema: optionalText(
-      z.url({ protocol: /^https?$/, message: "must be this server's public URL, ending in /mcp" }),
-    ),
+    schema: () =>
+      optionalText(
+        z.url({ protocol: /^https?$/, message: "must be this server's public URL, ending in /mcp" }),
+      ),
   }),
   oauthScope: setting({
     env: 'SVC_OAUTH_SCOPE',
     key: 'oauth_scope',
     title: 'Sign-in scope',
     meaning: 'with sign-in: the scope an access token needs to call tools',
-    schema: oauthScope('mcp:tools'),
+    schema: () => oauthScope('mcp:tools'),
   }),
   oauthAdminScope: setting({
     env: 'SVC_OAUTH_ADMIN_SCOPE',
@@ -45,7 +47,7 @@ export const SIGN_IN_SETTINGS = {
     title: 'Sign-in admin scope',
     meaning:
       "with sign-in: a token carrying this scope as well sees every person's figures in get_credit_usage and svc://credits",
-    schema: oauthScope('mcp:admin'),
+    schema: () => oauthScope('mcp:admin'),
   }),
   signIn: setting({
     env: 'SVC_SIGN_IN',
@@ -54,7 +56,7 @@ export const SIGN_IN_SETTINGS = {
     meaning:
       'own-key: `svc-mcp http` is its own OAuth 2.1 authorization server, and each person signs in by giving their own key on its key page (docs/connector.md); needs SVC_OAUTH_RESOURCE, not SVC_HTTP_TOKEN or SVC_OAUTH_ISSUER',
     whenUnset: 'unset: no such sign-in',
-    schema: z.preprocess(lowerCase, oneOf(['own-key']).optional()),
+    schema: () => z.preprocess(lowerCase, oneOf(['own-key']).optional()),
   }),
   signInSecret: setting({
     env: 'SVC_SIGN_IN_SECRET',
@@ -64,12 +66,13 @@ export const SIGN_IN_SETTINGS = {
       "with SVC_SIGN_IN=own-key: the secret people's keys are encrypted under (AES-256-GCM), the same on every replica; required with SVC_REDIS_URL",
     whenUnset: 'unset: generated into SVC_STATE_DIR on first start',
     sensitive: true,
-    schema: optionalText(
-      z.string().regex(/^[\x21-\x7e]{32,512}$/, {
-        message:
-          'must be 32 to 512 printable ASCII characters with no spaces (for example `openssl rand -hex 32`)',
-      }),
-    ),
+    schema: () =>
+      optionalText(
+        z.string().regex(/^[\x21-\x7e]{32,512}$/, {
+          message:
+            'must be 32 to 512 printable ASCII characters with no spaces (for example `openssl rand -hex 32`)',
+        }),
+      ),
   }),
   signInRedirectHosts: setting({
     env: 'SVC_SIGN_IN_REDIRECT_HOSTS',
@@ -78,12 +81,13 @@ export const SIGN_IN_SETTINGS = {
     meaning:
       'with SVC_SIGN_IN=own-key: the only hosts (comma list, like claude.ai) whose https redirect URIs a client may register; loopback ones are always allowed',
     whenUnset: 'unset: any https host',
-    schema: commaList(
-      z
-        .string()
-        .regex(/^[a-z0-9.-]+$/i, { message: 'must list host names, like claude.ai' })
-        .transform((host) => host.toLowerCase()),
-    ),
+    schema: () =>
+      commaList(
+        z
+          .string()
+          .regex(/^[a-z0-9.-]+$/i, { message: 'must list host names, like claude.ai' })
+          .transform((host) => host.toLowerCase()),
+      ),
   }),
   signInLoopbackClients: setting({
     env: 'SVC_SIGN_IN_LOOPBACK_CLIENTS',
@@ -91,6 +95,6 @@ export const SIGN_IN_SETTINGS = {
     title: 'Own sign-in: loopback client documents',
     meaning:
       'with SVC_SIGN_IN=own-key, for tests: fetch client ID metadata documents from loopback addresses too (never private or link-local ones)',
-    schema: z.preprocess(lowerCase, oneOf(['on', 'off']).default('off')).transform((v) => v === 'on'),
+    schema: () => z.preprocess(lowerCase, oneOf(['on', 'off']).default('off')).transform((v) => v === 'on'),
   }),
 } as const;

@@ -22,12 +22,17 @@ export interface Setting<S extends z.ZodType = z.ZodType> {
   whenUnset?: string;
   /** Never repeated in an error message (and marked sensitive in the manifest). */
   sensitive?: boolean;
-  /** Parses the value, `undefined` when unset. */
-  schema: S;
+  /**
+   * Parses the value, `undefined` when unset. Built on first use, once: building every setting's
+   * schema at start-up delayed the first answer by several milliseconds (zod's schemas are costly
+   * to build), and most settings are first read once the call path loads.
+   */
+  schema: () => S;
 }
 
 export function setting<S extends z.ZodType>(entry: Setting<S>): Setting<S> {
-  return entry;
+  let built: S | undefined;
+  return { ...entry, schema: () => (built ??= entry.schema()) };
 }
 
 /** Empty values and `${user_config.x}` placeholders left by a desktop host count as unset. */

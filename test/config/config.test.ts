@@ -1,6 +1,6 @@
 /** Settings: one table, parsed with defaults, bad values refused naming the variable and the value. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, SETTINGS_DOC } from '../../src/config/index.js';
+import { ConfigError, loadConfig, settingsDoc } from '../../src/config/index.js';
 
 describe('loadConfig', () => {
   it('defaults', () => {
@@ -93,11 +93,26 @@ describe('loadConfig', () => {
     ).toMatchObject({ apiKey: undefined, baseUrl: undefined, creditBudget: undefined, plan: undefined });
   });
 
+  it("every setting's schema reads a blank or a placeholder as unset, as loadConfig does without it", () => {
+    for (const s of settingsDoc()) {
+      const unset = s.schema().parse(undefined);
+      for (const blank of ['', '  ', `\${user_config.${s.key}}`])
+        expect(s.schema().parse(blank), `${s.env}="${blank}"`).toEqual(unset);
+    }
+  });
+
+  it('an unset setting reads as its default, every time and in a copy', () => {
+    const config = loadConfig({ SVC_CACHE: 'off' });
+    expect(config).toMatchObject({ cache: false, maxCreditsPerCall: 25, toolsets: ['default'] });
+    expect(config.maxCreditsPerCall).toBe(25);
+    expect({ ...config }).toEqual(loadConfig({ SVC_CACHE: 'off' }));
+  });
+
   it('every setting is documented once, with a unique variable and manifest key', () => {
-    const envs = SETTINGS_DOC.map((s) => s.env);
-    const keys = SETTINGS_DOC.map((s) => s.key);
+    const envs = settingsDoc().map((s) => s.env);
+    const keys = settingsDoc().map((s) => s.key);
     expect(new Set(envs).size).toBe(envs.length);
     expect(new Set(keys).size).toBe(keys.length);
-    for (const s of SETTINGS_DOC) expect(s.meaning.length, s.env).toBeGreaterThan(10);
+    for (const s of settingsDoc()) expect(s.meaning.length, s.env).toBeGreaterThan(10);
   });
 });

@@ -3,11 +3,11 @@
  * every setting it names exists and is one that would help in that case.
  */
 import { describe, expect, it } from 'vitest';
-import { SETTINGS_DOC } from '../../src/config/index.js';
+import { settingsDoc } from '../../src/config/index.js';
 import { TIMEOUT_MS } from '../../src/time-bounds.js';
 import { describeUpstreamError, type ErrorContext, UpstreamError } from '../../src/upstream/errors.js';
 
-const KNOWN_SETTINGS = new Set<string>(SETTINGS_DOC.map((setting) => setting.env));
+const KNOWN_SETTINGS = new Set<string>(settingsDoc().map((setting) => setting.env));
 
 interface Case {
   name: string;
