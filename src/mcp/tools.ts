@@ -128,20 +128,20 @@ const OUTPUT_KEYS: ReadonlySet<string> = new Set(['type', 'enum', 'const']);
 
 /**
  * An output schema as listed: the answer's fields with their types, and its lists' and objects'
- * fields one level down; deeper values by their type alone; no descriptions, bounds or required
- * fields (the tool's description says what the answer holds; `truncated` and `next` are the text's
- * to explain).
- * Clients compile what is listed each time they list: it stays small. The server checks each
- * answer against the whole shape itself (catalog/define.ts, checkedData).
+ * fields one level down by name alone; no descriptions, bounds or required fields (the tool's
+ * description says what the answer holds; `truncated` and `next` are the text's to explain).
+ * Hosts compile a validator of every listed output schema each time they list, before the list
+ * is theirs: typing the fields one level down made that several times longer (decision 009). The
+ * server checks each answer against the whole shape itself (catalog/define.ts, checkedData).
  */
 function compactOutput(node: Record<string, unknown>, depth: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  if (depth >= OUTPUT_DEPTH) return out;
   for (const [key, value] of Object.entries(node)) {
     if (OUTPUT_KEYS.has(key)) out[key] = value;
     else if (key === 'anyOf' && Array.isArray(value))
       out.anyOf = value.map((option) => compactOutput(option as Record<string, unknown>, depth));
   }
-  if (depth >= OUTPUT_DEPTH) return out;
   const fields = node.properties as Record<string, Record<string, unknown>> | undefined;
   if (fields) {
     out.properties = Object.fromEntries(
