@@ -23,9 +23,8 @@ export interface Setting<S extends z.ZodType = z.ZodType> {
   /** Never repeated in an error message (and marked sensitive in the manifest). */
   sensitive?: boolean;
   /**
-   * Parses the value, `undefined` when unset. Built on first use, once: building every setting's
-   * schema at start-up delayed the first answer by several milliseconds (zod's schemas are costly
-   * to build), and most settings are first read once the call path loads.
+   * Parses the value, `undefined` when unset. Built on first use, once: zod's schemas are costly to
+   * build, and most settings are first read once the call path loads, after the first answers.
    */
   schema: () => S;
 }

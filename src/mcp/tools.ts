@@ -131,8 +131,9 @@ const OUTPUT_KEYS: ReadonlySet<string> = new Set(['type', 'enum', 'const']);
  * fields one level down by name alone; no descriptions, bounds or required fields (the tool's
  * description says what the answer holds; `truncated` and `next` are the text's to explain).
  * Hosts compile a validator of every listed output schema each time they list, before the list
- * is theirs: typing the fields one level down made that several times longer (decision 009). The
- * server checks each answer against the whole shape itself (catalog/define.ts, checkedData).
+ * is theirs: typing the fields one level down would make that several times longer (decision
+ * 009). The server checks each answer against the whole shape itself (catalog/define.ts,
+ * checkedData).
  */
 function compactOutput(node: Record<string, unknown>, depth: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
