@@ -1,35 +1,19 @@
 /**
- * A burst of 500 heavy calls written at once on the embedded sandbox, three times: every call is
- * answered (an answer or a clear refusal, never a timeout), `ping` keeps being answered throughout,
- * and once the first burst has grown the heap to its working size, the next leaves resident memory
- * no larger. How fast `ping` is answered depends on the machine's load, so it is a figure of
- * `tools/bench/burst.mjs`, not a bound here.
+ * A burst of 500 calls, heavy ones among them (the mix of tools/bench/burst-mix.mjs), written at
+ * once on the embedded sandbox, three times: every call is answered (an answer or a clear refusal,
+ * never a timeout), `ping` keeps being answered throughout, and once the first burst has grown the
+ * heap to its working size, the next leaves resident memory no larger. How fast `ping` is answered
+ * depends on the machine's load, so it is a figure of `tools/bench/burst.mjs`, not a bound here.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { MIXED_CALLS, mixedCall } from '../../tools/bench/burst-mix.mjs';
 import { textOf } from '../helpers/cli.js';
 import { type Session, spawnMcp } from '../helpers/session.js';
 
 function residentMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
   return line ? Number(line[1]) / 1024 : Number.NaN;
-}
-
-/** The i-th call of the burst: heavy and light calls, each with its own arguments (no call joins another). */
-function burstCall(i: number): [string, Record<string, unknown>] {
-  const k = Math.floor(i / 5);
-  switch (i % 5) {
-    case 0:
-      return ['get_cryptocurrency_listings_latest', { limit: 5000 - k }];
-    case 1:
-      return ['get_global_metrics_historical', { count: 10_000 - k, interval: '5m' }];
-    case 2:
-      return ['get_fear_and_greed_historical', { limit: 500 - k }];
-    case 3:
-      return ['get_svc100_index_historical', { count: 100 - (k % 90), interval: '5m' }];
-    default:
-      return ['get_cryptocurrency_quotes_latest', { id: String(k + 1), skip_invalid: true }];
-  }
 }
 
 /** Each of the burst's calls answered, and `ping` sent every 100 ms while they run. */
@@ -44,8 +28,8 @@ async function burst(mcp: Session) {
     }
   })();
   const results = await Promise.all(
-    Array.from({ length: 500 }, (_, i) => {
-      const [name, args] = burstCall(i);
+    Array.from({ length: MIXED_CALLS }, (_, i) => {
+      const [name, args] = mixedCall(i);
       return mcp.client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
     }),
   );
@@ -70,7 +54,7 @@ describe.runIf(process.platform === 'linux')('a burst of 500 concurrent calls', 
         // time bound of a request the embedded sandbox (on the server's thread) answered too late.
         for (const text of refused)
           expect(text).toMatch(/^(The server is busy|The service did not answer within)/);
-        expect(results).toHaveLength(500);
+        expect(results).toHaveLength(MIXED_CALLS);
         // Answered while the burst ran, not only after it.
         expect(pings).toBeGreaterThan(3);
         // A quiet moment before reading memory: what is measured is where it settles.

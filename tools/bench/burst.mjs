@@ -4,10 +4,9 @@
  * stdio (the cache off, so every call does its work), with a `ping` every 100 ms throughout. Prints
  * how long the pings took and the server's resident memory before, at most and after. Two mixes:
  *
- * - `mixed` (default, 500 calls): the test's mix (test/reliability/burst.test.ts), listings
- *   limit=5000, global metrics count=10000 at 5m, fear and greed and svc100 histories, quotes,
- *   each call with its own arguments. The test checks what does not depend on the machine's
- *   speed; the figures live here.
+ * - `mixed` (default, 500 calls): the test's mix (test/reliability/burst.test.ts, from
+ *   burst-mix.mjs). The test checks what does not depend on the machine's speed; the figures live
+ *   here.
  * - `heaviest` (200 calls): a quarter each of listings limit=5000, global metrics count=10000 at
  *   5m in four currencies, the svc100 history count=100 and the latest fear and greed: the memory
  *   target's burst, run on each Node (`npm exec --yes --package=node@22 -- node …`).
@@ -20,6 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { MIXED_CALLS, mixedCall } from './burst-mix.mjs';
 import { CLI, connectStdio, percentile, rssMb } from './processes.mjs';
 import { figure, saveResults } from './results.mjs';
 
@@ -30,25 +30,8 @@ const HEAVIEST = [
   ['get_fear_and_greed_latest', {}],
 ];
 
-/** The i-th call of the mixed burst, each with its own arguments (no call joins another). */
-function mixedCall(i) {
-  const k = Math.floor(i / 5);
-  switch (i % 5) {
-    case 0:
-      return ['get_cryptocurrency_listings_latest', { limit: 5000 - k }];
-    case 1:
-      return ['get_global_metrics_historical', { count: 10_000 - k, interval: '5m' }];
-    case 2:
-      return ['get_fear_and_greed_historical', { limit: 500 - k }];
-    case 3:
-      return ['get_svc100_index_historical', { count: 100 - (k % 90), interval: '5m' }];
-    default:
-      return ['get_cryptocurrency_quotes_latest', { id: String(k + 1), skip_invalid: true }];
-  }
-}
-
 const MIXES = {
-  mixed: { calls: 500, call: mixedCall },
+  mixed: { calls: MIXED_CALLS, call: mixedCall },
   heaviest: { calls: 200, call: (i) => HEAVIEST[i % HEAVIEST.length] },
 };
 
