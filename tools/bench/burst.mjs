@@ -94,7 +94,8 @@ try {
     );
     if (round === rounds) {
       kept.push(
-        figure(`${calls} calls (${values.mix} mix) at once, all answered in`, seconds, 's'),
+        figure(`${calls} calls (${values.mix} mix) at once, each answered or refused in`, seconds, 's'),
+        figure('of them refused busy (no turn within the wait)', refused, 'calls', { most: 0 }),
         figure('ping during the burst, p95', percentile(pings, 95), 'ms'),
         figure('resident memory after the last burst', rssMb(pid), 'MB', { most: 200 }),
       );
