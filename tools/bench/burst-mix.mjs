@@ -6,6 +6,8 @@
  * arguments, so that no call joins another and every one does its work.
  */
 export const MIXED_CALLS = 500;
+/** The index history's spacings: with 17 counts, a pair of its own for each of the 50 groups. */
+const INTERVALS = ['5m', '15m', 'daily'];
 
 /**
  * The i-th call of the mixed burst: its tool and arguments.
@@ -22,7 +24,10 @@ export function mixedCall(i) {
     case 2:
       return ['get_fear_and_greed_historical', { limit: 500 - k }];
     case 3:
-      return ['get_svc100_index_historical', { count: 20 - (k % 15), interval: '5m' }];
+      return [
+        'get_svc100_index_historical',
+        { count: 20 - (k % 17), interval: INTERVALS[Math.floor(k / 17)] },
+      ];
     default:
       return ['get_cryptocurrency_quotes_latest', { id: String(6 * k + (i % 10) - 3), skip_invalid: true }];
   }
