@@ -3,7 +3,9 @@
 /**
  * What sign-in costs a call: a cached tool call over HTTP with a signed-in caller beside the same
  * call with the static SVC_HTTP_TOKEN, taken in turn so that the machine's load hits both alike;
- * p50 and p95 of each and the difference. Two kinds of caller: one with an outside issuer's RS256
+ * p50 and p95 of each and the difference. Each kind of caller has a static-token server of its own
+ * beside it, so that the two have answered as many calls (a server keeps getting faster over its
+ * first thousands of calls, as V8 optimises more of its code). Two kinds of caller: one with an outside issuer's RS256
  * JWT (checked against the issuer's cached keys; the issuer is played by this script, its metadata
  * and key set on loopback, tokens signed with jose), and one signed in to the own-key connector
  * (SVC_SIGN_IN=own-key; its opaque token looked up and the person's key unsealed on each call),
@@ -66,7 +68,9 @@ async function server(env) {
   return { base, child };
 }
 
-const plain = await server(() => ({ SVC_HTTP_TOKEN: TOKEN }));
+const plain = () => server(() => ({ SVC_HTTP_TOKEN: TOKEN }));
+const plainForSigned = await plain();
+const plainForOwnKey = await plain();
 const signed = await server((port) => ({
   SVC_OAUTH_ISSUER: issuer,
   SVC_OAUTH_RESOURCE: `http://127.0.0.1:${port}/mcp`,
@@ -159,11 +163,11 @@ const connectorToken = await ownKeyToken(ownKey.base, 'sandbox-startup');
 
 const p = (list, q) => percentile(list, q).toFixed(3);
 const added = [];
-for (const [label, base, bearer] of [
-  ['signed-in caller (outside issuer)', signed.base, jwt],
-  ['connector caller (own key)', ownKey.base, connectorToken],
+for (const [label, base, bearer, staticServer] of [
+  ['signed-in caller (outside issuer)', signed.base, jwt, plainForSigned],
+  ['connector caller (own key)', ownKey.base, connectorToken, plainForOwnKey],
 ]) {
-  const samples = await beside(call(base, bearer), call(plain.base, TOKEN), { warmup: 200, calls });
+  const samples = await beside(call(base, bearer), call(staticServer.base, TOKEN), { warmup: 200, calls });
   const more = percentile(samples.call, 50) - percentile(samples.direct, 50);
   console.log(
     `${label}: p50 ${p(samples.call, 50)} ms, p95 ${p(samples.call, 95)} ms (${calls} cached calls)`,
@@ -178,5 +182,5 @@ saveResults('sign-in', 'node tools/bench/sign-in.mjs', [
     most: 0.2,
   }),
 ]);
-for (const child of [plain.child, signed.child, ownKey.child]) child.kill();
+for (const { child } of [plainForSigned, plainForOwnKey, signed, ownKey]) child.kill();
 issuerServer.close();
