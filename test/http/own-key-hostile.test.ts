@@ -6,6 +6,7 @@
  * keys. Each is refused with a clear answer, and the service receives nothing it should not.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { TRUSTED_MS } from '../../src/mcp/http/own-key/trusted-tokens.js';
 import { pairOf } from '../helpers/answers.js';
 import { newStateDir } from '../helpers/cli.js';
 import { type DocumentServer, startDocumentServer, TEST_CA } from '../helpers/client-documents.js';
@@ -28,6 +29,7 @@ const [ANA] = PERSON_KEYS;
 const MARKUP = '<img src=x onerror=alert(1)> "Claude"';
 let sandbox: Sandbox;
 let server: HttpServer & { resource: string };
+const stateDir = newStateDir();
 let documents: DocumentServer;
 
 const keyChecks = () => sandbox.stats.byPath.get('/v1/key/info') ?? 0;
@@ -49,7 +51,7 @@ beforeAll(async () => {
   server = await startOwnKeyServer(
     sandbox,
     {
-      SVC_STATE_DIR: newStateDir(),
+      SVC_STATE_DIR: stateDir,
       SVC_SIGN_IN_LOOPBACK_CLIENTS: 'on',
       SVC_SIGN_IN_REDIRECT_HOSTS: 'claude.ai',
     },
@@ -207,6 +209,25 @@ describe('codes and tokens', () => {
     expect(await statusWith(server.url, tokens.access_token)).toBe(200);
     expect(await person.revoke(clientId, tokens.access_token)).toBe(200);
     expect(await statusWith(server.url, tokens.access_token)).toBe(401);
+  });
+
+  it('a second server on the machine (the same state directory) stops trusting a revoked token within its trust', async () => {
+    const other = await startOwnKeyServer(sandbox, {
+      SVC_STATE_DIR: stateDir,
+      SVC_OAUTH_RESOURCE: server.resource,
+    });
+    try {
+      const { person, clientId, code, verifier } = await codeFor();
+      const tokens = (await person.exchange(clientId, code, verifier)).body as unknown as Tokens;
+      // Checked there first, so that the other server trusts it a moment without a lookup.
+      expect(await statusWith(other.url, tokens.access_token)).toBe(200);
+      expect(await person.revoke(clientId, tokens.access_token)).toBe(200);
+      expect(await statusWith(server.url, tokens.access_token)).toBe(401);
+      await new Promise((resolve) => setTimeout(resolve, TRUSTED_MS + 100));
+      expect(await statusWith(other.url, tokens.access_token)).toBe(401);
+    } finally {
+      await other.stop();
+    }
   });
 
   it('a token that is not one of ours is refused with the challenge that leads to sign-in', async () => {

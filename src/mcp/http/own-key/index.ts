@@ -22,6 +22,7 @@ import { PersonKeys, signInSecret } from './keys.js';
 import { createProvider, TOOLS_SCOPE } from './provider.js';
 import { providerRequest } from './provider-context.js';
 import { openSignInStore } from './store.js';
+import { TrustedTokens } from './trusted-tokens.js';
 
 /** Client registrations one address may make in an hour. */
 const REGISTRATIONS = 20;
@@ -57,7 +58,9 @@ export async function openOwnKey(
   options: OwnKeyOptions = {},
 ): Promise<OwnKey> {
   const resource = config.oauthResource as string;
-  const store = openSignInStore(config.stateDir, services.redis);
+  const trusted = services.redis ? undefined : new TrustedTokens<SignedIn>();
+  const opened = openSignInStore(config.stateDir, services.redis);
+  const store = trusted ? trusted.watching(opened) : opened;
   const keys = new PersonKeys(store, signInSecret(config.signInSecret, config.stateDir));
   const provider = await createProvider({
     resource,
@@ -113,7 +116,7 @@ export async function openOwnKey(
       await providerRequest(() => answer(req, res));
       return true;
     },
-    check: (authorization) => checkToken(provider, keys, resource, metadataUrl, authorization),
+    check: (authorization) => checkToken({ provider, keys, trusted, resource, metadataUrl }, authorization),
     close: () => store.close(),
   };
 }
@@ -132,11 +135,17 @@ function protectedResource(res: ServerResponse, resource: string, issuer: string
     .end(JSON.stringify(body));
 }
 
+/** What checking a token needs: the provider's tokens, the people's keys, the tokens trusted a moment. */
+interface TokenCheck {
+  provider: Provider;
+  keys: PersonKeys;
+  trusted: TrustedTokens<SignedIn> | undefined;
+  resource: string;
+  metadataUrl: string;
+}
+
 async function checkToken(
-  provider: Provider,
-  keys: PersonKeys,
-  resource: string,
-  metadataUrl: string,
+  { provider, keys, trusted, resource, metadataUrl }: TokenCheck,
   authorization: string | undefined,
 ): Promise<SignedIn | HttpRefusal> {
   const refuse = (error: string | undefined, description: string): HttpRefusal => {
@@ -151,6 +160,8 @@ async function checkToken(
   const bearer = /^Bearer +(\S+) *$/i.exec(authorization ?? '')?.[1];
   if (!bearer) return refuse(undefined, 'Sign in: this server signs you in with your own key.');
   if (bearer.length > MAX_TOKEN_CHARS) return refuse('invalid_token', 'The access token is too long.');
+  const known = trusted?.get(bearer);
+  if (known) return known;
   const token = await provider.AccessToken.find(bearer).catch(() => undefined);
   if (!token || token.isExpired)
     return refuse(
@@ -168,7 +179,9 @@ async function checkToken(
   }
   const kept = await keys.open(String(token.grantId));
   if (!kept) return refuse('invalid_token', 'Your key is no longer kept here: sign in again.');
-  return { person: personOf(String(token.accountId)), apiKey: kept.key, personLimit: kept.limit };
+  const signedIn = { person: personOf(String(token.accountId)), apiKey: kept.key, personLimit: kept.limit };
+  if (typeof token.exp === 'number') trusted?.trust(bearer, signedIn, token.exp);
+  return signedIn;
 }
 
 /** The service's word on a key: its credits and rate, or why it was refused (free: key info costs nothing). */

@@ -49,8 +49,8 @@ export interface PersonKey {
 
 /**
  * How long an opened key stays in this process's memory, so that a call neither reads nor decrypts
- * it again. Revocation is unaffected (the access token is looked up on every call); a key replaced
- * through another replica reaches this one within this time.
+ * it again. Revocation is unaffected (it ends the access tokens, which trusted-tokens.ts trusts for
+ * at most a second); a key replaced through another replica reaches this one within this time.
  */
 const OPENED_MS = 30_000;
 
