@@ -5,11 +5,11 @@
  * call with the static SVC_HTTP_TOKEN, taken in turn so that the machine's load hits both alike;
  * p50 and p95 of each and the difference. Each kind of caller has a static-token server of its own
  * beside it, so that the two have answered as many calls (a server keeps getting faster over its
- * first thousands of calls, as V8 optimises more of its code). Two kinds of caller: one with an outside issuer's RS256
- * JWT (checked against the issuer's cached keys; the issuer is played by this script, its metadata
- * and key set on loopback, tokens signed with jose), and one signed in to the own-key connector
- * (SVC_SIGN_IN=own-key; its opaque token looked up and the person's key unsealed on each call),
- * signed in by this script as a client would. `npm run build` first.
+ * first thousands of calls, as V8 optimises more of its code). Two kinds of caller: one with an
+ * outside issuer's RS256 JWT (checked against the issuer's cached keys; the issuer is played by
+ * this script, its metadata and key set on loopback, tokens signed with jose), and one signed in to
+ * the own-key connector (SVC_SIGN_IN=own-key; its opaque token looked up, or trusted a second once
+ * checked), signed in by this script as a client would. `npm run build` first.
  *
  *   node tools/bench/sign-in.mjs [--calls 2000]
  */

@@ -59,7 +59,7 @@ CREATE INDEX IF NOT EXISTS records_by_grant ON records (grant_id) WHERE grant_id
 CREATE INDEX IF NOT EXISTS records_by_uid ON records (uid) WHERE uid IS NOT NULL;
 CREATE INDEX IF NOT EXISTS records_by_expiry ON records (expires_at) WHERE expires_at IS NOT NULL;`;
 
-/** Every statement the store runs, prepared once: a token is looked up on each MCP request. */
+/** Every statement the store runs, prepared once: tokens are looked up as MCP requests come. */
 const STATEMENTS = {
   get: 'SELECT payload, expires_at, grant_id, uid FROM records WHERE kind = ? AND id = ?',
   put: `INSERT INTO records (kind, id, payload, expires_at, grant_id, uid) VALUES (?, ?, ?, ?, ?, ?)
