@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * The suite's time and CI's, as a clean checkout sees them: HEAD cloned into an empty directory
- * and `.ci/run` run there under CI=true (npm ci, `npm test` on Node 20, the release check, the
- * suite on Nodes 22 and 24), timed from start to exit, each part's time read from the lines
- * `.ci/run` prints ("--- npm test took 131 s"), with the CPU time of all its processes (Linux:
- * this process's waited-for children, /proc/self/stat), which says whether the cores were the
- * limit. Targets: `npm test` under 150 s and CI under 10 minutes on the 2-core machine the project
- * is developed on. What is measured is HEAD: commit first. Exit 1 when CI fails; its output is
- * then kept in the clone.
+ * The suite's time and CI's, as a clean checkout sees them: HEAD cloned into an empty directory and
+ * `.ci/run` run there under CI=true (npm ci, the suite on Node 22 beside better-sqlite3's compile,
+ * `npm test` on Node 20, the release check, the suite on Node 24), timed from start to exit, each
+ * part's time read from the lines `.ci/run` prints ("--- npm test took 131 s"), with the CPU time
+ * of all its processes (Linux: this process's waited-for children, /proc/self/stat), which says
+ * whether the cores were the limit. Targets: `npm test` under 150 s and CI under 10 minutes on the
+ * 2-core machine the project is developed on. What is measured is HEAD: commit first. Exit 1 when
+ * CI fails; its output is then kept in the clone.
  *
  *   node tools/bench/ci.mjs
  */
