@@ -53,8 +53,11 @@ export async function creditUsage(mcp: {
   return (await mcp.call('get_credit_usage')).structuredContent as unknown as CreditUsageFigures;
 }
 
-/** Record every JSON-RPC message the server sends (stdout carries nothing else), tool results included. */
-export function recordMessages(transport: StdioClientTransport): void {
+/**
+ * Record every JSON-RPC message the server sends (stdout carries nothing else), tool results
+ * included: the stdio transport of either client.
+ */
+export function recordMessages(transport: Pick<StdioClientTransport, 'onerror'>): void {
   let handler: ((message: JSONRPCMessage, extra?: unknown) => void) | undefined;
   const recording = (message: JSONRPCMessage, extra?: unknown) => {
     record('mcp stdout', JSON.stringify(message));

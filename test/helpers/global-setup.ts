@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { scanForSecret } from './leak-scan.js';
+import { scanForSecrets } from './leak-scan.js';
 import { SECRETS } from './secret.js';
 
 declare module 'vitest' {
@@ -49,9 +49,9 @@ export default function setup(project: TestProject) {
 
   return () => {
     rmSync(stateRoot, { recursive: true, force: true });
-    const scans = SECRETS.map((secret) => scanForSecret(dir, secret));
+    const scan = scanForSecrets(dir, SECRETS);
     rmSync(dir, { recursive: true, force: true });
-    const hits = scans.flatMap((scan) => scan.hits);
+    const { hits } = scan;
     if (hits.length > 0) {
       // Vitest reports an error thrown here but keeps the exit code: set it, so the run fails.
       process.exitCode = 1;
@@ -60,7 +60,7 @@ export default function setup(project: TestProject) {
       );
     }
     console.log(
-      `key leak check: scanned ${scans[0]!.bytes} bytes from ${scans[0]!.files} recorder file(s) for ${SECRETS.length} keys; none found`,
+      `key leak check: scanned ${scan.bytes} bytes from ${scan.files} recorder file(s) for ${SECRETS.length} keys; none found`,
     );
   };
 }

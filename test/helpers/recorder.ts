@@ -3,7 +3,7 @@
  * tool result) is appended to a file in the directory the global setup provides. The global
  * teardown scans all of it for the secret key after the last test file has run.
  */
-import { openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 
@@ -21,19 +21,34 @@ export function recordFile(): string {
 
 let descriptor: number | undefined;
 
+function recordDescriptor(): number {
+  // One descriptor a worker, kept open: a write is whole on disk when it returns.
+  descriptor ??= openSync(recordFile(), 'a+');
+  return descriptor;
+}
+
 /** Append what a process or a tool call produced, tagged with where it came from. */
 export function record(source: string, text: string): void {
   if (text === '') return;
-  // One descriptor a worker, kept open: a write is whole on disk when it returns.
-  descriptor ??= openSync(recordFile(), 'a');
-  writeSync(descriptor, `[${source}] ${text}${text.endsWith('\n') ? '' : '\n'}`);
+  writeSync(recordDescriptor(), `[${source}] ${text}${text.endsWith('\n') ? '' : '\n'}`);
 }
 
-/** What this worker has recorded so far (for the recorder's self-test). */
-export function recordedByThisWorker(): string {
+/** Where this worker's record ends now: what recordedSince reads from. */
+export function recordMark(): number {
+  return fstatSync(recordDescriptor()).size;
+}
+
+/**
+ * What this worker recorded after `mark` (for the recorder's self-test): only that, since the whole
+ * record of a worker grows to tens of MB over a run.
+ */
+export function recordedSince(mark: number): string {
+  const fd = openSync(recordFile(), 'r');
   try {
-    return readFileSync(recordFile(), 'utf8');
-  } catch {
-    return '';
+    const bytes = Buffer.alloc(fstatSync(fd).size - mark);
+    readSync(fd, bytes, 0, bytes.length, mark);
+    return bytes.toString('utf8');
+  } finally {
+    closeSync(fd);
   }
 }

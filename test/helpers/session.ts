@@ -5,7 +5,9 @@
  * in-memory transport) or Streamable HTTP (the HTTP handler on a loopback port of this process).
  * Every session has a server of its own, so answers never depend on another session's cache.
  * `svc-mcp http` as a child process (spawnHttpServer) stays for what the process is tested for.
- * Tool results, server output and transport errors go through the recorder.
+ * Tool results, server output and transport errors go through the recorder: over stdio every message
+ * the server sends is recorded where it is sent (or read from the child's stdout), and over HTTP
+ * each result and resource as the client received it.
  */
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2Stdio } from '@modelcontextprotocol/client/stdio';
@@ -154,12 +156,12 @@ export async function connectClient(
           ? await client.callTool(params, undefined, callOptions)
           : await client.callTool(params, callOptions)
       ) as CallToolResult;
-      record(`${kind.client} ${kind.transport} result`, JSON.stringify(result));
+      if (kind.transport === 'http') record(`${kind.client} http result`, JSON.stringify(result));
       return result;
     },
     async readResource(uri) {
       const result = (await client.readResource({ uri })) as Awaited<ReturnType<Session['readResource']>>;
-      record(`${kind.client} ${kind.transport} resource`, JSON.stringify(result));
+      if (kind.transport === 'http') record(`${kind.client} http resource`, JSON.stringify(result));
       return result;
     },
     close: () => client.close(),
@@ -255,7 +257,7 @@ export function spawnSession(kind: SessionKind, env: Env = {}, answer?: Answerer
   const transport = kind.client === 'sdk1' ? new Sdk1Stdio(parameters) : new V2Stdio(parameters);
   const stderr = keptText(`${kind.client} stdio stderr`, 'stderr');
   transport.stderr?.on('data', (chunk: Buffer) => stderr.append(chunk.toString('utf8')));
-  if (kind.client === 'sdk1') recordMessages(transport as Sdk1Stdio);
+  recordMessages(transport);
   const pid = () => transport.pid ?? -1;
   const side = {
     get pid() {

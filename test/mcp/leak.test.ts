@@ -7,13 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, textOf } from '../helpers/cli.js';
-import { scanForSecret } from '../helpers/leak-scan.js';
-import { recordedByThisWorker } from '../helpers/recorder.js';
-import { SECRET_KEY } from '../helpers/secret.js';
+import { scanForSecrets } from '../helpers/leak-scan.js';
+import { recordedSince, recordMark } from '../helpers/recorder.js';
+import { PERSON_KEYS, SECRET_KEY } from '../helpers/secret.js';
 import { spawnMcp } from '../helpers/session.js';
 
 describe('the recorder', () => {
   it('records a server’s stderr, its protocol messages and tool results, with the secret key set', async () => {
+    const mark = recordMark();
     // Port 9 of loopback refuses connections: the call fails after its retries, with a message.
     const mcp = await spawnMcp({
       SVC_API_KEY: SECRET_KEY,
@@ -26,7 +27,7 @@ describe('the recorder', () => {
       expect(result.isError).toBe(true);
       const message = textOf(result);
       expect(message).toMatch(/could not be reached/);
-      const recorded = recordedByThisWorker();
+      const recorded = recordedSince(mark);
       // Line by line: a server's lines may reach the recorder in chunks of their own.
       for (const line of mcp.stderr().trim().split('\n')) expect(recorded).toContain(line);
       expect(recorded).toContain('[mcp stdout] {"jsonrpc":"2.0"');
@@ -38,15 +39,16 @@ describe('the recorder', () => {
   });
 
   it('records one-shot commands’ stdout and stderr', async () => {
+    const mark = recordMark();
     const run = await runCli(['call', 'get_fear_and_greed_latest', '{"bogus": 1}'], {
       SVC_API_KEY: SECRET_KEY,
       SVC_BASE_URL: 'http://127.0.0.1:9',
     });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/Unknown parameter "bogus"/);
-    expect(recordedByThisWorker()).toContain(run.stderr.trim());
+    expect(recordedSince(mark)).toContain(run.stderr.trim());
     const version = await runCli(['--version']);
-    expect(recordedByThisWorker()).toContain(`[cli --version stdout] ${version.stdout.trim()}`);
+    expect(recordedSince(mark)).toContain(`[cli --version stdout] ${version.stdout.trim()}`);
   });
 
   it('a config error with the secret key set does not print the key', async () => {
@@ -62,13 +64,19 @@ describe('the scanner the global teardown runs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-mcp-scan-'));
     try {
       writeFileSync(join(dir, 'clean.log'), '[mcp stderr] svc-mcp on stdio\n');
-      expect(scanForSecret(dir, SECRET_KEY)).toMatchObject({ files: 1, hits: [] });
+      expect(scanForSecrets(dir, [SECRET_KEY])).toMatchObject({ files: 1, hits: [] });
       writeFileSync(join(dir, 'leaky.log'), `[mcp stdout] {"text":"bad key ${SECRET_KEY}"}\n`);
-      const scan = scanForSecret(dir, SECRET_KEY);
+      const scan = scanForSecrets(dir, [SECRET_KEY]);
       expect(scan.files).toBe(2);
       expect(scan.hits).toHaveLength(1);
       expect(scan.hits[0]).toContain('leaky.log');
       expect(scan.hits[0]).not.toContain(SECRET_KEY);
+      // Every line that holds one, once, the last one too when no newline ends the file.
+      writeFileSync(join(dir, 'leaky.log'), `a ${SECRET_KEY}\nclean\nb ${PERSON_KEYS[0]} ${SECRET_KEY}`);
+      expect(scanForSecrets(dir, [SECRET_KEY, ...PERSON_KEYS]).hits).toEqual([
+        'leaky.log: a <SECRET>',
+        'leaky.log: b <SECRET> <SECRET>',
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
