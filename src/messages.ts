@@ -18,9 +18,10 @@ export function listenProblem(error: NodeJS.ErrnoException, host: string, port: 
 
 /**
  * Something a caller sent, as a message repeats it: printable, and at most `max` characters, so
- * that an error never carries a control character or a page of input.
+ * that an error never carries a control character or a page of input. Only the characters kept are
+ * looked at, so clipping costs the same for any length of input.
  */
 export function clip(text: string, max = 60): string {
-  const printable = text.replace(/[^\x20-\x7e]/g, '?');
-  return printable.length > max ? `${printable.slice(0, max)}…` : printable;
+  const printable = text.slice(0, max).replace(/[^\x20-\x7e]/g, '?');
+  return text.length > max ? `${printable}…` : printable;
 }
