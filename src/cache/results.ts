@@ -3,8 +3,8 @@
  * free, from any process: on one machine in files under the state directory (a one-shot
  * `svc-mcp call` and a host's server share them), across replicas on Redis (redis-results.ts).
  * Bounded: RESULT_MOST_BYTES a result (a larger one is not kept), RESULTS_MOST_BYTES in all, the
- * least recently used out first; each is served for its keep time (at least KEEP_MIN_MS) and no
- * longer. A result is only ever served to the account that paid for it. What this process put is
+ * least recently used out first (on one machine, within SCAN_EVERY_MS of another process's
+ * writes); each is served for its keep time (at least KEEP_MIN_MS) and no longer. A result is only ever served to the account that paid for it. What this process put is
  * also kept parsed in memory (RecentResults), so that its following pages are not read and parsed
  * whole again each.
  */
@@ -23,6 +23,8 @@ export const RESULTS_MOST_BYTES = 256 * 1024 * 1024;
 export const KEEP_MIN_MS = 10 * 60 * 1000;
 /** The JSON size of the results one process holds parsed in memory besides the store. */
 export const RESULTS_IN_MEMORY_BYTES = 32 * 1024 * 1024;
+/** How long a file store goes at most, while it writes, without reading what the directory holds. */
+export const SCAN_EVERY_MS = 10_000;
 
 export interface StoredResult {
   /** The tool whose call paid for it. */
@@ -87,13 +89,24 @@ export class RecentResults {
   }
 }
 
-/** The result store of one machine: a file a result under `<stateDir>/results`. */
+/**
+ * The result store of one machine: a file a result under `<stateDir>/results`. The directory is
+ * read (each file's size and last use) only when what it holds may have passed RESULTS_MOST_BYTES:
+ * this process counts what it writes on top of the last reading, and reads again at the latest
+ * SCAN_EVERY_MS after it, for what other processes wrote meanwhile. A burst of calls then does not
+ * stat every kept result at each put, on the server's thread.
+ */
 export class FileResultStore implements ResultStore {
   private readonly dir: string;
   private readonly recent: RecentResults;
+  /** The directory's bytes at the last reading, plus what this process wrote since. */
+  private held = 0;
+  /** When the directory was last read; 0 before the first put. */
+  private scannedAt = 0;
 
   constructor(
     stateDir: string,
+    private readonly bounds = { mostBytes: RESULTS_MOST_BYTES, scanEveryMs: SCAN_EVERY_MS },
     private readonly now: () => number = () => Date.now(),
   ) {
     this.dir = join(stateDir, 'results');
@@ -111,7 +124,12 @@ export class FileResultStore implements ResultStore {
     await writeFile(temp, text, { mode: 0o600 });
     await rename(temp, this.path(id));
     this.recent.remember(id, result, bytes, keep);
-    await this.sweep(id).catch(() => {});
+    this.held += bytes;
+    const now = this.now();
+    if (this.held > this.bounds.mostBytes || now - this.scannedAt >= this.bounds.scanEveryMs) {
+      this.scannedAt = now;
+      await this.sweep(id).catch(() => {});
+    }
     return id;
   }
 
@@ -149,8 +167,8 @@ export class FileResultStore implements ResultStore {
   }
 
   /**
-   * Within RESULTS_MOST_BYTES: the least recently used results out first (never `keep`, just
-   * written), and any unused for longer than a day, which no keep time reaches.
+   * Within the bound: the least recently used results out first (never `keep`, just written), and
+   * any unused for longer than a day, which no keep time reaches.
    */
   private async sweep(keep: string): Promise<void> {
     const files = readdirSync(this.dir)
@@ -168,9 +186,10 @@ export class FileResultStore implements ResultStore {
     const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
     for (const file of files) {
       if (file.name === `${keep}.json`) continue;
-      if (total <= RESULTS_MOST_BYTES && file.used > dayAgo) break;
+      if (total <= this.bounds.mostBytes && file.used > dayAgo) break;
       await rm(join(this.dir, file.name), { force: true });
       total -= file.bytes;
     }
+    this.held = total;
   }
 }

@@ -1,0 +1,76 @@
+/**
+ * The file result store's bound: what the directory holds stays within it, the least recently used
+ * result out first, and results other processes wrote are counted within the scan interval.
+ */
+import { readdirSync, statSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FileResultStore, type StoredResult } from '../../src/cache/results.js';
+import { newStateDir } from '../helpers/cli.js';
+
+/** A result whose file is about `kb` KB. */
+function result(kb: number): StoredResult {
+  return {
+    tool: 'get_cryptocurrency_listings_latest',
+    account: 'account-a',
+    params: { limit: 5000 },
+    data: { padding: 'x'.repeat(kb * 1024) },
+    fetchedAt: 0,
+  };
+}
+
+function held(stateDir: string): { ids: string[]; bytes: number } {
+  const dir = join(stateDir, 'results');
+  const files = readdirSync(dir).filter((name) => name.endsWith('.json'));
+  return {
+    ids: files.map((name) => name.slice(0, -'.json'.length)).sort(),
+    bytes: files.reduce((sum, name) => sum + statSync(join(dir, name)).size, 0),
+  };
+}
+
+/** Sets a kept result's last use `secondsAgo` before now, as a use long past would have left it. */
+function usedAgo(stateDir: string, id: string, secondsAgo: number): void {
+  const when = new Date(Date.now() - secondsAgo * 1000);
+  utimesSync(join(stateDir, 'results', `${id}.json`), when, when);
+}
+
+const BOUND = { mostBytes: 10 * 1024, scanEveryMs: 10_000 };
+
+describe('the file result store', () => {
+  it('stays within its bound, the least recently used result out first', async () => {
+    const stateDir = newStateDir();
+    const store = new FileResultStore(stateDir, BOUND);
+    const a = (await store.put(result(4), 60_000))!;
+    const b = (await store.put(result(4), 60_000))!;
+    usedAgo(stateDir, a, 20);
+    usedAgo(stateDir, b, 10);
+    // A read is a use: `a` is now the most recent, so `b` goes first.
+    expect(await store.get(a, 'account-a')).toMatchObject({ params: { limit: 5000 } });
+    const c = (await store.put(result(4), 60_000))!;
+    expect(held(stateDir).ids).toEqual([a, c].sort());
+    expect(held(stateDir).bytes).toBeLessThanOrEqual(BOUND.mostBytes);
+    // Another process (this one still has `b` parsed in memory, which serves it until it expires).
+    const another = new FileResultStore(stateDir, BOUND);
+    expect(await another.get(b, 'account-a')).toBeUndefined();
+    expect(await another.get(c, 'account-a')).toBeDefined();
+  });
+
+  it("counts another process's results at the latest one scan interval later", async () => {
+    const stateDir = newStateDir();
+    let now = 1_000_000;
+    const ours = new FileResultStore(stateDir, BOUND, () => now);
+    const theirs = new FileResultStore(stateDir, BOUND, () => now);
+    const first = (await ours.put(result(1), 60_000))!;
+    usedAgo(stateDir, first, 60);
+    for (let i = 0; i < 2; i++) await theirs.put(result(4), 60_000);
+    // Within the interval a put reads nothing: it knows only what it wrote itself.
+    now += BOUND.scanEveryMs - 1;
+    await ours.put(result(1), 60_000);
+    expect(held(stateDir).bytes).toBeGreaterThan(BOUND.mostBytes);
+    // At the interval it reads the directory again and removes the least recently used.
+    now += 1;
+    await ours.put(result(1), 60_000);
+    expect(held(stateDir).bytes).toBeLessThanOrEqual(BOUND.mostBytes);
+    expect(held(stateDir).ids).not.toContain(first);
+  });
+});
