@@ -2,7 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     // Tests start real processes and servers on loopback; a 2-core machine busy with a second
     // suite beside this one (a new user's first run, as CI's fresh clone) needs headroom.
@@ -14,5 +13,12 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 3,
     isolate: false,
+    // `code` is what npm test runs; `package`, what a release publishes (the npm package as npx
+    // installs it, the desktop bundle as a host starts it), is npm run release:check's
+    // (docs/decisions/010-the-package-checked-with-the-release.md). `vitest run` runs both.
+    projects: [
+      { extends: true, test: { name: 'code', include: ['test/**/*.test.ts'], exclude: ['test/dist/**'] } },
+      { extends: true, test: { name: 'package', include: ['test/dist/**/*.test.ts'] } },
+    ],
   },
 });

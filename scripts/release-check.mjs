@@ -4,18 +4,19 @@
  * `npm run release:check`: what a release needs, checked before anything is published. The build
  * and the type check; the tests that say what the package promises (the generated pages and
  * manifests, the tools' definitions, the skill, the units); `npm pack --dry-run` holding exactly the
- * files the package needs; the desktop bundle built from a production install and validated by
- * mcpb; server.json valid against the MCP Registry's schema (schemas/server.schema.json). Exit 1 on
- * the first failure.
- * The release workflow (.github/workflows/release.yml) runs it on a tag before publishing.
- * `--after-suite` leaves out the build, the type check and the tests, for where `npm test` has just
- * run them on the same files (CI, .ci/run).
+ * files the package needs; the package tests (vitest's `package` project, test/dist: the npm
+ * package as npx installs it, the desktop bundle built from a production install, validated by
+ * mcpb and started as a host starts it); server.json valid against the MCP Registry's schema
+ * (schemas/server.schema.json). Exit 1 on the first failure.
+ * The release workflow (.github/workflows/release.yml) runs it on a tag before publishing, with
+ * `--bundle-out FILE`: the bundle it attaches to the release, built once more at FILE.
+ * `--after-suite` leaves out the build, the type check and the fast tests, for where `npm test` has
+ * just run them on the same files (CI, .ci/run).
  *
  *   node scripts/release-check.mjs [--bundle-out FILE] [--after-suite]
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, stripVTControlCharacters } from 'node:util';
@@ -24,6 +25,7 @@ import ajvFormats from 'ajv-formats';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const vitest = join(root, 'node_modules/vitest/vitest.mjs');
 const { values } = parseArgs({
   options: { 'bundle-out': { type: 'string' }, 'after-suite': { type: 'boolean', default: false } },
 });
@@ -64,7 +66,7 @@ if (!values['after-suite']) {
   });
 
   step(`tests: ${FAST_TESTS.join(', ')}`, () => {
-    const out = exec(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...FAST_TESTS]);
+    const out = exec(process.execPath, [vitest, 'run', '--project', 'code', ...FAST_TESTS]);
     return stripVTControlCharacters(out.split('\n').find((line) => /Tests\s/.test(line)) ?? '').trim();
   });
 }
@@ -85,18 +87,20 @@ step('npm pack --dry-run: the files the package needs, and no others', () => {
   return `${packed.name}@${packed.version}: ${files.length} files, ${(packed.size / 1024).toFixed(0)} KiB packed`;
 });
 
-step('the desktop bundle, built and validated by mcpb', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-mcp-release-'));
-  const out = values['bundle-out'] ?? join(dir, 'svc-mcp.mcpb');
-  try {
-    return exec(process.execPath, [join(root, 'scripts/bundle.mjs'), '--out', out])
+step('the package tests: the npm package and the desktop bundle as people get them', () => {
+  const out = exec(process.execPath, [vitest, 'run', '--project', 'package']);
+  return stripVTControlCharacters(out.split('\n').find((line) => /Tests\s/.test(line)) ?? '').trim();
+});
+
+const bundleOut = values['bundle-out'];
+if (bundleOut !== undefined) {
+  step(`the desktop bundle for the release, at ${bundleOut}`, () =>
+    exec(process.execPath, [join(root, 'scripts/bundle.mjs'), '--out', bundleOut])
       .trim()
       .split('\n')
-      .at(-1);
-  } finally {
-    if (values['bundle-out'] === undefined) rmSync(dir, { recursive: true, force: true });
-  }
-});
+      .at(-1),
+  );
+}
 
 step('server.json against the MCP Registry schema', () => {
   const ajv = new Ajv({ strict: false, allErrors: true });
