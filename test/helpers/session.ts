@@ -27,6 +27,7 @@ import {
 } from './cli.js';
 import { record } from './recorder.js';
 import { keptText } from './until.js';
+import { SDK1_VALIDATORS, V2_VALIDATORS } from './validators.js';
 
 export type ClientKind = 'sdk1' | 'v2';
 export type TransportKind = 'stdio' | 'http';
@@ -111,11 +112,15 @@ function newClient(kind: ClientKind, answer?: Answerer): AnyClient {
   const info = { name: 'svc-mcp-tests', version: '0.0.0' };
   const handler = async (request: { params: { message: string } }) => answer?.(request.params.message);
   if (kind === 'sdk1') {
-    const client = new Sdk1Client(info, answer ? { capabilities: { elicitation: {} } } : undefined);
+    const client = new Sdk1Client(info, {
+      jsonSchemaValidator: SDK1_VALIDATORS,
+      ...(answer ? { capabilities: { elicitation: {} } } : {}),
+    });
     if (answer) client.setRequestHandler(ElicitRequestSchema, handler as never);
     return client as unknown as AnyClient;
   }
   const client = new V2Client(info, {
+    jsonSchemaValidator: V2_VALIDATORS,
     versionNegotiation: { mode: { pin: '2026-07-28' } },
     ...(answer ? { capabilities: { elicitation: { form: {} } } } : {}),
   });
