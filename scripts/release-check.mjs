@@ -4,7 +4,7 @@
  * `npm run release:check`: what a release needs, checked before anything is published. The build
  * and the type check; the tests that say what the package promises (the generated pages and
  * manifests, the tools' definitions, the skill, the units); `npm pack --dry-run` holding exactly the
- * files the package needs; the package tests (vitest's `package` project, test/dist: the npm
+ * files the package needs; the package tests (test/dist/, with their own vitest config: the npm
  * package as npx installs it, the desktop bundle built from a production install, validated by
  * mcpb and started as a host starts it); server.json valid against the MCP Registry's schema
  * (schemas/server.schema.json). Exit 1 on the first failure.
@@ -66,7 +66,7 @@ if (!values['after-suite']) {
   });
 
   step(`tests: ${FAST_TESTS.join(', ')}`, () => {
-    const out = exec(process.execPath, [vitest, 'run', '--project', 'code', ...FAST_TESTS]);
+    const out = exec(process.execPath, [vitest, 'run', ...FAST_TESTS]);
     return stripVTControlCharacters(out.split('\n').find((line) => /Tests\s/.test(line)) ?? '').trim();
   });
 }
@@ -88,7 +88,7 @@ step('npm pack --dry-run: the files the package needs, and no others', () => {
 });
 
 step('the package tests: the npm package and the desktop bundle as people get them', () => {
-  const out = exec(process.execPath, [vitest, 'run', '--project', 'package']);
+  const out = exec(process.execPath, [vitest, 'run', '--config', 'test/dist/vitest.config.ts']);
   return stripVTControlCharacters(out.split('\n').find((line) => /Tests\s/.test(line)) ?? '').trim();
 });
 

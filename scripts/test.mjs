@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * `npm test`: the build, then vitest's `code` project (every test but the package's, which
+ * `npm test`: the build, then vitest (every test but the package's, test/dist/, which
  * `npm run release:check` runs) beside the type check and the lint. The end-to-end tests need
  * the build; nothing in them waits for the checks, which run at a lower priority so that they take
  * the cores only when the tests leave them idle (on two cores the suite is bound by CPU). vitest
@@ -53,7 +53,7 @@ if (built.code !== 0) {
 const checks = CHECKS.map((script) =>
   run(npm, ['run', '--silent', script], { capture: true, niceness: CHECK_NICENESS }),
 );
-const tests = await run(process.execPath, [VITEST, 'run', '--project', 'code', ...process.argv.slice(2)]);
+const tests = await run(process.execPath, [VITEST, 'run', ...process.argv.slice(2)]);
 let failed = tests.code !== 0;
 for (const [i, check] of (await Promise.all(checks)).entries()) {
   console.log(`--- npm run ${CHECKS[i]}: ${check.code === 0 ? 'ok' : `failed (exit ${check.code})`}`);
