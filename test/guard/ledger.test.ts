@@ -103,8 +103,17 @@ describe('on disk', () => {
         () => {},
       ),
     );
-    // Kill once some answers are in and others are still in flight.
-    while (answered < 20) await new Promise((resolve) => setTimeout(resolve, 2));
+    // Kill once some answers are in and, in the same turn, a request has just reached the sandbox:
+    // its 50 ms delay cannot have run out yet (its timer is due after this one), so the kill finds
+    // it in flight. (Killing at a count of answers alone could fall, on a busy machine, between one
+    // group of eight calls answered and the next sent.)
+    let reached = requestsTo(FNG);
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      const now = requestsTo(FNG);
+      if (answered >= 20 && now > reached) break;
+      reached = now;
+    }
     process.kill(mcp.pid, 'SIGKILL');
     await Promise.allSettled(burst);
     await mcp.close().catch(() => {});
