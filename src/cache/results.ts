@@ -4,9 +4,9 @@
  * `svc-mcp call` and a host's server share them), across replicas on Redis (redis-results.ts).
  * Bounded: RESULT_MOST_BYTES a result (a larger one is not kept), RESULTS_MOST_BYTES in all, the
  * least recently used out first (on one machine, within SCAN_EVERY_MS of another process's
- * writes); each is served for its keep time (at least KEEP_MIN_MS) and no longer. A result is only ever served to the account that paid for it. What this process put is
- * also kept parsed in memory (RecentResults), so that its following pages are not read and parsed
- * whole again each.
+ * writes); each is served for its keep time (at least KEEP_MIN_MS) and no longer. A result is only
+ * ever served to the account that paid for it. What this process put is also kept parsed in memory
+ * (RecentResults), so that its following pages are not read and parsed whole again each.
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
