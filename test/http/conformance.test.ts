@@ -1,8 +1,8 @@
 /**
  * The MCP conformance suite against `svc-mcp http`: version 0.1.13 (a devDependency, the last
  * release that runs on Node 20) for the 2025 server scenarios that apply to us, and a later release
- * on Node 22 (both fetched from the npm registry by `npm exec`, leaving the machine's Node alone)
- * for the 2026-07-28 scenarios. A check that fails must be one this server has nothing to test it
+ * (the devDependency `conformance-next`, an npm alias) for the 2026-07-28 scenarios, on a Node 22
+ * that `npm exec` fetches from the npm registry, leaving the machine's Node alone. A check that fails must be one this server has nothing to test it
  * with; each is listed below with the reason.
  */
 import { spawn } from 'node:child_process';
@@ -16,9 +16,14 @@ import { record } from '../helpers/recorder.js';
 import type { HttpServer } from '../helpers/session.js';
 
 const CONFORMANCE_0_1 = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-/** The later release, and the Node it needs, both pinned. */
-const LATER = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
+/** The later release (its version pinned in package-lock.json), and the Node it needs. */
+const CONFORMANCE_NEXT = join(REPO_ROOT, 'node_modules/conformance-next/dist/index.js');
 const NODE_22 = 'node@22.23.3';
+
+function installedVersion(name: string): string {
+  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8'));
+  return (manifest as { version: string }).version;
+}
 
 /** Checks that cannot pass here, by id, and why. */
 const NOT_APPLICABLE: Record<string, string> = {
@@ -105,18 +110,12 @@ describe('conformance 0.1.13 (2025 revisions)', () => {
   }
 });
 
-describe(`${LATER} on ${NODE_22} (2026-07-28)`, () => {
-  /** npm exec of both packages, which installs them into npm's cache the first time. */
-  const withLater = (call: string) => [
-    'exec',
-    '--yes',
-    `--package=${NODE_22}`,
-    `--package=${LATER}`,
-    `--call=${call}`,
-  ];
+describe(`conformance ${installedVersion('conformance-next')} on ${NODE_22} (2026-07-28)`, () => {
+  /** npm exec of the Node, which installs it into npm's cache the first time. */
+  const onNode22 = (call: string) => ['exec', '--yes', `--package=${NODE_22}`, `--call=${call}`];
   // The install, not bounded in time: on a new machine it is a download, which takes what it takes.
   beforeAll(async () => {
-    const { code, output } = await run('npm', withLater('node --version'), workDir, 0);
+    const { code, output } = await run('npm', onNode22('node --version'), workDir, 0);
     expect(code, output).toBe(0);
   }, 0);
 
@@ -124,11 +123,12 @@ describe(`${LATER} on ${NODE_22} (2026-07-28)`, () => {
     const out = join(workDir, 'later');
     const scenarios = ['server-stateless', 'caching', 'http-header-validation'];
     const commands = scenarios.map(
-      (scenario) => `conformance server --url ${server.url} --scenario ${scenario} -o ${out}/${scenario}`,
+      (scenario) =>
+        `node "${CONFORMANCE_NEXT}" server --url ${server.url} --scenario ${scenario} -o ${out}/${scenario}`,
     );
     const { output } = await run(
       'npm',
-      withLater(['node --version', ...commands].join(' ; ')),
+      onNode22(['node --version', ...commands].join(' ; ')),
       workDir,
       240_000,
     );
