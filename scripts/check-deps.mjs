@@ -69,7 +69,8 @@ const MAY_IMPORT = {
     'upstream',
     'version',
   ],
-  cli: ['call', 'catalog', 'config', 'mcp', 'messages', 'sandbox', 'tools', 'version'],
+  commands: ['call', 'catalog', 'config', 'mcp', 'messages', 'sandbox', 'tools', 'version'],
+  cli: ['commands'],
 };
 
 const IMPORT = /(?:import|export)\s[^;]*?from\s+'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/g;

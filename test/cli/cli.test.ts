@@ -1,5 +1,8 @@
 /** The CLI's one-shot commands (call, demo) on the Node that runs them, and the stdio server's clean exit. */
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import module from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { newStateDir, REPO_ROOT, runCli, spawnCli } from '../helpers/cli.js';
 import { startFakeUpstream } from '../helpers/fake-upstream.js';
@@ -187,6 +190,24 @@ describe('svc-mcp stdio', () => {
       expect(upstream.requests).toHaveLength(1);
     } finally {
       await upstream.close();
+    }
+  });
+});
+
+describe("Node's compile cache", () => {
+  const nodeHasOne = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+  it(`is written for the next start where Node has one (22.1 and later)${nodeHasOne ? '' : ': not on this Node'}`, async () => {
+    // Where NODE_COMPILE_CACHE is not set, Node keeps it in the system's temporary directory.
+    const temp = mkdtempSync(join(tmpdir(), 'svc-mcp-compile-cache-'));
+    try {
+      const run = await runCli(['tools'], { TMPDIR: temp });
+      expect(run.code, run.stderr).toBe(0);
+      const cache = join(temp, 'node-compile-cache');
+      if (nodeHasOne) expect(readdirSync(cache, { recursive: true }).length).toBeGreaterThan(0);
+      else expect(existsSync(cache)).toBe(false);
+    } finally {
+      rmSync(temp, { recursive: true, force: true });
     }
   });
 });
