@@ -16,9 +16,13 @@ import { record } from '../helpers/recorder.js';
 import type { HttpServer } from '../helpers/session.js';
 
 const CONFORMANCE_0_1 = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-/** The later release (its version pinned in package-lock.json), and the Node it needs. */
+/** The later release (its version pinned in package-lock.json). */
 const CONFORMANCE_NEXT = join(REPO_ROOT, 'node_modules/conformance-next/dist/index.js');
-const NODE_22 = 'node@22.23.3';
+/**
+ * The Node it needs, named as .ci/run names the Node of its suite on 22: npm exec keeps one install
+ * per name, so that one download serves both.
+ */
+const NODE_22 = 'node@22';
 
 function installedVersion(name: string): string {
   const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8'));
