@@ -1,4 +1,7 @@
-/** The CLI's one-shot commands (call, demo) on the Node that runs them, and the stdio server's clean exit. */
+/**
+ * The CLI's one-shot commands (call, demo) on the Node that runs them, the stdio server's clean exit,
+ * and Node's compile cache.
+ */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import module from 'node:module';
 import { tmpdir } from 'node:os';
@@ -197,7 +200,7 @@ describe('svc-mcp stdio', () => {
 describe("Node's compile cache", () => {
   const nodeHasOne = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
-  it(`is written for the next start where Node has one (22.1 and later)${nodeHasOne ? '' : ': not on this Node'}`, async () => {
+  it('is written for the next start on a Node that has one (22.1 and later), and not on Node 20', async () => {
     // Where NODE_COMPILE_CACHE is not set, Node keeps it in the system's temporary directory.
     const temp = mkdtempSync(join(tmpdir(), 'svc-mcp-compile-cache-'));
     try {

@@ -2,8 +2,8 @@
  * The MCP conformance suite against `svc-mcp http`: version 0.1.13 (a devDependency, the last
  * release that runs on Node 20) for the 2025 server scenarios that apply to us, and a later release
  * (the devDependency `conformance-next`, an npm alias) for the 2026-07-28 scenarios, on a Node 22
- * that `npm exec` fetches from the npm registry, leaving the machine's Node alone. A check that fails must be one this server has nothing to test it
- * with; each is listed below with the reason.
+ * that `npm exec` fetches from the npm registry, leaving the machine's Node alone. A check that
+ * fails must be one this server has nothing to test it with; each is listed below with the reason.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -24,6 +24,7 @@ const CONFORMANCE_NEXT = join(REPO_ROOT, 'node_modules/conformance-next/dist/ind
  */
 const NODE_22 = 'node@22';
 
+/** The version of a dependency that npm installed. */
 function installedVersion(name: string): string {
   const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8'));
   return (manifest as { version: string }).version;
