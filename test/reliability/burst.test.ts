@@ -1,9 +1,9 @@
 /**
  * A burst of 500 calls, heavy ones among them (the mix of tools/bench/burst-mix.mjs), written at
- * once on the embedded sandbox, three times: every call is answered (an answer or a clear refusal,
- * never a timeout), `ping` keeps being answered throughout, and once the first burst has grown the
- * heap to its working size, the next leaves resident memory no larger. How fast `ping` is answered
- * depends on the machine's load, so it is a figure of `tools/bench/burst.mjs`, not a bound here.
+ * once on the embedded sandbox: every call is answered (an answer or a clear refusal, never a
+ * timeout), `ping` keeps being answered throughout, and resident memory stays well below what a
+ * leak would leave. How fast `ping` is answered and where memory settles over repeated bursts
+ * depend on the machine and the Node, so they are figures of `tools/bench/burst.mjs`, with targets.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -39,38 +39,32 @@ async function burst(mcp: Session) {
 }
 
 describe.runIf(process.platform === 'linux')('a burst of 500 concurrent calls', () => {
-  it('answers every call and ping throughout, and keeps memory bounded', async () => {
+  it('answers every call and ping throughout, and leaves memory bounded', async () => {
     // Heavy histories cost up to 100 credits each; the per-call limit would refuse them unsent.
-    // Without the cache each burst does all the work of the first again.
+    // Without the cache every call does its work.
     const mcp = await spawnMcp({ SVC_MAX_CREDITS_PER_CALL: '1000', SVC_CACHE: 'off' });
     try {
-      await mcp.call('get_fear_and_greed_latest'); // the sandbox thread is up
+      await mcp.call('get_fear_and_greed_latest'); // the sandbox is up
       const before = residentMb(mcp.pid);
-      const after: number[] = [];
-      for (const round of [1, 2, 3]) {
-        const { results, pings, refused } = await burst(mcp);
-        // Every call is answered; the only failures allowed are clear ones: the server's refusal of
-        // a call that waited too long for a turn, or, on a machine busy with more than this test, the
-        // time bound of a request the embedded sandbox (on the server's thread) answered too late.
-        for (const text of refused)
-          expect(text).toMatch(/^(The server is busy|The service did not answer within)/);
-        expect(results).toHaveLength(MIXED_CALLS);
-        // Answered while the burst ran, not only after it.
-        expect(pings).toBeGreaterThan(3);
-        // A quiet moment before reading memory: what is measured is where it settles.
-        await new Promise((resolve) => setTimeout(resolve, 2000));
-        after.push(residentMb(mcp.pid));
-        console.log(
-          `burst ${round}: RSS ${before.toFixed(0)} MB before, ${after.at(-1)?.toFixed(0)} MB after; ${pings} pings answered; ${refused.length} refused`,
-        );
-      }
-      // Bounded: a burst as heavy as the one before leaves the process no larger, within 30% (a
-      // leak of a few hundred KB a call would add over 100 MB, about half as much again). The first
-      // burst is not compared: the heap is still growing to its working size then. What stays is
-      // the live heap at a burst's peak (eight calls in flight, answers of at most 1 MiB), what V8
-      // and the allocator keep of the garbage, and the sandbox thread's heap (at most 96 MB).
-      expect(after[2]).toBeLessThan(after[1]! * 1.3);
-      expect(Math.max(...after)).toBeLessThan(560);
+      const { results, pings, refused } = await burst(mcp);
+      // Every call is answered; the only failures allowed are clear ones: the server's refusal of
+      // a call that waited too long for a turn, or, on a machine busy with more than this test, the
+      // time bound of a request the embedded sandbox (on the server's thread) answered too late.
+      for (const text of refused)
+        expect(text).toMatch(/^(The server is busy|The service did not answer within)/);
+      expect(results).toHaveLength(MIXED_CALLS);
+      // Answered while the burst ran, not only after it.
+      expect(pings).toBeGreaterThan(3);
+      // A quiet moment before reading memory: what is measured is where it settles.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const after = residentMb(mcp.pid);
+      console.log(
+        `burst: RSS ${before.toFixed(0)} MB before, ${after.toFixed(0)} MB after; ${pings} pings answered; ${refused.length} refused`,
+      );
+      // What stays is the live heap at the burst's peak (eight calls in flight, answers of at most
+      // 1 MiB) and what V8 and the allocator keep of the garbage: about 160 MB on Node 20. A leak
+      // of 250 KB a call would add 125 MB and cross the bound.
+      expect(after).toBeLessThan(280);
     } finally {
       await mcp.close();
     }
