@@ -75,9 +75,28 @@ export interface LedgerOptions {
   usageFile?: string;
 }
 
+/**
+ * How long charges wait to be written to the usage file, so that a busy sandbox writes it a few
+ * times a second rather than once a request (each write replaces the file: a few hundred µs on the
+ * server's thread). Other processes see a charge this much later at most; closing the sandbox or
+ * the process ending writes what waits.
+ */
+export const USAGE_WRITE_DELAY_MS = 100;
+
+/** A charge made in this process and not yet in the usage file. */
+interface PendingCharge {
+  key: string;
+  w: Windows;
+  credits: number;
+}
+
 export class Ledger {
   private usage = new Map<string, Usage>();
   private readonly monthly: Record<Plan, number>;
+  /** Charges since the file was last written, in order: added again to what the file holds. */
+  private pending: PendingCharge[] = [];
+  private writeTimer: NodeJS.Timeout | undefined;
+  private readonly writeNow = () => this.flush();
 
   constructor(private readonly options: LedgerOptions) {
     this.monthly = { ...MONTHLY_CREDITS, ...options.monthlyCredits };
@@ -140,16 +159,41 @@ export class Ledger {
   charge(key: string, w: Windows, credits: number): void {
     const file = this.options.usageFile;
     if (file) this.mergeFile(file);
+    this.add({ key, w, credits });
+    if (!file) return;
+    this.pending.push({ key, w, credits });
+    if (this.writeTimer === undefined) {
+      this.writeTimer = setTimeout(this.writeNow, USAGE_WRITE_DELAY_MS).unref();
+      process.once('exit', this.writeNow);
+    }
+  }
+
+  /** Writes the charges that wait to the usage file now (the sandbox closing, the process ending). */
+  flush(): void {
+    clearTimeout(this.writeTimer);
+    this.writeTimer = undefined;
+    process.off('exit', this.writeNow);
+    const file = this.options.usageFile;
+    if (!file || this.pending.length === 0) return;
+    this.mergeFile(file);
+    writeUsage(file, this.usage);
+    this.pending = [];
+  }
+
+  private add({ key, w, credits }: PendingCharge): void {
     const u = this.current(key, w);
     u.dayCredits += credits;
     u.monthCredits += credits;
-    if (file) writeUsage(file, this.usage);
   }
 
-  /** The file's credits, with this process's request counts of the minute kept. */
+  /**
+   * The file's credits (other processes' charges with this one's written so far), this process's
+   * charges not yet written added to them, and this process's request counts of the minute kept.
+   */
   private mergeFile(file: string): void {
     const kept = this.usage;
     this.usage = readUsage(file);
+    for (const charge of this.pending) this.add(charge);
     for (const [key, u] of kept) {
       const saved = this.usage.get(key);
       if (saved === undefined) this.usage.set(key, u);

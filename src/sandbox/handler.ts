@@ -90,6 +90,7 @@ export class SandboxHandler {
   close(): void {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    this.ledger.flush();
   }
 
   /**

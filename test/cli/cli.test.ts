@@ -50,6 +50,17 @@ describe('svc-mcp call', () => {
     expect(info.stdout).toMatch(/^This server's budget \(day\): no budget set, 2 spent,/m);
   });
 
+  it('a reader that goes away before the answer: exit 0, and the charge is kept all the same', async () => {
+    const env = { SVC_STATE_DIR: newStateDir(), SVC_CACHE: 'off' };
+    // Nothing reads the answer: writing it fails (EPIPE) and the process ends at once, before it
+    // has closed the embedded sandbox.
+    const proc = spawnCli(['call', 'get_fear_and_greed_latest'], env);
+    proc.child.stdout?.destroy();
+    expect((await proc.exited).code).toBe(0);
+    const info = await runCli(['call', 'get_key_info'], env);
+    expect(info.stdout).toMatch(/^Today: 1 used, /m);
+  });
+
   it('passes JSON arguments through', async () => {
     const run = await runCli(['call', 'get_cryptocurrency_listings_latest', '{"limit": 3}']);
     expect(run.code, run.stderr).toBe(0);

@@ -2,8 +2,11 @@
  * Keys, plans, the per-minute limit, credits and key info, the request counter, and determinism
  * under a frozen clock. Each case that counts starts its own sandbox, so counters start at zero.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { USAGE_WRITE_DELAY_MS } from '../../src/sandbox/accounts.js';
 import { startSandbox, UNKNOWN_PATHS } from '../../src/sandbox/server.js';
+import { newStateDir } from '../helpers/cli.js';
 import { type Client, KEY_HEADER, openSandbox } from './helpers.js';
 
 const FG = '/v3/fear-and-greed/latest';
@@ -185,6 +188,42 @@ describe('credits and key info', () => {
       expect((await c.get(FG, 'sandbox-hobbyist')).status).toBe(200);
     } finally {
       await c.sandbox.close();
+    }
+  });
+});
+
+describe('usage kept in a file (the embedded sandbox)', () => {
+  const monthUsed = async (c: Client) =>
+    (await c.get('/v1/key/info')).body.data.usage.current_month.credits_used as number;
+
+  it("two sandboxes on one file: each sees the other's charges soon after, none lost or counted twice", async () => {
+    const usageFile = join(newStateDir(), 'sandbox-usage.json');
+    const [a, b] = await Promise.all([openSandbox({ usageFile }), openSandbox({ usageFile })]);
+    try {
+      // Interleaved charges, 1 credit each: three on one, two on the other.
+      await Promise.all([a.get(FG), b.get(FG), a.get(FG), b.get(FG), a.get(FG)]);
+      // Each counts its own at once, and the other's once it is written (within the delay).
+      expect(await monthUsed(a)).toBeGreaterThanOrEqual(3);
+      const timing = { timeout: 20 * USAGE_WRITE_DELAY_MS, interval: USAGE_WRITE_DELAY_MS / 4 };
+      await vi.waitFor(async () => expect(await monthUsed(a)).toBe(5), timing);
+      await vi.waitFor(async () => expect(await monthUsed(b)).toBe(5), timing);
+      await Promise.all([a.get(FG), b.get(FG)]);
+      await vi.waitFor(async () => expect(await monthUsed(b)).toBe(7), timing);
+    } finally {
+      await Promise.all([a.sandbox.close(), b.sandbox.close()]);
+    }
+  });
+
+  it('closing writes the charges that wait: a sandbox started after counts them', async () => {
+    const usageFile = join(newStateDir(), 'sandbox-usage.json');
+    const first = await openSandbox({ usageFile });
+    for (let k = 0; k < 3; k++) expect((await first.get(FG)).status).toBe(200);
+    await first.sandbox.close();
+    const next = await openSandbox({ usageFile });
+    try {
+      expect(await monthUsed(next)).toBe(3);
+    } finally {
+      await next.sandbox.close();
     }
   });
 });
