@@ -76,12 +76,12 @@ export interface LedgerOptions {
 }
 
 /**
- * How long charges wait to be written to the usage file, so that a busy sandbox writes it a few
- * times a second rather than once a request (each write replaces the file: a few hundred µs on the
- * server's thread). Other processes see a charge this much later at most; closing the sandbox or
- * the process ending writes what waits.
+ * How often, at most, the usage file is read and written: a busy sandbox reads and replaces it a
+ * few times a second rather than twice a request (a few hundred µs on the server's thread each
+ * time). Other processes see a charge this much later at most, and this one sees theirs as late;
+ * closing the sandbox or the process ending writes what waits.
  */
-export const USAGE_WRITE_DELAY_MS = 100;
+export const USAGE_SYNC_MS = 100;
 
 /** A charge made in this process and not yet in the usage file. */
 interface PendingCharge {
@@ -97,10 +97,12 @@ export class Ledger {
   private pending: PendingCharge[] = [];
   private writeTimer: NodeJS.Timeout | undefined;
   private readonly writeNow = () => this.flush();
+  /** When the file was last read (performance.now()). */
+  private readAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: LedgerOptions) {
     this.monthly = { ...MONTHLY_CREDITS, ...options.monthlyCredits };
-    if (options.usageFile) this.usage = readUsage(options.usageFile);
+    if (options.usageFile) this.mergeFile(options.usageFile);
   }
 
   monthlyLimit(plan: Plan): number {
@@ -130,8 +132,10 @@ export class Ledger {
 
   /** Counts one request against the minute limit; throws 429 (1008) once the minute is used up. */
   admit(key: string, plan: Plan, w: Windows, secondsToNextMinute: number): void {
-    // Other processes' charges since, from the file: what this request is checked and answered with.
-    if (this.options.usageFile) this.mergeFile(this.options.usageFile);
+    // Other processes' charges, from the file read at most USAGE_SYNC_MS ago: what this request
+    // is checked and answered with.
+    const file = this.options.usageFile;
+    if (file && performance.now() - this.readAt >= USAGE_SYNC_MS) this.mergeFile(file);
     const u = this.current(key, w);
     if (this.options.rateLimit && u.requests >= REQUESTS_PER_MINUTE[plan]) {
       throw new ApiError(
@@ -157,13 +161,11 @@ export class Ledger {
   }
 
   charge(key: string, w: Windows, credits: number): void {
-    const file = this.options.usageFile;
-    if (file) this.mergeFile(file);
     this.add({ key, w, credits });
-    if (!file) return;
+    if (!this.options.usageFile) return;
     this.pending.push({ key, w, credits });
     if (this.writeTimer === undefined) {
-      this.writeTimer = setTimeout(this.writeNow, USAGE_WRITE_DELAY_MS).unref();
+      this.writeTimer = setTimeout(this.writeNow, USAGE_SYNC_MS).unref();
       process.once('exit', this.writeNow);
     }
   }
@@ -193,6 +195,7 @@ export class Ledger {
   private mergeFile(file: string): void {
     const kept = this.usage;
     this.usage = readUsage(file);
+    this.readAt = performance.now();
     for (const charge of this.pending) this.add(charge);
     for (const [key, u] of kept) {
       const saved = this.usage.get(key);

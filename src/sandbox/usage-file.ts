@@ -1,9 +1,8 @@
 /**
  * The sandbox's per-key usage kept in a file (the embedded sandbox's, in the server's state
  * directory), so that what key info reports goes on across restarts, as the server's own credit
- * ledger does. Read before each request and written soon after a charge (accounts.ts,
- * `USAGE_WRITE_DELAY_MS`), replaced whole (written aside, then renamed), so every process on the
- * directory sees the others' charges.
+ * ledger does. Read and written at most every `USAGE_SYNC_MS` (accounts.ts), replaced whole
+ * (written aside, then renamed), so every process on the directory sees the others' charges.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { USAGE_WRITE_DELAY_MS } from '../../src/sandbox/accounts.js';
+import { USAGE_SYNC_MS } from '../../src/sandbox/accounts.js';
 import { startSandbox, UNKNOWN_PATHS } from '../../src/sandbox/server.js';
 import { newStateDir } from '../helpers/cli.js';
 import { type Client, KEY_HEADER, openSandbox } from './helpers.js';
@@ -204,7 +204,7 @@ describe('usage kept in a file (the embedded sandbox)', () => {
       await Promise.all([a.get(FG), b.get(FG), a.get(FG), b.get(FG), a.get(FG)]);
       // Each counts its own at once, and the other's once it is written (within the delay).
       expect(await monthUsed(a)).toBeGreaterThanOrEqual(3);
-      const timing = { timeout: 20 * USAGE_WRITE_DELAY_MS, interval: USAGE_WRITE_DELAY_MS / 4 };
+      const timing = { timeout: 20 * USAGE_SYNC_MS, interval: USAGE_SYNC_MS / 4 };
       await vi.waitFor(async () => expect(await monthUsed(a)).toBe(5), timing);
       await vi.waitFor(async () => expect(await monthUsed(b)).toBe(5), timing);
       await Promise.all([a.get(FG), b.get(FG)]);
