@@ -8,6 +8,7 @@ import { clip, ISO_INSTANT_RULE, listenProblem } from './messages.js';
 import './heap.js';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { noToolsMessage } from './catalog/toolsets.js';
 import { ConfigError, loadConfig } from './config/index.js';
 import { requireOwnKey } from './config/own-key.js';
 import { VERSION } from './version.js';
@@ -144,21 +145,19 @@ const commands: Record<string, Command> = {
       'svc-mcp tools [--json]    the tools with their toolsets and one-line descriptions (or full definitions)',
     options: { json: { type: 'boolean' } },
     async run(values) {
-      const [{ exposedTools }, { noToolsError }] = await Promise.all([
-        import('./mcp/tools.js'),
-        import('./tools/index.js'),
-      ]);
+      // From the list generated at build time, as stdio's tools/list: the tools themselves stay unloaded.
+      const { generatedTools, listingFor } = await import('./mcp/listing.js');
       const config = loadConfig();
-      const none = noToolsError(config);
-      if (none) throw new ConfigError(none);
-      const { tools, definitions } = exposedTools(config);
+      const { definitions } = listingFor(config);
+      if (definitions.length === 0) throw new ConfigError(noToolsMessage(config));
       if (values.json) {
         console.log(JSON.stringify(definitions, null, 2));
       } else {
+        const toolsets = new Map(generatedTools().map((tool) => [tool.name, tool.toolset]));
         const width = Math.max(...definitions.map((d) => d.name.length));
-        const setWidth = Math.max(...[...tools.values()].map((t) => t.toolset.length));
+        const setWidth = Math.max(...definitions.map((d) => toolsets.get(d.name)?.length ?? 0));
         for (const d of definitions) {
-          const toolset = tools.get(d.name)?.toolset ?? '';
+          const toolset = toolsets.get(d.name) ?? '';
           console.log(
             `${d.name.padEnd(width)}  ${toolset.padEnd(setWidth)}  ${d.description?.split('\n')[0]}`,
           );

@@ -59,6 +59,11 @@ export function selectFrom<T extends Selectable>(tools: readonly T[], config: Se
   return tools.filter((tool) => isSelected(tool, config.toolsets) && planHas(config.plan, tool));
 }
 
+/** The one-line error of settings under which `selectFrom` finds no tool at all. */
+export function noToolsMessage(config: Selection): string {
+  return `SVC_PLAN=${config.plan} and SVC_TOOLSETS=${config.toolsets.join(',')} leave no tool to expose: every tool in those toolsets needs a higher plan. Add toolsets (default, all) or check SVC_PLAN.`;
+}
+
 /** Whether a tool is selected by these choices. */
 export function isSelected(
   tool: { toolset: Toolset; inDefault?: boolean },

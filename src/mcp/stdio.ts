@@ -8,6 +8,7 @@
 import type { Transport } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Services } from '../call/services.js';
+import { noToolsMessage } from '../catalog/toolsets.js';
 import type { Config } from '../config/index.js';
 import { requireOwnKey } from '../config/own-key.js';
 import { afterStartup } from '../heap.js';
@@ -36,8 +37,7 @@ export async function runStdio(config: Config): Promise<void> {
   requireOwnKey(config, 'on stdio');
   const listing = listingFor(config);
   if (listing.names.size === 0) {
-    const { noToolsError } = await import('../tools/index.js');
-    process.stderr.write(`svc-mcp: ${noToolsError(config)}\n`);
+    process.stderr.write(`svc-mcp: ${noToolsMessage(config)}\n`);
     process.exit(2);
   }
   // The services (ledger, cache, data source) and the call path load once the tool list is out.

@@ -5,7 +5,7 @@
 
 import type { Tool } from '../catalog/define.js';
 import { planTitle } from '../catalog/plans.js';
-import { planHas, type Selection, selectFrom, toolPlans } from '../catalog/toolsets.js';
+import { noToolsMessage, planHas, type Selection, selectFrom, toolPlans } from '../catalog/toolsets.js';
 import { clip } from '../messages.js';
 import { tools } from './all.js';
 import { closestNames } from './closest-names.js';
@@ -69,6 +69,5 @@ export function unknownToolMessage(
 
 /** The one-line error when the settings leave no tool at all, else undefined. */
 export function noToolsError(config: Selection): string | undefined {
-  if (selectTools(config).length > 0) return undefined;
-  return `SVC_PLAN=${config.plan} and SVC_TOOLSETS=${config.toolsets.join(',')} leave no tool to expose: every tool in those toolsets needs a higher plan. Add toolsets (default, all) or check SVC_PLAN.`;
+  return selectTools(config).length > 0 ? undefined : noToolsMessage(config);
 }
