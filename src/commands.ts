@@ -9,9 +9,15 @@ import './heap.js';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { noToolsMessage } from './catalog/toolsets.js';
-import { ConfigError, loadConfig } from './config/index.js';
+import { ConfigError } from './config/error.js';
+import type { Config } from './config/index.js';
 import { requireOwnKey } from './config/own-key.js';
 import { VERSION } from './version.js';
+
+/** The settings, read and checked; loaded when a command runs, so that a usage error or --help does not load them. */
+async function loadConfig(): Promise<Config> {
+  return (await import('./config/index.js')).loadConfig();
+}
 
 type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -31,7 +37,7 @@ const commands: Record<string, Command> = {
     options: {},
     async run() {
       const { runStdio } = await import('./mcp/stdio.js');
-      await runStdio(loadConfig());
+      await runStdio(await loadConfig());
       return -1; // keeps running until stdin closes
     },
   },
@@ -45,7 +51,7 @@ const commands: Record<string, Command> = {
     },
     async run(values) {
       const { serveHttp } = await import('./mcp/http/serve.js');
-      await serveHttp(loadConfig(), {
+      await serveHttp(await loadConfig(), {
         host: parseHost(values.host as string),
         port: parsePort(values.port as string),
       });
@@ -76,7 +82,7 @@ const commands: Record<string, Command> = {
         port,
         now,
         rateLimit: !values['no-rate-limit'],
-        keyHeader: loadConfig().keyHeader,
+        keyHeader: (await loadConfig()).keyHeader,
         faults,
       }).catch((error: NodeJS.ErrnoException) => {
         const why = listenProblem(error, '127.0.0.1', port);
@@ -109,7 +115,7 @@ const commands: Record<string, Command> = {
           `call takes one JSON-ARGS object; quote it as one argument, e.g. '{"limit": 5}'`,
         );
       }
-      const config = loadConfig();
+      const config = await loadConfig();
       requireOwnKey(config, 'by svc-mcp call');
       const [{ exposedTools }, { unknownToolMessage }] = await Promise.all([
         import('./mcp/tools.js'),
@@ -147,7 +153,7 @@ const commands: Record<string, Command> = {
     async run(values) {
       // From the list generated at build time, as stdio's tools/list: the tools themselves stay unloaded.
       const { generatedTools, listingFor } = await import('./mcp/listing.js');
-      const config = loadConfig();
+      const config = await loadConfig();
       const { definitions } = listingFor(config);
       if (definitions.length === 0) throw new ConfigError(noToolsMessage(config));
       if (values.json) {
@@ -171,7 +177,7 @@ const commands: Record<string, Command> = {
       'svc-mcp demo              a real MCP client session against this server, printing a few answers; exit 1 when none is answered',
     options: {},
     async run() {
-      requireOwnKey(loadConfig(), 'by svc-mcp demo');
+      requireOwnKey(await loadConfig(), 'by svc-mcp demo');
       const { runDemo } = await import('./mcp/demo.js');
       return runDemo(fileURLToPath(new URL('./cli.js', import.meta.url)));
     },

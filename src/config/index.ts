@@ -6,20 +6,17 @@
 
 import type { z } from 'zod';
 import { clip } from '../messages.js';
+import { ConfigError } from './error.js';
 import { SETTINGS } from './settings.js';
 import { type Setting, unsetIfBlank } from './values.js';
 
 export { ANSWER_CHARS, LOG_LEVELS, type LogLevel, SETTINGS } from './settings.js';
-export { type Setting, unsetIfBlank };
+export { ConfigError, type Setting, unsetIfBlank };
 
 type Settings = typeof SETTINGS;
 
 /** What the server runs with: one property per setting, typed by its schema. */
 export type Config = { [K in keyof Settings]: z.output<ReturnType<Settings[K]['schema']>> };
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
 
 const entries = Object.entries(SETTINGS) as [keyof Settings, Setting][];
 

@@ -2,7 +2,8 @@
  * Where callers bring no key of their own (stdio, `svc-mcp call`, `svc-mcp demo`), a service named
  * by SVC_BASE_URL needs the server's own, SVC_API_KEY: refused at the start, not at the first call.
  */
-import { type Config, ConfigError } from './index.js';
+import { ConfigError } from './error.js';
+import type { Config } from './index.js';
 
 export function requireOwnKey(config: Config, where: string): void {
   if (config.baseUrl !== undefined && config.apiKey === undefined) {
