@@ -5,6 +5,8 @@
  * parameters fetch it.
  */
 
+import { formatWhole } from '../format/numbers.js';
+
 /** Room left beside the records for the answer's notes (`truncated`, `next`). */
 const NOTES_ROOM = 2_000;
 
@@ -15,7 +17,7 @@ export function dataRoom(maxChars: number): number {
 
 /** "100,000 characters (SVC_MAX_ANSWER_CHARS)": the bound as the notes name it. */
 export function boundText(maxChars: number): string {
-  return `${maxChars.toLocaleString('en-US')} characters`;
+  return `${formatWhole(maxChars)} characters`;
 }
 
 export interface Cut {
@@ -163,8 +165,6 @@ function restAdvice(
 
 /** "Cut to stay within 100,000 characters: kept 412 of 1,000 of items[0].quotes; <advice>." */
 function cutNote(cuts: readonly Cut[], advice: string, maxChars: number): string {
-  const parts = cuts.map(
-    (c) => `kept ${c.kept.toLocaleString('en-US')} of ${c.total.toLocaleString('en-US')} of ${c.path}`,
-  );
+  const parts = cuts.map((c) => `kept ${formatWhole(c.kept)} of ${formatWhole(c.total)} of ${c.path}`);
   return `Cut to stay within ${boundText(maxChars)}: ${parts.join(', ')}; ${advice}.`;
 }

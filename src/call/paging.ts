@@ -12,6 +12,7 @@ import type { StoredResult } from '../cache/results.js';
 import { canonicalParams } from '../catalog/canonical.js';
 import type { Endpoint } from '../catalog/define.js';
 import { CURSOR, type Pages } from '../catalog/pages.js';
+import { formatWhole } from '../format/numbers.js';
 import { bytesOf, dataRoom, estimateBytes } from './cut.js';
 import type { Services } from './services.js';
 
@@ -100,7 +101,7 @@ export function pageNote(
   next: Record<string, unknown> | undefined,
   base = 0,
 ): string {
-  const n = (row: number) => (base + row).toLocaleString('en-US');
+  const n = (row: number) => formatWhole(base + row);
   const rows = `Rows ${n(from + 1)}–${n(page.end)}`;
   if (page.end < page.total) {
     const of = `${rows} of ${n(page.total)}`;

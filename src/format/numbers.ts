@@ -44,28 +44,43 @@ function formatCompact(value: number | null | undefined): string {
   return formatAmount(value);
 }
 
+/**
+ * en-US number formats, each made once on first use: `toLocaleString` with options makes a new
+ * one on every call (about 17 µs), and the first one loads the locale data (about 20 ms), which
+ * an answer with only whole numbers never needs (formatWhole).
+ */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = JSON.stringify(options);
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', options);
+    numberFormats.set(key, format);
+  }
+  return format;
+}
+
 /** An amount of money: cents from 1 up (3,733.50), four significant digits below (0.07088). */
 function formatAmount(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
   const abs = Math.abs(value);
   if (abs > 0 && abs < 1) return String(Number(value.toPrecision(4)));
-  return value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return numberFormat({ minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
 }
 
-/** A plain number with separators; prices under 1 keep four significant digits. */
-/**
- * A whole number as formatNumber writes it (1,234,567), without the locale data that the first
- * toLocaleString loads: what start-up writes (the instructions) uses this.
- */
+/** A whole number with separators (1,234,567), as formatNumber writes it, without the locale data. */
 export function formatWhole(value: number): string {
   return String(Math.trunc(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/** A plain number with separators; prices under 1 keep four significant digits. */
 export function formatNumber(value: number | null | undefined, maxDecimals = 2): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
+  if (Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER) return formatWhole(value);
   const abs = Math.abs(value);
   if (abs > 0 && abs < 1) return String(Number(value.toPrecision(4)));
-  return value.toLocaleString('en-US', { maximumFractionDigits: maxDecimals });
+  return numberFormat({ maximumFractionDigits: maxDecimals }).format(value);
 }
 
 /** An amount in a currency: "$1.93T", "€2.1B", "0.0312 BTC". */
@@ -103,5 +118,5 @@ function trim(text: string): string {
 
 /** A number as a query string writes it: plain decimal digits, never an exponent (1e-8 → 0.00000001). */
 export function plainDecimal(value: number): string {
-  return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+  return numberFormat({ useGrouping: false, maximumFractionDigits: 20 }).format(value);
 }

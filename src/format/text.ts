@@ -1,5 +1,6 @@
 /** Small helpers for compact text answers: durations, dates, tables, cut lists. */
 import { isoOf } from '../calendar.js';
+import { formatWhole } from './numbers.js';
 
 const UNITS: [number, string][] = [
   [86_400, 'day'],
@@ -49,7 +50,8 @@ export function cutRows<T>(items: readonly T[], max: number): { shown: readonly 
 
 /** "1 credit", "1,200 credits": a count and its noun, singular for one. */
 export function counted(n: number, noun: string): string {
-  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+  const shown = Number.isInteger(n) ? formatWhole(n) : n.toLocaleString('en-US');
+  return `${shown} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** "… 80 more rows not shown; <advice>." where advice says how to see them (a parameter that pages on). */

@@ -5,6 +5,7 @@
 import { type CreditRule, currencyCount } from '../catalog/credits.js';
 import { splitList } from '../catalog/params.js';
 import { intervalSeconds } from '../catalog/series.js';
+import { formatWhole } from '../format/numbers.js';
 
 type Params = Record<string, unknown>;
 
@@ -44,7 +45,7 @@ function fewerAssets(rule: CreditRule, params: Params, allowed: number, now: num
 function span(count: number, interval: string): string {
   const hours = (count * intervalSeconds(interval)) / 3_600;
   if (hours < 48) return `about ${Math.floor(hours)} hours`;
-  return `about ${Math.floor(hours / 24).toLocaleString('en-US')} days`;
+  return `about ${formatWhole(Math.floor(hours / 24))} days`;
 }
 
 /** One sentence saying how to make the call cost at most `allowed` credits, or undefined when nothing simple does. */

@@ -7,10 +7,19 @@ import {
   formatPercent,
   formatPrice,
   formatShare,
+  formatWhole,
   plainDecimal,
 } from '../../src/format/numbers.js';
 import { describeSeries, samplePoints } from '../../src/format/series.js';
-import { cutRows, formatDuration, formatTime, lines, omittedLine, table } from '../../src/format/text.js';
+import {
+  counted,
+  cutRows,
+  formatDuration,
+  formatTime,
+  lines,
+  omittedLine,
+  table,
+} from '../../src/format/text.js';
 
 describe('numbers', () => {
   it.each([
@@ -44,6 +53,19 @@ describe('numbers', () => {
     expect(formatShare(56.24)).toBe('56.2%');
     expect(currencyLabel('2781')).toBe('USD');
     expect(currencyLabel('XYZ')).toBe('XYZ');
+  });
+
+  it('whole numbers are grouped as en-US writes them', () => {
+    const wholes = [0, 7, 999, 1000, -1000, 1234567, -987654321, 2 ** 40, Number.MAX_SAFE_INTEGER];
+    for (let digits = 1; digits <= 16; digits++) wholes.push(Math.floor(Math.random() * 10 ** digits));
+    for (const n of wholes) {
+      expect(formatWhole(n), String(n)).toBe(n.toLocaleString('en-US'));
+      expect(formatNumber(n), String(n)).toBe(n.toLocaleString('en-US'));
+      expect(counted(n, 'credit'), String(n)).toBe(
+        `${n.toLocaleString('en-US')} credit${n === 1 ? '' : 's'}`,
+      );
+    }
+    expect(counted(2.5, 'credit')).toBe('2.5 credits');
   });
 
   it('plain decimals never use an exponent', () => {

@@ -78,8 +78,12 @@ function mentionOf(asset: Asset, t: number): Mention {
 }
 
 const pct = (change: number) => `${Math.abs(change).toFixed(1)}%`;
-const usd = (price: number) =>
-  `$${price >= 1 ? price.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : price.toPrecision(3)}`;
+/** Made once: toLocaleString with options makes a new format on every call. */
+let cents: Intl.NumberFormat | undefined;
+const usd = (price: number) => {
+  cents ??= new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return `$${price >= 1 ? cents.format(price) : price.toPrecision(3)}`;
+};
 const pick = <T>(list: readonly T[], u: number): T => list[Math.floor(u * list.length)]!;
 
 export interface NewsItem {
