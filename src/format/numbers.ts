@@ -46,8 +46,8 @@ function formatCompact(value: number | null | undefined): string {
 
 /**
  * en-US number formats, each made once on first use: `toLocaleString` with options makes a new
- * one on every call (about 17 µs), and the first one loads the locale data (about 20 ms), which
- * an answer with only whole numbers never needs (formatWhole).
+ * one on every call, and the first one a process makes loads the locale data, which an answer
+ * with only whole numbers never needs (formatWhole).
  */
 const numberFormats = new Map<string, Intl.NumberFormat>();
 

@@ -77,9 +77,9 @@ export interface LedgerOptions {
 
 /**
  * How often, at most, the usage file is read and written: a busy sandbox reads and replaces it a
- * few times a second rather than twice a request (a few hundred µs on the server's thread each
- * time). Other processes see a charge this much later at most, and this one sees theirs as late;
- * closing the sandbox or the process ending writes what waits.
+ * few times a second rather than at every request, on the server's thread. Other processes see a
+ * charge this much later at most, and this one sees theirs as late; closing the sandbox or the
+ * process ending writes what waits.
  */
 export const USAGE_SYNC_MS = 100;
 
