@@ -50,11 +50,9 @@ const commands: Record<string, Command> = {
       port: { type: 'string', default: '3000' },
     },
     async run(values) {
+      const address = { host: parseHost(values.host as string), port: parsePort(values.port as string) };
       const { serveHttp } = await import('./mcp/http/serve.js');
-      await serveHttp(await loadConfig(), {
-        host: parseHost(values.host as string),
-        port: parsePort(values.port as string),
-      });
+      await serveHttp(await loadConfig(), address);
       return -1; // keeps running until SIGTERM or SIGINT
     },
   },
@@ -115,6 +113,7 @@ const commands: Record<string, Command> = {
           `call takes one JSON-ARGS object; quote it as one argument, e.g. '{"limit": 5}'`,
         );
       }
+      const toolArgs = parseJsonArgs(json);
       const config = await loadConfig();
       requireOwnKey(config, 'by svc-mcp call');
       const [{ exposedTools }, { unknownToolMessage }] = await Promise.all([
@@ -128,7 +127,6 @@ const commands: Record<string, Command> = {
           unknownToolMessage(name, config, [...exposed.keys()], '`svc-mcp tools` lists them.'),
         );
       }
-      const toolArgs = parseJsonArgs(json);
       const { callTool } = await import('./call/pipeline.js');
       const { createServices } = await import('./call/services.js');
       const services = await createServices(config);
