@@ -26,11 +26,6 @@ const { listingFor } = await import(`${root}dist/mcp/listing.js`);
 const { loadConfig } = await import(`${root}dist/config/index.js`);
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
-/** The Node flags on the CLI's first line (`#!/usr/bin/env -S node …`), which the bundle's host does not read. */
-function cliNodeFlags() {
-  return readFileSync(`${root}src/cli.ts`, 'utf8').split('\n', 1)[0].split(/\s+/).slice(3);
-}
-
 function toolRow(t) {
   const set = `${t.toolset}${t.inDefault ? ' (default)' : ''}`;
   if (t.kind === 'local') return `| \`${t.name}\` | (answered by the server) | ${set} | free | live | all |`;
@@ -101,7 +96,7 @@ function manifest(current) {
       mcp_config: {
         command: 'node',
         // biome-ignore lint/suspicious/noTemplateCurlyInString: the bundle host substitutes ${__dirname}
-        args: [...cliNodeFlags(), '${__dirname}/dist/cli.js', 'stdio'],
+        args: ['${__dirname}/dist/cli.js', 'stdio'],
         env,
       },
     },

@@ -1,10 +1,7 @@
-#!/usr/bin/env -S node --max-semi-space-size=1
+#!/usr/bin/env node
 /**
- * The one entry point, `svc-mcp`: the commands are commands.ts's.
- *
- * The first line starts Node with 1 MB semi-spaces, which V8 reads only at start (npx, a global
- * install and npm's Windows shims read that line; the bundle's manifest repeats the flag): it keeps
- * a burst of heavy calls within its memory bound (docs/decisions/002-semi-space-flag.md).
+ * The one entry point, `svc-mcp`: the commands are commands.ts's. Node starts with V8's own heap
+ * sizes; heap.ts sets what can be set once it runs (docs/decisions/011-default-semi-spaces.md).
  *
  * Node's compile cache (Node 22.1 and later) is turned on before anything else loads, so that a
  * start after the first reads the compiled code of this package and its dependencies instead of

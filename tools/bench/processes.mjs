@@ -14,15 +14,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/**
- * The Node flags of the CLI's first line (`#!/usr/bin/env -S node …`), which npx, a global install
- * and the desktop bundle all start it with: the benchmarks start it the same way.
- */
-const CLI_NODE_FLAGS = readFileSync(CLI, 'utf8').split('\n', 1)[0].split(/\s+/).slice(3);
-
-/** Node's arguments for `svc-mcp …args`, as the CLI's first line starts it. */
+/** Node's arguments for `svc-mcp …args`, as npx, a global install and the desktop bundle start it. */
 export function cliArgs(...args) {
-  return [...CLI_NODE_FLAGS, CLI, ...args];
+  return [CLI, ...args];
 }
 
 /**
