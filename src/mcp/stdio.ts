@@ -6,7 +6,7 @@
  */
 
 import type { Transport } from '@modelcontextprotocol/server';
-import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Services } from '../call/services.js';
 import { noToolsMessage } from '../catalog/toolsets.js';
 import type { Config } from '../config/index.js';
@@ -14,7 +14,7 @@ import { requireOwnKey } from '../config/own-key.js';
 import { afterStartup } from '../heap.js';
 import { VERSION } from '../version.js';
 import { DRAIN_TIMEOUT_MS, trackInFlight } from './in-flight.js';
-import { JsonLines } from './json-lines.js';
+import { JsonLinesTransport } from './json-lines.js';
 import { listingFor } from './listing.js';
 import { refuseRawCalls } from './raw-call.js';
 import { baseOf, createServer, prepareServer, rawCallRefusal, type ServerBase } from './server.js';
@@ -57,12 +57,7 @@ export async function runStdio(config: Config): Promise<void> {
     return loading;
   };
   const output = new ShortFirstOutput(process.stdout);
-  // The SDK's transport aborts the requests in flight when its input ends. It reads a copy of
-  // stdin instead, which ends only once those requests are answered; a line that is not JSON is
-  // answered there with a parse error.
-  const input = new JsonLines((message) => output.write(message));
-  process.stdin.pipe(input, { end: false });
-  const transport = new StdioServerTransport(input, output);
+  const transport = new JsonLinesTransport(process.stdin, output);
   // `initialize` and the tool list are answered from the generated listing; the rest loads once they
   // are out, ready for the first call.
   whenListed(transport, () => void services());

@@ -97,6 +97,23 @@ describe('lines that are not a message', () => {
     expect(messages.find((m) => m.id === 3)?.result).toEqual({});
   });
 
+  it('each line is one message: CRLF endings, several in one write, one split inside a character', async () => {
+    const proc = spawnCli(['stdio'], {}, 'pipe');
+    const split = Buffer.from('{"jsonrpc":"2.0","id":"é-4","method":"ping"}\r\n');
+    const inside = split.indexOf(Buffer.from('é')) + 1;
+    proc.child.stdin?.write(`${JSON.stringify(initialize)}\r\n`);
+    proc.child.stdin?.write(split.subarray(0, inside));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    proc.child.stdin?.write(split.subarray(inside));
+    proc.child.stdin?.end(
+      lines({ jsonrpc: '2.0', id: 5, method: 'ping' }, { jsonrpc: '2.0', id: 6, method: 'ping' }),
+    );
+    expect(await proc.exited).toEqual({ code: 0, signal: null });
+    const messages = messagesOf(proc.stdout());
+    expect(messages.map((m) => m.id)).toEqual([1, 'é-4', 5, 6]);
+    expect(messages.slice(1).map((m) => m.result)).toEqual([{}, {}, {}]);
+  });
+
   it('JSON that is not a JSON-RPC message gets an invalid request (-32600, with its id when it has one); later requests are answered', async () => {
     const proc = spawnCli(['stdio'], {}, 'pipe');
     const notMessages = [
