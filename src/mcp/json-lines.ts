@@ -1,11 +1,11 @@
 /**
  * The stdio transport: one JSON-RPC message a line, read from the input and written whole to the
- * output. Each line is parsed once, here; the SDK's own stdio reader parses it again and skips a
- * line that is not JSON, or not a JSON-RPC message, without a word, so a host that sent one waits
- * for an answer that never comes. JSON-RPC answers such a line with a parse error (-32700, id null)
- * or an invalid request (-32600, with the line's id when it has one); the lines after it are read as
- * before. The end of the input does not close the transport: the server finishes the requests in
- * flight first (stdio.ts).
+ * output. Each line is parsed once, here, and handed to the server as a message. The SDK's own
+ * stdio reader skips a line that is not JSON, or not a JSON-RPC message, without a word, so a host
+ * that sent one waits for an answer that never comes; here JSON-RPC answers such a line with a parse
+ * error (-32700, id null) or an invalid request (-32600, with the line's id when it has one), and
+ * the lines after it are read as before. The end of the input does not close the transport: the
+ * server finishes the requests in flight first (stdio.ts).
  */
 import type { Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
@@ -40,11 +40,15 @@ export class JsonLinesTransport implements Transport {
     this.output.on('error', this.outputFailed);
   }
 
-  /** Resolves once the message is handed to the output; waits for it to drain when it is full. */
+  /**
+   * Resolves once the output has taken the message (it queues for stdout itself, short messages
+   * first); rejects when the output is gone.
+   */
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error('The stdio transport is closed'));
-    if (this.output.write(`${JSON.stringify(message)}\n`)) return Promise.resolve();
-    return new Promise((resolve) => this.output.once('drain', resolve));
+    return new Promise((resolve, reject) => {
+      this.output.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : resolve()));
+    });
   }
 
   async close(): Promise<void> {
