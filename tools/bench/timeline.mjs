@@ -9,9 +9,10 @@
  * normalised, summarised and written to stdout). Ours with SVC_CACHE=off and no budget, then the
  * reference (an SDK server whose one tool makes the same GET with undici), `--rounds` times each in
  * turn, the sandbox in its own process with the rate limit off; `--calls` calls recorded after as
- * many to warm up, one at a time. Prints each span's median per server and round, and ours less
- * the reference's; the figures kept are the medians of those over the rounds. Bounded in count;
- * prints numbers. Run `npm run build` first.
+ * many to warm up, one at a time, after the sandbox has answered SANDBOX_WARMUP direct GETs.
+ * Prints each span's median per server and round, and ours less the reference's; the figures kept
+ * are the medians of those over the rounds. Bounded in count; prints numbers. Run `npm run build`
+ * first.
  *
  * In use the service is on another machine. Here the sandbox gets a core of its own, and this
  * process and the servers it starts the others (taskset, where there is more than one core): on
@@ -26,6 +27,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { Agent, request } from 'undici';
 import { cliArgs, connectStdio, forwardingServer, percentile, startSandboxProcess } from './processes.mjs';
 import { countOption, figure, saveResults } from './results.mjs';
 
@@ -38,6 +40,8 @@ const KEY = 'sandbox-enterprise';
 const PATH = '/v3/fear-and-greed/latest';
 const TOOL = 'get_fear_and_greed_latest';
 const PRELOAD = fileURLToPath(new URL('./timeline-preload.mjs', import.meta.url));
+/** Direct GETs the sandbox answers before the first round. */
+const SANDBOX_WARMUP = 30_000;
 const SPANS = ['before the request', 'upstream round trip', 'after the answer'];
 
 /** The three spans' medians (ms), and the median of their sum, of `--calls` calls to a server started with `args` and `env`. */
@@ -79,8 +83,28 @@ function coresApart(pid) {
   return `the sandbox on core ${cores - 1}, the servers and the client on ${cores === 2 ? 'core 0' : `cores ${ours}`}`;
 }
 
+/**
+ * The sandbox answers a fresh process's first tens of thousands of requests more slowly, for both
+ * servers alike: it is warmed with direct GETs first, so that the rounds time the servers.
+ */
+async function warmSandbox(url) {
+  const agent = new Agent({ keepAliveTimeout: 30_000 });
+  try {
+    for (let i = 0; i < SANDBOX_WARMUP; i++) {
+      const res = await request(`${url}${PATH}`, {
+        dispatcher: agent,
+        headers: { 'X-SVC_PRO_API_KEY': KEY },
+      });
+      await res.body.dump();
+    }
+  } finally {
+    await agent.close();
+  }
+}
+
 const { url, child: sandbox } = await startSandboxProcess();
 const placement = coresApart(sandbox.pid);
+await warmSandbox(url);
 const upstream = { SVC_API_KEY: KEY, SVC_BASE_URL: url };
 const servers = [
   ['ours (SVC_CACHE=off, no budget)', cliArgs('stdio'), { ...upstream, SVC_CACHE: 'off' }],
