@@ -1,40 +1,53 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * `npm run build`: dist/ from src/, one JavaScript file for each TypeScript file, at the same path
- * (src/cli.ts → dist/cli.js, its first line kept), by esbuild. It removes the types and nothing
- * else: no bundling, no renaming, the same imports. Type errors are `npm run typecheck`'s to find
- * (tsc over src, test and tools at once); `isolatedModules` in tsconfig.json makes tsc refuse what
- * a file-by-file build could get wrong. docs/decisions/007 says why the two are apart. The JSON
- * files under src/ (the generated tool list) are copied beside the code that reads them.
+ * `npm run build`: dist/ from src/, by esbuild. Two entries, each bundled with the packages it
+ * loads: dist/cli.js, the command (`svc-mcp`), and dist/for-scripts.js, what the repository's
+ * scripts, benchmarks and tests load from the build. Code loaded only by some commands is split
+ * into chunks beside them, loaded when a command needs it. A start reads a few files instead of
+ * hundreds of modules: docs/decisions/012-the-cli-bundled.md. Every file written is directly in
+ * dist/ (src/package-files.ts relies on it). Left out of the bundle, loaded from node_modules:
+ * the native SQLite binding, and what loads only with a setting that needs it (Redis, logging,
+ * telemetry, sign-in), so that a start without them reads none of it. Type errors are
+ * `npm run typecheck`'s to find; `isolatedModules` in tsconfig.json makes tsc refuse what esbuild
+ * could get wrong (docs/decisions/007-esbuild-builds-tsc-checks.md).
  *
  *   node scripts/build.mjs
  */
-import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const sources = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })
-  .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
-  .map((file) => join(root, 'src', file));
+
+/** Loaded from node_modules at run time, never bundled. */
+const EXTERNAL = ['better-sqlite3', 'ioredis', 'pino', '@opentelemetry/*', 'jose', 'oidc-provider'];
 
 rmSync(join(root, 'dist'), { recursive: true, force: true });
-await build({
-  entryPoints: sources,
+const result = await build({
+  entryPoints: { cli: join(root, 'src/cli.ts'), 'for-scripts': join(root, 'src/for-scripts.ts') },
   outdir: join(root, 'dist'),
-  outbase: join(root, 'src'),
+  bundle: true,
+  splitting: true,
   format: 'esm',
   platform: 'node',
   // The oldest Node the package supports (engines), so that nothing it runs is rewritten.
   target: `node${pkg.engines.node.replace(/^>=/, '')}`,
   tsconfig: join(root, 'tsconfig.json'),
+  external: EXTERNAL,
+  // The bundled packages that are CommonJS (undici, prom-client) call `require`.
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
+  },
+  metafile: true,
   logLevel: 'warning',
 });
-for (const file of readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) =>
-  f.endsWith('.json'),
-)) {
-  copyFileSync(join(root, 'src', file), join(root, 'dist', file));
+const nested = Object.keys(result.metafile.outputs)
+  .map((file) => relative(join(root, 'dist'), join(root, file)))
+  .filter((file) => file.includes('/'));
+if (nested.length > 0) {
+  console.error(`build: every file of the bundle must be directly in dist/, not ${nested.join(', ')}`);
+  process.exit(1);
 }

@@ -16,14 +16,18 @@ import { performancePage, suiteTimeLine, suiteTimes } from './performance-page.m
 import { endpointSections } from './service-page.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { plansText, TOOLSETS } = await import(`${root}dist/catalog/index.js`);
-const { tools } = await import(`${root}dist/tools/index.js`);
-const settings = (await import(`${root}dist/config/index.js`)).settingsDoc();
-const { formatDuration } = await import(`${root}dist/format/text.js`);
-const { ICON } = await import(`${root}dist/icon.js`);
-const { toolDefinition } = await import(`${root}dist/mcp/tools.js`);
-const { listingFor } = await import(`${root}dist/mcp/listing.js`);
-const { loadConfig } = await import(`${root}dist/config/index.js`);
+const {
+  plansText,
+  TOOLSETS,
+  tools,
+  settingsDoc,
+  formatDuration,
+  ICON,
+  toolDefinition,
+  listingFor,
+  loadConfig,
+} = await import(`${root}dist/for-scripts.js`);
+const settings = settingsDoc();
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 
 function toolRow(t) {

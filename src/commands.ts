@@ -12,6 +12,7 @@ import { noToolsMessage } from './catalog/toolsets.js';
 import { ConfigError } from './config/error.js';
 import type { Config } from './config/index.js';
 import { requireOwnKey } from './config/own-key.js';
+import { packageFile } from './package-files.js';
 import { VERSION } from './version.js';
 
 /** The settings, read and checked; loaded when a command runs, so that a usage error or --help does not load them. */
@@ -177,7 +178,7 @@ const commands: Record<string, Command> = {
     async run() {
       requireOwnKey(await loadConfig(), 'by svc-mcp demo');
       const { runDemo } = await import('./mcp/demo.js');
-      return runDemo(fileURLToPath(new URL('./cli.js', import.meta.url)));
+      return runDemo(fileURLToPath(packageFile('dist/cli.js')));
     },
   },
 };

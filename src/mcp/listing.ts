@@ -4,11 +4,11 @@
  * the instructions and the lists' cache hint, for these settings, without loading the tools. So
  * `initialize` and `tools/list` are answered before the call path has loaded.
  */
-import { readFileSync } from 'node:fs';
 import type { CacheHint, Tool as McpTool } from '@modelcontextprotocol/server';
 import type { Plan } from '../catalog/plans.js';
 import { type Selectable, type Selection, selectFrom, type Toolset } from '../catalog/toolsets.js';
 import { instructionsFor } from './instructions.js';
+import toolList from './tool-list.json' with { type: 'json' };
 
 /** A tool as the generated list has it: what selects it, and its definition. */
 export interface ListedTool extends Selectable {
@@ -30,14 +30,9 @@ export interface Listing {
   listHint: Required<CacheHint>;
 }
 
-let generated: readonly ListedTool[] | undefined;
-
 /** Every tool the server has, as generated. */
 export function generatedTools(): readonly ListedTool[] {
-  generated ??= (
-    JSON.parse(readFileSync(new URL('./tool-list.json', import.meta.url), 'utf8')) as { tools: ListedTool[] }
-  ).tools;
-  return generated;
+  return (toolList as unknown as { tools: ListedTool[] }).tools;
 }
 
 const listings = new WeakMap<object, Listing>();

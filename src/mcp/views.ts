@@ -5,6 +5,7 @@
  * The pages are built by scripts/build-views.mjs into dist/views/.
  */
 import { readFile } from 'node:fs/promises';
+import { packageFile } from '../package-files.js';
 
 export const VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
 
@@ -75,8 +76,7 @@ export function readView(uri: string): Promise<string> | undefined {
   if (name === undefined || !(name in VIEWS)) return undefined;
   let page = pages.get(name);
   if (!page) {
-    // dist/views/ at the package's root: the same path from the build (dist/mcp/) and the sources (src/mcp/).
-    page = readFile(new URL(`../../dist/views/${name as ViewName}.html`, import.meta.url), 'utf8');
+    page = readFile(packageFile(`dist/views/${name as ViewName}.html`), 'utf8');
     pages.set(name, page);
   }
   return page;

@@ -45,10 +45,9 @@ function storeProcess(
   dir: string,
   body: string,
 ): { child: ChildProcess; output(): string; closed: Promise<void> } {
-  const dist = (file: string) => pathToFileURL(join(REPO_ROOT, 'dist', 'guard', file)).href;
+  const built = pathToFileURL(join(REPO_ROOT, 'dist', 'for-scripts.js')).href;
   const script = `
-    const { SqliteLedger } = await import(${JSON.stringify(dist('sqlite-ledger.js'))});
-    const { loadSqlite } = await import(${JSON.stringify(dist('sqlite.js'))});
+    const { SqliteLedger, loadSqlite } = await import(${JSON.stringify(built)});
     const ledger = new SqliteLedger(${JSON.stringify(dir)}, loadSqlite());
     const call = ${JSON.stringify(call)};
     ${body}`;

@@ -25,9 +25,9 @@ const { values } = parseArgs({
 const CALLS = countOption(values, 'calls', 100_000);
 const MIXED = countOption(values, 'mixed', 100_000);
 const WARMUP = 100;
-const { startSandbox } = await import(join(ROOT, 'dist', 'sandbox', 'server.js'));
-const { tools } = await import(join(ROOT, 'dist', 'tools', 'index.js'));
-const { assetBySymbol, tokenAddress } = await import(join(ROOT, 'dist', 'sandbox', 'market', 'assets.js'));
+const { startSandbox, tools, assetBySymbol, tokenAddress } = await import(
+  join(ROOT, 'dist', 'for-scripts.js')
+);
 
 async function connect(args, env) {
   return (await connectStdio(args, env)).client;

@@ -29,10 +29,9 @@ if (!Number.isInteger(OPS) || OPS < 1 || !(SECONDS > 0 && SECONDS <= 60)) {
 }
 const CONCURRENCY = 32;
 
-const { RedisConnection } = await import('../../dist/redis.js');
-const { RedisLedger } = await import('../../dist/guard/redis-ledger.js');
-const { RedisCacheStore } = await import('../../dist/cache/redis-store.js');
-const { SILENT_LOG } = await import('../../dist/ops/logs.js');
+const { RedisConnection, RedisLedger, RedisCacheStore, SILENT_LOG } = await import(
+  '../../dist/for-scripts.js'
+);
 
 /** Run `op` OPS times (or for SECONDS) by CONCURRENCY workers; prints rate and latency. */
 async function measure(name, op) {
