@@ -26,7 +26,7 @@ const {
   toolDefinition,
   listingFor,
   loadConfig,
-} = await import(`${root}dist/for-scripts.js`);
+} = await (await import(`${root}dist/for-scripts.js`)).forDocs();
 const settings = settingsDoc();
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 

@@ -1,21 +1,63 @@
 /**
- * The build's second entry, dist/for-scripts.js: what the repository's own scripts, benchmarks
- * and tests load from the build (the generated docs and tool list, the benchmarks of the sandbox,
- * the cache and the stores, the ledger in a process of its own). The CLI never loads it, and the
- * package leaves it out.
+ * The build's second entry, dist/for-scripts.js: what the repository's own scripts, benchmarks and
+ * tests load from the build, in groups that each load when asked for, so that a process loads only
+ * the group it uses (the ledger's crash tests start several processes that need the ledger alone).
+ * The CLI never loads this entry, and the package leaves it out.
  */
-export { RedisCacheStore } from './cache/redis-store.js';
-export { plansText, TOOLSETS } from './catalog/index.js';
-export { loadConfig, settingsDoc } from './config/index.js';
-export { formatDuration } from './format/text.js';
-export { RedisLedger } from './guard/redis-ledger.js';
-export { loadSqlite } from './guard/sqlite.js';
-export { SqliteLedger } from './guard/sqlite-ledger.js';
-export { ICON } from './icon.js';
-export { listingFor } from './mcp/listing.js';
-export { toolDefinition } from './mcp/tools.js';
-export { SILENT_LOG } from './ops/logs.js';
-export { RedisConnection } from './redis.js';
-export { assetBySymbol, tokenAddress } from './sandbox/market/assets.js';
-export { startSandbox } from './sandbox/server.js';
-export { tools } from './tools/index.js';
+
+/** The generated docs and tool list (scripts/gen-docs.mjs). */
+export async function forDocs() {
+  const [catalog, { tools }, config, { formatDuration }, { ICON }, { toolDefinition }, { listingFor }] =
+    await Promise.all([
+      import('./catalog/index.js'),
+      import('./tools/index.js'),
+      import('./config/index.js'),
+      import('./format/text.js'),
+      import('./icon.js'),
+      import('./mcp/tools.js'),
+      import('./mcp/listing.js'),
+    ]);
+  const { plansText, TOOLSETS } = catalog;
+  const { loadConfig, settingsDoc } = config;
+  return {
+    plansText,
+    TOOLSETS,
+    tools,
+    loadConfig,
+    settingsDoc,
+    formatDuration,
+    ICON,
+    toolDefinition,
+    listingFor,
+  };
+}
+
+/** The SQLite ledger, and the SQLite this Node has. */
+export async function forLedger() {
+  const [{ SqliteLedger }, { loadSqlite }] = await Promise.all([
+    import('./guard/sqlite-ledger.js'),
+    import('./guard/sqlite.js'),
+  ]);
+  return { SqliteLedger, loadSqlite };
+}
+
+/** The sandbox, the tools, and the sandbox's assets. */
+export async function forSandbox() {
+  const [{ startSandbox }, { tools }, { assetBySymbol, tokenAddress }] = await Promise.all([
+    import('./sandbox/server.js'),
+    import('./tools/index.js'),
+    import('./sandbox/market/assets.js'),
+  ]);
+  return { startSandbox, tools, assetBySymbol, tokenAddress };
+}
+
+/** The Redis connection and the stores on it. */
+export async function forRedis() {
+  const [{ RedisConnection }, { RedisLedger }, { RedisCacheStore }, { SILENT_LOG }] = await Promise.all([
+    import('./redis.js'),
+    import('./guard/redis-ledger.js'),
+    import('./cache/redis-store.js'),
+    import('./ops/logs.js'),
+  ]);
+  return { RedisConnection, RedisLedger, RedisCacheStore, SILENT_LOG };
+}

@@ -47,7 +47,7 @@ function storeProcess(
 ): { child: ChildProcess; output(): string; closed: Promise<void> } {
   const built = pathToFileURL(join(REPO_ROOT, 'dist', 'for-scripts.js')).href;
   const script = `
-    const { SqliteLedger, loadSqlite } = await import(${JSON.stringify(built)});
+    const { SqliteLedger, loadSqlite } = await (await import(${JSON.stringify(built)})).forLedger();
     const ledger = new SqliteLedger(${JSON.stringify(dir)}, loadSqlite());
     const call = ${JSON.stringify(call)};
     ${body}`;

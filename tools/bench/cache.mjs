@@ -25,9 +25,9 @@ const { values } = parseArgs({
 const CALLS = countOption(values, 'calls', 100_000);
 const MIXED = countOption(values, 'mixed', 100_000);
 const WARMUP = 100;
-const { startSandbox, tools, assetBySymbol, tokenAddress } = await import(
-  join(ROOT, 'dist', 'for-scripts.js')
-);
+const { startSandbox, tools, assetBySymbol, tokenAddress } = await (
+  await import(join(ROOT, 'dist', 'for-scripts.js'))
+).forSandbox();
 
 async function connect(args, env) {
   return (await connectStdio(args, env)).client;

@@ -46,7 +46,7 @@ const PATH = '/v3/fear-and-greed/latest';
 const WINDOW = 'day:2026-11-23';
 const TOOL = 'get_fear_and_greed_latest';
 
-const { SqliteLedger, loadSqlite } = await import(join(ROOT, 'dist', 'for-scripts.js'));
+const { SqliteLedger, loadSqlite } = await (await import(join(ROOT, 'dist', 'for-scripts.js'))).forLedger();
 const sqlite = loadSqlite();
 if (!sqlite) {
   console.error(

@@ -29,9 +29,9 @@ if (!Number.isInteger(OPS) || OPS < 1 || !(SECONDS > 0 && SECONDS <= 60)) {
 }
 const CONCURRENCY = 32;
 
-const { RedisConnection, RedisLedger, RedisCacheStore, SILENT_LOG } = await import(
-  '../../dist/for-scripts.js'
-);
+const { RedisConnection, RedisLedger, RedisCacheStore, SILENT_LOG } = await (
+  await import('../../dist/for-scripts.js')
+).forRedis();
 
 /** Run `op` OPS times (or for SECONDS) by CONCURRENCY workers; prints rate and latency. */
 async function measure(name, op) {

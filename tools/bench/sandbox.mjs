@@ -17,7 +17,7 @@ const SELF = fileURLToPath(import.meta.url);
 const KEY = { 'X-SVC_PRO_API_KEY': 'sandbox-enterprise' };
 
 if (process.argv[2] === '--serve') {
-  const { startSandbox } = await import('../../dist/for-scripts.js');
+  const { startSandbox } = await (await import('../../dist/for-scripts.js')).forSandbox();
   const sandbox = await startSandbox({ rateLimit: false });
   process.stdout.write(`${sandbox.url}\n`);
   process.once('SIGTERM', () => void sandbox.close().then(() => process.exit(0)));
