@@ -1,5 +1,8 @@
 /**
- * Slow senders against `svc-mcp http`: 1,100 connections that send their headers a byte every 2 s,
+ * Slow senders against `svc-mcp http`. Slow bodies: 200 connections from one address that send a
+ * whole request's headers and one byte of its body; another caller is answered all the while, and
+ * each slow body is cut with a 408 at the body's time bound. Slow headers: 1,100 connections that
+ * send their headers a byte every 2 s,
  * reconnecting when cut, while a well-behaved client on 127.0.0.1 makes a call and asks /healthz in
  * rounds. From one address (127.0.0.2), the per-address cap keeps most of them out; spread over 220
  * addresses (5 each, under that cap) they fill the server's 1,024 connections, and a new one then
@@ -84,7 +87,35 @@ function slowSenders(port: number, count: number, addresses: readonly string[] =
   return attack;
 }
 
-/** Each attack has a server of its own: the two run at once. */
+/** What each of `count` connections from 127.0.0.2 got for a POST whose body never ends: its status line, or ''. */
+function slowBodies(port: number, count: number): { statuses: Promise<string[]>; stop(): void } {
+  const sockets: Socket[] = [];
+  const statuses = Array.from({ length: count }, () => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.2' });
+    sockets.push(socket);
+    return new Promise<string>((resolve) => {
+      let answer = '';
+      socket.on('connect', () =>
+        socket.write(
+          `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{`,
+        ),
+      );
+      socket.on('data', (chunk) => {
+        answer += chunk.toString('latin1');
+      });
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(answer.split('\r\n')[0] ?? ''));
+    });
+  });
+  return {
+    statuses: Promise.all(statuses),
+    stop: () => {
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+}
+
+/** Each attack has a server of its own: the three run at once. */
 describe.concurrent('slow senders', () => {
   const servers: HttpServer[] = [];
   afterAll(() => Promise.all(servers.map((s) => s.stop())));
@@ -127,6 +158,25 @@ describe.concurrent('slow senders', () => {
       `${answered} of ${rounds.length} rounds answered`,
     ).toBeGreaterThanOrEqual(0.9);
   }
+
+  it('200 slow bodies from one address take no place in line: another caller is answered within 3 s; each is cut with 408', async () => {
+    const server = await serverOfItsOwn();
+    const port = Number(new URL(server.origin).port);
+    const attack = slowBodies(port, 200);
+    try {
+      // Every slow body has its headers read and is waiting on its body before the caller asks.
+      await wait(1_000);
+      for (let round = 0; round < 3; round++) {
+        const answer = await within(postMcp(server.url, PING), 3_000);
+        expect(answer.status).toBe(200);
+      }
+      const statuses = await within(attack.statuses, 30_000);
+      expect(new Set(statuses)).toEqual(new Set(['HTTP/1.1 408 Request Timeout']));
+    } finally {
+      attack.stop();
+    }
+    expect(server.alive()).toBe(true);
+  }, 60_000);
 
   it('1,100 from one address: cut at the header timeout, capped per address; another client is answered', async () => {
     const server = await serverOfItsOwn();

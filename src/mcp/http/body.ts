@@ -17,6 +17,11 @@ import type { HttpRefusal } from './access.js';
 /** Largest request body: a tool call's arguments are a few hundred bytes. */
 export const MAX_REQUEST_BYTES = 256 * 1024;
 /**
+ * The time a body has to arrive once its headers have. It is read before the request takes a place
+ * among SVC_HTTP_MAX_REQUESTS, so a slow body holds a connection for this long and no place.
+ */
+export const BODY_TIMEOUT_MS = 10_000;
+/**
  * An over-limit body is read and dropped up to this size (and for at most DISCARD_MS) before its
  * 413 is sent: a client still sending when the connection closes (Node's fetch, so the MCP SDK's
  * HTTP client) reports only "fetch failed" and never sees the answer.
@@ -37,64 +42,78 @@ const INVALID_REQUEST = -32600;
 export type Body = { parsed: unknown } | { refusal: HttpRefusal } | { invalid: true };
 
 export async function readBody(req: IncomingMessage): Promise<Body> {
-  const declared = Number(req.headers['content-length']);
-  if (declared > MAX_REQUEST_BYTES) return { refusal: await tooLarge(req, declared) };
-  const received = await receive(req);
+  const received = await readBytes(req, MAX_REQUEST_BYTES);
   if ('refusal' in received) return received;
   try {
-    return { parsed: JSON.parse(Buffer.concat(received.chunks).toString('utf8')) };
+    return { parsed: JSON.parse(received.bytes.toString('utf8')) };
   } catch {
     return { invalid: true };
   }
 }
 
 /**
- * The body's bytes, or the 413 for a body over the limit once the rest of it has been read and
- * dropped within its bounds, so that the client has finished sending when the answer comes.
+ * A request body of at most `maxBytes`, whole within BODY_TIMEOUT_MS: its bytes, or the refusal
+ * to answer (413 over the limit, once the rest has been read and dropped within its bounds so that
+ * the client has finished sending when the answer comes; 408 when it is too slow).
  */
-function receive(req: IncomingMessage): Promise<{ chunks: Buffer[] } | { refusal: HttpRefusal }> {
+export async function readBytes(
+  req: IncomingMessage,
+  maxBytes: number,
+): Promise<{ bytes: Buffer } | { refusal: HttpRefusal }> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > MAX_DISCARD_BYTES) return { refusal: overLimit(maxBytes) };
+  const received = await receive(req, maxBytes);
+  if (received === 'slow') return { refusal: tooSlow() };
+  if (received === 'over' || declared > maxBytes) return { refusal: overLimit(maxBytes) };
+  return { bytes: Buffer.concat(received) };
+}
+
+function receive(req: IncomingMessage, maxBytes: number): Promise<Buffer[] | 'over' | 'slow'> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let timer: NodeJS.Timeout | undefined;
-    const done = () => {
-      clearTimeout(timer);
+    let discarding: NodeJS.Timeout | undefined;
+    const done = (slow = false) => {
+      clearTimeout(discarding);
+      clearTimeout(deadline);
       req.off('data', onData);
-      req.off('end', done);
-      req.off('error', done);
-      req.off('close', done);
-      if (size <= MAX_REQUEST_BYTES && req.readableEnded) resolve({ chunks });
-      else {
-        req.pause();
-        resolve({ refusal: overLimit() });
-      }
+      req.off('end', ended);
+      req.off('error', ended);
+      req.off('close', ended);
+      if (!slow && size <= maxBytes && req.readableEnded) return resolve(chunks);
+      req.pause();
+      resolve(slow && size <= maxBytes ? 'slow' : 'over');
     };
+    const ended = () => done();
+    const deadline = setTimeout(() => done(true), BODY_TIMEOUT_MS);
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
+      if (size <= maxBytes) chunks.push(chunk);
       else if (size > MAX_DISCARD_BYTES) done();
       else {
         chunks.length = 0;
-        timer ??= setTimeout(done, DISCARD_MS);
+        discarding ??= setTimeout(ended, DISCARD_MS);
       }
     };
     req.on('data', onData);
-    req.once('end', done);
-    req.once('error', done);
-    req.once('close', done);
+    req.once('end', ended);
+    req.once('error', ended);
+    req.once('close', ended);
   });
 }
 
-/** The 413 for a body whose Content-Length is over the limit, its bytes dropped within bounds. */
-async function tooLarge(req: IncomingMessage, declared: number): Promise<HttpRefusal> {
-  if (declared <= MAX_DISCARD_BYTES) await receive(req);
-  return overLimit();
-}
-
-function overLimit(): HttpRefusal {
+function overLimit(maxBytes: number): HttpRefusal {
   return {
     status: 413,
-    message: `The request body is over the limit of ${MAX_REQUEST_BYTES} bytes.`,
+    message: `The request body is over the limit of ${maxBytes} bytes.`,
+    headers: { connection: 'close' },
+  };
+}
+
+function tooSlow(): HttpRefusal {
+  return {
+    status: 408,
+    message: `The request body did not arrive within ${BODY_TIMEOUT_MS / 1000} s of its headers; send it whole, then wait for the answer.`,
     headers: { connection: 'close' },
   };
 }

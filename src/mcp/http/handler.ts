@@ -2,8 +2,9 @@
  * The HTTP transport as a request handler, composed of small checks: `/mcp` (stateless, both
  * protocol revisions, a fresh MCP server per request over the shared services), `/healthz`,
  * `/readyz`, `/metrics` and, with sign-in, the protected-resource metadata. Host, Origin and the
- * caller's token are checked before a byte of the body is read; then admission (messages at once,
- * a stop under way), the time limit, the body's bounds and what the SDK must not read as it is.
+ * caller's token are checked before a byte of the body is read; then the body, within its bounds
+ * of size and time; then admission (messages at once, a stop under way), the time limit and what
+ * the SDK must not read as it is.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
@@ -214,14 +215,18 @@ function mcpRoute({
     const refusal =
       (isRefusal(checked) ? checked : undefined) ??
       ('status' in key ? key : undefined) ??
-      admission.refusal();
+      (admission.stopped ? stoppingRefusal() : undefined);
     if (refusal) return sendRefusal(res, refusal);
     allowOrigin(req, res);
     closeWhenAsked(req, res);
-    const taken = admission.take(res);
-    requestDeadline(res, config.httpRequestTimeoutMs);
+    // Read before it takes a place: a slow body holds its connection (within its time bound), and
+    // no place among SVC_HTTP_MAX_REQUESTS.
     const body = await readBody(req);
     if ('refusal' in body) return sendRefusal(res, body.refusal);
+    const busy = admission.refusal();
+    if (busy) return sendRefusal(res, busy);
+    const taken = admission.take(res);
+    requestDeadline(res, config.httpRequestTimeoutMs);
     if (!('parsed' in body)) {
       const error = { code: -32700, message: 'Parse error: the request body is not valid JSON.' };
       return sendJson(res, 400, { jsonrpc: '2.0', error, id: null });
@@ -233,8 +238,8 @@ function mcpRoute({
       services.log.warn({ status: invalid.status, error: invalid.message }, 'MCP request refused');
       return sendRefusal(res, invalid);
     }
-    const busy = Array.isArray(body.parsed) ? taken.batch(body.parsed.length) : undefined;
-    if (busy) return sendRefusal(res, busy);
+    const batchBusy = Array.isArray(body.parsed) ? taken.batch(body.parsed.length) : undefined;
+    if (batchBusy) return sendRefusal(res, batchBusy);
     const problem = rawCallProblem(body.parsed);
     if (problem) {
       const result = await rawCallRefusal(baseOf(services), problem);
