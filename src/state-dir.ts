@@ -1,5 +1,8 @@
-/** Where per-user state (the credit ledger) lives by default, by each platform's convention. */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+/**
+ * Where per-user state (the credit ledger, kept results, sign-in's records) lives by default, by
+ * each platform's convention, and how what is kept there stays private whatever the directory's mode.
+ */
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -29,4 +32,38 @@ export function makeStateDir(dir: string): void {
   if (!statSync(dir).isDirectory()) {
     throw Object.assign(new Error(`ENOTDIR: not a directory, ${dir}`), { code: 'ENOTDIR', path: dir });
   }
+}
+
+/**
+ * An SQLite database's file made private (0600) before SQLite opens it: created empty when missing,
+ * its mode set when it is there, and its `-wal` and `-shm` likewise when they are there. SQLite
+ * gives a `-wal` or `-shm` it creates the database file's mode, so all three stay private whatever
+ * the directory's mode and the process's umask.
+ */
+export function privateDatabaseFile(path: string): void {
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
+/**
+ * One line for the operator when the state directory lets others in (group or other permissions):
+ * its files are private, but their names and count are not. Undefined when it is private, or
+ * not there yet (it is then made private), or on Windows, whose modes say nothing of this.
+ */
+export function stateDirNotice(dir: string, platform = process.platform): string | undefined {
+  if (platform === 'win32') return undefined;
+  let mode: number;
+  try {
+    mode = statSync(dir).mode & 0o777;
+  } catch {
+    return undefined;
+  }
+  if ((mode & 0o077) === 0) return undefined;
+  return `The state directory ${dir} is open to others (mode ${mode.toString(8).padStart(3, '0')}): svc-mcp keeps its own files in it private (0600), but others can see which there are; chmod 700 it to close it.`;
 }

@@ -24,6 +24,7 @@ import { type Log, type LogDestination, logCalls, openLog, SILENT_LOG } from '..
 import type { Metrics } from '../ops/metrics.js';
 import { openTelemetry, type Telemetry, telemetryWanted } from '../ops/telemetry.js';
 import { RedisConnection, script } from '../redis.js';
+import { stateDirNotice } from '../state-dir.js';
 import { timeBounds } from '../time-bounds.js';
 import { type DataSource, openDataSource } from './data-source.js';
 import { CallLimiter } from './limiter.js';
@@ -86,7 +87,7 @@ export interface Services {
   ready(): Promise<Readiness>;
   /**
    * Logs, once, what the operator of a running server should know of how it runs (the ledger kept
-   * in a JSON file where no SQLite loads). Servers call it after their banner, so that a start that
+   * in a JSON file where no SQLite loads; a state directory open to others). Servers call it after their banner, so that a start that
    * fails prints only its one-line error; one-shot commands never call it.
    */
   announce(): void;
@@ -156,9 +157,11 @@ export async function createServices(config: Config, options: ServiceOptions = {
       return { ok: Object.values(checks).every((c) => c === 'ok'), checks };
     },
     announce() {
-      if (notice === undefined || announced) return;
+      if (announced) return;
       announced = true;
-      log.warn({ ledger: 'ledger.json' }, notice);
+      if (notice !== undefined) log.warn({ ledger: 'ledger.json' }, notice);
+      const open = stateDirNotice(config.stateDir);
+      if (open !== undefined) log.warn({ stateDir: 'open' }, open);
     },
     async close() {
       await guard.close().catch(() => {});

@@ -14,9 +14,8 @@
  * version's ledger.json is imported once, with its totals, then moved aside.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeStateDir } from '../state-dir.js';
+import { makeStateDir, privateDatabaseFile } from '../state-dir.js';
 import {
   LedgerDamagedError,
   type LedgerState,
@@ -205,8 +204,7 @@ export class SqliteLedger implements LedgerStore {
   private open(): SqlDatabase {
     if (this.db) return this.db;
     makeStateDir(this.dir);
-    // Created private; SQLite gives its -wal and -shm files the database file's mode.
-    closeSync(openSync(this.location, 'a', 0o600));
+    privateDatabaseFile(this.location);
     const { db, queries } = openLedgerDatabase(this.sqlite, this.location);
     [this.db, this.queries] = [db, queries];
     try {

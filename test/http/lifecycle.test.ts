@@ -2,7 +2,7 @@
  * The life of `svc-mcp http`: readiness that says what is wrong, and a graceful stop on SIGTERM or
  * SIGINT that answers the calls in flight, records what they cost and exits 0.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +31,28 @@ beforeAll(async () => {
 afterAll(async () => {
   await upstream?.close();
   rmSync(stateDir, { recursive: true, force: true });
+});
+
+describe('start-up', () => {
+  it('a state directory open to others is named in one line; what is kept in it is private', async () => {
+    const open = join(stateDir, 'open');
+    mkdirSync(open, { mode: 0o755 });
+    chmodSync(open, 0o755);
+    const server = await spawnHttpServer({ SVC_STATE_DIR: open });
+    try {
+      await server.waitForStderr(/open to others/);
+      const lines = server.stderr().split('\n').filter((line) => line.includes('open to others'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`The state directory ${open} is open to others (mode 755)`);
+      const called = await connectHttp(server, 'v2');
+      await called.call('get_fear_and_greed_latest');
+      await called.close();
+      for (const name of readdirSync(open).filter((n) => n.startsWith('ledger')))
+        expect((statSync(join(open, name)).mode & 0o777).toString(8), name).toBe('600');
+    } finally {
+      await server.stop();
+    }
+  });
 });
 
 describe('readiness', () => {

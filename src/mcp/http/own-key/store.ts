@@ -12,7 +12,7 @@ import lockfile from 'proper-lockfile';
 import { chooseSqlite, type SqlDatabase, type SqlStatement } from '../../../guard/sqlite.js';
 import type { RedisConnection } from '../../../redis.js';
 import { script } from '../../../redis.js';
-import { makeStateDir } from '../../../state-dir.js';
+import { makeStateDir, privateDatabaseFile } from '../../../state-dir.js';
 
 /** A record and what it is found by besides its id. */
 export interface Stored {
@@ -88,7 +88,9 @@ class SqliteSignInStore implements SignInStore {
   private run(): Record<keyof typeof STATEMENTS, SqlStatement> {
     if (this.statements) return this.statements;
     makeStateDir(this.dir);
-    const db = this.open(join(this.dir, 'sign-in.sqlite'));
+    const path = join(this.dir, 'sign-in.sqlite');
+    privateDatabaseFile(path);
+    const db = this.open(path);
     db.exec('PRAGMA busy_timeout = 2000');
     db.exec('PRAGMA journal_mode = WAL');
     db.exec(TABLE);
