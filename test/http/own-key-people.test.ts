@@ -2,14 +2,22 @@
  * Own-key sign-in, each person with their own key: two people sign in by script (the key page's
  * forms by their field names), each call goes to the service with the caller's own key and is
  * charged to it, a person's own budget stops only them, refresh tokens rotate, a reused one revokes
- * the grant, revocation holds, and signing in again replaces the key. The service's own key-info
- * answer for each key is the witness of what it received.
+ * the grant, a refused one is left as it was, revocation holds, and signing in again with another
+ * key makes a grant of its own. What is kept is private (0600) in a directory others may read.
+ * The service's own key-info answer for each key is the witness of what it received.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newStateDir, textOf } from '../helpers/cli.js';
-import { ScriptedSignIn, startOwnKeyServer, statusWith, type Tokens, usedToday } from '../helpers/own-key.js';
+import {
+  pkce,
+  ScriptedSignIn,
+  startOwnKeyServer,
+  statusWith,
+  type Tokens,
+  usedToday,
+} from '../helpers/own-key.js';
 import { type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
 import { PERSON_KEYS } from '../helpers/secret.js';
 import { connectHttp, type HttpServer } from '../helpers/session.js';
@@ -17,7 +25,9 @@ import { connectHttp, type HttpServer } from '../helpers/session.js';
 const [ANA, BEN] = PERSON_KEYS;
 let sandbox: Sandbox;
 let server: HttpServer & { resource: string };
+/** Made beforehand and readable by others, as a volume or systemd's default StateDirectory is. */
 const stateDir = newStateDir();
+chmodSync(stateDir, 0o755);
 
 /** `count` calls of a 1-credit tool with `token`: the answers' texts, refusals marked. */
 async function calls(token: string, count: number, tool = 'get_fear_and_greed_historical') {
@@ -129,17 +139,52 @@ describe('own-key sign-in: each person calls with their own key', () => {
     expect(await refused.text()).toMatch(/sign in again/);
   });
 
-  it('signing in again through the same client replaces the key: calls go with the new one', async () => {
+  it('a refresh naming another resource is refused and leaves the refresh token: the right one then succeeds', async () => {
+    const flow = new ScriptedSignIn(server.origin, server.resource);
+    const signedIn = await flow.signIn(ANA);
+    const refresh = signedIn.tokens.refresh_token as string;
+    const elsewhere = await flow.token({
+      grant_type: 'refresh_token',
+      refresh_token: refresh,
+      client_id: signedIn.clientId,
+      resource: 'https://elsewhere.example/mcp',
+    });
+    expect(elsewhere).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+    const right = await flow.refresh(signedIn.clientId, refresh);
+    expect(right.status).toBe(200);
+    expect(await statusWith(server.url, (right.body as unknown as Tokens).access_token)).toBe(200);
+    expect(await statusWith(server.url, signedIn.tokens.access_token)).toBe(200);
+  });
+
+  it('signing in again with another key (same browser, same client) makes a grant of its own: tokens issued before keep their key', async () => {
     const flow = new ScriptedSignIn(server.origin, server.resource);
     const first = await flow.signIn(ANA);
-    const again = await flow.authorize(first.clientId, 'x'.repeat(43));
+    const { verifier, challenge } = pkce();
+    const again = await flow.authorize(first.clientId, challenge);
     const { redirect } = await flow.giveKey(again.headers.get('location') ?? '', { api_key: BEN });
-    expect(redirect?.get('code')).toBeTruthy();
+    const second = await flow.exchange(first.clientId, redirect?.get('code') as string, verifier);
+    expect(second.status).toBe(200);
     const benBefore = await usedToday(sandbox, BEN);
     const anaBefore = await usedToday(sandbox, ANA);
     await calls(first.tokens.access_token, 1, 'get_fear_and_greed_latest');
+    expect(await usedToday(sandbox, ANA)).toBe(anaBefore + 1);
+    expect(await usedToday(sandbox, BEN)).toBe(benBefore);
+    await calls(String(second.body.access_token), 1, 'get_fear_and_greed_latest');
     expect(await usedToday(sandbox, BEN)).toBe(benBefore + 1);
-    expect(await usedToday(sandbox, ANA)).toBe(anaBefore);
+    // The first grant's refresh still gives the first key's tokens.
+    const refreshed = await flow.refresh(first.clientId, first.tokens.refresh_token as string);
+    await calls(String(refreshed.body.access_token), 1, 'get_fear_and_greed_latest');
+    expect(await usedToday(sandbox, ANA)).toBe(anaBefore + 2);
+  });
+
+  it('every file kept is private (0600) though the state directory is not', () => {
+    const files = readdirSync(stateDir).filter((name) => statSync(join(stateDir, name)).isFile());
+    expect(files).toEqual(expect.arrayContaining(['sign-in.sqlite', 'sign-in.secret', 'ledger.sqlite']));
+    expect(files.filter((name) => name.endsWith('-wal') || name.endsWith('-shm')).length).toBeGreaterThan(0);
+    const modes = Object.fromEntries(
+      files.map((name) => [name, (statSync(join(stateDir, name)).mode & 0o777).toString(8)]),
+    );
+    expect(modes).toEqual(Object.fromEntries(files.map((name) => [name, '600'])));
   });
 
   it('no key is kept in the clear: the state directory holds them sealed', () => {

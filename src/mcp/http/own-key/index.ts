@@ -179,7 +179,10 @@ async function checkToken(
   }
   const kept = await keys.open(String(token.grantId));
   if (!kept) return refuse('invalid_token', 'Your key is no longer kept here: sign in again.');
-  const signedIn = { person: personOf(String(token.accountId)), apiKey: kept.key, personLimit: kept.limit };
+  // The browser's account and the key together name the person: a second key given on a shared
+  // browser is someone else, with spend and a budget of their own.
+  const person = personOf(`${token.accountId} ${keys.fingerprint(kept.key)}`);
+  const signedIn = { person, apiKey: kept.key, personLimit: kept.limit };
   if (typeof token.exp === 'number') trusted?.trust(bearer, signedIn, token.exp);
   return signedIn;
 }

@@ -147,14 +147,11 @@ export class KeyPage {
         res,
         keyForm(asking, this.target(details.uid), 'Enter your key again: it was not kept.', 400),
       );
-    // The same person signing in again through the same client (their browser's session) keeps
-    // their grant, and their new key replaces the old one.
+    // Each sign-in is a grant of its own, with the key given in it: tokens issued before (on a
+    // shared browser, another person's) keep the key they were issued for.
     const accountId = details.session?.accountId ?? randomUUID();
     const clientId = String(details.params.client_id);
-    const session = details.session ? await provider.Session.findByUid(details.session.uid) : undefined;
-    const keptId = session?.grantIdFor(clientId);
-    const kept = keptId ? await provider.Grant.find(keptId) : undefined;
-    const grant = kept ?? new provider.Grant({ accountId, clientId });
+    const grant = new provider.Grant({ accountId, clientId });
     grant.addResourceScope(resource, TOOLS_SCOPE);
     // Granted here in full: the prompt at this point may be login, which does not yet name the scopes.
     const asked = String(details.params.scope ?? '').split(' ');

@@ -57,6 +57,7 @@ const OPENED_MS = 30_000;
 export class PersonKeys {
   private readonly secretId: string;
   private readonly cipherKey: Buffer;
+  private readonly fingerprints: Buffer;
   private readonly opened = new LRUCache<string, PersonKey>({ max: 10_000, ttl: OPENED_MS });
 
   constructor(
@@ -64,10 +65,16 @@ export class PersonKeys {
     private readonly secret: Buffer,
   ) {
     this.cipherKey = this.derive('keys');
+    this.fingerprints = this.derive('people');
     this.secretId = createHash('sha256').update(this.cipherKey).digest('hex').slice(0, 12);
   }
 
-  /** A key of its own for each use of the secret (`cookies`, `forms`, `keys`). */
+  /** What tells one key from another without holding it: its HMAC under the secret. */
+  fingerprint(key: string): string {
+    return createHmac('sha256', this.fingerprints).update(key).digest('hex').slice(0, 32);
+  }
+
+  /** A key of its own for each use of the secret (`cookies`, `forms`, `keys`, `people`). */
   derive(purpose: string): Buffer {
     return createHmac('sha256', this.secret).update(`svc-mcp ${purpose}`).digest();
   }

@@ -83,7 +83,9 @@ export async function createProvider(settings: ProviderSettings): Promise<Provid
     scopes: OIDC_SCOPES,
     pkce: { required: () => true },
     ttl: TTL,
-    rotateRefreshToken: true,
+    // A refresh that names another resource is refused (invalid_target) after the rotation would
+    // have consumed the token: it is not rotated, so the person's next, right refresh still works.
+    rotateRefreshToken: (ctx) => [ctx.oidc.params?.resource ?? []].flat().every((asked) => asked === resource),
     // Tokens live by their own lifetimes, not the browser session of the sign-in page: an
     // assistant keeps calling after the person's browser has forgotten this server.
     expiresWithSession: async () => false,
@@ -96,8 +98,8 @@ export async function createProvider(settings: ProviderSettings): Promise<Provid
     },
     extraClientMetadata: { properties: ['software_id'], validator: redirectRule(settings.redirectHosts) },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    // Only the grant this sign-in just made: every authorization request shows the key page, so a
-    // person signing in again can give another key (key-page.ts puts it in their existing grant).
+    // Only the grant this sign-in just made: every authorization request shows the key page, and
+    // each sign-in makes a grant of its own for the key given (key-page.ts).
     loadExistingGrant: async (ctx) => {
       const grantId = ctx.oidc.result?.consent?.grantId;
       return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
