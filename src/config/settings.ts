@@ -245,6 +245,22 @@ export const SETTINGS = {
         }),
       ),
   }),
+  metricsToken: setting({
+    env: 'SVC_METRICS_TOKEN',
+    key: 'metrics_token',
+    title: 'Operator token (metrics)',
+    meaning:
+      "the operator's bearer token for /metrics and /readyz's details (checked in constant time); with sign-in (SVC_OAUTH_ISSUER or SVC_SIGN_IN), the only way to them: a person's token never opens them",
+    whenUnset: 'unset: as /mcp without sign-in (SVC_HTTP_TOKEN, or none on loopback); closed with sign-in',
+    sensitive: true,
+    schema: () =>
+      optionalText(
+        z.string().regex(/^[\x21-\x7e]{16,512}$/, {
+          message:
+            'must be 16 to 512 printable ASCII characters with no spaces (for example the output of `openssl rand -hex 32`)',
+        }),
+      ),
+  }),
   ...SIGN_IN_SETTINGS,
   httpAllowedOrigins: setting({
     env: 'SVC_HTTP_ALLOWED_ORIGINS',

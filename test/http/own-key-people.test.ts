@@ -10,6 +10,7 @@ import { chmodSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newStateDir, textOf } from '../helpers/cli.js';
+import { rawRequest } from '../helpers/http.js';
 import {
   pkce,
   ScriptedSignIn,
@@ -175,6 +176,15 @@ describe('own-key sign-in: each person calls with their own key', () => {
     const refreshed = await flow.refresh(first.clientId, first.tokens.refresh_token as string);
     await calls(String(refreshed.body.access_token), 1, 'get_fear_and_greed_latest');
     expect(await usedToday(sandbox, ANA)).toBe(anaBefore + 2);
+  });
+
+  it("/metrics is not a person's: their token gets no one's spend", async () => {
+    const response = await rawRequest(`${server.origin}/metrics`, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${ana.tokens.access_token}` },
+    });
+    expect(response.status).toBe(403);
+    expect(response.text).not.toMatch(/credits_spent/);
   });
 
   it('every file kept is private (0600) though the state directory is not', () => {

@@ -4,7 +4,7 @@
  * team's 8, calling two `svc-mcp http` processes that share one state directory. Concurrent calls
  * never take a person past 5 or the team past 8; what the sandbox received is what was charged;
  * the figures survive both processes restarting; an admin's token sees everyone's figures, and
- * /metrics gives each person's. Without any budget, each person's spend is recorded all the same.
+ * /metrics gives each person's to the operator's token alone, never to a person's. Without any budget, each person's spend is recorded all the same.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newStateDir, textOf } from '../helpers/cli.js';
@@ -19,6 +19,7 @@ const PATH = '/v3/fear-and-greed/historical';
 const PEOPLE = ['alice', 'bob', 'carol'] as const;
 type Person = (typeof PEOPLE)[number];
 const RESOURCE = 'https://mcp.team.test/mcp';
+const METRICS_TOKEN = 'operator-token-0123456789abcdef';
 
 let sandbox: Sandbox;
 let auth: AuthorizationServer;
@@ -38,6 +39,7 @@ async function startProcesses(): Promise<void> {
           SVC_STATE_DIR: stateDir,
           SVC_OAUTH_ISSUER: auth.issuer,
           SVC_OAUTH_RESOURCE: RESOURCE,
+          SVC_METRICS_TOKEN: METRICS_TOKEN,
           SVC_CREDIT_BUDGET: '8',
           SVC_USER_CREDIT_BUDGET: '5',
           SVC_CACHE: 'off',
@@ -132,10 +134,24 @@ describe("a budget per person on one machine's ledger", () => {
     expect(figures.you).toMatchObject({ spent: 0, left: 5 });
   });
 
-  it("/metrics gives each person's window figures by the hash, never the subject", async () => {
+  it("/metrics answers a person's token (an admin's too) with no one's spend", async () => {
+    for (const token of [tokens.alice, adminToken]) {
+      const response = await rawRequest(`${processes[0]!.origin}/metrics`, {
+        method: 'GET',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.status).toBe(403);
+      expect(response.text).not.toMatch(/credits_spent/);
+      expect(JSON.parse(response.text).error.message).toMatch(/operator's token \(SVC_METRICS_TOKEN\)/);
+    }
+    const unsigned = await rawRequest(`${processes[0]!.origin}/metrics`, { method: 'GET' });
+    expect(unsigned.status).toBe(401);
+  });
+
+  it("/metrics gives the operator's token each person's window figures by the hash, never the subject", async () => {
     const response = await rawRequest(`${processes[0]!.origin}/metrics`, {
       method: 'GET',
-      headers: { authorization: `Bearer ${adminToken}` },
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
     });
     expect(response.status).toBe(200);
     const spent = [

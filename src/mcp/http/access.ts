@@ -50,6 +50,10 @@ export interface AccessRules {
   origins: Set<string>;
   /** SHA-256 of the bearer token, when one is required. */
   tokenHash: Buffer | undefined;
+  /** SHA-256 of the operator's token for /metrics and /readyz's details (SVC_METRICS_TOKEN). */
+  metricsTokenHash: Buffer | undefined;
+  /** People sign in (SVC_OAUTH_ISSUER or SVC_SIGN_IN): their tokens never open what is the operator's. */
+  signIn: boolean;
   /** The header a client's own key for the service arrives in (lower case, as Node gives headers). */
   keyHeader: string;
   keyHeaderName: string;
@@ -73,6 +77,8 @@ export function accessRules(config: Config, bindHost: string): AccessRules {
     hosts,
     origins: new Set(config.httpAllowedOrigins),
     tokenHash: config.httpToken === undefined ? undefined : sha256(config.httpToken),
+    metricsTokenHash: config.metricsToken === undefined ? undefined : sha256(config.metricsToken),
+    signIn: config.oauthIssuer !== undefined || config.signIn !== undefined,
     keyHeader: config.keyHeader.toLowerCase(),
     keyHeaderName: config.keyHeader,
     // With own-key sign-in each person's key comes with their sign-in, not in a header.
@@ -126,13 +132,51 @@ function isLoopbackOrigin(origin: string): boolean {
 /** Compares hashes of equal length, so the time taken says nothing about the token. */
 export function checkToken(rules: AccessRules, authorization: string | undefined): HttpRefusal | undefined {
   if (rules.tokenHash === undefined) return undefined;
+  return bearerRefusal(rules.tokenHash, authorization, {
+    wrong: 'The bearer token is wrong: send the one this server was started with (SVC_HTTP_TOKEN).',
+    missing:
+      'This server requires a bearer token: send "Authorization: Bearer <token>" with the token it was started with (SVC_HTTP_TOKEN).',
+  });
+}
+
+/**
+ * Whether a request may read what is the operator's (/metrics, /readyz's details): with
+ * SVC_METRICS_TOKEN, that token alone; else, without sign-in, what /mcp takes (`mcpAccess`); with
+ * sign-in, no one, since a person's token never shows other people's spend.
+ */
+export function checkOperator(
+  rules: AccessRules,
+  authorization: string | undefined,
+  mcpAccess: () => Promise<HttpRefusal | undefined>,
+): Promise<HttpRefusal | undefined> {
+  const what = "/metrics and /readyz's details are the operator's";
+  if (rules.metricsTokenHash !== undefined) {
+    return Promise.resolve(
+      bearerRefusal(rules.metricsTokenHash, authorization, {
+        wrong: `${what}: send the operator's token (SVC_METRICS_TOKEN); a person's own spend is in get_credit_usage.`,
+        missing: `${what}: send "Authorization: Bearer <token>" with the operator's token (SVC_METRICS_TOKEN).`,
+        status: 403,
+      }),
+    );
+  }
+  if (!rules.signIn) return mcpAccess();
+  return Promise.resolve({
+    status: 403,
+    message: `${what}, and people sign in here: set the operator's token (SVC_METRICS_TOKEN) to read them; a person's own spend is in get_credit_usage.`,
+  });
+}
+
+/** A bearer token checked against `hash`: 401 without one; `status` (401 by default) for another. */
+function bearerRefusal(
+  hash: Buffer,
+  authorization: string | undefined,
+  { wrong, missing, status = 401 }: { wrong: string; missing: string; status?: number },
+): HttpRefusal | undefined {
   const match = /^Bearer +(\S+) *$/i.exec(authorization ?? '');
-  if (match?.[1] && timingSafeEqual(sha256(match[1]), rules.tokenHash)) return undefined;
+  if (match?.[1] && timingSafeEqual(sha256(match[1]), hash)) return undefined;
   return {
-    status: 401,
-    message: match
-      ? 'The bearer token is wrong: send the one this server was started with (SVC_HTTP_TOKEN).'
-      : 'This server requires a bearer token: send "Authorization: Bearer <token>" with the token it was started with (SVC_HTTP_TOKEN).',
+    status: match ? status : 401,
+    message: match ? wrong : missing,
     headers: { 'www-authenticate': `Bearer realm="svc-mcp"${match ? ', error="invalid_token"' : ''}` },
   };
 }

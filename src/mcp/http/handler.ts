@@ -16,7 +16,7 @@ import { clip } from '../../messages.js';
 import { consoleToLog } from '../../ops/logs.js';
 import { rawCallProblem } from '../raw-call.js';
 import { baseOf, createServer, prepareServer, rawCallRefusal } from '../server.js';
-import { type AccessRules, accessRules, callerKey, checkHost, checkOrigin } from './access.js';
+import { type AccessRules, accessRules, callerKey, checkHost, checkOperator, checkOrigin } from './access.js';
 import { Admission, stoppingRefusal } from './admission.js';
 import { authorizer, isRefusal, signInFor } from './auth.js';
 import { bodyRefusal, MAX_REQUEST_BYTES, readBody, revisionRefusal } from './body.js';
@@ -131,6 +131,11 @@ function router({
   answerMcp,
 }: Parts & { signIn?: SignIn; ownKey?: OwnKey; answerMcp: Route }): Route {
   const routes = operationalRoutes(services);
+  const operator = (req: IncomingMessage) =>
+    checkOperator(rules, req.headers.authorization, async () => {
+      const checked = await authorize(req);
+      return isRefusal(checked) ? checked : undefined;
+    });
   return async (req, res) => {
     const [path = '/'] = (req.url ?? '/').split('?');
     const reading = req.method === 'GET' || req.method === 'HEAD' || req.method === undefined;
@@ -144,12 +149,12 @@ function router({
       });
     }
     // Health checks come from load balancers by address and carry nothing: they say which part is
-    // failing, and why only to a caller that passes the token check.
+    // failing, and why only to the operator.
     if (path === '/healthz' || path === '/readyz') {
       if (!reading) return sendRefusal(res, methodNotAllowed('GET, HEAD'));
       if (path === '/healthz') return routes.healthz(res);
       if (admission.stopped) return sendRefusal(res, stoppingRefusal());
-      return routes.readyz(res, !isRefusal(await authorize(req)));
+      return routes.readyz(res, (await operator(req)) === undefined);
     }
     if (signIn && (path === signIn.metadataPath || path === '/.well-known/oauth-protected-resource')) {
       if (!reading) return sendRefusal(res, methodNotAllowed('GET, HEAD'));
@@ -173,8 +178,8 @@ function router({
     if (refusal) return sendRefusal(res, refusal);
     if (path === '/mcp') return answerMcp(req, res);
     if (!reading) return sendRefusal(res, methodNotAllowed('GET, HEAD'));
-    const denied = await authorize(req);
-    if (isRefusal(denied)) return sendRefusal(res, denied);
+    const denied = await operator(req);
+    if (denied) return sendRefusal(res, denied);
     return routes.metrics(res);
   };
 }

@@ -85,7 +85,8 @@ export async function createProvider(settings: ProviderSettings): Promise<Provid
     ttl: TTL,
     // A refresh that names another resource is refused (invalid_target) after the rotation would
     // have consumed the token: it is not rotated, so the person's next, right refresh still works.
-    rotateRefreshToken: (ctx) => [ctx.oidc.params?.resource ?? []].flat().every((asked) => asked === resource),
+    rotateRefreshToken: (ctx) =>
+      [ctx.oidc.params?.resource ?? []].flat().every((asked) => asked === resource),
     // Tokens live by their own lifetimes, not the browser session of the sign-in page: an
     // assistant keeps calling after the person's browser has forgotten this server.
     expiresWithSession: async () => false,
