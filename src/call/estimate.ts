@@ -23,7 +23,7 @@ import { selectTools, unknownToolMessage } from '../tools/index.js';
 import { RefusedCall } from './confirmation.js';
 import { dataRoom } from './cut.js';
 import { completed } from './fetch.js';
-import { storedPage } from './paging.js';
+import { storedPage, type Unservable } from './paging.js';
 import type { Services } from './services.js';
 
 export async function estimateCall(
@@ -60,10 +60,11 @@ export async function estimateCall(
   if (cursor !== undefined) {
     const onlyCursor = Object.keys(args).every((k) => k === 'cursor' || k === 'format');
     const found = await storedPage(services, tool, { params: asked, cursor, account, onlyCursor });
-    if (found) {
-      const note = 'A page of a kept result: free.';
-      return { ok: true, credits: 0, cached: true, ...onPlans, within_limit: true, note };
+    if ('unservable' in found) {
+      return { ok: false, error: await cursorRefusal(services, account, tool, asked, onlyCursor, found) };
     }
+    const note = 'A page of a kept result: free.';
+    return { ok: true, credits: 0, cached: true, ...onPlans, within_limit: true, note };
   }
   const priced = await priceRequest(services, account, tool, asked);
   const withinLimit = priced.credits <= config.maxCreditsPerCall;
@@ -81,6 +82,27 @@ export async function estimateCall(
     ...(note !== undefined ? { note } : {}),
     request: config.cache && tool.refreshSeconds > 0 ? priced.key : undefined,
   };
+}
+
+/**
+ * The refusal of a cursor that names no page that can be served: why, that nothing was sent, and
+ * the arguments that ask the service again for its rows with their price (a cursor sent alone
+ * names no arguments: the first call's are asked for again).
+ */
+export async function cursorRefusal(
+  services: Services,
+  account: string,
+  endpoint: Endpoint,
+  asked: Record<string, unknown>,
+  onlyCursor: boolean,
+  { unservable }: Unservable,
+): Promise<string> {
+  const head = `The page this cursor names cannot be served: ${unservable}. Nothing was sent or charged.`;
+  if (onlyCursor)
+    return `${head} Call the tool again with the first call's arguments: its next gives a new cursor.`;
+  const { credits, cached } = await priceRequest(services, account, endpoint, asked);
+  const price = cached ? 'free: the cache holds it' : counted(credits, 'credit');
+  return `${head} To ask the service again for these rows: ${JSON.stringify(asked)} (${price}).`;
 }
 
 /** "One request; its answer makes about 4 pages (the first in the call's answer, the rest free)." */

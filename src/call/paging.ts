@@ -4,11 +4,12 @@
  * bound (SVC_MAX_ANSWER_CHARS), a text page no more than its table shows. When rows are left, the
  * whole is kept in the result store and `next` carries the arguments of the rows after the page's
  * last with a `cursor`, which serves that page from the store, free; the arguments alone would ask
- * the service again, as they do when the stored result is gone. So a reader who follows `next`
- * sees every row exactly once, in text or JSON, and pays for the data once.
+ * the service again. A cursor that cannot be served is refused, free, saying what would ask again.
+ * So a reader who follows `next` sees every row exactly once, in text or JSON, and pays for the
+ * data once.
  */
 
-import type { StoredResult } from '../cache/results.js';
+import { KEEP_MIN_MS, type StoredResult } from '../cache/results.js';
 import { canonicalParams } from '../catalog/canonical.js';
 import type { Endpoint } from '../catalog/define.js';
 import { CURSOR, type Pages } from '../catalog/pages.js';
@@ -23,25 +24,41 @@ export interface StoredPage {
   result: StoredResult;
 }
 
+/** Why a cursor names no page that can be served, in words that follow "cannot be served: ". */
+export interface Unservable {
+  unservable: string;
+}
+
+const GONE = {
+  unservable: `its kept result is gone (results are kept for their endpoint's refresh time, at least ${KEEP_MIN_MS / 60_000} minutes) or was never this key's`,
+};
+
 /**
  * The stored page `cursor` names for this call: the result must be kept, be this account's and
- * this tool's, and the arguments must be those `next` gave with the cursor (or none but it).
+ * this tool's (else, to the caller, it is gone: another account's is never said to exist), the row
+ * must be in it, and the arguments must be those `next` gave with the cursor (or none but it).
  */
 export async function storedPage(
   services: Services,
   endpoint: Endpoint,
   call: { params: Record<string, unknown>; cursor: string; account: string; onlyCursor: boolean },
-): Promise<StoredPage | undefined> {
+): Promise<StoredPage | Unservable> {
   const [, id, row] = CURSOR.exec(call.cursor) ?? [];
   const pages = endpoint.pages;
-  if (id === undefined || pages === undefined) return undefined;
+  if (id === undefined || pages === undefined) return GONE;
   const result = await services.results.get(id, call.account).catch(() => undefined);
-  if (!result || result.tool !== endpoint.name) return undefined;
+  if (!result || result.tool !== endpoint.name) return GONE;
   const from = Number(row);
   const total = pages.count(result.data);
-  if (from < 1 || from >= total) return undefined;
+  if (from < 1 || from >= total) {
+    return {
+      unservable: `row ${formatWhole(from + 1)} is past the kept result's ${formatWhole(total)} rows`,
+    };
+  }
   const expected = canonicalParams(pages.restFrom(result.params as never, result.data as never, from));
-  if (!call.onlyCursor && canonicalParams(call.params) !== expected) return undefined;
+  if (!call.onlyCursor && canonicalParams(call.params) !== expected) {
+    return { unservable: `the arguments sent with it are not those its next gave: send next as it is` };
+  }
   return { id, from, result };
 }
 

@@ -31,7 +31,7 @@ import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
 import { confirmEstimate, QuestionAsked, RefusedCall } from './confirmation.js';
 import type { CallContext } from './context.js';
 import { fitToAnswer } from './cut.js';
-import { pricingContext, refuseOverLimits } from './estimate.js';
+import { cursorRefusal, pricingContext, refuseOverLimits } from './estimate.js';
 import { type EndpointData, type FetchContext, fetchEndpoint } from './fetch.js';
 import { BusyError } from './limiter.js';
 import { answerPage, storedPage } from './paging.js';
@@ -114,7 +114,7 @@ async function runCall(
       fetches,
     });
     const data = nextInFormat(answer.data, format);
-    const meta = { ...answerMeta(fetches, source.sandbox, charged, answer.stored), ...answer.refetched };
+    const meta = answerMeta(fetches, source.sandbox, charged, answer.stored);
     return {
       result: toolResult({ ...presentation(tool, params, format), data, meta }),
       event: {
@@ -161,7 +161,7 @@ async function answerData(
     account: string;
     fetches: EndpointData[];
   },
-): Promise<{ data: Record<string, unknown>; stored?: StoredResult; refetched?: { refetched: true } }> {
+): Promise<{ data: Record<string, unknown>; stored?: StoredResult }> {
   if (tool.kind === 'local') return { data: await tool.data(params, toolContext) };
   const { pages } = tool;
   if (pages === undefined) {
@@ -177,6 +177,10 @@ async function answerData(
           account: call.account,
           onlyCursor: call.onlyCursor,
         });
+  // Nothing is fetched that was not asked for: a cursor is a page of a kept result, or refused.
+  if (found !== undefined && 'unservable' in found) {
+    throw new ToolRefusal(await cursorRefusal(services, call.account, tool, params, call.onlyCursor, found));
+  }
   const whole = found?.result.data ?? (await tool.data(params, toolContext));
   const data = await answerPage(
     services,
@@ -191,9 +195,7 @@ async function answerData(
       resultId: found?.id,
     },
   );
-  const refetched =
-    call.cursor !== undefined && found === undefined ? { refetched: true as const } : undefined;
-  return { data, stored: found?.result, refetched };
+  return { data, stored: found?.result };
 }
 
 /**

@@ -16,8 +16,6 @@ export interface ResultMeta {
   sandbox: boolean;
   /** Set for a page served from a kept result (a cursor's): free. */
   stored?: true;
-  /** Set when a cursor's kept result was gone, so its page was asked for again. */
-  refetched?: true;
   /** Set when the service failed and the last answer stands in (SVC_STALE_MAX_SECONDS). */
   stale?: true;
   /** How the service failed, for a stale answer. */
@@ -67,9 +65,7 @@ export function costLine(meta: ResultMeta): string {
         ? [`from the cache, ${credits}`, age]
         : meta.joined
           ? [`joined an identical call, ${credits}`]
-          : meta.refetched
-            ? [`asked again, as the kept result was gone: ${credits}`]
-            : [credits];
+          : [credits];
   return [...head, meta.sandbox && 'sandbox data'].filter(Boolean).join(' · ');
 }
 

@@ -2,8 +2,9 @@
  * Pay once, page free: a list or history asks the service once for everything its arguments ask
  * for, is charged for that once, and is shown a page at a time; following `next` (in JSON, or the
  * text's "Next page" line) walks every row exactly once, from the kept result, at no cost and
- * with no request. A page asked for after its kept result is gone is asked of the service again,
- * charged, and says so. The ledger is compared with what the sandbox counted.
+ * with no request. A cursor that cannot be served (its kept result gone, another key's, a row past
+ * the end) is refused, free, naming the call that asks again and its price: nothing is fetched that
+ * was not asked for. The ledger is compared with what the sandbox counted.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,8 @@ import { DEFAULT_KEY_HEADER } from '../../src/catalog/key-header.js';
 import { newStateDir, textOf } from '../helpers/cli.js';
 import { moveClockAhead, restoreClock } from '../helpers/clock.js';
 import { startMcp } from '../helpers/in-process.js';
-import { heavyCallsEnv, type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { NOW } from '../helpers/now.js';
+import { heavyCallsEnv, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import type { Session } from '../helpers/session.js';
 
 const KEY = 'sandbox-enterprise';
@@ -227,22 +229,66 @@ describe('a listing of more rows than one answer carries', () => {
     expect(second._meta).toMatchObject({ credits: 0, stored: true });
   });
 
-  it('a page asked for after its kept result is gone is asked of the service again, charged, and says so', async () => {
+  it('a page asked for after its kept result is gone is refused, free, naming the call that asks again and its price', async () => {
     const first = (await mcp.call('get_cryptocurrency_listings_latest', { limit: 100 })) as CallToolResult;
     const next = (first.structuredContent as { next: Record<string, unknown> }).next;
     // Past its keep time (at least 10 minutes): gone from the files and from memory alike.
     moveClockAhead(11 * 60_000);
     const requestsBefore = requestsTo(LISTINGS);
+    const usedBefore = await creditsUsed();
     const again = (await mcp
       .call('get_cryptocurrency_listings_latest', next)
       .finally(restoreClock)) as CallToolResult;
-    expect(again.isError, textOf(again)).toBeFalsy();
+    expect(again.isError).toBe(true);
+    expect(requestsTo(LISTINGS)).toBe(requestsBefore);
+    expect(await creditsUsed()).toBe(usedBefore);
+    expect(again._meta).toMatchObject({ credits: 0 });
+    const { cursor: _, ...askAgain } = next;
+    expect(textOf(again)).toBe(
+      `The page this cursor names cannot be served: its kept result is gone (results are kept for their endpoint's refresh time, at least 10 minutes) or was never this key's. Nothing was sent or charged. To ask the service again for these rows: ${JSON.stringify(askAgain)} (1 credit).`,
+    );
+  });
+
+  it('a cursor alone that cannot be served, or one past the last row, is refused free and says what to do', async () => {
+    const usedBefore = await creditsUsed();
+    const requestsBefore = requestsTo(LISTINGS);
+    const alone = (await mcp.call('get_cryptocurrency_listings_latest', {
+      cursor: 'AAAAAAAAAAAAAAAA.20',
+    })) as CallToolResult;
+    expect(alone.isError).toBe(true);
+    expect(textOf(alone)).toMatch(
+      /cannot be served: its kept result is gone .* Nothing was sent or charged\. Call the tool again with the first call's arguments: its next gives a new cursor\.$/,
+    );
+    const first = (await mcp.call('get_cryptocurrency_listings_latest', { limit: 100 })) as CallToolResult;
+    const next = (first.structuredContent as { next: { cursor: string } }).next;
+    const pastEnd = next.cursor.replace(/\.\d+$/, '.100');
+    const beyond = (await mcp.call('get_cryptocurrency_listings_latest', {
+      cursor: pastEnd,
+    })) as CallToolResult;
+    expect(beyond.isError).toBe(true);
+    expect(textOf(beyond)).toMatch(/cannot be served: row 101 is past the kept result's 100 rows\./);
+    // Another key on the same state directory: the result does not exist for it.
+    const other = await startMcp(
+      sandboxEnv(sandbox, 'sandbox-professional', { SVC_STATE_DIR: stateDir, SVC_NOW: NOW }),
+    );
+    try {
+      const theirs = (await other.call('get_cryptocurrency_listings_latest', next)) as CallToolResult;
+      expect(theirs.isError).toBe(true);
+      expect(theirs.structuredContent).toBeUndefined();
+      expect(textOf(theirs)).toMatch(/cannot be served: its kept result is gone .* or was never this key's/);
+    } finally {
+      await other.close();
+    }
     expect(requestsTo(LISTINGS) - requestsBefore).toBe(1);
-    expect(again._meta).toMatchObject({ credits: 1, refetched: true });
-    expect(textOf(again)).toMatch(/asked again, as the kept result was gone: 1 credit/);
-    const items = (again.structuredContent as { start: number; items: unknown[] }).items;
-    expect((again.structuredContent as { start: number }).start).toBe(21);
-    expect(items).toHaveLength(20);
+    expect((await creditsUsed()) - usedBefore).toBe(1);
+  });
+
+  it('estimate_cost prices an unservable cursor as the refusal it would get', async () => {
+    const result = (await mcp.call('estimate_cost', {
+      calls: [{ tool: 'get_cryptocurrency_listings_latest', arguments: { cursor: 'AAAAAAAAAAAAAAAA.20' } }],
+    })) as CallToolResult;
+    const [call] = (result.structuredContent as { calls: { error?: string }[] }).calls;
+    expect(call?.error).toMatch(/cannot be served/);
   });
 
   it('quotes of 200 assets in three currencies: paid once, and every asset is on some page', async () => {

@@ -41,7 +41,10 @@ describe('start-up', () => {
     const server = await spawnHttpServer({ SVC_STATE_DIR: open });
     try {
       await server.waitForStderr(/open to others/);
-      const lines = server.stderr().split('\n').filter((line) => line.includes('open to others'));
+      const lines = server
+        .stderr()
+        .split('\n')
+        .filter((line) => line.includes('open to others'));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain(`The state directory ${open} is open to others (mode 755)`);
       const called = await connectHttp(server, 'v2');

@@ -60,7 +60,7 @@ describe.skipIf(missing)('kept results across replicas', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('a page whose result Redis no longer holds is asked of the service again, charged', async () => {
+  it('a page whose result Redis no longer holds is refused, free, naming the call that asks again', async () => {
     const [one, other] = replicas as [Session, Session];
     const first = await one.call('get_cryptocurrency_listings_latest', { limit: 300, format: 'json' });
     const next = page(first).next;
@@ -72,9 +72,10 @@ describe.skipIf(missing)('kept results across replicas', () => {
     }
     const before = requests();
     const again = await other.call('get_cryptocurrency_listings_latest', next);
-    expect(again.isError, textOf(again)).toBeFalsy();
-    expect(requests() - before).toBe(1);
-    expect(again._meta).toMatchObject({ refetched: true });
-    expect(page(again).start).toBe(page(first).items.length + 1);
+    expect(again.isError).toBe(true);
+    expect(requests()).toBe(before);
+    expect(again._meta).toMatchObject({ credits: 0 });
+    expect(textOf(again)).toMatch(/cannot be served: its kept result is gone/);
+    expect(textOf(again)).toContain(`"start":${page(first).items.length + 1}`);
   });
 });
