@@ -4,7 +4,11 @@
  * answer that never comes or cannot tell what was wrong: both transports check these first and
  * answer with an invalid request (-32600) that names the rule.
  */
+import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import { clip } from '../messages.js';
+
+/** The longest protocol revision read (revisions are dates): a longer one is never echoed back. */
+export const MAX_REVISION_CHARS = 40;
 
 /** A JSON-RPC id as MCP has it: a string, or a whole number (a number past 2^53 is not one exactly). */
 export function isId(id: unknown): id is string | number {
@@ -45,6 +49,9 @@ export function notAMessage(value: unknown): string | undefined {
       if (meta !== undefined && !isObject(meta)) return '"params._meta" is not an object';
       if (meta?.progressToken !== undefined && !isId(meta.progressToken))
         return '"params._meta.progressToken" is neither a string nor a whole number';
+      const revision = meta?.[PROTOCOL_VERSION_META_KEY];
+      if (typeof revision === 'string' && revision.length > MAX_REVISION_CHARS)
+        return `"params._meta.${PROTOCOL_VERSION_META_KEY}" is ${revision.length} characters long; a protocol revision is a date, like 2026-07-28`;
     }
   } else if ('id' in message && 'result' in message) {
     kind = 'result';

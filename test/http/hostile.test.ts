@@ -1,7 +1,8 @@
 /**
  * `svc-mcp http` under hostile requests, checked on the real server: batches where the protocol
  * has none or over their bound, deep nesting, over-limit bodies as curl-like and fetch-based
- * clients send them, duplicate Host headers, and what /readyz and the credit figures tell a caller.
+ * clients send them, duplicate Host headers, protocol revisions too long to echo, and what /readyz
+ * and the credit figures tell a caller.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -36,6 +37,28 @@ describe('hostile requests', () => {
   afterAll(async () => {
     await server?.stop();
     rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  it('a protocol revision longer than any is refused, clipped, in the body envelope or the header', async () => {
+    const long = '9'.repeat(100_000);
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': long,
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' },
+    };
+    const list = (envelope: Record<string, unknown>) =>
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: envelope } });
+    const answers = [
+      await postMcp(server.url, list(meta)),
+      await postMcp(server.url, list({ ...meta, 'io.modelcontextprotocol/protocolVersion': '2026-07-28' }), {
+        'mcp-protocol-version': long.slice(0, 7_000),
+      }),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(answer.text.length).toBeLessThan(1_000);
+      expect(errorMessage(answer)).toMatch(/protocol/i);
+    }
   });
 
   it('a batch under 2025-06-18 or later is a 400 naming why; under 2025-03-26 it is served, up to 16 messages', async () => {

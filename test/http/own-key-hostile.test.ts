@@ -117,6 +117,60 @@ describe('discovery', () => {
     }
   });
 
+  it('an https resource means Secure cookies and https endpoints, whatever a proxy sends', async () => {
+    const proxied = await startOwnKeyServer(sandbox, {
+      SVC_STATE_DIR: newStateDir(),
+      SVC_OAUTH_RESOURCE: 'https://mcp.example.com/mcp',
+    });
+    try {
+      const proxies: Record<string, string>[] = [
+        {},
+        { 'x-forwarded-proto': 'http' },
+        { 'x-forwarded-host': 'evil.example' },
+      ];
+      for (const forwarded of proxies) {
+        const headers = { host: 'mcp.example.com', ...forwarded };
+        const discovery = await rawRequest(`${proxied.origin}/.well-known/oauth-authorization-server`, {
+          method: 'GET',
+          headers,
+        });
+        const document = JSON.parse(discovery.text) as Record<string, unknown>;
+        expect(document.token_endpoint, JSON.stringify(forwarded)).toBe('https://mcp.example.com/token');
+        expect(document.authorization_endpoint).toBe('https://mcp.example.com/auth');
+        const person = new ScriptedSignIn(proxied.origin, proxied.resource);
+        const registered = await rawRequest(`${proxied.origin}/reg`, {
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' }),
+        });
+        const { client_id: clientId } = JSON.parse(registered.text) as { client_id: string };
+        const query = new URLSearchParams({
+          client_id: clientId,
+          response_type: 'code',
+          redirect_uri: REDIRECT_URI,
+          code_challenge: pkce().challenge,
+          code_challenge_method: 'S256',
+          scope: 'mcp',
+          resource: person.resource,
+        });
+        const asked = await rawRequest(`${proxied.origin}/auth?${query}`, { method: 'GET', headers });
+        expect(asked.status).toBe(303);
+        const cookies = [asked.headers['set-cookie'] ?? []].flat();
+        expect(cookies.length).toBeGreaterThan(0);
+        for (const cookie of cookies) expect(cookie, JSON.stringify(forwarded)).toMatch(/; secure/i);
+      }
+    } finally {
+      await proxied.stop();
+    }
+  });
+
+  it("the provider's error pages say what failed, as text that is never sniffed", async () => {
+    const answer = await flow().send('/auth?client_id=nobody');
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(answer.text).toMatch(/^Sign-in failed: /);
+  });
+
   it('no implicit flow and no plain PKCE: such requests go back to the client with an error', async () => {
     const person = flow();
     const { clientId } = await person.register();
@@ -330,6 +384,23 @@ describe('the key page', () => {
       { api_key: ANA, decision: 'allow' },
     );
     expect(stale.status).toBe(403);
+    expect(keyChecks()).toBe(before);
+  });
+
+  it('a key of 1 MB is refused as too long, on an answer the browser gets', async () => {
+    const person = flow();
+    const { clientId } = await person.register();
+    const asked = await person.authorize(clientId as string, pkce().challenge);
+    const page = await person.send(asked.headers.get('location') ?? '');
+    const before = keyChecks();
+    const answer = await person.submit(formOf(page.text), {
+      api_key: 'k'.repeat(1_000_000),
+      decision: 'allow',
+    });
+    expect(answer.status).toBe(413);
+    expect(problemOf(answer.text)).toBe(
+      'That is too long for a key: a key is up to 256 characters, and the form at most 8 KB.',
+    );
     expect(keyChecks()).toBe(before);
   });
 

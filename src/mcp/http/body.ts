@@ -11,7 +11,7 @@ import {
   UnsupportedProtocolVersionError,
 } from '@modelcontextprotocol/server';
 import { clip } from '../../messages.js';
-import { notAMessage } from '../jsonrpc-message.js';
+import { MAX_REVISION_CHARS, notAMessage } from '../jsonrpc-message.js';
 import type { HttpRefusal } from './access.js';
 
 /** Largest request body: a tool call's arguments are a few hundred bytes. */
@@ -189,15 +189,17 @@ function claimsRevision(message: unknown): boolean {
  * A 2025-style request (no revision claimed in its envelope) whose MCP-Protocol-Version names a
  * revision the server does not speak: refused as the protocol's UnsupportedProtocolVersionError,
  * listing every revision it does speak (the SDK's own answer there leaves 2026-07-28 out), with
- * the request's id. A request claiming a revision is the SDK's to answer, as 2026-07-28 has it.
+ * the request's id. A request claiming a revision is the SDK's to answer, as 2026-07-28 has it,
+ * unless its header is longer than any revision: the SDK would echo it whole.
  */
 export function revisionRefusal(
   protocolVersion: string | undefined,
   message: unknown,
 ): HttpRefusal | undefined {
   if (protocolVersion === undefined || PROTOCOL_REVISIONS.includes(protocolVersion)) return undefined;
-  if ((Array.isArray(message) ? message : [message]).some(claimsRevision)) return undefined;
-  const requested = clip(protocolVersion, 40);
+  const claimed = (Array.isArray(message) ? message : [message]).some(claimsRevision);
+  if (claimed && protocolVersion.length <= MAX_REVISION_CHARS) return undefined;
+  const requested = clip(protocolVersion, MAX_REVISION_CHARS);
   const error = new UnsupportedProtocolVersionError({ supported: [...PROTOCOL_REVISIONS], requested });
   const id = (message as { id?: unknown } | null)?.id;
   return {

@@ -113,6 +113,7 @@ export async function openOwnKey(
         );
         return true;
       }
+      publicUrl(req, resource);
       await providerRequest(() => answer(req, res));
       return true;
     },
@@ -216,6 +217,18 @@ async function checkKey(services: Services, key: string): Promise<KeyCheck> {
         : String(error);
     return { ok: false, problem: `The key could not be checked now (${why}). Try again in a minute.` };
   }
+}
+
+/**
+ * The provider builds its endpoints' URLs and its cookies' Secure flag from the request as its
+ * proxy describes it: for an https resource they are the resource's scheme and host, whatever a
+ * proxy sent (or failed to send), so discovery never advertises http and cookies are always Secure.
+ */
+function publicUrl(req: IncomingMessage, resource: string): void {
+  const { protocol, host } = new URL(resource);
+  if (protocol !== 'https:') return;
+  req.headers['x-forwarded-proto'] = 'https';
+  req.headers['x-forwarded-host'] = host;
 }
 
 /** The address a request comes from: behind a proxy, the last one it names (the one it saw). */

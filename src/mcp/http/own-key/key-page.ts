@@ -10,6 +10,7 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { PersonLimit } from '../../../guard/guard.js';
+import { readBytes } from '../body.js';
 import { AddressLimit } from './address-limit.js';
 import type { PersonKeys } from './keys.js';
 import { type Asking, confirmForm, type FormTarget, keyForm, messagePage, type Page } from './page.js';
@@ -20,6 +21,8 @@ const TRIES = 10;
 const TRY_WINDOW_MS = 10 * 60_000;
 /** Largest form body read. */
 const FORM_BYTES = 8 * 1024;
+/** Longest key taken. */
+const KEY_CHARS = 256;
 
 /** What the service said of a key: the facts to show, or why it was not accepted. */
 export type KeyCheck = { ok: true; facts: string } | { ok: false; problem: string };
@@ -40,17 +43,12 @@ function send(res: ServerResponse, { status, headers, body }: Page): void {
   res.writeHead(status, headers).end(body);
 }
 
-/** The form's fields, from a body of at most FORM_BYTES; undefined when it is larger or not a form. */
-async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
+/** The form's fields; 'too large' past FORM_BYTES; undefined when it is not a form or too slow. */
+async function readForm(req: IncomingMessage): Promise<URLSearchParams | 'too large' | undefined> {
   if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? '')) return undefined;
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > FORM_BYTES) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  const body = await readBytes(req, FORM_BYTES);
+  if ('refusal' in body) return body.refusal.status === 413 ? 'too large' : undefined;
+  return new URLSearchParams(body.bytes.toString('utf8'));
 }
 
 export class KeyPage {
@@ -80,6 +78,10 @@ export class KeyPage {
     if (req.method !== 'POST')
       return send(res, messagePage('Not allowed', 'This page takes GET and POST.', 405));
     const form = await readForm(req);
+    if (form === 'too large') {
+      const problem = `That is too long for a key: a key is up to ${KEY_CHARS} characters, and the form at most ${FORM_BYTES / 1024} KB.`;
+      return send(res, keyForm(asking, this.target(uid), problem, 413));
+    }
     if (!form || !this.csrfMatches(uid, form.get('csrf'))) {
       return send(
         res,
@@ -107,11 +109,9 @@ export class KeyPage {
     form: URLSearchParams,
   ) {
     const key = form.get('api_key') as string;
-    if (!/^[\x21-\x7e]{1,256}$/.test(key)) {
-      return send(
-        res,
-        keyForm(asking, this.target(uid), 'Enter your API key: up to 256 characters, no spaces.', 400),
-      );
+    if (key.length > KEY_CHARS || !/^[\x21-\x7e]+$/.test(key)) {
+      const problem = `Enter your API key: up to ${KEY_CHARS} characters, no spaces.`;
+      return send(res, keyForm(asking, this.target(uid), problem, 400));
     }
     const budget = form.get('budget')?.trim() ?? '';
     if (budget !== '' && !/^\d{1,12}$/.test(budget)) {

@@ -142,6 +142,7 @@ export async function createProvider(settings: ProviderSettings): Promise<Provid
     },
     renderError: async (ctx, out) => {
       ctx.type = 'text/plain; charset=utf-8';
+      ctx.set('x-content-type-options', 'nosniff');
       ctx.body = `Sign-in failed: ${out.error}${out.error_description ? `: ${out.error_description}` : ''}`;
     },
   });
