@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * `npm run build`: dist/ from src/, by esbuild. Two entries, each bundled with the packages it
- * loads: dist/cli.js, the command (`svc-mcp`), and dist/for-scripts.js, what the repository's
- * scripts, benchmarks and tests load from the build. Code loaded only by some commands is split
+ * `npm run build`: dist/ from src/, by esbuild. Three entries, each bundled with the packages it
+ * loads: dist/cli.js, the command (`svc-mcp`); dist/query-engine.js, the query engine's thread,
+ * with SQLite's WebAssembly beside it (dist/sqlite3.wasm); and dist/for-scripts.js, what the
+ * repository's scripts, benchmarks and tests load from the build. Code loaded only by some commands is split
  * into chunks beside them, loaded when a command needs it. A start reads a few files instead of
  * hundreds of modules: docs/decisions/012-the-cli-bundled.md. Every file written is directly in
  * dist/ (src/package-files.ts relies on it). Left out of the bundle, loaded from node_modules:
@@ -14,7 +15,7 @@
  *
  *   node scripts/build.mjs
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -27,7 +28,11 @@ const EXTERNAL = ['better-sqlite3', 'ioredis', 'pino', '@opentelemetry/*', 'jose
 
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 const result = await build({
-  entryPoints: { cli: join(root, 'src/cli.ts'), 'for-scripts': join(root, 'src/for-scripts.ts') },
+  entryPoints: {
+    cli: join(root, 'src/cli.ts'),
+    'for-scripts': join(root, 'src/for-scripts.ts'),
+    'query-engine': join(root, 'src/kept/engine-worker.ts'),
+  },
   outdir: join(root, 'dist'),
   bundle: true,
   splitting: true,
@@ -44,6 +49,11 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
 });
+// The engine's bundled SQLite reads its WebAssembly from beside the file it is bundled into.
+copyFileSync(
+  join(root, 'node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm'),
+  join(root, 'dist/sqlite3.wasm'),
+);
 const nested = Object.keys(result.metafile.outputs)
   .map((file) => relative(join(root, 'dist'), join(root, file)))
   .filter((file) => file.includes('/'));

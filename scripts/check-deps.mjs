@@ -34,6 +34,8 @@ const MAY_IMPORT = {
   upstream: ['cpu-turns', 'format', 'messages', 'time-bounds'],
   cache: ['catalog', 'config', 'redis', 'state-dir'],
   guard: ['catalog', 'config', 'format', 'messages', 'redis', 'state-dir', 'time-bounds'],
+  // Kept results as tables, and the query engine over them.
+  kept: ['cache', 'catalog', 'package-files', 'redis', 'state-dir'],
   // The sandbox is the service's independent witness: its table of the service is its own.
   sandbox: ['calendar', 'format', 'messages', 'state-dir'],
   call: [
@@ -44,10 +46,12 @@ const MAY_IMPORT = {
     'cpu-turns',
     'format',
     'guard',
+    'kept',
     'messages',
     'ops',
     'redis',
     'sandbox',
+    'state-dir',
     'time-bounds',
     'tools',
     'upstream',

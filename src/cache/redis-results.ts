@@ -8,7 +8,6 @@ import type { RedisConnection } from '../redis.js';
 import { script } from '../redis.js';
 import {
   KEEP_MIN_MS,
-  newResultId,
   RESULT_ID,
   RESULT_MOST_BYTES,
   RESULTS_MOST_BYTES,
@@ -52,33 +51,52 @@ export class RedisResultStore implements ResultStore {
 
   constructor(private readonly redis: RedisConnection) {}
 
-  async put(result: StoredResult, keepMs: number): Promise<string | undefined> {
+  async put(id: string, result: StoredResult, keepMs: number): Promise<number | undefined> {
     const text = JSON.stringify(result);
     const bytes = Buffer.byteLength(text);
     if (bytes > RESULT_MOST_BYTES) return undefined;
-    const id = newResultId();
     const keep = Math.max(keepMs, KEEP_MIN_MS);
+    const now = Date.now();
     await this.redis.run(
       PUT,
       [this.resultKey(id), this.redis.key('results', 'used'), this.redis.key('results', 'bytes')],
-      [id, text, keep, Date.now(), RESULTS_MOST_BYTES, this.resultKey('')],
+      [id, text, keep, now, RESULTS_MOST_BYTES, this.resultKey('')],
     );
     this.recent.remember(id, result, bytes, keep);
-    return id;
+    return now + keep;
   }
 
   /** What this replica put is served from memory for its keep time, else read from Redis. */
-  async get(id: string, account: string): Promise<StoredResult | undefined> {
+  async get(id: string, owner: string): Promise<StoredResult | undefined> {
     if (!RESULT_ID.test(id)) return undefined;
-    const result = this.recent.recall(id, account) ?? (await this.read(id));
-    if (result?.account !== account) return undefined;
-    await this.redis.use((redis) => redis.zadd(this.redis.key('results', 'used'), 'XX', Date.now(), id));
-    return result;
+    const recent = this.recent.recall(id, owner);
+    if (recent !== undefined) {
+      await this.used(id);
+      return recent;
+    }
+    const text = await this.read(id, owner);
+    return text === undefined ? undefined : (JSON.parse(text) as StoredResult);
   }
 
-  private async read(id: string): Promise<StoredResult | undefined> {
+  async text(id: string, owner: string): Promise<string | undefined> {
+    if (!RESULT_ID.test(id)) return undefined;
+    const recent = this.recent.recall(id, owner);
+    if (recent !== undefined) return JSON.stringify({ data: recent.data });
+    return this.read(id, owner);
+  }
+
+  /** The result's text from Redis, when it is there and the owner's. */
+  private async read(id: string, owner: string): Promise<string | undefined> {
     const text = await this.redis.use((redis) => redis.get(this.resultKey(id)));
-    return text === null ? undefined : (JSON.parse(text) as StoredResult);
+    if (text === null) return undefined;
+    // The owner is checked on the record itself, before anything of it is handed on.
+    if ((JSON.parse(text) as StoredResult).owner !== owner) return undefined;
+    await this.used(id);
+    return text;
+  }
+
+  private async used(id: string): Promise<void> {
+    await this.redis.use((redis) => redis.zadd(this.redis.key('results', 'used'), 'XX', Date.now(), id));
   }
 
   async close(): Promise<void> {}

@@ -8,7 +8,6 @@
  * ever served to the account that paid for it. What this process put is also kept parsed in memory
  * (RecentResults), so that its following pages are not read and parsed whole again each.
  */
-import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -29,8 +28,8 @@ export const SCAN_EVERY_MS = 10_000;
 export interface StoredResult {
   /** The tool whose call paid for it. */
   tool: string;
-  /** The account (a hash of the key) it was fetched for. */
-  account: string;
+  /** Whose it is (guard/accounts.ts ownerOf): the account that paid, and the person with sign-in. */
+  owner: string;
   /** The call's arguments, without `format`. */
   params: Record<string, unknown>;
   /** The tool's whole data. */
@@ -40,16 +39,17 @@ export interface StoredResult {
 }
 
 export interface ResultStore {
-  /** Keeps `result` for `keepMs`; its id, or undefined when it is too large to keep. */
-  put(result: StoredResult, keepMs: number): Promise<string | undefined>;
-  /** The result kept under `id` for `account`, unless it is gone (or was never this account's). */
-  get(id: string, account: string): Promise<StoredResult | undefined>;
+  /**
+   * Keeps `result` under `id` (keptId: the same answer, the same id) for `keepMs`, at least
+   * KEEP_MIN_MS: when it expires (milliseconds since the epoch), or undefined when it is too large
+   * to keep.
+   */
+  put(id: string, result: StoredResult, keepMs: number): Promise<number | undefined>;
+  /** The result kept under `id` for `owner`, unless it is gone (or was never the owner's). */
+  get(id: string, owner: string): Promise<StoredResult | undefined>;
+  /** The same, as JSON text with the tool's data under `data`: what the query engine reads. */
+  text(id: string, owner: string): Promise<string | undefined>;
   close(): Promise<void>;
-}
-
-/** A result's id: 96 random bits, in the characters a cursor is written with. */
-export function newResultId(): string {
-  return randomBytes(12).toString('base64url');
 }
 
 export const RESULT_ID = /^[A-Za-z0-9_-]{16}$/;
@@ -76,14 +76,14 @@ export class RecentResults {
   }
 
   /** The result kept here under `id` for `account`, unless it has expired (or is not here). */
-  recall(id: string, account: string): StoredResult | undefined {
+  recall(id: string, owner: string): StoredResult | undefined {
     const entry = this.kept.get(id);
     if (entry === undefined) return undefined;
     if (entry.result.expires <= this.now()) {
       this.kept.delete(id);
       return undefined;
     }
-    if (entry.result.account !== account) return undefined;
+    if (entry.result.owner !== owner) return undefined;
     const { expires: _, ...result } = entry.result;
     return result;
   }
@@ -113,13 +113,13 @@ export class FileResultStore implements ResultStore {
     this.recent = new RecentResults(now);
   }
 
-  async put(result: StoredResult, keepMs: number): Promise<string | undefined> {
+  async put(id: string, result: StoredResult, keepMs: number): Promise<number | undefined> {
     const keep = Math.max(keepMs, KEEP_MIN_MS);
-    const text = JSON.stringify({ ...result, expires: this.now() + keep });
+    const expires = this.now() + keep;
+    const text = JSON.stringify({ ...result, expires });
     const bytes = Buffer.byteLength(text);
     if (bytes > RESULT_MOST_BYTES) return undefined;
     makeStateDir(this.dir);
-    const id = newResultId();
     const temp = join(this.dir, `${id}.${process.pid}.tmp`);
     await writeFile(temp, text, { mode: 0o600 });
     await rename(temp, this.path(id));
@@ -130,21 +130,36 @@ export class FileResultStore implements ResultStore {
       this.scannedAt = now;
       await this.sweep(id).catch(() => {});
     }
-    return id;
+    return expires;
   }
 
-  async get(id: string, account: string): Promise<StoredResult | undefined> {
+  async get(id: string, owner: string): Promise<StoredResult | undefined> {
     if (!RESULT_ID.test(id)) return undefined;
-    const recent = this.recent.recall(id, account);
+    const recent = this.recent.recall(id, owner);
     if (recent !== undefined) {
-      // Its last use, which the sweep reads: the least recently used go first.
-      const now = new Date();
-      await utimes(this.path(id), now, now).catch(() => {});
+      await this.used(id);
       return recent;
     }
+    const kept = await this.read(id, owner);
+    if (kept === undefined) return undefined;
+    const { expires: _, ...result } = JSON.parse(kept) as ResultFile;
+    return result;
+  }
+
+  async text(id: string, owner: string): Promise<string | undefined> {
+    if (!RESULT_ID.test(id)) return undefined;
+    const recent = this.recent.recall(id, owner);
+    if (recent !== undefined) return JSON.stringify({ data: recent.data });
+    return this.read(id, owner);
+  }
+
+  /** The file of the result kept under `id` for `owner`, unless it expired (then removed) or is another's. */
+  private async read(id: string, owner: string): Promise<string | undefined> {
+    let text: string;
     let kept: ResultFile;
     try {
-      kept = JSON.parse(await readFile(this.path(id), 'utf8')) as ResultFile;
+      text = await readFile(this.path(id), 'utf8');
+      kept = JSON.parse(text) as ResultFile;
     } catch {
       return undefined;
     }
@@ -152,12 +167,15 @@ export class FileResultStore implements ResultStore {
       await rm(this.path(id), { force: true });
       return undefined;
     }
-    if (kept.account !== account) return undefined;
-    // Its last use, which the sweep reads: the least recently used go first.
+    if (kept.owner !== owner) return undefined;
+    await this.used(id);
+    return text;
+  }
+
+  /** Its last use, which the sweep reads: the least recently used go first. */
+  private async used(id: string): Promise<void> {
     const now = new Date();
     await utimes(this.path(id), now, now).catch(() => {});
-    const { expires: _, ...result } = kept;
-    return result;
   }
 
   async close(): Promise<void> {}

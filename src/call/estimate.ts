@@ -12,6 +12,7 @@ import {
   type LocalTool,
   plansText,
   type RequestPrice,
+  type Tool,
   type ToolContext,
   ToolRefusal,
   toolPlans,
@@ -26,12 +27,19 @@ import { completed } from './fetch.js';
 import { storedPage, type Unservable } from './paging.js';
 import type { Services } from './services.js';
 
+/** Who asks: the account whose key pays, and the owner of kept results (with the person, signed in). */
+export interface Caller {
+  account: string;
+  owner: string;
+}
+
 export async function estimateCall(
   services: Services,
-  account: string,
+  caller: Caller,
   name: string,
   args: Record<string, unknown>,
 ): Promise<CallEstimate> {
+  const { account } = caller;
   const { config } = services;
   const exposed = selectTools(config);
   const tool = exposed.find((t) => t.name === name);
@@ -50,7 +58,7 @@ export async function estimateCall(
   if (tool.kind === 'local') {
     if (!tool.estimate) return { ok: true, credits: 0, cached: false, ...onPlans, within_limit: true };
     try {
-      const { credits, cached } = await tool.estimate(asked as never, pricingContext(services, account));
+      const { credits, cached } = await tool.estimate(asked as never, pricingContext(services, caller));
       return { ok: true, credits, cached, ...onPlans, within_limit: credits <= config.maxCreditsPerCall };
     } catch (error) {
       if (error instanceof ToolRefusal) return { ok: false, error: error.message };
@@ -59,7 +67,12 @@ export async function estimateCall(
   }
   if (cursor !== undefined) {
     const onlyCursor = Object.keys(args).every((k) => k === 'cursor' || k === 'format');
-    const found = await storedPage(services, tool, { params: asked, cursor, account, onlyCursor });
+    const found = await storedPage(services, tool, {
+      params: asked,
+      cursor,
+      owner: caller.owner,
+      onlyCursor,
+    });
     if ('unservable' in found) {
       return { ok: false, error: await cursorRefusal(services, account, tool, asked, onlyCursor, found) };
     }
@@ -92,7 +105,7 @@ export async function estimateCall(
 export async function cursorRefusal(
   services: Services,
   account: string,
-  endpoint: Endpoint,
+  tool: Tool,
   asked: Record<string, unknown>,
   onlyCursor: boolean,
   { unservable }: Unservable,
@@ -100,7 +113,8 @@ export async function cursorRefusal(
   const head = `The page this cursor names cannot be served: ${unservable}. Nothing was sent or charged.`;
   if (onlyCursor)
     return `${head} Call the tool again with the first call's arguments: its next gives a new cursor.`;
-  const { credits, cached } = await priceRequest(services, account, endpoint, asked);
+  if (tool.kind === 'local') return `${head} To ask again: ${JSON.stringify(asked)} (free).`;
+  const { credits, cached } = await priceRequest(services, account, tool, asked);
   const price = cached ? 'free: the cache holds it' : counted(credits, 'credit');
   return `${head} To ask the service again for these rows: ${JSON.stringify(asked)} (${price}).`;
 }
@@ -140,12 +154,14 @@ async function priceRequest(
 }
 
 /** What a tool may read to price itself: prices and the plan, never a request sent. */
-export function pricingContext(services: Services, account: string): ToolContext {
+export function pricingContext(services: Services, caller: Caller): ToolContext {
+  const { account } = caller;
   return {
     account,
     fetch: () => Promise.reject(new Error('pricing a call sends nothing')),
+    query: () => Promise.reject(new Error('pricing a call runs no query')),
     usage: () => services.guard.usage(account),
-    estimate: (name, args) => estimateCall(services, account, name, args),
+    estimate: (name, args) => estimateCall(services, caller, name, args),
     price: async (endpoint, params) => {
       const { credits, cached } = await priceRequest(services, account, endpoint, params);
       return { credits, cached };

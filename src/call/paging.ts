@@ -11,10 +11,13 @@
 
 import { KEEP_MIN_MS, type StoredResult } from '../cache/results.js';
 import { canonicalParams } from '../catalog/canonical.js';
-import type { Endpoint } from '../catalog/define.js';
+import type { Tool } from '../catalog/define.js';
 import { CURSOR, type Pages } from '../catalog/pages.js';
 import { formatWhole } from '../format/numbers.js';
+import type { KeptTable } from '../kept/catalog.js';
+import type { Kept } from '../kept/kept.js';
 import { bytesOf, dataRoom, estimateBytes } from './cut.js';
+import type { KeptSummary } from './results.js';
 import type { Services } from './services.js';
 
 /** A stored result's page a cursor names, when the result is still kept and the arguments are its page's. */
@@ -40,14 +43,14 @@ const GONE = {
  */
 export async function storedPage(
   services: Services,
-  endpoint: Endpoint,
-  call: { params: Record<string, unknown>; cursor: string; account: string; onlyCursor: boolean },
+  tool: Tool,
+  call: { params: Record<string, unknown>; cursor: string; owner: string; onlyCursor: boolean },
 ): Promise<StoredPage | Unservable> {
   const [, id, row] = CURSOR.exec(call.cursor) ?? [];
-  const pages = endpoint.pages;
+  const pages = tool.pages;
   if (id === undefined || pages === undefined) return GONE;
-  const result = await services.results.get(id, call.account).catch(() => undefined);
-  if (!result || result.tool !== endpoint.name) return GONE;
+  const result = await services.results.get(id, call.owner).catch(() => undefined);
+  if (!result || result.tool !== tool.name) return GONE;
   const from = Number(row);
   const total = pages.count(result.data);
   if (from < 1 || from >= total) {
@@ -130,50 +133,82 @@ export function pageNote(
   return `${rows} of ${n(page.total)}, the last`;
 }
 
+/** What an answer says of the table its rows are kept as. */
+export function keptSummary(table: KeptTable): KeptSummary {
+  return {
+    table: table.name,
+    columns: Object.fromEntries(table.columns),
+    rows: table.rows,
+    expires: new Date(table.expires).toISOString(),
+  };
+}
+
+/** Where an answer's whole comes from and whose it is, for its page and for keeping it. */
+export interface PageView {
+  whole: Record<string, unknown>;
+  params: Record<string, unknown>;
+  from: number;
+  format: 'text' | 'json';
+  owner: string;
+  fetchedAt: number;
+  /** How long the whole is kept: the endpoint's refresh (the store keeps at least 10 minutes). */
+  keepMs: number;
+  /** The kept result the page is read from, when a cursor named it. */
+  resultId?: string;
+}
+
 /**
  * The page of `whole` from row `from` that this answer carries, with where it is among the rows
- * (`truncated`) and `next`. The whole is put in the result store the first time rows are left
- * after a page (a result already kept is not kept again); when it cannot be kept, `next` asks the
- * service for the rest.
+ * (`truncated`), `next`, and, for an endpoint's rows, the table they are kept as (`kept`). The whole
+ * is kept once (a page of a kept result is not kept again): an endpoint's always, as a table; a
+ * local tool's (a query's rows) only when rows are left after the page. When it cannot be kept,
+ * `next` asks the service for the rest.
  */
 export async function answerPage(
   services: Services,
-  endpoint: Endpoint & { pages: Pages },
-  view: {
-    whole: Record<string, unknown>;
-    params: Record<string, unknown>;
-    from: number;
-    format: 'text' | 'json';
-    account: string;
-    fetchedAt: number;
-    resultId?: string;
-  },
+  tool: Tool & { pages: Pages },
+  view: PageView,
 ): Promise<Record<string, unknown>> {
-  const { pages } = endpoint;
+  const { pages } = tool;
   const page = pageOf(pages, view.whole, view.from, view.format, services.config.maxAnswerChars);
+  const kept = await keepWhole(services, tool, view, page.end < page.total);
   let next: Record<string, unknown> | undefined;
   if (page.end < page.total) {
-    const id =
-      view.resultId ??
-      (await services.results
-        .put(
-          {
-            tool: endpoint.name,
-            account: view.account,
-            params: view.params,
-            data: view.whole,
-            fetchedAt: view.fetchedAt,
-          },
-          endpoint.refreshSeconds * 1000,
-        )
-        .catch(() => undefined));
     const rest = pages.restFrom(view.params, view.whole, page.end);
-    next = id === undefined ? rest : { ...rest, cursor: `${id}.${page.end}` };
+    next = kept === undefined ? rest : { ...rest, cursor: `${kept.id}.${page.end}` };
   } else {
     next = pages.beyond?.(view.params, view.whole, Math.floor(services.now() / 1000));
   }
-  if (view.from === 0 && page.end === page.total && next === undefined) return page.data;
+  const table = kept?.table === undefined ? {} : { kept: keptSummary(kept.table) };
+  if (view.from === 0 && page.end === page.total && next === undefined) return { ...page.data, ...table };
   // Offset lists number their rows from their start, as the service does.
   const base = typeof view.whole.start === 'number' ? view.whole.start - 1 : 0;
-  return { ...page.data, truncated: pageNote(page, view.from, next, base), ...(next ? { next } : {}) };
+  const truncated = pageNote(page, view.from, next, base);
+  return { ...page.data, truncated, ...(next ? { next } : {}), ...table };
+}
+
+/** The whole kept as the page view says (see answerPage); undefined when it is not, or cannot be. */
+async function keepWhole(
+  services: Services,
+  tool: Tool & { pages: Pages },
+  view: PageView,
+  rowsLeft: boolean,
+): Promise<Kept | undefined> {
+  if (view.resultId !== undefined) return { id: view.resultId, table: services.kept.tableOf(view.resultId) };
+  const asTable = tool.kind === 'endpoint';
+  if (!asTable && !rowsLeft) return undefined;
+  return services.kept
+    .keep({
+      owner: view.owner,
+      tool: tool.name,
+      params: view.params,
+      data: view.whole,
+      fetchedAt: view.fetchedAt,
+      shape: asTable ? tool.pages.rows : undefined,
+      keepMs: view.keepMs,
+    })
+    .catch((error: unknown) => {
+      services.log.warn({ tool: tool.name, err: error }, 'an answer could not be kept');
+      return undefined;
+    });
 }

@@ -24,14 +24,14 @@ import {
   UnexpectedBodyError,
 } from '../catalog/index.js';
 import { validateParams } from '../catalog/params.js';
-import { accountOf } from '../guard/accounts.js';
+import { accountOf, ownerOf } from '../guard/accounts.js';
 import { CALL_CANCELLED } from '../messages.js';
 import { type CallEvent, notify } from '../ops/events.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
 import { confirmEstimate, QuestionAsked, RefusedCall } from './confirmation.js';
 import type { CallContext } from './context.js';
 import { fitToAnswer } from './cut.js';
-import { cursorRefusal, pricingContext, refuseOverLimits } from './estimate.js';
+import { type Caller, cursorRefusal, pricingContext, refuseOverLimits } from './estimate.js';
 import { type EndpointData, type FetchContext, fetchEndpoint } from './fetch.js';
 import { BusyError } from './limiter.js';
 import { answerPage, storedPage } from './paging.js';
@@ -90,31 +90,31 @@ async function runCall(
   try {
     const source = await services.source();
     const account = accountOf(context.apiKey ?? source.apiKey ?? '');
+    const owner = ownerOf(account, context.person);
     const fetches: EndpointData[] = [];
-    const toolContext: ToolContext = {
-      ...pricingContext(services, account),
-      fetch: async (endpoint, query) => {
-        const fetched = await fetchEndpoint(services, endpoint, query, callContext);
+    const toolContext = contextOf(services, { account, owner }, context, (endpoint, query) =>
+      fetchEndpoint(services, endpoint, query, callContext).then((fetched) => {
         fetches.push(fetched);
         return fetched;
-      },
-      usage: () => services.guard.usage(account, context.person, context.admin, context.personLimit),
-    };
+      }),
+    );
     if (tool.kind === 'local') {
       const estimate = await refuseOverLimits(services, tool, params, toolContext);
       if (estimate !== undefined)
         await confirmEstimate(services, tool.title, estimate, { ...context, account });
     }
-    const onlyCursor = Object.keys(args ?? {}).every((k) => k === 'cursor' || k === 'format');
     const answer = await answerData(services, tool, params, toolContext, {
       cursor,
-      onlyCursor,
+      onlyCursor: Object.keys(args ?? {}).every((k) => k === 'cursor' || k === 'format'),
       format,
       account,
+      owner,
       fetches,
     });
     const data = nextInFormat(answer.data, format);
     const meta = answerMeta(fetches, source.sandbox, charged, answer.stored);
+    // Answered here with nothing sent (a query over kept tables, the guard's own figures): a free call.
+    if (tool.kind === 'local' && fetches.length === 0) services.guard.recordFree(account, tool.name);
     return {
       result: toolResult({ ...presentation(tool, params, format), data, meta }),
       event: {
@@ -144,10 +144,26 @@ async function runCall(
   }
 }
 
+/** What a tool answers through: the caller's fetches, figures and kept tables. */
+function contextOf(
+  services: Services,
+  caller: Caller,
+  context: CallContext,
+  fetch: ToolContext['fetch'],
+): ToolContext {
+  const { account, owner } = caller;
+  return {
+    ...pricingContext(services, caller),
+    fetch,
+    usage: () => services.guard.usage(account, context.person, context.admin, context.personLimit),
+    query: (sql) => services.kept.query(owner, sql),
+  };
+}
+
 /**
  * A tool's data as this answer carries it. A list or history: the page a cursor names from a kept
- * result (free), else the first page of the whole the tool fetched; an endpoint's other data cut to
- * the answer's bound when it is larger (call/cut.ts).
+ * result (free), else the first page of the whole the tool answered, kept; an endpoint's other data
+ * cut to the answer's bound when it is larger (call/cut.ts).
  */
 async function answerData(
   services: Services,
@@ -159,27 +175,24 @@ async function answerData(
     onlyCursor: boolean;
     format: 'text' | 'json';
     account: string;
+    owner: string;
     fetches: EndpointData[];
   },
 ): Promise<{ data: Record<string, unknown>; stored?: StoredResult }> {
-  if (tool.kind === 'local') return { data: await tool.data(params, toolContext) };
   const { pages } = tool;
   if (pages === undefined) {
     const data = await tool.data(params, toolContext);
+    if (tool.kind === 'local') return { data };
     return { data: fitToAnswer(data, params, tool.toolInput.shape, services.config.maxAnswerChars) };
   }
+  const { cursor, onlyCursor, owner } = call;
   const found =
-    call.cursor === undefined
+    cursor === undefined
       ? undefined
-      : await storedPage(services, tool, {
-          params,
-          cursor: call.cursor,
-          account: call.account,
-          onlyCursor: call.onlyCursor,
-        });
+      : await storedPage(services, tool, { params, cursor, owner, onlyCursor });
   // Nothing is fetched that was not asked for: a cursor is a page of a kept result, or refused.
   if (found !== undefined && 'unservable' in found) {
-    throw new ToolRefusal(await cursorRefusal(services, call.account, tool, params, call.onlyCursor, found));
+    throw new ToolRefusal(await cursorRefusal(services, call.account, tool, params, onlyCursor, found));
   }
   const whole = found?.result.data ?? (await tool.data(params, toolContext));
   const data = await answerPage(
@@ -190,8 +203,9 @@ async function answerData(
       params: found?.result.params ?? params,
       from: found?.from ?? 0,
       format: call.format,
-      account: call.account,
+      owner,
       fetchedAt: found?.result.fetchedAt ?? call.fetches[0]?.fetchedAt ?? Date.now(),
+      keepMs: tool.kind === 'endpoint' ? tool.refreshSeconds * 1000 : 0,
       resultId: found?.id,
     },
   );

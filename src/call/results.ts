@@ -79,8 +79,34 @@ export function toolResult({ data, summarise, format, meta }: Presented): CallTo
   if (format === 'json') return { content: [{ type: 'text', text: JSON.stringify(data) }], ...result };
   const truncated = typeof data.truncated === 'string' ? data.truncated : undefined;
   const next = data.next === undefined ? undefined : `Next page: ${JSON.stringify(data.next)}`;
-  const text = [summarise(data), truncated, next, costLine(meta)]
+  const kept = data.kept === undefined ? undefined : keptLine(data.kept as KeptSummary);
+  const text = [summarise(data), truncated, kept, next, costLine(meta)]
     .filter((line): line is string => typeof line === 'string' && line !== '')
     .join('\n');
   return { content: [{ type: 'text', text }], ...result };
+}
+
+/** What an answer says of the table its rows are kept as (call/paging.ts). */
+export interface KeptSummary {
+  table: string;
+  columns: Record<string, string>;
+  rows: number;
+  expires: string;
+}
+
+/** The column names a text answer lists at most, in characters; kept.columns has them all. */
+const COLUMNS_SHOWN_CHARS = 600;
+
+/** "7,440 rows kept as ohlcv_3f9k until 14:20 UTC: query them with query_data, free. Columns: …" */
+export function keptLine(kept: KeptSummary): string {
+  const names = Object.keys(kept.columns);
+  let shown = names.join(', ');
+  if (shown.length > COLUMNS_SHOWN_CHARS) {
+    const cut = shown.lastIndexOf(', ', COLUMNS_SHOWN_CHARS);
+    const listed = shown.slice(0, cut).split(', ').length;
+    shown = `${shown.slice(0, cut)} and ${names.length - listed} more (kept.columns)`;
+  }
+  const until = kept.expires.slice(11, 16);
+  const them = kept.rows === 1 ? 'it' : 'them';
+  return `${counted(kept.rows, 'row')} kept as ${kept.table} until ${until} UTC: query ${them} with query_data (SQL), free. Columns: ${shown}.`;
 }

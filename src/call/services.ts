@@ -19,6 +19,10 @@ import type { LedgerStore } from '../guard/ledger.js';
 import { RedisLedger } from '../guard/redis-ledger.js';
 import { chooseSqlite } from '../guard/sqlite.js';
 import { SqliteLedger } from '../guard/sqlite-ledger.js';
+import { FileCatalog } from '../kept/catalog.js';
+import { engineLimits, QueryEngine } from '../kept/engine.js';
+import { KeptTables } from '../kept/kept.js';
+import { RedisCatalog } from '../kept/redis-catalog.js';
 import type { CallObserver } from '../ops/events.js';
 import { type Log, type LogDestination, logCalls, openLog, SILENT_LOG } from '../ops/logs.js';
 import type { Metrics } from '../ops/metrics.js';
@@ -62,6 +66,8 @@ export interface Services {
   cache: SharedCache;
   /** Calls' whole data, from which `next` serves the following pages (cache/results.ts). */
   results: ResultStore;
+  /** Answers' rows kept as tables, and queries over them (kept/kept.ts). */
+  kept: KeptTables;
   /** The process's Redis connection, with SVC_REDIS_URL: own-key sign-in keeps its records there. */
   redis?: RedisConnection;
   guard: CreditGuard;
@@ -103,19 +109,8 @@ export async function createServices(config: Config, options: ServiceOptions = {
     config.redisUrl === undefined ? undefined : new RedisConnection(config.redisUrl, config.redisPrefix, log);
   const cacheStore = redis ? new RedisCacheStore(redis) : new MemoryCacheStore();
   const results = redis ? new RedisResultStore(redis) : new FileResultStore(config.stateDir);
-  const { store, notice } = redis
-    ? { store: new RedisLedger(redis, { stateDir: config.stateDir }), notice: undefined }
-    : localLedger(config.stateDir, now);
-  const guard = new CreditGuard({
-    store,
-    budget: config.creditBudget,
-    personBudget: config.userCreditBudget,
-    window: config.creditWindow,
-    maxPerCall: config.maxCreditsPerCall,
-    now,
-    ledgerKind: options.showLocations === false ? (redis ? 'redis' : 'file') : undefined,
-    warn: (message) => log.warn({ ledger: redis ? 'redis' : 'file' }, message),
-  });
+  const { kept, engine } = keptTables(config, results, redis);
+  const { guard, notice } = creditGuard(config, { redis, log, now, showLocations: options.showLocations });
   const { observers, metrics } = await watchers(log, guard, options.metrics === true);
   const telemetry = telemetryWanted() ? await openTelemetry() : undefined;
   const ownKey = randomBytes(32);
@@ -131,6 +126,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     source,
     cache: new SharedCache(cacheStore, config.cache, claimMs, config.staleMaxSeconds * 1000),
     results,
+    kept,
     redis,
     guard,
     limiter: new CallLimiter(turnWaitMs),
@@ -164,12 +160,49 @@ export async function createServices(config: Config, options: ServiceOptions = {
       if (open !== undefined) log.warn({ stateDir: 'open' }, open);
     },
     async close() {
+      await engine.close();
       await guard.close().catch(() => {});
       await cacheStore.close();
       await redis?.close();
       if (opening) await (await opening.catch(() => undefined))?.close().catch(() => {});
       await telemetry?.shutdown().catch(() => {});
     },
+  };
+}
+
+/** The credit guard over the ledger these settings choose, and the notice a server gives of its store. */
+function creditGuard(
+  config: Config,
+  {
+    redis,
+    log,
+    now,
+    showLocations,
+  }: { redis?: RedisConnection; log: Log; now: () => number; showLocations?: boolean },
+) {
+  const { store, notice } = redis
+    ? { store: new RedisLedger(redis, { stateDir: config.stateDir }), notice: undefined }
+    : localLedger(config.stateDir, now);
+  const guard = new CreditGuard({
+    store,
+    budget: config.creditBudget,
+    personBudget: config.userCreditBudget,
+    window: config.creditWindow,
+    maxPerCall: config.maxCreditsPerCall,
+    now,
+    ledgerKind: showLocations === false ? (redis ? 'redis' : 'file') : undefined,
+    warn: (message) => log.warn({ ledger: redis ? 'redis' : 'file' }, message),
+  });
+  return { guard, notice };
+}
+
+/** Answers' rows kept as tables over the result store, and the query engine that reads them. */
+function keptTables(config: Config, results: ResultStore, redis: RedisConnection | undefined) {
+  const engine = new QueryEngine(engineLimits(config.queryMemoryMb));
+  const catalog = redis ? new RedisCatalog(redis) : new FileCatalog(config.stateDir);
+  return {
+    engine,
+    kept: new KeptTables(results, catalog, engine, { queryTimeoutMs: config.queryTimeoutMs }),
   };
 }
 

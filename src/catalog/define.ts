@@ -12,6 +12,7 @@ import type { CreditRule } from './credits.js';
 import { cursorParam, type Pages } from './pages.js';
 import { formatParam } from './params.js';
 import { ALL_PLANS, type Plan, plansText } from './plans.js';
+import type { QueryAnswer } from './queries.js';
 import type { Toolset } from './toolsets.js';
 import type { CreditUsageFigures } from './usage-figures.js';
 
@@ -31,6 +32,8 @@ export interface ToolContext {
   now(): number;
   /** The key's plan, when SVC_PLAN says it. */
   plan?: Plan;
+  /** One SELECT over the caller's kept tables: free, nothing is sent. */
+  query(sql: string): Promise<QueryAnswer>;
 }
 
 /** One request as the guard prices it: the whole of what its parameters ask for. */
@@ -83,6 +86,11 @@ export interface ToolBase<I extends z.ZodObject = z.ZodObject, O extends z.ZodOb
   /** What the tool takes: its parameters and `format`. */
   toolInput: z.ZodObject;
   output: O;
+  /**
+   * How a list or history is shown a page at a time (catalog/pages.ts); absent where the answer is
+   * one record, or always small.
+   */
+  pages?: Pages<z.output<I>, z.output<O>>;
   /** The tool's structured data for checked parameters. */
   data(params: z.output<I>, context: ToolContext): Promise<z.output<O>>;
   /** Structured data → the compact text answer. */
@@ -123,7 +131,7 @@ export function defineLocalTool<I extends z.ZodObject, O extends z.ZodObject>(
     ...rest,
     kind: 'local',
     description: `${summary}\n${costLine(credits ?? 'free, answered here', spec.plans ?? ALL_PLANS)}`,
-    toolInput: withFormatParam(spec.input),
+    toolInput: toolInputOf(spec.input, spec.pages !== undefined),
   };
 }
 
@@ -133,9 +141,12 @@ export function costLine(credits: string, plans: readonly Plan[]): string {
   return `Credits: ${credits}.${which === 'all' ? '' : ` Plans: ${which}.`}`;
 }
 
-/** A tool's input: its parameters and `format`, in one zod schema. */
-export function withFormatParam(input: z.ZodObject): z.ZodObject {
-  return input.safeExtend({ format: formatParam });
+/**
+ * A tool's input: its parameters and `format`, in one zod schema; a list or history also takes the
+ * cursor `next` gives (never sent to the service).
+ */
+function toolInputOf(input: z.ZodObject, paged: boolean): z.ZodObject {
+  return (paged ? input.safeExtend({ cursor: cursorParam }) : input).safeExtend({ format: formatParam });
 }
 
 /** An endpoint as it is written (src/endpoints/): the tool's own fields, then the service's. */
@@ -158,11 +169,6 @@ export interface EndpointSpec<
   serviceParams?: S;
   /** How the service charges: the guard's estimate and the sandbox's charge both apply it. */
   credits: CreditRule<z.output<I>>;
-  /**
-   * How a list or history is shown a page at a time (catalog/pages.ts); absent where the answer is
-   * one record, or always small.
-   */
-  pages?: Pages<z.output<I>, z.output<O>>;
   /** How often the endpoint's data refreshes: the cache's time to live (0: live data, never cached). */
   refreshSeconds: number;
   plans: readonly Plan[];
@@ -210,8 +216,7 @@ export function defineEndpoint<
     ...rest,
     kind: 'endpoint',
     description,
-    // A list or history takes the cursor `next` gives; the service never sees it.
-    toolInput: withFormatParam(spec.pages ? spec.input.safeExtend({ cursor: cursorParam }) : spec.input),
+    toolInput: toolInputOf(spec.input, spec.pages !== undefined),
     serviceInput,
     async data(params, context) {
       const data = (await context.fetch(endpoint, params)).data as z.output<O>;

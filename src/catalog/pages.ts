@@ -35,7 +35,15 @@ export const cursorParam = z
 type Data = Record<string, unknown>;
 type Params = Record<string, unknown>;
 
+/**
+ * Where a kept table's rows are in the data: one list, or under each asset of `items`, its list of
+ * `points` (each row then carries its asset's fields beside the point's).
+ */
+export type RowsShape = { list: string } | { points: string };
+
 export interface Pages<P = Params, D = Data> {
+  /** Where the rows are, for the kept table. */
+  rows: RowsShape;
   /** Rows a text page shows at most (a table's rows); unset: as many as the answer's bound holds. */
   textRows?: number;
   /** The most bytes one record takes with these parameters. */
@@ -77,6 +85,7 @@ export function offsetPages(
   const list = options.list ?? 'items';
   const rows = (data: Data) => data[list] as unknown[];
   return {
+    rows: { list },
     textRows: options.textRows,
     recordBytes: bytesWith(size),
     count: (data) => rows(data).length,
@@ -109,6 +118,7 @@ export function namedPages(
   textRows: number,
 ): Pages<{ id?: string; slug?: string; symbol?: string }, { items: { id: number }[] }> {
   return {
+    rows: { list: 'items' },
     textRows,
     recordBytes: bytesWith(size),
     count: (data) => data.items.length,
@@ -184,6 +194,7 @@ export function seriesPages(
     return periods;
   };
   return {
+    rows: options.shape === 'per asset' ? { points: 'quotes' } : { list: options.shape.list },
     recordBytes: bytesWith(size),
     complete(asked, now) {
       // Every series has its spacing by now: a default of its input, or filled in here.
@@ -229,6 +240,7 @@ export function chartPages(
   const rows = (data: Data) => data[list] as { time: string }[];
   const seconds = (point: { time: string }) => Math.floor(Date.parse(point.time) / 1000);
   return {
+    rows: { list },
     recordBytes: bytesWith(size),
     count: (data) => rows(data).length,
     slice: (data, from, to) => ({ ...data, [list]: rows(data).slice(from, to) }),
@@ -242,5 +254,21 @@ export function chartPages(
         limit: points.length - from,
       };
     },
+  };
+}
+
+/**
+ * Rows the server computed itself (a query's) under `list`: paged from the kept result; the rest
+ * is asked for by the same arguments again, which are free.
+ */
+export function computedPages(list: string, textRows: number): Pages {
+  const rows = (data: Data) => data[list] as unknown[];
+  return {
+    rows: { list },
+    textRows,
+    recordBytes: () => 0,
+    count: (data) => rows(data).length,
+    slice: (data, from, to) => ({ ...data, [list]: rows(data).slice(from, to) }),
+    restFrom: (params) => params,
   };
 }

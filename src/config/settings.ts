@@ -166,6 +166,24 @@ export const SETTINGS = {
         wholeNumber(ANSWER_CHARS.min, ANSWER_CHARS.max, 'characters').default(ANSWER_CHARS.default),
       ),
   }),
+  queryTimeoutMs: setting({
+    env: 'SVC_QUERY_TIMEOUT_MS',
+    key: 'query_timeout_ms',
+    title: 'Query time (ms)',
+    meaning:
+      'how long one query_data query over kept tables may run, in milliseconds (100 to 60000); past it the query is stopped and says so',
+    schema: () => z.preprocess(unsetIfBlank, wholeNumber(100, 60_000, 'milliseconds').default(5_000)),
+  }),
+  queryMemoryMb: setting({
+    env: 'SVC_QUERY_MEMORY_MB',
+    key: 'query_memory_mb',
+    title: 'Query memory (MB)',
+    // Enough for the tables of a few large pulls and a GROUP BY over them; the query engine's
+    // thread holds it at most, and gives it back when idle.
+    meaning:
+      "the most memory the query engine's SQLite may use, in MB (16 to 4096): the kept tables it holds (the least recently used are dropped first) and a query's own; a query past it is stopped and says so",
+    schema: () => z.preprocess(unsetIfBlank, wholeNumber(16, 4_096, 'MB').default(256)),
+  }),
   staleMaxSeconds: setting({
     env: 'SVC_STALE_MAX_SECONDS',
     key: 'stale_max_seconds',

@@ -30,3 +30,11 @@ export function personOf(subject: string): string {
 export function isPerson(account: string): boolean {
   return account.startsWith(PERSON);
 }
+
+/**
+ * Whose kept results and tables are whose: the account, and with sign-in the person within it, so
+ * that one person's kept tables are never another's even on one key.
+ */
+export function ownerOf(account: string, person?: string): string {
+  return person === undefined ? account : `${account} ${person}`;
+}

@@ -55,7 +55,7 @@ export class FileLedger implements LedgerStore {
   /** Cache hits not yet written, summed per account, window and tool (one entry, not one change, per hit). */
   private hits = new Map<
     string,
-    { account: string; window: string; tool: string; count: number; saved: number }
+    { account: string; window: string; tool: string; count: number; saved: number; calls: number }
   >();
 
   constructor(
@@ -88,14 +88,29 @@ export class FileLedger implements LedgerStore {
   }
 
   async recordHit(account: string, window: string, tool: string, saved: number): Promise<void> {
+    this.pend(account, window, tool, { count: 1, saved, calls: 0 });
+  }
+
+  async recordFree(account: string, window: string, tool: string): Promise<void> {
+    this.pend(account, window, tool, { count: 0, saved: 0, calls: 1 });
+  }
+
+  /** Free calls are statistics: summed per account, window and tool, written at most every HIT_DELAY_MS. */
+  private pend(
+    account: string,
+    window: string,
+    tool: string,
+    add: { count: number; saved: number; calls: number },
+  ) {
     const key = JSON.stringify([account, window, tool]);
     const pending = this.hits.get(key);
     if (pending) {
-      pending.count++;
-      pending.saved += saved;
+      pending.count += add.count;
+      pending.saved += add.saved;
+      pending.calls += add.calls;
       return;
     }
-    this.hits.set(key, { account, window, tool, count: 1, saved });
+    this.hits.set(key, { account, window, tool, ...add });
     this.hitTimer ??= setTimeout(() => {
       this.hitTimer = undefined;
       void this.drain();
@@ -141,7 +156,7 @@ export class FileLedger implements LedgerStore {
     const hits = [...this.hits.values()];
     this.hits.clear();
     const change: Change = (state) => {
-      for (const h of hits) applyHit(state, h.account, h.window, h.tool, h.saved, h.count);
+      for (const h of hits) applyHit(state, h.account, h.window, h.tool, h.saved, h.count, h.calls);
     };
     return { change, resolve: () => {}, reject: () => {} };
   }

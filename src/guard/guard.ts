@@ -326,6 +326,11 @@ export class CreditGuard {
     this.options.store.recordHit(account, this.window().id, tool, saved).catch(() => {});
   }
 
+  /** A call the server answered itself with nothing sent: a call of its tool, free. */
+  recordFree(account: string, tool: string): void {
+    this.options.store.recordFree(account, this.window().id, tool).catch(() => {});
+  }
+
   /**
    * The account's figures; with `person`, that person's own beside them (`you`); with `everyone`
    * (an admin), every signed-in person's in the window (`people`, those who spent most first).

@@ -60,6 +60,8 @@ export interface LedgerStore {
   release(id: string): Promise<void>;
   /** A cache hit or a joined call: free, and `saved` credits not spent. */
   recordHit(account: string, window: string, tool: string, saved: number): Promise<void>;
+  /** A call answered by the server itself, sending nothing (a query over kept tables): a call of its tool, free. */
+  recordFree(account: string, window: string, tool: string): Promise<void>;
   figures(account: string, window: string): Promise<WindowFigures>;
   /** Every account with figures or calls in flight in the window (keys and signed-in people). */
   accounts(window: string): Promise<string[]>;
@@ -237,11 +239,13 @@ export function applyHit(
   toolName: string,
   saved: number,
   count = 1,
+  calls = 0,
 ): void {
   const t = totals(state, account, window);
   t.cache_hits += count;
   t.credits_saved += saved;
   tool(t, toolName).cache_hits += count;
+  tool(t, toolName).calls += calls;
 }
 
 export function readFigures(state: LedgerState, account: string, window: string): WindowFigures {

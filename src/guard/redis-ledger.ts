@@ -116,6 +116,13 @@ keep(KEYS[1], tonumber(ARGV[3]))
 return 1
 `);
 
+/** KEYS: totals. ARGV: tool, keep. */
+const FREE = script(`${PRELUDE}
+redis.call('HINCRBY', KEYS[1], 'calls:' .. ARGV[1], 1)
+keep(KEYS[1], tonumber(ARGV[2]))
+return 1
+`);
+
 /** KEYS: totals, held, owners. ARGV: ttl, keep. */
 const FIGURES = script(`${PRELUDE}
 local reserved = reap(KEYS[1], KEYS[2], KEYS[3], now_ms(), tonumber(ARGV[1]))
@@ -246,6 +253,10 @@ export class RedisLedger implements LedgerStore {
 
   async recordHit(account: string, window: string, tool: string, saved: number): Promise<void> {
     await this.track(this.redis.run(HIT, [this.keys(account, window)[0]], [tool, saved, keepMs(window)]));
+  }
+
+  async recordFree(account: string, window: string, tool: string): Promise<void> {
+    await this.track(this.redis.run(FREE, [this.keys(account, window)[0]], [tool, keepMs(window)]));
   }
 
   async figures(account: string, window: string): Promise<WindowFigures> {

@@ -111,14 +111,29 @@ export class SqliteLedger implements LedgerStore {
   }
 
   async recordHit(account: string, window: string, tool: string, saved: number): Promise<void> {
+    this.pend(account, window, tool, { hits: 1, saved, calls: 0 });
+  }
+
+  async recordFree(account: string, window: string, tool: string): Promise<void> {
+    this.pend(account, window, tool, { hits: 0, saved: 0, calls: 1 });
+  }
+
+  /** Free calls are statistics: summed per account, window and tool, written at most every HIT_DELAY_MS. */
+  private pend(
+    account: string,
+    window: string,
+    tool: string,
+    add: { hits: number; saved: number; calls: number },
+  ) {
     const key = JSON.stringify([account, window, tool]);
     const pending = this.hits.get(key);
     if (pending) {
-      pending.hits++;
-      pending.saved += saved;
+      pending.hits += add.hits;
+      pending.saved += add.saved;
+      pending.calls = (pending.calls ?? 0) + add.calls;
       return;
     }
-    this.hits.set(key, { account, window, tool, hits: 1, saved });
+    this.hits.set(key, { account, window, tool, ...add });
     this.hitTimer ??= setTimeout(() => this.flushHits(), HIT_DELAY_MS).unref();
   }
 

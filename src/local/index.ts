@@ -3,11 +3,13 @@ import type { LocalTool } from '../catalog/define.js';
 import { analyzeAssets } from './analysis.js';
 import { creditUsage } from './credit-usage.js';
 import { estimateCost } from './estimate-cost.js';
+import { queryData } from './query-data.js';
 import { searchCryptocurrencies } from './search.js';
 
 export const localTools: readonly LocalTool[] = [
   searchCryptocurrencies,
   analyzeAssets,
+  queryData,
   creditUsage,
   estimateCost,
 ];

@@ -12,7 +12,7 @@ import { newStateDir } from '../helpers/cli.js';
 function result(kb: number): StoredResult {
   return {
     tool: 'get_cryptocurrency_listings_latest',
-    account: 'account-a',
+    owner: 'account-a',
     params: { limit: 5000 },
     data: { padding: 'x'.repeat(kb * 1024) },
     fetchedAt: 0,
@@ -36,17 +36,25 @@ function usedAgo(stateDir: string, id: string, secondsAgo: number): void {
 
 const BOUND = { mostBytes: 10 * 1024, scanEveryMs: 10_000 };
 
+let ids = 0;
+/** Keeps a result of about `kb` KB under a new id: the id. */
+async function put(store: FileResultStore, kb: number): Promise<string> {
+  const id = `result-${String(++ids).padStart(9, '0')}`;
+  expect(await store.put(id, result(kb), 60_000)).toBeDefined();
+  return id;
+}
+
 describe('the file result store', () => {
   it('stays within its bound, the least recently used result out first', async () => {
     const stateDir = newStateDir();
     const store = new FileResultStore(stateDir, BOUND);
-    const a = (await store.put(result(4), 60_000))!;
-    const b = (await store.put(result(4), 60_000))!;
+    const a = await put(store, 4);
+    const b = await put(store, 4);
     usedAgo(stateDir, a, 20);
     usedAgo(stateDir, b, 10);
     // A read is a use: `a` is now the most recent, so `b` goes first.
     expect(await store.get(a, 'account-a')).toMatchObject({ params: { limit: 5000 } });
-    const c = (await store.put(result(4), 60_000))!;
+    const c = await put(store, 4);
     expect(held(stateDir).ids).toEqual([a, c].sort());
     expect(held(stateDir).bytes).toBeLessThanOrEqual(BOUND.mostBytes);
     // Another process (this one still has `b` parsed in memory, which serves it until it expires).
@@ -60,16 +68,16 @@ describe('the file result store', () => {
     let now = 1_000_000;
     const ours = new FileResultStore(stateDir, BOUND, () => now);
     const theirs = new FileResultStore(stateDir, BOUND, () => now);
-    const first = (await ours.put(result(1), 60_000))!;
+    const first = await put(ours, 1);
     usedAgo(stateDir, first, 60);
-    for (let i = 0; i < 2; i++) await theirs.put(result(4), 60_000);
+    for (let i = 0; i < 2; i++) await put(theirs, 4);
     // Within the interval a put reads nothing: it knows only what it wrote itself.
     now += BOUND.scanEveryMs - 1;
-    await ours.put(result(1), 60_000);
+    await put(ours, 1);
     expect(held(stateDir).bytes).toBeGreaterThan(BOUND.mostBytes);
     // At the interval it reads the directory again and removes the least recently used.
     now += 1;
-    await ours.put(result(1), 60_000);
+    await put(ours, 1);
     expect(held(stateDir).bytes).toBeLessThanOrEqual(BOUND.mostBytes);
     expect(held(stateDir).ids).not.toContain(first);
   });

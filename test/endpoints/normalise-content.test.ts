@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
-import { useFakeUpstreamSession } from '../helpers/fake-session.js';
+import { normalisedData, useFakeUpstreamSession } from '../helpers/fake-session.js';
 import { okStatus, stringStatus } from '../helpers/upstream-shapes.js';
 
 const session = useFakeUpstreamSession({ SVC_TOOLSETS: 'all' });
@@ -15,7 +15,7 @@ async function structured(path: string, body: unknown, tool: string, args: Recor
   session.upstream.reply(path, { body });
   const result = await session.mcp.call(tool, args);
   expect(result.isError, textOf(result)).toBeFalsy();
-  return result.structuredContent as Record<string, unknown>;
+  return normalisedData(result.structuredContent);
 }
 
 const CHART = { platform: 'solana', address: 'So11111111111111111111111111111111111111112' };

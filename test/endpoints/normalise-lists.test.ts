@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
-import { useFakeUpstreamSession } from '../helpers/fake-session.js';
+import { normalisedData, useFakeUpstreamSession } from '../helpers/fake-session.js';
 import { btcAsset, btcRecord, okStatus, T } from '../helpers/upstream-shapes.js';
 
 const session = useFakeUpstreamSession({ SVC_TOOLSETS: 'all' });
@@ -14,7 +14,7 @@ async function structured(path: string, data: unknown, tool: string, args: Recor
   session.upstream.reply(path, { body: { status: okStatus, data } });
   const result = await session.mcp.call(tool, args);
   expect(result.isError, textOf(result)).toBeFalsy();
-  return result.structuredContent as Record<string, unknown>;
+  return normalisedData(result.structuredContent);
 }
 
 describe('lists, categories, market pairs, the map', () => {

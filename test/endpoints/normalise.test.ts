@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { firstText, textOf } from '../helpers/cli.js';
-import { useFakeUpstreamSession } from '../helpers/fake-session.js';
+import { normalisedData, useFakeUpstreamSession } from '../helpers/fake-session.js';
 import {
   constituentsExpected,
   constituentsUpstream,
@@ -30,7 +30,7 @@ async function structured(path: string, body: unknown, tool: string, args: Recor
   const result = await session.mcp.call(tool, args);
   expect(result.isError, textOf(result)).toBeFalsy();
   expect(textOf(result)).not.toContain('sandbox data');
-  return result.structuredContent;
+  return normalisedData(result.structuredContent);
 }
 
 // ------------------------------------------------------------------ listings and quotes

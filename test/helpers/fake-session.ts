@@ -29,3 +29,9 @@ export function useFakeUpstreamSession(env: Record<string, string> = {}): FakeSe
   });
   return session;
 }
+
+/** An answer's data as the tool normalised it: without the table its rows are kept as (kept/). */
+export function normalisedData(structured: unknown): Record<string, unknown> {
+  const { kept: _, ...data } = structured as Record<string, unknown>;
+  return data;
+}

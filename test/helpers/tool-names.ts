@@ -35,6 +35,7 @@ export const DEFAULT_TOOLS = [
   'get_key_info',
   'search_cryptocurrencies',
   'analyze_assets',
+  'query_data',
   'get_credit_usage',
   'estimate_cost',
 ];
@@ -92,6 +93,7 @@ export const VALID_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   get_key_info: {},
   search_cryptocurrencies: { query: 'bitcoin' },
   analyze_assets: { symbol: 'ETH', days: 30 },
+  query_data: { sql: 'SELECT 1 AS one' },
   get_credit_usage: {},
   estimate_cost: { calls: [{ tool: 'get_fear_and_greed_latest' }] },
 };

@@ -180,6 +180,32 @@ describe("a budget per person on one machine's ledger", () => {
 });
 
 describe('without any budget', () => {
+  it("one person's kept tables do not exist for another on the same key", async () => {
+    const env = { SVC_OAUTH_ISSUER: auth.issuer, SVC_OAUTH_RESOURCE: RESOURCE, SVC_STATE_DIR: newStateDir() };
+    const server = await startHttpServer(sandboxEnv(sandbox, 'sandbox-enterprise', env), {
+      port: await freePort(),
+    });
+    const as = async (person: Person, tool: string, args: Record<string, unknown>) => {
+      const session = await connectHttp(server, 'v2', { authorization: `Bearer ${tokens[person]}` });
+      try {
+        return await session.call(tool, args);
+      } finally {
+        await session.close();
+      }
+    };
+    try {
+      const kept = await as('alice', 'get_fear_and_greed_historical', { limit: 3, format: 'json' });
+      const { table } = (kept.structuredContent as { kept: { table: string } }).kept;
+      const own = await as('alice', 'query_data', { sql: `SELECT count(*) FROM ${table}` });
+      expect(own.isError, textOf(own)).toBeFalsy();
+      const theirs = await as('bob', 'query_data', { sql: `SELECT * FROM ${table}` });
+      expect(theirs.isError).toBe(true);
+      expect(textOf(theirs)).toMatch(/^No table \w+\. You have no kept tables/);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it("each person's spend is still recorded, as their calls are sent", async () => {
     const port = await freePort();
     const server = await startHttpServer(

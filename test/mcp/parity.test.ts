@@ -35,10 +35,14 @@ async function everything(session: Session) {
   answers['svc://credits'] = JSON.parse(credits.contents[0]!.text ?? 'null');
   // How the figures name the ledger is the one thing that differs by design: stdio gives its path,
   // HTTP only its kind (no HTTP caller learns a server path).
-  // A kept result's cursor is random by design: its page is what is compared.
+  // A kept result's id (its cursors, its table's name) and its expiry follow when the service
+  // answered, in real milliseconds: its page and its table's columns and rows are what is compared.
   const text = JSON.stringify(answers)
     .replaceAll(stateDirs[sessions.indexOf(session)]!, '<state>')
-    .replace(/[\w-]{16}(\.\d+\\?")/g, '<result>$1');
+    .replace(/[\w-]{16}(\.\d+\\?")/g, '<result>$1')
+    .replace(/\b([a-z][a-z0-9_]*)_[0-9a-z]{4}( until )\d\d:\d\d UTC/g, '$1_<id>$2<time>')
+    .replace(/(\\?"table\\?":\\?"[a-z][a-z0-9_]*)_[0-9a-z]{4}/g, '$1_<id>')
+    .replace(/(\\?"expires\\?":\\?")[\dT:.Z-]+/g, '$1<time>');
   return JSON.parse(text.replace(/<state>\/ledger\.(json|sqlite)/g, 'file'));
 }
 

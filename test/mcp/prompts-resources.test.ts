@@ -164,7 +164,14 @@ describe('resources', () => {
       plans: string[];
     }[];
     const endpointTools = ALL_TOOLS.filter(
-      (t) => !['search_cryptocurrencies', 'analyze_assets', 'get_credit_usage', 'estimate_cost'].includes(t),
+      (t) =>
+        ![
+          'search_cryptocurrencies',
+          'analyze_assets',
+          'query_data',
+          'get_credit_usage',
+          'estimate_cost',
+        ].includes(t),
     );
     expect(catalog.map((e) => e.tool)).toEqual(endpointTools);
     expect(new Set(catalog.map((e) => e.path)).size).toBe(catalog.length);

@@ -42,7 +42,7 @@ describe('tools/list on the embedded sandbox', () => {
   it('every tool: title, annotations by its kind, a description ending with credits and plans', () => {
     // Local tools answer from the server's own figures: not the service's open world (the hint's
     // default, which the others leave unsaid).
-    const local = new Set(['get_credit_usage', 'estimate_cost']);
+    const local = new Set(['query_data', 'get_credit_usage', 'estimate_cost']);
     for (const tool of mcp.tools) {
       expect(tool.title, tool.name).toMatch(/\S/);
       expect(tool.annotations, tool.name).toEqual(

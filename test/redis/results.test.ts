@@ -1,15 +1,17 @@
 /**
  * The result store on Redis: a page kept by one replica is served by another, free and with no
  * request (a load balancer sends `next` where it likes); a page whose result Redis no longer holds
- * is asked of the service again, charged, and says so.
+ * is refused, free, naming the call that asks again. A table kept through one replica is queried
+ * through the other, for the same owner only, and expires on both at the same time.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newStateDir, textOf } from '../helpers/cli.js';
+import { moveClockAhead, restoreClock } from '../helpers/clock.js';
 import { startMcp } from '../helpers/in-process.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
-import { heavyCallsEnv, type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { heavyCallsEnv, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import type { Session } from '../helpers/session.js';
 
 const missing = redisMissing();
@@ -58,6 +60,40 @@ describe.skipIf(missing)('kept results across replicas', () => {
     const ids = [...page(first).items, ...page(second).items].map((a) => a.id);
     expect(page(second).start).toBe(page(first).items.length + 1);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('a table kept through one replica is queried through the other, for its owner only; it expires on both at once', async () => {
+    const [one, other] = replicas as [Session, Session];
+    const first = await one.call('get_cryptocurrency_listings_latest', { limit: 300, format: 'json' });
+    const kept = (first.structuredContent as { kept: { table: string; rows: number; expires: string } }).kept;
+    const asked = requests();
+    const counted = await other.call('query_data', {
+      sql: `SELECT count(*), min(rank) FROM ${kept.table}`,
+      format: 'json',
+    });
+    expect(counted.isError, textOf(counted)).toBeFalsy();
+    expect((counted.structuredContent as { rows: unknown[][] }).rows).toEqual([[kept.rows, 1]]);
+    expect(requests()).toBe(asked);
+    const stranger = await startMcp(
+      sandboxEnv(sandbox, 'sandbox-professional', { SVC_REDIS_URL: redis.url, SVC_STATE_DIR: newStateDir() }),
+    );
+    try {
+      const theirs = await stranger.call('query_data', { sql: `SELECT * FROM ${kept.table}` });
+      expect(textOf(theirs)).toMatch(/^No table \w+\. You have no kept tables/);
+    } finally {
+      await stranger.close();
+    }
+    moveClockAhead(Date.parse(kept.expires) - Date.now() + 1_000);
+    try {
+      for (const replica of [one, other]) {
+        const expired = await replica.call('query_data', { sql: `SELECT * FROM ${kept.table}` });
+        expect(textOf(expired)).toContain(
+          `The table ${kept.table} expired at ${kept.expires.slice(0, 10)} ${kept.expires.slice(11, 16)} UTC`,
+        );
+      }
+    } finally {
+      restoreClock();
+    }
   });
 
   it('a page whose result Redis no longer holds is refused, free, naming the call that asks again', async () => {

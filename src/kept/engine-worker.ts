@@ -1,0 +1,82 @@
+/**
+ * The query engine's thread: SQLite compiled to WebAssembly, one in-memory database for each owner
+ * of kept tables, so that a query can only ever name its owner's tables. A query is one SELECT:
+ * SQLite's authorizer refuses anything else (ATTACH, PRAGMA, writes, schema changes), a second
+ * statement is refused before anything runs, attaching is off at the connection's own limit, and
+ * SQLite's hard heap limit bounds its memory. The progress handler interrupts a query at its
+ * deadline; the host terminates this thread if it does not answer soon after
+ * (WebAssembly, unlike a native call, stops when its thread is terminated).
+ * docs/decisions/013-kept-tables-in-sqlite-wasm.md says why this engine.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
+import type { EngineLimits, FromEngine, ToEngine } from './engine-protocol.js';
+import {
+  loadTable,
+  type Owner,
+  openDatabase,
+  runQuery,
+  type Shell,
+  setUp,
+  syncShells,
+} from './engine-sql.js';
+
+const limits = workerData as EngineLimits;
+const init = sqlite3InitModule as unknown as (options: object) => ReturnType<typeof sqlite3InitModule>;
+const sqlite3 = await init({ print: () => {}, printErr: () => {} });
+setUp(sqlite3, limits);
+
+/** Each owner's database and the tables it holds, the least recently used first. */
+const owners = new Map<string, Owner>();
+/** Cells held in all tables: past `limits.heldCells`, the least recently used tables are dropped. */
+let held = 0;
+
+function ownerOf(name: string): Owner {
+  let owner = owners.get(name);
+  if (owner === undefined) {
+    owner = { db: openDatabase(), tables: new Map<string, Shell>() };
+    owners.set(name, owner);
+  } else {
+    owners.delete(name);
+    owners.set(name, owner);
+  }
+  return owner;
+}
+
+/** Drops the least recently used tables (never `keep`'s) until `more` cells fit the bound. */
+function makeRoom(more: number, keep: Owner): void {
+  for (const [name, owner] of owners) {
+    if (held + more <= limits.heldCells) return;
+    if (owner === keep) continue;
+    for (const shell of owner.tables.values()) held -= shell.cells;
+    owner.db.close();
+    owners.delete(name);
+  }
+}
+
+function reply(message: FromEngine): void {
+  parentPort?.postMessage(message);
+}
+
+parentPort?.on('message', (message: ToEngine) => {
+  try {
+    if (message.kind === 'load') {
+      const owner = ownerOf(message.owner);
+      makeRoom(message.cells, owner);
+      held += loadTable(owner, message);
+      reply({ seq: message.seq, kind: 'loaded' });
+      return;
+    }
+    const owner = ownerOf(message.owner);
+    held -= syncShells(owner, message.tables);
+    reply({ ...runQuery(owner, message), seq: message.seq });
+  } catch (error) {
+    reply({
+      seq: message.seq,
+      kind: 'error',
+      code: 'other',
+      message: String((error as Error)?.message ?? error),
+    });
+  }
+});
+reply({ seq: 0, kind: 'ready' });

@@ -1,0 +1,158 @@
+/**
+ * The query engine, seen from the server's thread: a worker thread (engine-worker.ts) started on
+ * the first query, stopped after IDLE_MS without one (its memory goes with it). A query that has
+ * not answered GRACE_MS past its deadline, or a load past LOAD_MS, ends the thread: WebAssembly
+ * stops when its thread is terminated, whatever SQLite was doing. What was waiting on it fails,
+ * and the next query starts a new one. Messages waiting at once are bounded (MAX_WAITING).
+ */
+import { Worker } from 'node:worker_threads';
+import { packageFile } from '../package-files.js';
+import type { EngineLimits, FromEngine, QueryReply, ToEngine } from './engine-protocol.js';
+
+/** How long past a query's deadline the thread is given before it is ended. */
+const GRACE_MS = 1_000;
+/** How long a table's rows may take to load. */
+const LOAD_MS = 30_000;
+/** An engine with nothing to do for this long is stopped. */
+const IDLE_MS = 5 * 60_000;
+/** Queries and loads waiting on the engine at once. */
+export const MAX_WAITING = 16;
+/** The JavaScript heap of the engine's thread: what holds a table's rows while they load. */
+const WORKER_HEAP_MB = 384;
+
+/** Rows one query gives at most: a query is for the figures wanted, not for reading everything. */
+const MAX_ROWS = 100_000;
+/** The longest text or blob one value may be. */
+const MAX_VALUE_BYTES = 16 * 1024 * 1024;
+/** What a loaded table takes of SQLite's memory, a cell (row × column) on average, for the bound on tables held. */
+const CELL_BYTES = 32;
+
+/**
+ * The engine's bounds for `memoryMb` of SQLite's memory: half of it for the tables it holds (the
+ * least recently used dropped first), the rest for what a query needs.
+ */
+export function engineLimits(memoryMb: number): EngineLimits {
+  const heapBytes = memoryMb * 1024 * 1024;
+  return {
+    heapBytes,
+    heldCells: Math.floor(heapBytes / 2 / CELL_BYTES),
+    maxRows: MAX_ROWS,
+    maxValueBytes: MAX_VALUE_BYTES,
+  };
+}
+
+/** Why the engine could not answer: it stopped, or was busy. */
+export class EngineUnavailable extends Error {
+  constructor(
+    message: string,
+    readonly code: 'timeout' | 'busy' | 'failed',
+  ) {
+    super(message);
+  }
+}
+
+type Waiting = {
+  resolve(reply: FromEngine): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+};
+
+export class QueryEngine {
+  private worker: Worker | undefined;
+  private started: Promise<Worker> | undefined;
+  private readonly waiting = new Map<number, Waiting>();
+  private seq = 0;
+  private idle: NodeJS.Timeout | undefined;
+
+  constructor(private readonly limits: EngineLimits) {}
+
+  /** A query's reply (rows, tables it needs loaded, or SQLite's error) before its deadline. */
+  query(message: Omit<Extract<ToEngine, { kind: 'query' }>, 'seq'>): Promise<QueryReply> {
+    const within = Math.max(0, message.deadline - Date.now()) + GRACE_MS;
+    return this.send(message, within) as Promise<QueryReply>;
+  }
+
+  /** A table's rows loaded into its owner's database. */
+  async load(message: Omit<Extract<ToEngine, { kind: 'load' }>, 'seq'>): Promise<void> {
+    const reply = await this.send(message, LOAD_MS);
+    if (reply.kind === 'error') throw new EngineUnavailable(reply.message, 'failed');
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.idle);
+    await this.stop(new EngineUnavailable('the server is stopping', 'failed'));
+  }
+
+  private async send(message: Omit<ToEngine, 'seq'>, withinMs: number): Promise<FromEngine> {
+    if (this.waiting.size >= MAX_WAITING) {
+      throw new EngineUnavailable(`${MAX_WAITING} queries are waiting already; retry in a moment`, 'busy');
+    }
+    const worker = await this.start();
+    const seq = ++this.seq;
+    clearTimeout(this.idle);
+    return new Promise<FromEngine>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        void this.stop(new EngineUnavailable('stopped past its time', 'timeout'));
+      }, withinMs);
+      this.waiting.set(seq, { resolve, reject, timer });
+      worker.postMessage({ ...message, seq } as ToEngine);
+    });
+  }
+
+  private start(): Promise<Worker> {
+    this.started ??= new Promise<Worker>((resolve, reject) => {
+      const worker = new Worker(packageFile('dist/query-engine.js'), {
+        workerData: this.limits,
+        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+      });
+      worker.unref();
+      worker.on('message', (reply: FromEngine) => {
+        if (reply.kind === 'ready') {
+          this.worker = worker;
+          resolve(worker);
+          return;
+        }
+        this.settle(reply);
+      });
+      worker.on('error', (error) => {
+        reject(error);
+        void this.stop(new EngineUnavailable(`the query engine failed (${error.message})`, 'failed'));
+      });
+      worker.on('exit', () => {
+        if (this.worker === worker) this.fail(new EngineUnavailable('the query engine stopped', 'failed'));
+      });
+    });
+    return this.started;
+  }
+
+  private settle(reply: FromEngine): void {
+    const waiting = this.waiting.get(reply.seq);
+    if (!waiting) return;
+    clearTimeout(waiting.timer);
+    this.waiting.delete(reply.seq);
+    waiting.resolve(reply);
+    if (this.waiting.size === 0) {
+      this.idle = setTimeout(() => void this.stop(), IDLE_MS);
+      this.idle.unref();
+    }
+  }
+
+  /** Ends the thread; what waited on it fails with `why`. */
+  private async stop(why = new EngineUnavailable('the query engine stopped', 'failed')): Promise<void> {
+    const worker = this.worker;
+    this.fail(why);
+    await worker?.terminate();
+  }
+
+  /** Forgets the thread; what waited on it fails with `why`. */
+  private fail(why: EngineUnavailable): void {
+    const pending = [...this.waiting.values()];
+    this.waiting.clear();
+    this.worker = undefined;
+    this.started = undefined;
+    for (const waiting of pending) {
+      clearTimeout(waiting.timer);
+      waiting.reject(why);
+    }
+  }
+}

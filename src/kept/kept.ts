@@ -1,0 +1,125 @@
+/**
+ * Kept results as tables. An answer with rows keeps its tool's whole data in the result store (its
+ * following pages come from there, free) and names it as a table in its owner's catalog; a query
+ * runs in the query engine over the owner's tables, each loaded from the result store the first
+ * time a query reads it. Nothing is fetched and nothing is charged here.
+ */
+import { LRUCache } from 'lru-cache';
+import type { ResultStore } from '../cache/results.js';
+import type { RowsShape } from '../catalog/pages.js';
+import type { QueryAnswer, QueryErrorCode } from '../catalog/queries.js';
+import type { KeptTable, TableCatalog } from './catalog.js';
+import type { QueryEngine } from './engine.js';
+import { EngineUnavailable } from './engine.js';
+import { keptId } from './names.js';
+import { columnsOf, rowsOf } from './rows.js';
+
+/** A call's whole data, to keep. */
+export interface ToKeep {
+  owner: string;
+  tool: string;
+  /** The call's arguments, without format and cursor. */
+  params: Record<string, unknown>;
+  data: Record<string, unknown>;
+  /** When the service answered, in milliseconds. */
+  fetchedAt: number;
+  /** Where its rows are; none: kept for its pages only, not as a table. */
+  shape?: RowsShape;
+  keepMs: number;
+}
+
+/** What was kept: the result's id (what cursors name) and its table, when it is one. */
+export interface Kept {
+  id: string;
+  table?: KeptTable;
+}
+
+export class KeptTables {
+  /** What this process kept lately, by id: the same answer asked again is kept once. */
+  private readonly known = new LRUCache<string, Kept & { expires: number }>({ max: 1_000 });
+
+  constructor(
+    private readonly results: ResultStore,
+    private readonly catalog: TableCatalog,
+    private readonly engine: QueryEngine,
+    private readonly options: { queryTimeoutMs: number },
+  ) {}
+
+  /** Keeps the call's data (and names its table); undefined when it is too large to keep. */
+  async keep(call: ToKeep): Promise<Kept | undefined> {
+    const id = keptId(call.owner, call.tool, call.params, call.fetchedAt);
+    const known = this.known.get(id);
+    if (known && known.expires > Date.now()) return known;
+    const { owner, tool, params, data, fetchedAt, shape } = call;
+    const expires = await this.results.put(id, { tool, owner, params, data, fetchedAt }, call.keepMs);
+    if (expires === undefined) return undefined;
+    const kept: Kept = { id };
+    const rows = shape === undefined ? [] : rowsOf(data, shape);
+    if (shape !== undefined && rows.length > 0) {
+      kept.table = await this.catalog.add(owner, {
+        id,
+        tool,
+        params,
+        columns: columnsOf(rows),
+        rows: rows.length,
+        shape,
+        expires,
+      });
+    }
+    this.known.set(id, { ...kept, expires });
+    return kept;
+  }
+
+  /** The table this process kept under `id`, if it did. */
+  tableOf(id: string): KeptTable | undefined {
+    return this.known.get(id)?.table;
+  }
+
+  /** One SELECT over the owner's kept tables: its rows, or why not. */
+  async query(owner: string, sql: string): Promise<QueryAnswer> {
+    let tables = await this.catalog.list(owner);
+    const now = Date.now();
+    const live = tables.filter((t) => t.expires > now);
+    const refs = live.map(({ name, id, columns }) => ({ name, id, columns }));
+    const failed = (code: QueryErrorCode, message: string, more: object = {}): QueryAnswer => ({
+      ok: false,
+      code,
+      message,
+      tables,
+      now,
+      ...more,
+    });
+    try {
+      for (let round = 0; round <= live.length; round++) {
+        const deadline = Date.now() + this.options.queryTimeoutMs;
+        const reply = await this.engine.query({ kind: 'query', owner, sql, tables: refs, deadline });
+        if (reply.kind === 'rows') {
+          return { ok: true, columns: reply.columns, rows: reply.rows, more: reply.more };
+        }
+        if (reply.kind === 'error') {
+          const { code, message, offset, denied } = reply;
+          return failed(code, message, {
+            ...(offset === undefined ? {} : { offset }),
+            ...(denied ? { denied } : {}),
+          });
+        }
+        for (const name of reply.names) {
+          const table = live.find((t) => t.name === name);
+          const stored = table && (await this.results.text(table.id, owner));
+          if (!table || stored === undefined) {
+            // Its result left the store before its time (the store's bound): expired now.
+            tables = tables.map((t) => (t.name === name ? { ...t, expires: now } : t));
+            return failed('no table', `no such table: ${name}`);
+          }
+          const { id, columns, shape, rows } = table;
+          const cells = rows * columns.length;
+          await this.engine.load({ kind: 'load', owner, table: { name, id, columns }, shape, stored, cells });
+        }
+      }
+      return failed('failed', 'the tables it reads could not be loaded');
+    } catch (error) {
+      if (error instanceof EngineUnavailable) return failed(error.code, error.message);
+      throw error;
+    }
+  }
+}

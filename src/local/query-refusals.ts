@@ -1,0 +1,99 @@
+/**
+ * Why a query gave no rows, in one line that leads on: the caller's tables for an unknown one, a
+ * table's columns for an unknown column, SQLite's own words and the place for a syntax error, and
+ * for a table that expired, the call that would fetch it again with its price.
+ */
+import type { ToolContext } from '../catalog/define.js';
+import type { QueryAnswer, TableEntry } from '../catalog/queries.js';
+import { formatNumber } from '../format/numbers.js';
+import { counted, formatTime } from '../format/text.js';
+import { clip } from '../messages.js';
+
+type Failure = Extract<QueryAnswer, { ok: false }>;
+
+/** The tables the SQL names (as a word, in any case). */
+function named(sql: string, tables: readonly TableEntry[]): TableEntry[] {
+  const words = new Set(sql.toLowerCase().match(/[a-z_][a-z0-9_]*/g) ?? []);
+  return tables.filter((t) => words.has(t.name));
+}
+
+/** "ohlcv_3f9k (7,440 rows of get_ohlcv_historical), …", or that there are none. */
+function tablesLine(live: readonly TableEntry[]): string {
+  if (live.length === 0) {
+    return 'You have no kept tables: each answer with rows keeps them as a table and names it (kept.table), for as long as the answer is kept.';
+  }
+  const listed = live
+    .slice(0, 20)
+    .map((t) => `${t.name} (${counted(t.rows, 'row')} of ${t.tool})`)
+    .join(', ');
+  return `Your tables: ${listed}${live.length > 20 ? `, and ${live.length - 20} more` : ''}.`;
+}
+
+/** A table past its keep time: when, and what would fetch it again at what price. */
+async function expiredLine(table: TableEntry, context: ToolContext): Promise<string> {
+  const estimate = await context.estimate(table.tool, table.params).catch(() => undefined);
+  const price = estimate?.ok
+    ? estimate.cached
+      ? 'free, from the cache'
+      : counted(estimate.credits, 'credit')
+    : undefined;
+  const again = `${table.tool} ${JSON.stringify(table.params)} would fetch it again${price ? ` (${price})` : ''}`;
+  return `The table ${table.name} expired at ${formatTime(table.expires)}: ${again}, and its answer names the new table.`;
+}
+
+function columnsLine(tables: readonly TableEntry[]): string {
+  return tables.map((t) => `${t.name}'s columns: ${t.columns.map(([name]) => name).join(', ')}`).join('; ');
+}
+
+/** SQLite's words, with where it placed the error when it did. */
+function sqliteLine(failure: Failure, sql: string): string {
+  const words = clip(failure.message, 200);
+  if (failure.offset === undefined) return `SQLite: ${words}.`;
+  const at = failure.offset;
+  return `SQLite: ${words}, at character ${formatNumber(at + 1)} ("${clip(sql.slice(at), 30)}").`;
+}
+
+export async function queryRefusal(failure: Failure, sql: string, context: ToolContext): Promise<string> {
+  const live = failure.tables.filter((t) => t.expires > failure.now);
+  switch (failure.code) {
+    case 'no table': {
+      const name = /no such table: (?:\w+\.)?(\S+)/.exec(failure.message)?.[1]?.toLowerCase() ?? '';
+      const expired = failure.tables.find((t) => t.name === name && t.expires <= failure.now);
+      if (expired) return expiredLine(expired, context);
+      return `No table ${clip(name, 40)}. ${tablesLine(live)}`;
+    }
+    case 'no column': {
+      const tables = named(sql, live);
+      const which = tables.length > 0 ? tables : live;
+      return `${sqliteLine(failure, sql)} ${which.length > 0 ? `${columnsLine(which)}.` : tablesLine(live)}`;
+    }
+    case 'syntax':
+      return `${sqliteLine(failure, sql)} Send one SELECT in SQLite's dialect.`;
+    case 'denied': {
+      // A schema change is named by the statement's own first words (DROP TABLE, CREATE INDEX).
+      const what =
+        failure.denied === 'SCHEMA'
+          ? (
+              /^\s*(\w+(?:\s+(?:TEMP|TEMPORARY))?(?:\s+\w+)?)/i.exec(sql)?.[1] ?? 'a schema change'
+            ).toUpperCase()
+          : (failure.denied ?? 'that');
+      return `Only a SELECT (or WITH … SELECT) over your kept tables runs here: ${clip(what, 40)} is not allowed.`;
+    }
+    case 'statements':
+      return failure.message === 'no statement'
+        ? 'The SQL holds no statement: send one SELECT.'
+        : 'One statement a query: send one SELECT, with nothing after its ";".';
+    case 'timeout':
+      return `The query was stopped at its time bound (SVC_QUERY_TIMEOUT_MS): narrow it (WHERE, LIMIT), and give a recursion an end.`;
+    case 'memory':
+      return 'The query needed more memory than the query engine has (SVC_QUERY_MEMORY_MB): narrow it, or aggregate (GROUP BY) instead of sorting every row.';
+    case 'too big':
+      return 'A value of the query would be over 16 MB: build smaller values.';
+    case 'busy':
+      return `The query engine is busy (${failure.message}).`;
+    case 'failed':
+      return `The query engine failed (${failure.message}); try again.`;
+    default:
+      return sqliteLine(failure, sql);
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * SQL from someone who means harm, through a real MCP client: nothing but one SELECT runs, nothing
+ * is written or attached, a query without end or past its memory is stopped while other calls are
+ * answered, no 2 GB blob is made, and another key's tables do not exist for the caller.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newStateDir, textOf } from '../helpers/cli.js';
+import { startMcp } from '../helpers/in-process.js';
+import { NOW } from '../helpers/now.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import type { Session } from '../helpers/session.js';
+
+let sandbox: Sandbox;
+let mcp: Session;
+let table: string;
+const stateDir = newStateDir();
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Fails when `promise` has not settled within `ms`. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([promise, wait(ms).then(() => Promise.reject(new Error(`no answer within ${ms} ms`)))]);
+}
+
+async function count(): Promise<unknown> {
+  const result = await mcp.call('query_data', { sql: `SELECT count(*) FROM ${table}`, format: 'json' });
+  return (result.structuredContent as { rows: unknown[][] }).rows[0]?.[0];
+}
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimit: false });
+  mcp = await startMcp(
+    sandboxEnv(sandbox, 'sandbox-enterprise', {
+      SVC_STATE_DIR: stateDir,
+      SVC_NOW: NOW,
+      SVC_QUERY_MEMORY_MB: '32',
+      SVC_QUERY_TIMEOUT_MS: '3000',
+    }),
+  );
+  const listing = await mcp.call('get_cryptocurrency_listings_latest', { limit: 50, format: 'json' });
+  table = (listing.structuredContent as { kept: { table: string } }).kept.table;
+});
+afterAll(async () => {
+  await mcp?.close();
+  await sandbox?.close();
+});
+
+describe('nothing but one SELECT runs', () => {
+  it.each([
+    ['ATTACH, creating a file', `ATTACH '${join(stateDir, 'evil.db')}' AS evil`, /ATTACH is not allowed/],
+    ['DELETE', 'DELETE FROM {t}', /DELETE is not allowed/],
+    ['DROP', 'DROP TABLE {t}', /DROP TABLE is not allowed/],
+    ['CREATE', 'CREATE TABLE mine (a)', /CREATE TABLE is not allowed/],
+    ['CREATE TEMP', 'CREATE TEMP TABLE mine AS SELECT * FROM {t}', /not allowed/],
+    ['INSERT', "INSERT INTO {t} (symbol) VALUES ('X')", /INSERT is not allowed/],
+    ['UPDATE', 'UPDATE {t} SET rank = 0', /UPDATE is not allowed/],
+    ['stacked statements', 'SELECT 1; DROP TABLE {t}', /^One statement a query/],
+    ['load_extension', "SELECT load_extension('/tmp/evil.so')", /load_extension/],
+    ['PRAGMA writable_schema', 'PRAGMA writable_schema = 1', /PRAGMA is not allowed/],
+    ['a pragma as a table', "SELECT * FROM pragma_table_info('{t}')", /PRAGMA is not allowed/],
+    ['a transaction', 'BEGIN', /TRANSACTION is not allowed/],
+  ])('%s is refused and changes nothing', async (_, sql, refusal) => {
+    const result = await mcp.call('query_data', { sql: sql.replaceAll('{t}', table) });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(refusal);
+    expect(result._meta).toMatchObject({ credits: 0 });
+    expect(await count()).toBe(50);
+    expect(existsSync(join(stateDir, 'evil.db'))).toBe(false);
+  });
+});
+
+describe('bounded', () => {
+  it('WITH RECURSIVE without end is stopped within 15 s, while another call is answered within 2 s', async () => {
+    const started = Date.now();
+    const endless = mcp.call('query_data', {
+      sql: 'WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r',
+    });
+    await wait(200);
+    const other = await within(mcp.call('get_credit_usage'), 2_000);
+    expect(other.isError).toBeFalsy();
+    await within(mcp.client.ping(), 2_000);
+    const stopped = await within(endless, 15_000);
+    expect(stopped.isError).toBe(true);
+    expect(textOf(stopped)).toMatch(/^The query was stopped at its time bound \(SVC_QUERY_TIMEOUT_MS\)/);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    // The engine answers the next query.
+    expect(await count()).toBe(50);
+  });
+
+  it('past its memory bound a query is stopped, saying so; the next query is answered', async () => {
+    const result = await mcp.call('query_data', {
+      sql: "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r LIMIT 3000000) SELECT x, printf('%.200c', 'x') AS pad FROM r ORDER BY random() LIMIT 1",
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /more memory than the query engine has \(SVC_QUERY_MEMORY_MB\)|time bound/,
+    );
+    expect(await count()).toBe(50);
+  });
+
+  it('zeroblob(2000000000) makes no 2 GB blob', async () => {
+    const before = process.memoryUsage().rss;
+    const result = await mcp.call('query_data', { sql: 'SELECT length(zeroblob(2000000000))' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/over 16 MB/);
+    expect(process.memoryUsage().rss - before).toBeLessThan(500 * 1024 * 1024);
+  });
+});
+
+describe("another account's tables", () => {
+  it('do not exist for another key on the same state directory', async () => {
+    const other = await startMcp(
+      sandboxEnv(sandbox, 'sandbox-professional', { SVC_STATE_DIR: stateDir, SVC_NOW: NOW }),
+    );
+    try {
+      const result = await other.call('query_data', { sql: `SELECT * FROM ${table}` });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(
+        `No table ${table}. You have no kept tables: each answer with rows keeps them as a table and names it (kept.table), for as long as the answer is kept.`,
+      );
+      const schema = await other.call('query_data', {
+        sql: 'SELECT name FROM sqlite_master',
+        format: 'json',
+      });
+      expect((schema.structuredContent as { rows: unknown[] }).rows).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,0 +1,200 @@
+/**
+ * Kept results as tables, through a real MCP client on the sandbox: a month of hourly candles for
+ * ten assets names its table; a GROUP BY over it gives what walking every page gives; the query
+ * costs nothing and sends nothing; its rows page with a free next; and a query that cannot run
+ * says in one line what would (the caller's tables, a table's columns, SQLite's words and place,
+ * an expired table's refetch with its price).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newStateDir, textOf } from '../helpers/cli.js';
+import { moveClockAhead, restoreClock } from '../helpers/clock.js';
+import { startMcp } from '../helpers/in-process.js';
+import { NOW, NOW_MS } from '../helpers/now.js';
+import { heavyCallsEnv, type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
+import type { Session } from '../helpers/session.js';
+
+const TEN = 'BTC,ETH,SOL,BNB,XRP,ADA,DOGE,TRX,AVAX,LINK';
+const HOUR = 3_600_000;
+const MONTH = { time_start: new Date(NOW_MS - 31 * 24 * HOUR).toISOString(), time_end: NOW };
+
+type Kept = { table: string; columns: Record<string, string>; rows: number; expires: string };
+type Candles = {
+  items: { symbol: string; quotes: { quote: { currency: string; high: number }[] }[] }[];
+  next?: Record<string, unknown>;
+  kept?: Kept;
+};
+type Rows = { columns: string[]; rows: unknown[][]; next?: Record<string, unknown> };
+
+let sandbox: Sandbox;
+let mcp: Session;
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimit: false });
+  mcp = await startMcp(heavyCallsEnv(sandbox, { SVC_CACHE: 'off', SVC_STATE_DIR: newStateDir() }));
+});
+afterAll(async () => {
+  await mcp?.close();
+  await sandbox?.close();
+});
+
+const requests = () => [...sandbox.stats.byPath.values()].reduce((a, b) => a + b, 0);
+
+async function query(sql: string, more: Record<string, unknown> = {}) {
+  return mcp.call('query_data', { sql, format: 'json', ...more });
+}
+
+describe('a month of hourly candles for ten assets, kept as a table', () => {
+  let kept: Kept;
+  /** Per symbol, from walking every page: how many candles and the highest high. */
+  const walked = new Map<string, { count: number; max: number }>();
+
+  beforeAll(async () => {
+    let next: Record<string, unknown> | undefined = {
+      symbol: TEN,
+      time_period: 'hourly',
+      ...MONTH,
+      format: 'json',
+    };
+    for (let page = 0; next !== undefined; page++) {
+      expect(page).toBeLessThan(100);
+      const result = await mcp.call('get_ohlcv_historical', next);
+      expect(result.isError, textOf(result)).toBeFalsy();
+      const data = result.structuredContent as Candles;
+      if (page === 0) kept = data.kept as Kept;
+      else expect(data.kept?.table).toBe(kept.table);
+      for (const asset of data.items) {
+        const figures = walked.get(asset.symbol) ?? { count: 0, max: Number.NEGATIVE_INFINITY };
+        for (const candle of asset.quotes) {
+          figures.count++;
+          figures.max = Math.max(figures.max, candle.quote[0]?.high ?? Number.NEGATIVE_INFINITY);
+        }
+        walked.set(asset.symbol, figures);
+      }
+      next = data.next;
+    }
+  }, 60_000);
+
+  it('the answer names its table, its columns with their types, its rows and when it expires', async () => {
+    expect(kept.table).toMatch(/^ohlcv_[0-9a-z]{4}$/);
+    expect(kept.rows).toBe(7_440);
+    expect(kept.columns).toMatchObject({ symbol: 'text', time_open: 'text', quote_usd_high: 'real' });
+    expect(Date.parse(kept.expires)).toBeGreaterThan(Date.now());
+    const text = textOf(
+      await mcp.call('get_ohlcv_historical', { symbol: TEN, time_period: 'hourly', ...MONTH }),
+    );
+    expect(text).toMatch(
+      /^7,440 rows kept as ohlcv_[0-9a-z]{4} until \d\d:\d\d UTC: query them with query_data \(SQL\), free\. Columns: id, name, symbol, /m,
+    );
+  });
+
+  it('a GROUP BY per symbol gives the counts and maxima of every page, free, with nothing sent', async () => {
+    const before = requests();
+    const result = await query(
+      `SELECT symbol, count(*) AS n, max(quote_usd_high) AS high FROM ${kept.table} GROUP BY symbol ORDER BY symbol`,
+    );
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(result._meta).toMatchObject({ credits: 0 });
+    expect(requests()).toBe(before);
+    const { rows } = result.structuredContent as Rows;
+    const fromPages = [...walked].sort(([a], [b]) => a.localeCompare(b)).map(([s, f]) => [s, f.count, f.max]);
+    expect(rows).toEqual(fromPages);
+  });
+
+  it('SELECT * pages with a free next, every row once', async () => {
+    const seen = new Set<string>();
+    let next: Record<string, unknown> | undefined = {
+      sql: `SELECT symbol, time_open FROM ${kept.table}`,
+      format: 'json',
+    };
+    let pages = 0;
+    for (; next !== undefined; pages++) {
+      expect(pages).toBeLessThan(10);
+      const result = await mcp.call('query_data', next);
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(result._meta).toMatchObject({ credits: 0 });
+      const data = result.structuredContent as Rows;
+      for (const [symbol, time] of data.rows) seen.add(`${symbol} ${time}`);
+      next = data.next;
+    }
+    expect(seen.size).toBe(7_440);
+    expect(pages).toBeGreaterThan(1);
+    const text = textOf(await mcp.call('query_data', { sql: `SELECT * FROM ${kept.table}` }));
+    expect(text).toMatch(/^Next page: \{"sql":"SELECT \* FROM ohlcv_\w+","cursor":"[\w-]{16}\.100"\}$/m);
+  });
+
+  it('get_credit_usage counts each query as a free call', async () => {
+    const usage = async () =>
+      (await mcp.call('get_credit_usage', { format: 'json' })).structuredContent as {
+        spent: number;
+        by_tool: Record<string, { calls: number; credits: number }>;
+      };
+    const before = await usage();
+    await query(`SELECT count(*) FROM ${kept.table}`);
+    await query(`SELECT max(time_open) FROM ${kept.table}`);
+    const after = await usage();
+    expect(after.spent).toBe(before.spent);
+    expect(after.by_tool.query_data?.calls).toBe((before.by_tool.query_data?.calls ?? 0) + 2);
+    expect(after.by_tool.query_data?.credits).toBe(0);
+  });
+
+  it('a join across two kept tables', async () => {
+    const listing = await mcp.call('get_cryptocurrency_listings_latest', { limit: 20, format: 'json' });
+    const listed = (listing.structuredContent as { kept: Kept }).kept.table;
+    const result = await query(
+      `SELECT l.symbol, l.rank, max(c.quote_usd_high) FROM ${listed} l JOIN ${kept.table} c USING (symbol) GROUP BY l.symbol ORDER BY l.rank LIMIT 3`,
+    );
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect((result.structuredContent as Rows).rows.map((r) => r[0])).toEqual([
+      'BTC',
+      'ETH',
+      expect.any(String),
+    ]);
+  });
+});
+
+describe('a query that cannot run says what would', () => {
+  it("an unknown table lists the caller's tables", async () => {
+    const result = await query('SELECT * FROM ohlcv_zzzz');
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /^No table ohlcv_zzzz\. Your tables: .*ohlcv_\w+ \(7,440 rows of get_ohlcv_historical\)/,
+    );
+  });
+
+  it("an unknown column lists the table's columns", async () => {
+    const { table } = (
+      (await mcp.call('get_fear_and_greed_historical', { limit: 5, format: 'json' })).structuredContent as {
+        kept: Kept;
+      }
+    ).kept;
+    const result = await query(`SELECT valeu FROM ${table}`);
+    expect(textOf(result)).toBe(
+      `SQLite: no such column: valeu, at character 8 ("valeu FROM ${table}"). ${table}'s columns: value, value_classification, timestamp.`,
+    );
+  });
+
+  it("a syntax error gives SQLite's words and the place", async () => {
+    const result = await query('SELECT symbol FROM x WHERE');
+    expect(textOf(result)).toMatch(/^SQLite: incomplete input.*Send one SELECT in SQLite's dialect\.$/);
+    const near = await query('SELEC 1');
+    expect(textOf(near)).toBe(
+      `SQLite: near "SELEC": syntax error, at character 1 ("SELEC 1"). Send one SELECT in SQLite's dialect.`,
+    );
+  });
+
+  it('an expired table says so, and gives the call that fetches it again with its price', async () => {
+    const { table } = (
+      (await mcp.call('get_fear_and_greed_historical', { limit: 7, format: 'json' })).structuredContent as {
+        kept: Kept;
+      }
+    ).kept;
+    // Past its keep time (at least 10 minutes).
+    moveClockAhead(11 * 60_000);
+    const result = await query(`SELECT * FROM ${table}`).finally(restoreClock);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      new RegExp(
+        `^The table ${table} expired at .* UTC: get_fear_and_greed_historical \\{"start":1,"limit":7\\} would fetch it again \\(1 credit\\), and its answer names the new table\\.$`,
+      ),
+    );
+  });
+});
