@@ -85,6 +85,7 @@ const MAY_IMPORT = {
     'format',
     'guard',
     'icon',
+    'kept',
     'mcp',
     'ops',
     'redis',

@@ -26,6 +26,8 @@ const {
   toolDefinition,
   listingFor,
   loadConfig,
+  columnsOfSchema,
+  tablePrefix,
 } = await (await import(`${root}dist/for-scripts.js`)).forDocs();
 const settings = settingsDoc();
 const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
@@ -53,6 +55,17 @@ function toolTable() {
     '|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
+}
+
+/** docs/kept-tables.md's table: each tool whose answers are kept as tables, its tables' names and columns. */
+function keptTables() {
+  const rows = tools
+    .filter((t) => t.kind === 'endpoint' && t.pages !== undefined)
+    .map((t) => {
+      const columns = columnsOfSchema(t.output, t.pages.rows).join(', ');
+      return `| \`${t.name}\` | \`${tablePrefix(t.name)}_…\` | ${columns} |`;
+    });
+  return ['| Tool | Tables | Columns |', '|---|---|---|', ...rows].join('\n');
 }
 
 function toolsetList() {
@@ -247,6 +260,7 @@ const generated = [
   ['docs/performance.md', () => performancePage(`${root}tools/bench/results`)],
   ['docs/testing.md', (text) => replaceBetween(text, 'suite-time', suiteTimes(`${root}tools/bench/results`))],
   ['docs/reliability.md', (text) => replaceBetween(text, 'context', contextTable())],
+  ['docs/kept-tables.md', (text) => replaceBetween(text, 'tables', keptTables())],
   ['manifest.json', (text) => `${JSON.stringify(manifest(JSON.parse(text)), null, 2)}\n`],
   ['server.json', () => `${JSON.stringify(serverJson(), null, 2)}\n`],
   ['src/mcp/tool-list.json', generatedToolList],

@@ -7,16 +7,27 @@
 
 /** The generated docs and tool list (scripts/gen-docs.mjs). */
 export async function forDocs() {
-  const [catalog, { tools }, config, { formatDuration }, { ICON }, { toolDefinition }, { listingFor }] =
-    await Promise.all([
-      import('./catalog/index.js'),
-      import('./tools/index.js'),
-      import('./config/index.js'),
-      import('./format/text.js'),
-      import('./icon.js'),
-      import('./mcp/tools.js'),
-      import('./mcp/listing.js'),
-    ]);
+  const [
+    catalog,
+    { tools },
+    config,
+    { formatDuration },
+    { ICON },
+    { toolDefinition },
+    { listingFor },
+    { columnsOfSchema },
+    { tablePrefix },
+  ] = await Promise.all([
+    import('./catalog/index.js'),
+    import('./tools/index.js'),
+    import('./config/index.js'),
+    import('./format/text.js'),
+    import('./icon.js'),
+    import('./mcp/tools.js'),
+    import('./mcp/listing.js'),
+    import('./kept/schema-columns.js'),
+    import('./kept/names.js'),
+  ]);
   const { plansText, TOOLSETS } = catalog;
   const { loadConfig, settingsDoc } = config;
   return {
@@ -29,6 +40,8 @@ export async function forDocs() {
     ICON,
     toolDefinition,
     listingFor,
+    columnsOfSchema,
+    tablePrefix,
   };
 }
 

@@ -11,7 +11,7 @@
 
 import { KEEP_MIN_MS, type StoredResult } from '../cache/results.js';
 import { canonicalParams } from '../catalog/canonical.js';
-import type { Tool } from '../catalog/define.js';
+import { type Tool, tableRows } from '../catalog/define.js';
 import { CURSOR, type Pages } from '../catalog/pages.js';
 import { formatWhole } from '../format/numbers.js';
 import type { KeptTable } from '../kept/catalog.js';
@@ -190,13 +190,13 @@ export async function answerPage(
 /** The whole kept as the page view says (see answerPage); undefined when it is not, or cannot be. */
 async function keepWhole(
   services: Services,
-  tool: Tool & { pages: Pages },
-  view: PageView,
+  tool: Tool,
+  view: Omit<PageView, 'from' | 'format'>,
   rowsLeft: boolean,
 ): Promise<Kept | undefined> {
   if (view.resultId !== undefined) return { id: view.resultId, table: services.kept.tableOf(view.resultId) };
-  const asTable = tool.kind === 'endpoint';
-  if (!asTable && !rowsLeft) return undefined;
+  const shape = tableRows(tool);
+  if (shape === undefined && !rowsLeft) return undefined;
   return services.kept
     .keep({
       owner: view.owner,
@@ -204,11 +204,21 @@ async function keepWhole(
       params: view.params,
       data: view.whole,
       fetchedAt: view.fetchedAt,
-      shape: asTable ? tool.pages.rows : undefined,
+      shape,
       keepMs: view.keepMs,
     })
     .catch((error: unknown) => {
       services.log.warn({ tool: tool.name, err: error }, 'an answer could not be kept');
       return undefined;
     });
+}
+
+/** The table an answer that is a list but not paged (posts, trending tokens) is kept as: its summary. */
+export async function keptTableOf(
+  services: Services,
+  tool: Tool,
+  view: Omit<PageView, 'from' | 'format' | 'resultId'>,
+): Promise<{ kept?: KeptSummary }> {
+  const kept = await keepWhole(services, tool, view, false);
+  return kept?.table === undefined ? {} : { kept: keptSummary(kept.table) };
 }

@@ -34,7 +34,7 @@ import { fitToAnswer } from './cut.js';
 import { type Caller, cursorRefusal, pricingContext, refuseOverLimits } from './estimate.js';
 import { type EndpointData, type FetchContext, fetchEndpoint } from './fetch.js';
 import { BusyError } from './limiter.js';
-import { answerPage, storedPage } from './paging.js';
+import { answerPage, keptTableOf, storedPage } from './paging.js';
 import { errorResult, type ResultMeta, toolResult } from './results.js';
 import type { Services } from './services.js';
 
@@ -183,7 +183,18 @@ async function answerData(
   if (pages === undefined) {
     const data = await tool.data(params, toolContext);
     if (tool.kind === 'local') return { data };
-    return { data: fitToAnswer(data, params, tool.toolInput.shape, services.config.maxAnswerChars) };
+    const fitted = fitToAnswer(data, params, tool.toolInput.shape, services.config.maxAnswerChars);
+    if (tool.rows === undefined) return { data: fitted };
+    const keepMs = tool.refreshSeconds * 1000;
+    const fetchedAt = call.fetches[0]?.fetchedAt ?? Date.now();
+    const table = await keptTableOf(services, tool, {
+      whole: data,
+      params,
+      owner: call.owner,
+      fetchedAt,
+      keepMs,
+    });
+    return { data: { ...fitted, ...table } };
   }
   const { cursor, onlyCursor, owner } = call;
   const found =

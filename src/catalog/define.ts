@@ -9,7 +9,7 @@
 
 import { z } from 'zod';
 import type { CreditRule } from './credits.js';
-import { cursorParam, type Pages } from './pages.js';
+import { cursorParam, type Pages, type RowsShape } from './pages.js';
 import { formatParam } from './params.js';
 import { ALL_PLANS, type Plan, plansText } from './plans.js';
 import type { QueryAnswer } from './queries.js';
@@ -169,6 +169,11 @@ export interface EndpointSpec<
   serviceParams?: S;
   /** How the service charges: the guard's estimate and the sandbox's charge both apply it. */
   credits: CreditRule<z.output<I>>;
+  /**
+   * Where the rows of an answer that is a list but not paged are (posts, trending tokens): kept
+   * as a table like a paged answer's (whose rows its pages say).
+   */
+  rows?: RowsShape;
   /** How often the endpoint's data refreshes: the cache's time to live (0: live data, never cached). */
   refreshSeconds: number;
   plans: readonly Plan[];
@@ -292,3 +297,9 @@ export function dataOf(body: unknown): unknown {
 export const looseNumber = z
   .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i)])
   .transform(Number);
+
+/** Where a tool's rows are, when its answers are kept as tables: an endpoint's that answers a list. */
+export function tableRows(tool: Tool): RowsShape | undefined {
+  if (tool.kind === 'local') return undefined;
+  return tool.pages?.rows ?? tool.rows;
+}

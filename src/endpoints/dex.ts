@@ -50,6 +50,7 @@ export const dexPlatforms = defineEndpoint({
     'Which blockchains (networks) have decentralized exchanges (DEX): each chain and how many DEXes it has.',
   input: paramsObject({}),
   output: z.object({ items: z.array(platform) }),
+  rows: { list: 'items' },
   credits: PLATFORM_CREDITS,
   refreshSeconds: 3600,
   plans: ALL_PLANS,

@@ -178,6 +178,7 @@ export const altcoinSeasonHistorical = defineEndpoint({
     timeframe: enumParam(['7d', '30d', '90d'], 'How far back.').default('7d'),
   }),
   output: z.object({ timeframe: z.string(), points: z.array(altcoinPoint) }),
+  rows: { list: 'points' },
   credits: perCall(1),
   refreshSeconds: 900,
   plans: ALL_PLANS,

@@ -12,7 +12,7 @@ import type { KeptTable, TableCatalog } from './catalog.js';
 import type { QueryEngine } from './engine.js';
 import { EngineUnavailable } from './engine.js';
 import { keptId } from './names.js';
-import { columnsOf, rowsOf } from './rows.js';
+import { columnsOf, rowCount } from './rows.js';
 
 /** A call's whole data, to keep. */
 export interface ToKeep {
@@ -54,17 +54,10 @@ export class KeptTables {
     const expires = await this.results.put(id, { tool, owner, params, data, fetchedAt }, call.keepMs);
     if (expires === undefined) return undefined;
     const kept: Kept = { id };
-    const rows = shape === undefined ? [] : rowsOf(data, shape);
-    if (shape !== undefined && rows.length > 0) {
-      kept.table = await this.catalog.add(owner, {
-        id,
-        tool,
-        params,
-        columns: columnsOf(rows),
-        rows: rows.length,
-        shape,
-        expires,
-      });
+    const rows = shape === undefined ? 0 : rowCount(data, shape);
+    if (shape !== undefined && rows > 0) {
+      const columns = columnsOf(data, shape);
+      kept.table = await this.catalog.add(owner, { id, tool, params, columns, rows, shape, expires });
     }
     this.known.set(id, { ...kept, expires });
     return kept;

@@ -4,30 +4,41 @@
  * figures (`[{currency: 'USD', close}]`) is keyed by its currency the same way; any other list is
  * one column of JSON text. Names are lower case letters, digits and `_`. Each column has one type:
  * `integer`, `real`, `text`, or `json` (JSON text, for json_each). Pure, so that the query engine's
- * thread reads rows the same way.
+ * thread reads rows the same way; written to walk 100,000 rows in well under a second.
  */
 import type { RowsShape } from '../catalog/pages.js';
 import type { Columns, ColumnType } from '../catalog/queries.js';
 
 type Row = Record<string, unknown>;
+export type Cell = string | number | null;
 
-/** The rows of a tool's data, as its shape places them: one list, or each asset's points with the asset's fields. */
-export function rowsOf(data: Row, shape: RowsShape): Row[] {
-  if ('list' in shape) return (data[shape.list] as Row[] | undefined) ?? [];
-  const assets = (data.items as Row[] | undefined) ?? [];
-  return assets.flatMap((asset) => {
-    const { [shape.points]: points, ...fields } = asset;
-    return ((points as Row[] | undefined) ?? []).map((point) => ({ ...fields, ...point }));
-  });
+/**
+ * A leaf's place in the rows, met again row after row: its column's name, worked out once, and
+ * what a walk notes of it (its type, its index in the columns).
+ */
+interface Leaf {
+  path: string;
+  name?: string;
+  children?: Map<string, Leaf>;
+  type?: ColumnType;
+  seen?: boolean;
+  index?: number;
+}
+
+function child(node: Leaf, key: string): Leaf {
+  let next = node.children?.get(key);
+  if (next === undefined) {
+    next = { path: node.path === '' ? key : `${node.path}_${key}` };
+    node.children ??= new Map();
+    node.children.set(key, next);
+  }
+  return next;
 }
 
 /** A column name from a path: lower case, each run of other characters one `_`. */
-function columnName(path: string): string {
-  const name = path
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-  return name === '' ? 'value' : name;
+function nameOf(leaf: Leaf): string {
+  leaf.name ??= leaf.path.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'value';
+  return leaf.name;
 }
 
 function isPlainObject(value: unknown): value is Row {
@@ -36,18 +47,56 @@ function isPlainObject(value: unknown): value is Row {
 
 /** A list of per-currency figures, keyed by currency when flattened. */
 function isCurrencyList(value: unknown[]): value is Row[] {
-  return value.length > 0 && value.every((item) => isPlainObject(item) && typeof item.currency === 'string');
+  if (value.length === 0) return false;
+  for (const item of value) if (!isPlainObject(item) || typeof item.currency !== 'string') return false;
+  return true;
 }
 
-/** Calls `leaf(column, value)` for each of the row's leaves, in the order its fields come. */
-function eachLeaf(row: Row, leaf: (column: string, value: unknown) => void, prefix = ''): void {
-  for (const [key, value] of Object.entries(row)) {
-    const path = prefix === '' ? key : `${prefix}_${key}`;
-    if (isPlainObject(value)) eachLeaf(value, leaf, path);
+type Visit = (leaf: Leaf, value: unknown) => void;
+
+/** Calls `visit(leaf, value)` for each of the object's leaves, in the order its fields come; `skip` is left out. */
+function eachLeaf(object: Row, node: Leaf, visit: Visit, skip?: string): void {
+  for (const key in object) {
+    if (key === skip) continue;
+    const value = object[key];
+    const at = child(node, key);
+    if (isPlainObject(value)) eachLeaf(value, at, visit);
     else if (Array.isArray(value) && isCurrencyList(value)) {
-      for (const { currency, ...figures } of value) eachLeaf(figures, leaf, `${path}_${currency}`);
-    } else leaf(columnName(path), value);
+      for (const item of value) eachLeaf(item, child(at, item.currency as string), visit, 'currency');
+    } else visit(at, value);
   }
+}
+
+/**
+ * Each row of the data as its shape places it, walked: `visit` for every leaf of the row (for a
+ * series of several assets, the asset's fields then the point's), then `done` once the row is whole.
+ */
+function eachRow(data: Row, shape: RowsShape, visit: Visit, done: () => void): void {
+  const root: Leaf = { path: '' };
+  if ('list' in shape) {
+    for (const row of (data[shape.list] as Row[] | undefined) ?? []) {
+      eachLeaf(row, root, visit);
+      done();
+    }
+    return;
+  }
+  for (const asset of (data.items as Row[] | undefined) ?? []) {
+    for (const point of (asset[shape.points] as Row[] | undefined) ?? []) {
+      eachLeaf(asset, root, visit, shape.points);
+      eachLeaf(point, root, visit);
+      done();
+    }
+  }
+}
+
+/** How many rows the data holds, as its shape places them. */
+export function rowCount(data: Row, shape: RowsShape): number {
+  if ('list' in shape) return ((data[shape.list] as unknown[] | undefined) ?? []).length;
+  let count = 0;
+  for (const asset of (data.items as Row[] | undefined) ?? []) {
+    count += ((asset[shape.points] as unknown[] | undefined) ?? []).length;
+  }
+  return count;
 }
 
 function typeOf(value: unknown): ColumnType | undefined {
@@ -67,16 +116,28 @@ function wider(a: ColumnType | undefined, b: ColumnType | undefined): ColumnType
 }
 
 /** Every column the rows have, in the order first met, each with the type its values take (text when none has a value). */
-export function columnsOf(rows: readonly Row[]): Columns {
+export function columnsOf(data: Row, shape: RowsShape): Columns {
+  const leaves: Leaf[] = [];
+  eachRow(
+    data,
+    shape,
+    (leaf, value) => {
+      if (!leaf.seen) {
+        leaf.seen = true;
+        leaves.push(leaf);
+      }
+      leaf.type = wider(leaf.type, typeOf(value));
+    },
+    () => {},
+  );
+  // Paths that name one column (in another letter case) make one column, of the wider type.
   const types = new Map<string, ColumnType | undefined>();
-  for (const row of rows) {
-    eachLeaf(row, (column, value) => types.set(column, wider(types.get(column), typeOf(value))));
-  }
+  for (const leaf of leaves) types.set(nameOf(leaf), wider(types.get(nameOf(leaf)), leaf.type));
   return [...types].map(([name, type]) => [name, type ?? 'text'] as const);
 }
 
 /** A value as the table holds it: booleans as 0 or 1, lists and objects as JSON text, the rest as they are. */
-function cell(value: unknown): string | number | null {
+function cell(value: unknown): Cell {
   if (value === undefined || value === null) return null;
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
@@ -84,15 +145,22 @@ function cell(value: unknown): string | number | null {
   return JSON.stringify(value);
 }
 
-/** The rows as arrays of cells in the columns' order. */
-export function cellsOf(rows: readonly Row[], columns: Columns): (string | number | null)[][] {
+/** The rows as arrays of cells in the columns' order (a leaf of no column left out). */
+export function cellsOf(data: Row, shape: RowsShape, columns: Columns): Cell[][] {
   const at = new Map(columns.map(([name], index) => [name, index]));
-  return rows.map((row) => {
-    const cells: (string | number | null)[] = new Array(columns.length).fill(null);
-    eachLeaf(row, (column, value) => {
-      const index = at.get(column);
-      if (index !== undefined) cells[index] = cell(value);
-    });
-    return cells;
-  });
+  const rows: Cell[][] = [];
+  let cells: Cell[] = new Array(columns.length).fill(null);
+  eachRow(
+    data,
+    shape,
+    (leaf, value) => {
+      leaf.index ??= at.get(nameOf(leaf)) ?? -1;
+      if (leaf.index >= 0) cells[leaf.index] = cell(value);
+    },
+    () => {
+      rows.push(cells);
+      cells = new Array(columns.length).fill(null);
+    },
+  );
+  return rows;
 }

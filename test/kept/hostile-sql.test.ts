@@ -1,16 +1,19 @@
 /**
  * SQL from someone who means harm, through a real MCP client: nothing but one SELECT runs, nothing
  * is written or attached, a query without end or past its memory is stopped while other calls are
- * answered, no 2 GB blob is made, and another key's tables do not exist for the caller.
+ * answered, no 2 GB blob is made, another key's tables do not exist for the caller, and what the
+ * service answers (quotes, semicolons, NUL characters) goes into a table as it is.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newStateDir, textOf } from '../helpers/cli.js';
+import { useFakeUpstreamSession } from '../helpers/fake-session.js';
 import { startMcp } from '../helpers/in-process.js';
 import { NOW } from '../helpers/now.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import type { Session } from '../helpers/session.js';
+import { platformUpstream } from '../helpers/upstream-shapes.js';
 
 let sandbox: Sandbox;
 let mcp: Session;
@@ -127,5 +130,34 @@ describe("another account's tables", () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('what the service answers goes into a table as it is', () => {
+  const session = useFakeUpstreamSession();
+  const NAMES = [
+    "O'Brien's coin",
+    "x'); DROP TABLE t; --",
+    'a "quoted" name; with -- dashes and /* comment */',
+    'tab\there, new\nline, \\ backslash, emoji 🚀',
+    'nul\u0000inside',
+  ];
+
+  it('quotes, semicolons, comments and NUL characters in its values break nothing', async () => {
+    session.upstream.reply('/v1/dex/platform/list', {
+      body: NAMES.map((n, i) => ({ ...platformUpstream, id: i + 1, n })),
+    });
+    const listed = await session.mcp.call('list_dex_platforms', { format: 'json' });
+    expect(listed.isError, textOf(listed)).toBeFalsy();
+    const { table } = (listed.structuredContent as { kept: { table: string } }).kept;
+    const result = await session.mcp.call('query_data', {
+      sql: `SELECT name FROM ${table} ORDER BY id`,
+      format: 'json',
+    });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    // A NUL would end the statement's text: it is the one character dropped.
+    expect((result.structuredContent as { rows: unknown[][] }).rows.map(([name]) => name)).toEqual(
+      NAMES.map((n) => n.replace('\u0000', '')),
+    );
   });
 });
