@@ -7,7 +7,6 @@
 import type { RedisConnection } from '../redis.js';
 import { script } from '../redis.js';
 import {
-  KEEP_MIN_MS,
   RESULT_ID,
   RESULT_MOST_BYTES,
   RESULTS_MOST_BYTES,
@@ -51,19 +50,19 @@ export class RedisResultStore implements ResultStore {
 
   constructor(private readonly redis: RedisConnection) {}
 
-  async put(id: string, result: StoredResult, keepMs: number): Promise<number | undefined> {
+  async put(id: string, result: StoredResult, expires: number): Promise<boolean> {
     const text = JSON.stringify(result);
     const bytes = Buffer.byteLength(text);
-    if (bytes > RESULT_MOST_BYTES) return undefined;
-    const keep = Math.max(keepMs, KEEP_MIN_MS);
+    if (bytes > RESULT_MOST_BYTES) return false;
     const now = Date.now();
+    if (expires <= now) return true;
     await this.redis.run(
       PUT,
       [this.resultKey(id), this.redis.key('results', 'used'), this.redis.key('results', 'bytes')],
-      [id, text, keep, now, RESULTS_MOST_BYTES, this.resultKey('')],
+      [id, text, expires - now, now, RESULTS_MOST_BYTES, this.resultKey('')],
     );
-    this.recent.remember(id, result, bytes, keep);
-    return now + keep;
+    this.recent.remember(id, result, bytes, expires);
+    return true;
   }
 
   /** What this replica put is served from memory for its keep time, else read from Redis. */

@@ -21,7 +21,13 @@ export const RESULTS_MOST_BYTES = 256 * 1024 * 1024;
 /** The least time a result is kept, whatever its endpoint's refresh. */
 export const KEEP_MIN_MS = 10 * 60 * 1000;
 /** The JSON size of the results one process holds parsed in memory besides the store. */
-export const RESULTS_IN_MEMORY_BYTES = 32 * 1024 * 1024;
+export const RESULTS_IN_MEMORY_BYTES = 16 * 1024 * 1024;
+/**
+ * The largest result held parsed in memory: a larger one (its objects take several times its JSON)
+ * is read from the store for each of its later pages, so that one heavy answer does not hold a
+ * hundred megabytes for its keep time.
+ */
+export const RESULT_IN_MEMORY_MOST_BYTES = 2 * 1024 * 1024;
 /** How long a file store goes at most, while it writes, without reading what the directory holds. */
 export const SCAN_EVERY_MS = 10_000;
 
@@ -40,11 +46,10 @@ export interface StoredResult {
 
 export interface ResultStore {
   /**
-   * Keeps `result` under `id` (keptId: the same answer, the same id) for `keepMs`, at least
-   * KEEP_MIN_MS: when it expires (milliseconds since the epoch), or undefined when it is too large
-   * to keep.
+   * Keeps `result` under `id` (keptId: the same answer, the same id) until `expires` (milliseconds
+   * since the epoch; keepUntil gives it): false when it is too large to keep.
    */
-  put(id: string, result: StoredResult, keepMs: number): Promise<number | undefined>;
+  put(id: string, result: StoredResult, expires: number): Promise<boolean>;
   /** The result kept under `id` for `owner`, unless it is gone (or was never the owner's). */
   get(id: string, owner: string): Promise<StoredResult | undefined>;
   /** The same, as JSON text with the tool's data under `data`: what the query engine reads. */
@@ -54,13 +59,19 @@ export interface ResultStore {
 
 export const RESULT_ID = /^[A-Za-z0-9_-]{16}$/;
 
+/** When a result kept now for `keepMs` (its endpoint's refresh) expires: at least KEEP_MIN_MS on. */
+export function keepUntil(keepMs: number, now = Date.now()): number {
+  return now + Math.max(keepMs, KEEP_MIN_MS);
+}
+
 interface ResultFile extends StoredResult {
   expires: number;
 }
 
 /**
- * The results this process put lately, parsed: within RESULTS_IN_MEMORY_BYTES of their JSON, the
- * least recently used out first, each until it expires in the store. A kept result never changes,
+ * The results this process put lately, parsed: within RESULTS_IN_MEMORY_BYTES of their JSON, none
+ * over RESULT_IN_MEMORY_MOST_BYTES, the least recently used out first, each until it expires in the
+ * store. A kept result never changes,
  * so the copy here is the store's; a store's get asks here first.
  */
 export class RecentResults {
@@ -71,8 +82,9 @@ export class RecentResults {
 
   constructor(private readonly now: () => number = () => Date.now()) {}
 
-  remember(id: string, result: StoredResult, bytes: number, keepMs: number): void {
-    this.kept.set(id, { result: { ...result, expires: this.now() + keepMs }, bytes });
+  remember(id: string, result: StoredResult, bytes: number, expires: number): void {
+    if (bytes > RESULT_IN_MEMORY_MOST_BYTES) return;
+    this.kept.set(id, { result: { ...result, expires }, bytes });
   }
 
   /** The result kept here under `id` for `account`, unless it has expired (or is not here). */
@@ -113,24 +125,22 @@ export class FileResultStore implements ResultStore {
     this.recent = new RecentResults(now);
   }
 
-  async put(id: string, result: StoredResult, keepMs: number): Promise<number | undefined> {
-    const keep = Math.max(keepMs, KEEP_MIN_MS);
-    const expires = this.now() + keep;
+  async put(id: string, result: StoredResult, expires: number): Promise<boolean> {
     const text = JSON.stringify({ ...result, expires });
     const bytes = Buffer.byteLength(text);
-    if (bytes > RESULT_MOST_BYTES) return undefined;
+    if (bytes > RESULT_MOST_BYTES) return false;
     makeStateDir(this.dir);
     const temp = join(this.dir, `${id}.${process.pid}.tmp`);
     await writeFile(temp, text, { mode: 0o600 });
     await rename(temp, this.path(id));
-    this.recent.remember(id, result, bytes, keep);
+    this.recent.remember(id, result, bytes, expires);
     this.held += bytes;
     const now = this.now();
     if (this.held > this.bounds.mostBytes || now - this.scannedAt >= this.bounds.scanEveryMs) {
       this.scannedAt = now;
       await this.sweep(id).catch(() => {});
     }
-    return expires;
+    return true;
   }
 
   async get(id: string, owner: string): Promise<StoredResult | undefined> {

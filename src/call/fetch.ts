@@ -9,7 +9,7 @@ import { cacheKey } from '../cache/key.js';
 import type { Fetched } from '../cache/shared.js';
 import type { CacheEntry } from '../cache/store.js';
 import { estimateCredits } from '../catalog/credits.js';
-import { checkedData, type Endpoint } from '../catalog/index.js';
+import type { Endpoint } from '../catalog/index.js';
 import { cpuTurns } from '../cpu-turns.js';
 import { accountOf } from '../guard/accounts.js';
 import type { Reservation } from '../guard/guard.js';
@@ -168,9 +168,10 @@ async function requestUpstream(
       const answer = await send(services, source, endpoint, params, { ...call, retries });
       const credits = answer.creditCount ?? estimate;
       charged = credits;
-      // Whole: every record paid for is kept, and the answer shows it a page at a time.
+      // Whole: every record paid for is kept, and the answer shows it a page at a time; each page
+      // is checked against the output schema as it is shown (call/paging.ts).
       const data = await cpuTurns.run(answer.bytes, () =>
-        checkedData(endpoint, endpoint.normalise(answer.body, params, services.now())),
+        endpoint.normalise(answer.body, params, services.now()),
       );
       return { data, credits };
     }, call.signal);

@@ -11,7 +11,7 @@
 
 import { KEEP_MIN_MS, type StoredResult } from '../cache/results.js';
 import { canonicalParams } from '../catalog/canonical.js';
-import { type Tool, tableRows } from '../catalog/define.js';
+import { checkedData, type Tool, tableRows } from '../catalog/define.js';
 import { CURSOR, type Pages } from '../catalog/pages.js';
 import { formatWhole } from '../format/numbers.js';
 import type { KeptTable } from '../kept/catalog.js';
@@ -171,6 +171,8 @@ export async function answerPage(
 ): Promise<Record<string, unknown>> {
   const { pages } = tool;
   const page = pageOf(pages, view.whole, view.from, view.format, services.config.maxAnswerChars);
+  // What is shown is checked: a figure the model would misread makes the answer an unexpected shape.
+  if (tool.kind === 'endpoint') page.data = checkedData(tool, page.data);
   const kept = await keepWhole(services, tool, view, page.end < page.total);
   let next: Record<string, unknown> | undefined;
   if (page.end < page.total) {

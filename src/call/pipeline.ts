@@ -16,6 +16,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { StoredResult } from '../cache/results.js';
 import type { Fetched } from '../cache/shared.js';
 import {
+  checkedData,
   planTitle,
   type Tool,
   type ToolContext,
@@ -181,8 +182,9 @@ async function answerData(
 ): Promise<{ data: Record<string, unknown>; stored?: StoredResult }> {
   const { pages } = tool;
   if (pages === undefined) {
-    const data = await tool.data(params, toolContext);
-    if (tool.kind === 'local') return { data };
+    const answered = await tool.data(params, toolContext);
+    if (tool.kind === 'local') return { data: answered };
+    const data = checkedData(tool, answered);
     const fitted = fitToAnswer(data, params, tool.toolInput.shape, services.config.maxAnswerChars);
     if (tool.rows === undefined) return { data: fitted };
     const keepMs = tool.refreshSeconds * 1000;

@@ -9,6 +9,7 @@
 
 import { z } from 'zod';
 import type { CreditRule } from './credits.js';
+import { fastParse, readWith } from './fast-parse.js';
 import { cursorParam, type Pages, type RowsShape } from './pages.js';
 import { formatParam } from './params.js';
 import { ALL_PLANS, type Plan, plansText } from './plans.js';
@@ -239,8 +240,13 @@ export class UnexpectedBodyError extends Error {
   }
 }
 
-/** Parse an upstream body with a lenient schema; a mismatch becomes an UnexpectedBodyError. */
+/**
+ * Parse an upstream body with a lenient schema; a mismatch becomes an UnexpectedBodyError. The
+ * compiled parse reads it (fast-parse.ts); where it gives way, zod says what the answer is.
+ */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const fast = fastParse(schema, body);
+  if (fast) return fast.value;
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
@@ -279,7 +285,10 @@ export function dataSchema(output: z.ZodObject, paged: boolean): z.ZodObject {
  * dropped.
  */
 export function checkedData(endpoint: Endpoint, data: unknown): Record<string, unknown> {
-  const result = dataSchema(endpoint.output, endpoint.pages !== undefined).safeParse(data);
+  const schema = dataSchema(endpoint.output, endpoint.pages !== undefined);
+  const fast = fastParse(schema, data);
+  if (fast) return fast.value;
+  const result = schema.safeParse(data);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   throw new UnexpectedBodyError(`${issue?.path.join('.') || 'data'}: ${issue?.message}`);
@@ -294,9 +303,12 @@ export function dataOf(body: unknown): unknown {
 }
 
 /** The service writes some numbers as strings (`"0"`, `elapsed: "12"`): accept both. */
-export const looseNumber = z
-  .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i)])
-  .transform(Number);
+const NUMBER_TEXT = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i;
+export const looseNumber = z.union([z.number(), z.string().regex(NUMBER_TEXT)]).transform(Number);
+readWith(looseNumber, ({ giveWay }) => (v) => {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : giveWay();
+  return typeof v === 'string' && NUMBER_TEXT.test(v) ? Number(v) : giveWay();
+});
 
 /** Where a tool's rows are, when its answers are kept as tables: an endpoint's that answers a list. */
 export function tableRows(tool: Tool): RowsShape | undefined {

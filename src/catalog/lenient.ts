@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { looseNumber } from './define.js';
+import { type Parse, type ReaderKit, readWith } from './fast-parse.js';
 
 /**
  * How one output field differs upstream: read from another key (a dotted path such as
@@ -82,16 +83,58 @@ function objectOf(schema: z.ZodObject, differences: Readonly<Record<string, Diff
     if (move !== undefined) moved.push([key, move]);
     if (field.safeParse(null).success) nullable.add(key);
   }
-  return z.preprocess((raw) => {
+  const keys = Object.keys(shape);
+  const moves = new Map(moved);
+  const read = (raw: Record<string, unknown>, key: string) => {
+    const from = moves.get(key);
+    return from === undefined ? raw[key] : typeof from === 'string' ? valueAt(raw, from) : from(raw);
+  };
+  const schemaOf = z.preprocess((raw) => {
     if (!isRecord(raw)) return raw;
-    const out: Record<string, unknown> = { ...raw };
-    for (const [key, from] of moved) out[key] = typeof from === 'string' ? valueAt(raw, from) : from(raw);
+    // Only the output's fields (the object drops the rest): read from where they are upstream.
     // Null where the output has no null means "not given"; a key not given is left out, not undefined.
-    for (const key of Object.keys(shape)) {
-      if (out[key] === undefined || (out[key] === null && !nullable.has(key))) delete out[key];
+    const out: Record<string, unknown> = {};
+    for (const key of keys) {
+      const value = read(raw, key);
+      if (value !== undefined && (value !== null || nullable.has(key))) out[key] = value;
     }
     return out;
   }, z.object(shape));
+  readWith(schemaOf, (kit) => objectReader(kit, shape, nullable, read));
+  return schemaOf;
+}
+
+/**
+ * The reader of a lenient object in one pass, as zod gives it: the preprocess's fields read where
+ * they are (a null the output has no null for is no field), then the object's parse of each, an
+ * absent field left out or refused as zod's object does (fast-parse.ts has the same rule).
+ */
+function objectReader(
+  kit: ReaderKit,
+  shape: Record<string, z.ZodType>,
+  nullable: ReadonlySet<string>,
+  read: (raw: Record<string, unknown>, key: string) => unknown,
+): Parse {
+  const fields = Object.entries(shape).map(([key, field]) => {
+    const { optin, optout } = (field as unknown as { _zod: { optin?: string; optout?: string } })._zod;
+    return { key, parse: kit.compile(field), optin, optout, nullable: nullable.has(key) };
+  });
+  return (raw) => {
+    if (!isRecord(raw)) return kit.giveWay();
+    const out: Record<string, unknown> = {};
+    for (const { key, parse, optin, optout, nullable: takesNull } of fields) {
+      const value = read(raw, key);
+      if (value !== undefined && (value !== null || takesNull)) {
+        out[key] = parse(value);
+        continue;
+      }
+      if (optout === 'optional' && optin === 'optional') continue;
+      if (optin === undefined) return kit.giveWay();
+      const filled = parse(undefined);
+      if (filled !== undefined || (optin === 'defaulted' && optout !== 'optional')) out[key] = filled;
+    }
+    return out;
+  };
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

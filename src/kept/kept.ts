@@ -5,7 +5,7 @@
  * time a query reads it. Nothing is fetched and nothing is charged here.
  */
 import { LRUCache } from 'lru-cache';
-import type { ResultStore } from '../cache/results.js';
+import { keepUntil, type ResultStore } from '../cache/results.js';
 import type { RowsShape } from '../catalog/pages.js';
 import type { QueryAnswer, QueryErrorCode } from '../catalog/queries.js';
 import type { KeptTable, TableCatalog } from './catalog.js';
@@ -51,8 +51,8 @@ export class KeptTables {
     const known = this.known.get(id);
     if (known && known.expires > Date.now()) return known;
     const { owner, tool, params, data, fetchedAt, shape } = call;
-    const expires = await this.results.put(id, { tool, owner, params, data, fetchedAt }, call.keepMs);
-    if (expires === undefined) return undefined;
+    const expires = keepUntil(call.keepMs);
+    if (!(await this.results.put(id, { tool, owner, params, data, fetchedAt }, expires))) return undefined;
     const kept: Kept = { id };
     const rows = shape === undefined ? 0 : rowCount(data, shape);
     if (shape !== undefined && rows > 0) {

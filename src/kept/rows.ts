@@ -37,7 +37,11 @@ function child(node: Leaf, key: string): Leaf {
 
 /** A column name from a path: lower case, each run of other characters one `_`. */
 function nameOf(leaf: Leaf): string {
-  leaf.name ??= leaf.path.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'value';
+  leaf.name ??=
+    leaf.path
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '') || 'value';
   return leaf.name;
 }
 

@@ -39,8 +39,8 @@ function columnsAt(node: Node, path: string, out: string[]): void {
     for (const key of Object.keys(figures)) out.push(`${path}_<currency>_${key}`);
     return;
   }
-  if (type === 'record') return columnsAt(held.valueType as Node, `${path}_<key>`, out);
-  out.push(path);
+  if (type === 'record') columnsAt(held.valueType as Node, `${path}_<key>`, out);
+  else out.push(path);
 }
 
 /** The columns of a tool's kept table, by its output schema and where its rows are. */

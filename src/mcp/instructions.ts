@@ -53,7 +53,7 @@ export function instructionsFor(listed: readonly Named[], all: readonly Named[],
     'A parameter a tool does not list, or a malformed value, is refused before anything is sent.',
     `A longer list or history comes in pages of at most ${formatWhole(maxChars)} characters: send an answer's \`next\` as the arguments for the next page.`,
     has('query_data') &&
-      "Every answer with rows keeps them as a table (its kept.table): to answer a question over a large pull, ask query_data in SQL rather than reading it page by page; it is free.",
+      'Every answer with rows keeps them as a table (its kept.table): to answer a question over a large pull, ask query_data in SQL rather than reading it page by page; it is free.',
     `Each description gives the credit cost${costs.length > 0 ? `; ${costs.join('; ')}` : ''}.`,
     moreToolsets(listed, all),
   ]

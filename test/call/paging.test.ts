@@ -239,7 +239,7 @@ describe('a listing of more rows than one answer carries', () => {
     const again = (await mcp
       .call('get_cryptocurrency_listings_latest', next)
       .finally(restoreClock)) as CallToolResult;
-    expect(again.isError).toBe(true);
+    expect(again.isError, textOf(again)).toBe(true);
     expect(requestsTo(LISTINGS)).toBe(requestsBefore);
     expect(await creditsUsed()).toBe(usedBefore);
     expect(again._meta).toMatchObject({ credits: 0 });

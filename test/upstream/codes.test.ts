@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
-import { useFakeUpstreamSession } from '../helpers/fake-session.js';
+import { normalisedData, useFakeUpstreamSession } from '../helpers/fake-session.js';
 import { NOW } from '../helpers/now.js';
 import { until } from '../helpers/until.js';
 import { errorBody, okStatus } from '../helpers/upstream-shapes.js';
@@ -71,7 +71,7 @@ describe('upstream error codes: kept, explained, retried only where it helps', (
     });
     const result = await pending;
     expect(result.isError, textOf(result)).toBeFalsy();
-    expect(result.structuredContent).toEqual({
+    expect(normalisedData(result.structuredContent)).toEqual({
       timeframe: '7d',
       points: [
         { timestamp: new Date(1_763_769_600_000).toISOString(), altcoin_index: 55, altcoin_marketcap: 1e12 },

@@ -77,11 +77,7 @@ try {
     SVC_CACHE: 'off',
     SVC_MAX_CREDITS_PER_CALL: '1000',
   };
-  const profile = process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [];
-  const { client, pid } = await connectStdio(
-    profile.length ? [...profile, CLI, 'stdio'] : [CLI, 'stdio'],
-    env,
-  );
+  const { client, pid } = await connectStdio([...NODE_ARGS, CLI, 'stdio'], env);
   const call = () =>
     client.callTool({ name: 'get_global_metrics_historical', arguments: { ...ARGS, format: 'json' } });
   // The first call warms what one call loads; the rest are measured.
