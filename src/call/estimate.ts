@@ -139,8 +139,8 @@ async function priceRequest(
   const now = Math.floor(services.now() / 1000);
   const params = completed(endpoint, checked, now);
   const key = cacheKey(endpoint.name, account, params);
-  const records = endpoint.credits.maxItems(params as never, now);
-  const bytes = endpoint.pages?.recordBytes(params as never);
+  const records = endpoint.credits.maxItems(params, now);
+  const bytes = endpoint.pages?.recordBytes(params);
   return {
     credits: estimateCredits(endpoint.credits, params, now),
     cached: await services.cache.cached(key, endpoint.refreshSeconds * 1000),

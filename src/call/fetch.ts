@@ -163,18 +163,25 @@ async function requestUpstream(
       if (refused) throw new RefusedCall(refused.message, refused.reason);
     };
     const retries = { sending, unsent: () => guard.unmarkSent(reservation) };
-    const kept = await services.limiter.run(async () => {
-      await sending();
-      const answer = await send(services, source, endpoint, params, { ...call, retries });
-      const credits = answer.creditCount ?? estimate;
-      charged = credits;
-      // Whole: every record paid for is kept, and the answer shows it a page at a time; each page
-      // is checked against the output schema as it is shown (call/paging.ts).
-      const data = await cpuTurns.run(answer.bytes, () =>
-        endpoint.normalise(answer.body, params, services.now()),
-      );
-      return { data, credits };
-    }, call.signal);
+    const expectedBytes = endpoint.pages
+      ? endpoint.credits.maxItems(params, now) * endpoint.pages.recordBytes(params)
+      : 0;
+    const kept = await services.limiter.run(
+      async () => {
+        await sending();
+        const answer = await send(services, source, endpoint, params, { ...call, retries });
+        const credits = answer.creditCount ?? estimate;
+        charged = credits;
+        // Whole: every record paid for is kept, and the answer shows it a page at a time; each page
+        // is checked against the output schema as it is shown (call/paging.ts).
+        const data = await cpuTurns.run(answer.bytes, () =>
+          endpoint.normalise(answer.body, params, services.now()),
+        );
+        return { data, credits };
+      },
+      call.signal,
+      expectedBytes,
+    );
     return { ...kept, fetchedAt: Date.now() };
   } catch (error) {
     // Sent and never answered (cancelled, cut by a timeout, lost, the server stopping): the service

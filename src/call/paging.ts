@@ -201,6 +201,7 @@ async function keepWhole(
   if (shape === undefined && !rowsLeft) return undefined;
   return services.kept
     .keep({
+      whole: !rowsLeft,
       owner: view.owner,
       tool: tool.name,
       params: view.params,

@@ -160,6 +160,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
       if (open !== undefined) log.warn({ stateDir: 'open' }, open);
     },
     async close() {
+      await kept.flush();
       await engine.close();
       await guard.close().catch(() => {});
       await cacheStore.close();

@@ -49,9 +49,27 @@ export function overBound(tables: readonly KeptTable[], now: number): KeptTable[
   return live.slice(MAX_TABLES);
 }
 
-/** The catalog of one machine: `<state dir>/results/tables/<owner's hash>/<name>.json`. */
+/** How long a process trusts what it read of an owner's directory before it reads it again. */
+const SCAN_EVERY_MS = 1_000;
+/** Entries an owner's directory holds at most, expired ones included: past it the oldest go. */
+const MOST_ENTRIES = 4 * MAX_TABLES;
+
+interface OwnerView {
+  dir: string;
+  tables: Map<string, KeptTable>;
+  scannedAt: number;
+}
+
+/**
+ * The catalog of one machine: `<state dir>/results/tables/<owner's hash>/<name>.json`, a file a
+ * table, so that every process on the machine names tables alike (a name is taken by creating its
+ * file). Each process holds what it read of an owner's directory and reads again only the files
+ * that are new to it, at most every SCAN_EVERY_MS: keeping a table costs the same however many the
+ * owner has.
+ */
 export class FileCatalog implements TableCatalog {
   private readonly root: string;
+  private readonly owners = new Map<string, OwnerView>();
 
   constructor(
     stateDir: string,
@@ -61,65 +79,88 @@ export class FileCatalog implements TableCatalog {
   }
 
   async add(owner: string, table: Omit<KeptTable, 'name'>): Promise<KeptTable> {
-    const dir = join(this.root, ownerKey(owner));
-    makeStateDir(dir);
+    const view = await this.viewOf(owner, true);
+    makeStateDir(view.dir);
     for (const name of candidateNames(table)) {
       const entry = { ...table, name };
-      const path = join(dir, `${name}.json`);
+      const path = join(view.dir, `${name}.json`);
       try {
         await writeFile(path, JSON.stringify(entry), { flag: 'wx', mode: 0o600 });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const held = await this.read(path);
+        const held = await read(path);
         if (held?.id === table.id) return held;
         if (held !== undefined && held.expires > this.now()) continue;
         await writeFile(path, JSON.stringify(entry), { mode: 0o600 });
       }
-      await this.bound(dir);
+      view.tables.set(name, entry);
+      await this.bound(view);
       return entry;
     }
     throw new Error('every name of the table is taken');
   }
 
   async list(owner: string): Promise<KeptTable[]> {
-    const dir = join(this.root, ownerKey(owner));
+    const view = await this.viewOf(owner, false);
+    const now = this.now();
+    return [...view.tables.values()]
+      .filter((t) => t.expires + EXPIRED_KEPT_MS > now)
+      .sort((a, b) => b.expires - a.expires);
+  }
+
+  /** What this process knows of the owner's tables, the directory read again when it may be stale. */
+  private async viewOf(owner: string, adding: boolean): Promise<OwnerView> {
+    const key = ownerKey(owner);
+    let view = this.owners.get(key);
+    if (view === undefined) {
+      view = { dir: join(this.root, key), tables: new Map(), scannedAt: 0 };
+      this.owners.set(key, view);
+    }
+    if (adding || this.now() - view.scannedAt < SCAN_EVERY_MS) return view;
     let names: string[];
     try {
-      names = readdirSync(dir).filter((name) => name.endsWith('.json'));
+      names = readdirSync(view.dir).filter((name) => name.endsWith('.json'));
     } catch {
-      return [];
+      names = [];
     }
-    const now = this.now();
-    const tables: KeptTable[] = [];
-    for (const name of names) {
-      const table = await this.read(join(dir, name));
-      if (table === undefined) continue;
-      if (table.expires + EXPIRED_KEPT_MS <= now) await rm(join(dir, name), { force: true });
-      else tables.push(table);
+    const present = new Set(names.map((name) => name.slice(0, -'.json'.length)));
+    for (const name of view.tables.keys()) if (!present.has(name)) view.tables.delete(name);
+    for (const name of present) {
+      if (view.tables.has(name)) continue;
+      const table = await read(join(view.dir, `${name}.json`));
+      if (table) view.tables.set(name, table);
     }
-    return tables.sort((a, b) => b.expires - a.expires);
+    view.scannedAt = this.now();
+    return view;
   }
 
-  private async read(path: string): Promise<KeptTable | undefined> {
-    try {
-      return JSON.parse(await readFile(path, 'utf8')) as KeptTable;
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** Past MAX_TABLES live, the oldest expire now (their entries stay, saying so). */
-  private async bound(dir: string): Promise<void> {
-    const names = readdirSync(dir).filter((name) => name.endsWith('.json'));
-    if (names.length <= MAX_TABLES) return;
-    const tables = (await Promise.all(names.map((name) => this.read(join(dir, name))))).filter(
-      (t): t is KeptTable => t !== undefined,
-    );
+  /**
+   * Past MAX_TABLES live, the oldest expire now (their entries stay, saying so); entries expired
+   * past EXPIRED_KEPT_MS, or past MOST_ENTRIES in all, go.
+   */
+  private async bound(view: OwnerView): Promise<void> {
     const now = this.now();
+    const tables = [...view.tables.values()];
     for (const table of overBound(tables, now)) {
-      await writeFile(join(dir, `${table.name}.json`), JSON.stringify({ ...table, expires: now }), {
-        mode: 0o600,
-      });
+      const expired = { ...table, expires: now };
+      view.tables.set(table.name, expired);
+      await writeFile(join(view.dir, `${table.name}.json`), JSON.stringify(expired), { mode: 0o600 });
     }
+    const oldest = [...view.tables.values()].sort((a, b) => a.expires - b.expires);
+    const gone = oldest.filter(
+      (t, i) => t.expires + EXPIRED_KEPT_MS <= now || i < oldest.length - MOST_ENTRIES,
+    );
+    for (const table of gone) {
+      view.tables.delete(table.name);
+      await rm(join(view.dir, `${table.name}.json`), { force: true });
+    }
+  }
+}
+
+async function read(path: string): Promise<KeptTable | undefined> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as KeptTable;
+  } catch {
+    return undefined;
   }
 }

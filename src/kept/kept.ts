@@ -45,14 +45,26 @@ export class KeptTables {
     private readonly options: { queryTimeoutMs: number },
   ) {}
 
-  /** Keeps the call's data (and names its table); undefined when it is too large to keep. */
-  async keep(call: ToKeep): Promise<Kept | undefined> {
+  /** Results being written that the answer did not wait for: their tables are loaded from here meanwhile. */
+  private readonly writing = new Map<
+    string,
+    { owner: string; data: Record<string, unknown>; done: Promise<unknown> }
+  >();
+
+  /**
+   * Keeps the call's data (and names its table); undefined when it is too large to keep. An answer
+   * whose rows all fit its page does not wait for the write (its table is queried from this
+   * process's memory meanwhile): it holds no cursor another process could follow.
+   */
+  async keep(call: ToKeep & { whole: boolean }): Promise<Kept | undefined> {
     const id = keptId(call.owner, call.tool, call.params, call.fetchedAt);
     const known = this.known.get(id);
     if (known && known.expires > Date.now()) return known;
     const { owner, tool, params, data, fetchedAt, shape } = call;
     const expires = keepUntil(call.keepMs);
-    if (!(await this.results.put(id, { tool, owner, params, data, fetchedAt }, expires))) return undefined;
+    const written = this.results.put(id, { tool, owner, params, data, fetchedAt }, expires);
+    if (call.whole) this.track(id, owner, data, written);
+    else if (!(await written)) return undefined;
     const kept: Kept = { id };
     const rows = shape === undefined ? 0 : rowCount(data, shape);
     if (shape !== undefined && rows > 0) {
@@ -61,6 +73,23 @@ export class KeptTables {
     }
     this.known.set(id, { ...kept, expires });
     return kept;
+  }
+
+  /** Resolves once what this process keeps is written: a one-shot command waits for it. */
+  async flush(): Promise<void> {
+    await Promise.all([...this.writing.values()].map((w) => w.done));
+  }
+
+  private track(id: string, owner: string, data: Record<string, unknown>, written: Promise<boolean>): void {
+    const done = written.catch(() => false).finally(() => this.writing.delete(id));
+    this.writing.set(id, { owner, data, done });
+  }
+
+  /** A kept result as the store holds it (JSON, its data under `data`): still being written, or stored. */
+  private async stored(id: string, owner: string): Promise<string | undefined> {
+    const writing = this.writing.get(id);
+    if (writing) return writing.owner === owner ? JSON.stringify({ data: writing.data }) : undefined;
+    return this.results.text(id, owner);
   }
 
   /** The table this process kept under `id`, if it did. */
@@ -98,7 +127,7 @@ export class KeptTables {
         }
         for (const name of reply.names) {
           const table = live.find((t) => t.name === name);
-          const stored = table && (await this.results.text(table.id, owner));
+          const stored = table && (await this.stored(table.id, owner));
           if (!table || stored === undefined) {
             // Its result left the store before its time (the store's bound): expired now.
             tables = tables.map((t) => (t.name === name ? { ...t, expires: now } : t));

@@ -7,7 +7,7 @@
 import { badRequest } from './envelope.js';
 import { type Asset, assetById, assetBySymbol } from './market/assets.js';
 import { type Fiat, fiatById, fiatBySymbol, fiatUsd, USD } from './market/fiat.js';
-import { marketAt } from './market/snapshot.js';
+import { Lru, marketAt } from './market/snapshot.js';
 
 export interface Currency {
   /** The key of this currency's entry in `quote`. */
@@ -23,8 +23,16 @@ function fiatCurrency(f: Fiat, key = f.symbol): Currency {
   return { key, id: f.id, symbol: f.symbol, name: f.name, usdAt: (t) => fiatUsd(f, t) };
 }
 
+/**
+ * An asset's price as a currency, by asset and instant: a long history in BTC (10,000 points) reads
+ * one per point, and the same histories are asked for again; a whole snapshot per point would be
+ * made anew each time, past the snapshots' own bound.
+ */
+const rates = new Lru<string, number>(50_000);
+
 function assetCurrency(a: Asset, key = a.symbol): Currency {
-  return { key, id: a.id, symbol: a.symbol, name: a.name, usdAt: (t) => marketAt(t).price[a.index]! };
+  const usdAt = (t: number) => rates.get(`${a.index}@${t}`, () => marketAt(t).price[a.index]!);
+  return { key, id: a.id, symbol: a.symbol, name: a.name, usdAt };
 }
 
 const USD_CURRENCY = fiatCurrency(USD);

@@ -48,10 +48,44 @@ describe('the limiter', () => {
       /^The server is busy: 1 calls are being answered and 1 are waiting/,
     );
     await expect(waiting).rejects.toBeInstanceOf(BusyError);
-    await expect(waiting).rejects.toThrow(/waited 0.1 s for one of 1 slots/);
+    await expect(waiting).rejects.toThrow(/waited 0.1 s for its turn among 1 calls at once/);
     held.open();
     await running;
     expect(await limiter.run(async () => 'free again')).toBe('free again');
+  });
+
+  it('answers expected past the bytes in flight wait; smaller ones behind them go ahead; one alone always runs', async () => {
+    const limiter = new CallLimiter(5_000, 8, 10, 100);
+    const held = gate();
+    const order: string[] = [];
+    const first = limiter.run(
+      async () => {
+        await held.opened;
+        order.push('heavy 80');
+      },
+      undefined,
+      80,
+    );
+    const second = limiter.run(
+      async () => {
+        order.push('heavy 50');
+      },
+      undefined,
+      50,
+    );
+    const third = limiter.run(
+      async () => {
+        order.push('light 10');
+      },
+      undefined,
+      10,
+    );
+    await third;
+    expect(order).toEqual(['light 10']);
+    held.open();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['light 10', 'heavy 80', 'heavy 50']);
+    expect(await limiter.run(async () => 'alone', undefined, 1_000)).toBe('alone');
   });
 
   it('a call cancelled while it waits leaves the queue and never runs; a failed call frees its slot', async () => {
