@@ -1,7 +1,8 @@
 /**
  * A list or history answered a page at a time, paid once. The call's whole data (one request for
  * all its arguments ask) is cut into pages: a JSON page holds as many rows as fit the answer's
- * bound (SVC_MAX_ANSWER_CHARS), a text page no more than its table shows. When rows are left, the
+ * bound (SVC_MAX_ANSWER_CHARS), a text page as many as its text shows within SVC_TEXT_PAGE_CHARS
+ * (every row it covers: no text samples its rows). When rows are left, the
  * whole is kept in the result store and `next` carries the arguments of the rows after the page's
  * last with a `cursor`, which serves that page from the store, free; the arguments alone would ask
  * the service again. A cursor that cannot be served is refused, free, saying what would ask again.
@@ -16,6 +17,7 @@ import { CURSOR, type Pages } from '../catalog/pages.js';
 import { formatWhole } from '../format/numbers.js';
 import type { KeptTable } from '../kept/catalog.js';
 import type { Kept } from '../kept/kept.js';
+import { rowCount } from '../kept/rows.js';
 import { bytesOf, dataRoom, estimateBytes } from './cut.js';
 import type { KeptSummary } from './results.js';
 import type { Services } from './services.js';
@@ -72,19 +74,45 @@ export interface Page {
   total: number;
 }
 
-/** The rows of `whole` from `from` on that one answer carries in `format`: at least one. */
-export function pageOf(
+/** What bounds a page: its JSON, and for a text answer its rows' text too. */
+export interface PageBounds {
+  /** Characters of JSON a page's data takes at most (SVC_MAX_ANSWER_CHARS). */
+  maxChars: number;
+  /** A text answer's: the most characters its rows' text takes, and that text of a page's data. */
+  text?: { chars: number; of(data: Record<string, unknown>): string };
+}
+
+/** The rows of `whole` from `from` on that one answer carries: at least one. */
+export function pageOf(pages: Pages, whole: Record<string, unknown>, from: number, bounds: PageBounds): Page {
+  const total = pages.count(whole);
+  const fits = rowsFitting(pages, whole, from, total, dataRoom(bounds.maxChars));
+  const size = bounds.text ? textRowsFitting(pages, whole, from, fits, bounds.text) : fits;
+  const end = Math.min(total, from + Math.max(1, size));
+  return { data: pages.slice(whole, from, end), end, total };
+}
+
+/**
+ * The most rows from `from`, `most` at most, whose text takes at most `text.chars`: at least one.
+ * A text page shows every row it covers, so its size is found by writing it (a few times over: a
+ * halving search between one row and `most`).
+ */
+function textRowsFitting(
   pages: Pages,
   whole: Record<string, unknown>,
   from: number,
-  format: 'text' | 'json',
-  maxChars: number,
-): Page {
-  const total = pages.count(whole);
-  const fits = rowsFitting(pages, whole, from, total, dataRoom(maxChars));
-  const size = format === 'text' && pages.textRows !== undefined ? Math.min(fits, pages.textRows) : fits;
-  const end = Math.min(total, from + Math.max(1, size));
-  return { data: pages.slice(whole, from, end), end, total };
+  most: number,
+  text: NonNullable<PageBounds['text']>,
+): number {
+  const fits = (rows: number) => text.of(pages.slice(whole, from, from + rows)).length <= text.chars;
+  if (most <= 1 || fits(most)) return most;
+  let shown = 1;
+  let over = most;
+  while (over - shown > 1) {
+    const middle = Math.floor((shown + over) / 2);
+    if (fits(middle)) shown = middle;
+    else over = middle;
+  }
+  return shown;
 }
 
 /**
@@ -119,10 +147,10 @@ export function pageNote(
   page: Page,
   from: number,
   next: Record<string, unknown> | undefined,
-  base = 0,
+  options: { base?: number; counts?: 'rows' | 'periods' } = {},
 ): string {
-  const n = (row: number) => formatWhole(base + row);
-  const rows = `Rows ${n(from + 1)}–${n(page.end)}`;
+  const n = (row: number) => formatWhole((options.base ?? 0) + row);
+  const rows = `${options.counts === 'periods' ? 'Periods' : 'Rows'} ${n(from + 1)}–${n(page.end)}`;
   if (page.end < page.total) {
     const of = `${rows} of ${n(page.total)}`;
     return next?.cursor === undefined
@@ -170,7 +198,15 @@ export async function answerPage(
   view: PageView,
 ): Promise<Record<string, unknown>> {
   const { pages } = tool;
-  const page = pageOf(pages, view.whole, view.from, view.format, services.config.maxAnswerChars);
+  const { maxAnswerChars, textPageChars } = services.config;
+  const text =
+    view.format === 'text'
+      ? {
+          chars: Math.min(textPageChars, maxAnswerChars),
+          of: (data: Record<string, unknown>) => tool.summarise(data as never, view.params as never),
+        }
+      : undefined;
+  const page = pageOf(pages, view.whole, view.from, { maxChars: maxAnswerChars, text });
   // What is shown is checked: a figure the model would misread makes the answer an unexpected shape.
   if (tool.kind === 'endpoint') page.data = checkedData(tool, page.data);
   const kept = await keepWhole(services, tool, view, page.end < page.total);
@@ -185,7 +221,9 @@ export async function answerPage(
   if (view.from === 0 && page.end === page.total && next === undefined) return { ...page.data, ...table };
   // Offset lists number their rows from their start, as the service does.
   const base = typeof view.whole.start === 'number' ? view.whole.start - 1 : 0;
-  const truncated = pageNote(page, view.from, next, base);
+  // A series of several assets is paged by its periods, each as many rows of its table as assets.
+  const periods = rowCount(view.whole, pages.rows) !== page.total;
+  const truncated = pageNote(page, view.from, next, { base, counts: periods ? 'periods' : 'rows' });
   return { ...page.data, truncated, ...(next ? { next } : {}), ...table };
 }
 

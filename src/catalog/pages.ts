@@ -44,8 +44,6 @@ export type RowsShape = { list: string } | { points: string };
 export interface Pages<P = Params, D = Data> {
   /** Where the rows are, for the kept table. */
   rows: RowsShape;
-  /** Rows a text page shows at most (a table's rows); unset: as many as the answer's bound holds. */
-  textRows?: number;
   /** The most bytes one record takes with these parameters. */
   recordBytes(params: P): number;
   /**
@@ -80,13 +78,12 @@ export function bytesWith(size: RecordBytes) {
  */
 export function offsetPages(
   size: RecordBytes,
-  options: { list?: string; textRows: number; total?: (data: Data) => number | undefined },
+  options: { list?: string; total?: (data: Data) => number | undefined } = {},
 ): Pages<{ start: number; limit?: number }> {
   const list = options.list ?? 'items';
   const rows = (data: Data) => data[list] as unknown[];
   return {
     rows: { list },
-    textRows: options.textRows,
     recordBytes: bytesWith(size),
     count: (data) => rows(data).length,
     slice: (data, from, to) => ({
@@ -115,11 +112,9 @@ export function offsetPages(
  */
 export function namedPages(
   size: RecordBytes,
-  textRows: number,
 ): Pages<{ id?: string; slug?: string; symbol?: string }, { items: { id: number }[] }> {
   return {
     rows: { list: 'items' },
-    textRows,
     recordBytes: bytesWith(size),
     count: (data) => data.items.length,
     slice: (data, from, to) => ({ ...data, items: data.items.slice(from, to) }),
@@ -261,11 +256,10 @@ export function chartPages(
  * Rows the server computed itself (a query's) under `list`: paged from the kept result; the rest
  * is asked for by the same arguments again, which are free.
  */
-export function computedPages(list: string, textRows: number): Pages {
+export function computedPages(list: string): Pages {
   const rows = (data: Data) => data[list] as unknown[];
   return {
     rows: { list },
-    textRows,
     recordBytes: () => 0,
     count: (data) => rows(data).length,
     slice: (data, from, to) => ({ ...data, [list]: rows(data).slice(from, to) }),

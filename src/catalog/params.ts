@@ -152,9 +152,9 @@ export function intParam(min: number, max: number | undefined, description: stri
     .describe(description);
 }
 
-/** One of `values`; the schema's enum lists them, so the description need not. */
-export function enumParam<const T extends readonly [string, ...string[]]>(values: T, description: string) {
-  return z.enum(values).describe(description);
+/** One of `values`; the schema's enum lists them, so the description need not (nor any, when the name says it). */
+export function enumParam<const T extends readonly [string, ...string[]]>(values: T, description?: string) {
+  return description === undefined ? z.enum(values) : z.enum(values).describe(description);
 }
 
 /** A comma list whose every item must be one of `allowed` (the description lists them). */

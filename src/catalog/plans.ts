@@ -42,8 +42,8 @@ export function describeDepth(months: number): string {
   return months === 1 ? '1 month' : `${months} months`;
 }
 
-/** An endpoint's description of its history: "History by plan: 1 month (Hobbyist) to 6 years (Enterprise)." */
+/** An endpoint's description of its history: "History: 1 month (Hobbyist) to 6 years." */
 export function historyByPlan(plans: readonly Plan[]): string {
   const [first = 'basic'] = plans;
-  return `History: ${describeDepth(HISTORY_MONTHS[first])} (${planTitle(first)}) to ${describeDepth(HISTORY_MONTHS.enterprise)} (Enterprise).`;
+  return `History: ${describeDepth(HISTORY_MONTHS[first])} (${planTitle(first)}) to ${describeDepth(HISTORY_MONTHS.enterprise)}.`;
 }

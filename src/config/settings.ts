@@ -28,6 +28,8 @@ export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 /** Characters of text, and of structured data, one answer carries (SVC_MAX_ANSWER_CHARS). */
 export const ANSWER_CHARS = { default: 100_000, min: 10_000, max: 400_000 } as const;
+/** Characters of rows one text answer shows (SVC_TEXT_PAGE_CHARS), within SVC_MAX_ANSWER_CHARS. */
+export const TEXT_PAGE_CHARS = { default: 20_000, min: 2_000, max: 400_000 } as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const SETTINGS = {
@@ -164,6 +166,19 @@ export const SETTINGS = {
       z.preprocess(
         unsetIfBlank,
         wholeNumber(ANSWER_CHARS.min, ANSWER_CHARS.max, 'characters').default(ANSWER_CHARS.default),
+      ),
+  }),
+  textPageChars: setting({
+    env: 'SVC_TEXT_PAGE_CHARS',
+    key: 'text_page_chars',
+    title: 'Most characters a text page',
+    // A model reads the text: 200 listed assets or 60 daily candles make one page, and a text page
+    // stays a small share of a context window.
+    meaning: `the most characters of rows one text answer shows (${TEXT_PAGE_CHARS.min} to ${TEXT_PAGE_CHARS.max}, and at most SVC_MAX_ANSWER_CHARS): every row a page covers is shown, and next continues after the last`,
+    schema: () =>
+      z.preprocess(
+        unsetIfBlank,
+        wholeNumber(TEXT_PAGE_CHARS.min, TEXT_PAGE_CHARS.max, 'characters').default(TEXT_PAGE_CHARS.default),
       ),
   }),
   queryTimeoutMs: setting({

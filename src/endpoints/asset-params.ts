@@ -38,7 +38,7 @@ export function exactlyOne(...keys: string[]): Rule {
 }
 
 export const idsParam = idListParam.optional().describe('e.g. 1, 1027.');
-export const slugsParam = slugListParam.optional().describe('e.g. bitcoin, ethereum.');
+export const slugsParam = slugListParam.optional().describe('e.g. bitcoin.');
 export const symbolsParam = symbolListParam.optional().describe('e.g. BTC, ETH.');
 
 export const oneId = z
@@ -103,20 +103,18 @@ export function servicePage(maxLimit: number, serviceDefault?: number) {
 /** `convert` and `convert_id`, up to `max` currencies; pair with the convertExclusive rule. */
 export function currencyParams(max = 120, note = '') {
   return {
-    convert: convertParam(max, note).describe(
-      `e.g. EUR, BTC; default USD${max < 120 ? `; max ${max}` : ''}.`,
-    ),
+    convert: convertParam(max, note).describe(max < 120 ? `At most ${max}; default USD.` : 'Default USD.'),
     convert_id: convertIdParam(max).describe('Ids, e.g. 2790.'),
   };
 }
 
-/** A time bound (Unix seconds or ISO 8601), described in few words. */
-export function timeBoundParam(description: string) {
-  return timeParam(description).describe(`${description} (Unix s or ISO 8601).`);
+/** A time bound (Unix seconds or ISO 8601), described in few words: its name says what it bounds. */
+export function timeBoundParam(description?: string) {
+  return timeParam('Time').describe(`${description ? `${description}; ` : ''}Unix s or ISO 8601.`);
 }
 
-/** The end of a series (the start's description says the format). */
-export const timeEndParam = timeParam('End').describe('Inclusive; default now.');
+/** The end of a series (the start's description says the format; an end is inclusive). */
+export const timeEndParam = timeParam('End').describe('Default: now.');
 
 /** A time the call cannot do without. */
 export function requiredTimeParam(description: string) {

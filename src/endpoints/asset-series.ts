@@ -13,7 +13,7 @@ import { namedCount, timeBoundParam, timeEndParam } from './asset-params.js';
 /** A series' range: its time bounds and how many points. */
 export function rangeParams() {
   return {
-    time_start: timeBoundParam('Start'),
+    time_start: timeBoundParam(),
     time_end: timeEndParam,
     count: intParam(1, MAX_SERIES_COUNT, SERIES_COUNT_TEXT).optional(),
   };
@@ -21,7 +21,7 @@ export function rangeParams() {
 
 /** Series parameters: the time range, how many points, and how far apart. */
 export function seriesParams(intervals: readonly [string, ...string[]], defaultInterval: string) {
-  return { ...rangeParams(), interval: enumParam(intervals, 'Spacing.').default(defaultInterval) };
+  return { ...rangeParams(), interval: enumParam(intervals).default(defaultInterval) };
 }
 
 /**

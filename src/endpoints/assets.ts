@@ -44,17 +44,17 @@ export function upstreamOf<S extends z.ZodObject>(record: S, quote: z.ZodObject)
 /** The upstream record: rank under `<brand>_rank`, quote keyed or listed. */
 export const upstreamAsset = upstreamOf(asset, assetQuote);
 
-/** Rows a listing's text page shows; the next page starts after them. */
+/** The assets a listing asks for by default: its text stays short; limit asks for more. */
 export const LISTED_ROWS = 20;
 
 /** A listed asset's record: its name, tags and figures, and a quote per currency. */
 const LISTED_RECORD = { fixed: 300, perCurrency: 320 };
 /** Pages of listed assets. */
-export const LISTED_PAGES = offsetPages(LISTED_RECORD, { textRows: LISTED_ROWS });
+export const LISTED_PAGES = offsetPages(LISTED_RECORD);
 /** The same, for a category's assets (under `coins`). */
-export const CATEGORY_COIN_PAGES = offsetPages(LISTED_RECORD, { list: 'coins', textRows: LISTED_ROWS });
+export const CATEGORY_COIN_PAGES = offsetPages(LISTED_RECORD, { list: 'coins' });
 /** Assets named by id, slug or symbol, with their quotes. */
-export const NAMED_PAGES = namedPages(LISTED_RECORD, LISTED_ROWS);
+export const NAMED_PAGES = namedPages(LISTED_RECORD);
 
 /**
  * "Market-cap rank, Asset, Price, 24h (or the period's change), Market cap" for each asset; the

@@ -9,7 +9,7 @@ import { enumParam, namesListParam, paramsObject } from '../catalog/params.js';
 import { plansFrom } from '../catalog/plans.js';
 import { recordsOf } from '../catalog/shapes.js';
 import { formatNumber } from '../format/numbers.js';
-import { cutRows, formatTime, lines, omittedLine } from '../format/text.js';
+import { formatTime, lines } from '../format/text.js';
 import {
   idsParam,
   oneId,
@@ -82,7 +82,7 @@ export const latestContent = defineEndpoint({
   serviceParams: { ...servicePage(200, 100) },
   output: z.object({ start: z.number(), items: z.array(article) }),
   credits: FREE,
-  pages: offsetPages({ fixed: 700, perCurrency: 0 }, { textRows: 12 }),
+  pages: offsetPages({ fixed: 700, perCurrency: 0 }),
   refreshSeconds: 300,
   plans: PLANS,
   normalise(body, params) {
@@ -224,11 +224,9 @@ export const postComments = defineEndpoint({
   },
   summarise(data) {
     if (data.items.length === 0) return `No comments on post ${data.post_id}.`;
-    const { shown, omitted } = cutRows(data.items, 15);
     return lines(
       `${data.items.length} comments on post ${data.post_id}:`,
-      ...shown.map((c) => postLine(c)),
-      omittedLine(omitted, 'format=json has them'),
+      ...data.items.map((c) => postLine(c)),
     );
   },
 });

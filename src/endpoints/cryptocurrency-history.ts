@@ -10,7 +10,7 @@ import { quoteEntry, quoteOf } from '../catalog/quotes.js';
 import { CALENDAR_INTERVALS, seriesServiceParams } from '../catalog/series.js';
 import { recordsOf } from '../catalog/shapes.js';
 import { formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
-import { samplePoints } from '../format/series.js';
+import { seriesText } from '../format/series.js';
 import { formatTime, lines, table } from '../format/text.js';
 import {
   currencyParams,
@@ -74,7 +74,7 @@ export const pricePerformance = defineEndpoint({
   serviceParams: serviceSkipInvalid,
   output: z.object({ items: z.array(performance) }),
   credits: perItems({ per: 100, what: 'assets', items: namedCount, convert: true }),
-  pages: namedPages({ fixed: 300, perCurrency: 1_400 }, 5),
+  pages: namedPages({ fixed: 300, perCurrency: 1_400 }),
   refreshSeconds: 60,
   plans: plansFrom('startup'),
   normalise(body) {
@@ -149,6 +149,26 @@ const upstreamQuoteSeries = lenient(quoteSeries, {
   quotes: z.array(lenient(pastQuotes, { quote: quoteOf(pastQuote) })),
 });
 
+/** One asset's quotes: its price's headline, then every quote; one quote, one sentence. */
+function quotesText(a: z.infer<typeof quoteSeries>, interval: string): string {
+  const cur = a.quotes[0]?.quote[0]?.currency ?? 'USD';
+  const prices = a.quotes.flatMap((q) =>
+    q.quote[0]?.price === undefined ? [] : [{ time: q.timestamp, value: q.quote[0].price }],
+  );
+  return seriesText(a.quotes, {
+    headline: () => seriesLine(a, prices, cur, `price at ${interval} steps`),
+    header: ['Time', 'Price', 'Volume 24h', 'Market cap'],
+    row: (q) => [
+      formatTime(q.timestamp),
+      formatPrice(q.quote[0]?.price, cur),
+      formatMoney(q.quote[0]?.volume_24h, cur),
+      formatMoney(q.quote[0]?.market_cap, cur),
+    ],
+    one: (q) =>
+      `${a.symbol} on ${formatTime(q.timestamp)}: ${formatPrice(q.quote[0]?.price, cur)} (volume 24h ${formatMoney(q.quote[0]?.volume_24h, cur)}, market cap ${formatMoney(q.quote[0]?.market_cap, cur)})`,
+  });
+}
+
 export const quotesHistorical = defineEndpoint({
   name: 'get_cryptocurrency_quotes_historical',
   title: 'Crypto quotes (historical)',
@@ -182,30 +202,7 @@ export const quotesHistorical = defineEndpoint({
     return { interval: String(params.interval), items: recordsOf(upstreamQuoteSeries, dataOf(body)) };
   },
   summarise(data) {
-    const [lead, ...others] = data.items;
-    if (!lead) return 'No quotes: none of the assets asked for is known.';
-    const cur = lead.quotes[0]?.quote[0]?.currency ?? 'USD';
-    const prices = (a: z.infer<typeof quoteSeries>) =>
-      a.quotes.flatMap((q) =>
-        q.quote[0]?.price === undefined ? [] : [{ time: q.timestamp, value: q.quote[0].price }],
-      );
-    const shown = samplePoints(lead.quotes, 8);
-    return lines(
-      seriesLine(lead, prices(lead), cur, `price at ${data.interval} steps`),
-      table(
-        ['Time', 'Price', 'Volume 24h', 'Market cap'],
-        shown.map((q) => [
-          formatTime(q.timestamp),
-          formatPrice(q.quote[0]?.price, cur),
-          formatMoney(q.quote[0]?.volume_24h, cur),
-          formatMoney(q.quote[0]?.market_cap, cur),
-        ]),
-      ),
-      shown.length < lead.quotes.length &&
-        `(${shown.length} of ${lead.quotes.length} quotes shown; format=json has all)`,
-      ...others
-        .slice(0, 10)
-        .map((a) => seriesLine(a, prices(a), a.quotes[0]?.quote[0]?.currency ?? cur, 'price')),
-    );
+    if (data.items.length === 0) return 'No quotes: none of the assets asked for is known.';
+    return lines(...data.items.map((a) => quotesText(a, data.interval)));
   },
 });

@@ -105,7 +105,7 @@ function trendingInput<X extends z.ZodRawShape>(periods: readonly [Period, ...Pe
   return paramsObject(
     {
       ...pageParams(1000, LISTED_ROWS),
-      time_period: enumParam(periods, 'Period.').default('24h'),
+      time_period: enumParam(periods).default('24h'),
       ...currencyParams(),
       ...extra,
     },
@@ -164,7 +164,7 @@ export const gainersLosers = defineEndpoint({
     heading: (period, p) => `Top ${p.sort_dir === 'asc' ? 'losers' : 'gainers'} over ${period}:`,
   }),
   input: trendingInput(['1h', '24h', '7d', '30d'], {
-    sort_dir: enumParam(['asc', 'desc'], 'desc: gainers first (default); asc: losers first.').optional(),
+    sort_dir: enumParam(['asc', 'desc'], 'desc: gainers first; asc: losers.').optional(),
   }),
 });
 

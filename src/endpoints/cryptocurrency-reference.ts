@@ -76,13 +76,13 @@ export const cryptocurrencyMap = defineEndpoint({
   input: paramsObject({
     listing_status: namesListParam(['active', 'inactive', 'untracked'], 'Default active.'),
     ...pageParams(5000, 50),
-    sort: enumParam(['id', 'svc_rank'], 'Order.').default('id'),
+    sort: enumParam(['id', 'svc_rank']).default('id'),
     symbol: symbolListParam.optional().describe('Only these symbols (other options ignored).'),
   }),
   serviceParams: { ...servicePage(5000), aux: namesListParam(MAP_AUX, 'Supplemental fields.') },
   output: z.object({ start: z.number(), items: z.array(mapEntry) }),
   credits: perCall(0, { text: 'free (older documentation: 1 per call)' }),
-  pages: offsetPages({ fixed: 330, perCurrency: 0 }, { textRows: 25 }),
+  pages: offsetPages({ fixed: 330, perCurrency: 0 }),
   refreshSeconds: 30,
   plans: ALL_PLANS,
   normalise(body, params) {
@@ -187,7 +187,7 @@ export const cryptocurrencyInfo = defineEndpoint({
   serviceParams: { aux: namesListParam(INFO_AUX, 'Fields.'), ...serviceSkipInvalid },
   output: z.object({ items: z.array(info) }),
   credits: perItems({ per: 100, what: 'assets', items: namedCount }),
-  pages: namedPages({ fixed: 3_000, perCurrency: 0 }, 20),
+  pages: namedPages({ fixed: 3_000, perCurrency: 0 }),
   refreshSeconds: 30,
   plans: ALL_PLANS,
   normalise(body) {
@@ -245,7 +245,7 @@ export const categories = defineEndpoint({
   serviceParams: { ...servicePage(5000) },
   output: z.object({ start: z.number(), items: z.array(category) }),
   credits: categoryCredits('categories', false),
-  pages: offsetPages({ fixed: 420, perCurrency: 0 }, { textRows: LISTED_ROWS }),
+  pages: offsetPages({ fixed: 420, perCurrency: 0 }),
   refreshSeconds: 30,
   plans: ALL_PLANS,
   normalise(body, params) {

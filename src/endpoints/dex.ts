@@ -5,7 +5,7 @@ import { dataOf, defineEndpoint, parseBody } from '../catalog/define.js';
 import { lenient } from '../catalog/lenient.js';
 import { paramsObject } from '../catalog/params.js';
 import { ALL_PLANS } from '../catalog/plans.js';
-import { cutRows, lines, omittedLine, table } from '../format/text.js';
+import { lines, table } from '../format/text.js';
 
 const platform = z.object({
   id: z.number(),
@@ -60,14 +60,12 @@ export const dexPlatforms = defineEndpoint({
   },
   summarise(data) {
     const byDexes = [...data.items].sort((a, b) => (b.dex_count ?? 0) - (a.dex_count ?? 0));
-    const { shown, omitted } = cutRows(byDexes, 25);
     return lines(
       `${data.items.length} DEX platforms, most DEXs first:`,
       table(
         ['Platform', 'Acronym', 'DEXs', 'Id'],
-        shown.map((p) => [p.name, p.acronym ?? '-', String(p.dex_count ?? '?'), String(p.id)]),
+        byDexes.map((p) => [p.name, p.acronym ?? '-', String(p.dex_count ?? '?'), String(p.id)]),
       ),
-      omittedLine(omitted, 'format=json lists them all'),
     );
   },
 });

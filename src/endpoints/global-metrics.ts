@@ -22,8 +22,8 @@ import {
   seriesServiceParams,
 } from '../catalog/series.js';
 import { currencyLabel, formatMoney, formatNumber, formatShare } from '../format/numbers.js';
-import { describeSeries, samplePoints } from '../format/series.js';
-import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { describeSeries, seriesText } from '../format/series.js';
+import { formatTime, lines, table } from '../format/text.js';
 import { currencyParams, timeBoundParam, timeEndParam } from './asset-params.js';
 
 const currencyFigures = quoteEntry([
@@ -78,13 +78,12 @@ export const globalMetricsLatest = defineEndpoint({
       others.length > 0 &&
         table(
           ['Currency', 'Market cap', '24h volume'],
-          cutRows(others, 20).shown.map((q) => [
+          others.map((q) => [
             currencyLabel(q.currency),
             formatMoney(q.total_market_cap, q.currency),
             formatMoney(q.total_volume_24h, q.currency),
           ]),
         ),
-      omittedLine(others.length - 20, 'format=json has every currency'),
     );
   },
 });
@@ -114,10 +113,10 @@ const GLOBAL_HISTORY_AUX = [
 
 const historicalInput = paramsObject(
   {
-    time_start: timeBoundParam('Start'),
+    time_start: timeBoundParam(),
     time_end: timeEndParam,
     count: intParam(1, MAX_SERIES_COUNT, SERIES_COUNT_TEXT).optional(),
-    interval: enumParam(GLOBAL_HISTORY_INTERVALS, 'Spacing.').default('1d'),
+    interval: enumParam(GLOBAL_HISTORY_INTERVALS).default('1d'),
     ...currencyParams(4, ' (the first plus up to 3 others)'),
   },
   convertExclusive,
@@ -171,21 +170,19 @@ export const globalMetricsHistorical = defineEndpoint({
       .filter((p): p is { time: string; value: number } => p.value !== undefined);
     if (data.quotes.length === 0)
       return 'No global market quotes in that range (periods without data are skipped).';
-    const money = (v: number) => formatMoney(v, cur);
-    const shown = samplePoints(data.quotes, 6);
-    return lines(
-      `Total market cap (${cur}), ${data.quotes.length} quotes at ${data.interval} steps: ${describeSeries(caps, money)}`,
-      table(
-        ['Time', 'Market cap', '24h volume', 'BTC dom.'],
-        shown.map((q) => [
-          formatTime(q.timestamp),
-          money(q.quote[0]?.total_market_cap ?? Number.NaN),
-          money(q.quote[0]?.total_volume_24h ?? Number.NaN),
-          formatShare(q.btc_dominance),
-        ]),
-      ),
-      shown.length < data.quotes.length &&
-        `(${shown.length} of ${data.quotes.length} quotes shown, evenly spaced; format=json has all)`,
-    );
+    const money = (v: number | undefined) => formatMoney(v ?? Number.NaN, cur);
+    return seriesText(data.quotes, {
+      headline: () =>
+        `Total market cap (${cur}), ${data.quotes.length} quotes at ${data.interval} steps: ${describeSeries(caps, money)}`,
+      header: ['Time', 'Market cap', '24h volume', 'BTC dom.'],
+      row: (q) => [
+        formatTime(q.timestamp),
+        money(q.quote[0]?.total_market_cap),
+        money(q.quote[0]?.total_volume_24h),
+        formatShare(q.btc_dominance),
+      ],
+      one: (q) =>
+        `Total market cap (${cur}) at ${formatTime(q.timestamp)}: ${money(q.quote[0]?.total_market_cap)}, 24h volume ${money(q.quote[0]?.total_volume_24h)}, BTC dominance ${formatShare(q.btc_dominance)}`,
+    });
   },
 });

@@ -7,8 +7,8 @@ import { seriesPages } from '../catalog/pages.js';
 import { enumParam, intParam, paramsObject, timeOrder } from '../catalog/params.js';
 import { ALL_PLANS } from '../catalog/plans.js';
 import { formatNumber, formatPercent, formatPrice } from '../format/numbers.js';
-import { describeSeries, samplePoints } from '../format/series.js';
-import { cutRows, formatTime, lines, omittedLine, table } from '../format/text.js';
+import { describeSeries, seriesText } from '../format/series.js';
+import { formatTime, lines, table } from '../format/text.js';
 import { timeBoundParam, timeEndParam } from './asset-params.js';
 
 /** A constituent in the latest value (its page link is left out: no one asked for it). */
@@ -46,18 +46,13 @@ const upstreamHistoricalValue = lenient(historicalValue, {
     .transform((list) => list ?? []),
 });
 
-/** The constituent rows a text answer shows, heaviest first. */
-function constituentTable(list: readonly z.infer<typeof constituent>[], max: number): string {
-  const { shown, omitted } = cutRows(
-    [...list].sort((a, b) => b.weight - a.weight),
-    max,
-  );
-  return lines(
-    table(
-      ['Asset', 'Weight', 'Price'],
-      shown.map((c) => [`${c.name} (${c.symbol})`, `${c.weight.toFixed(2)}%`, formatPrice(c.priceUsd)]),
-    ),
-    omittedLine(omitted, 'format=json lists every constituent'),
+/** Every constituent as a row, heaviest first. */
+function constituentTable(list: readonly z.infer<typeof constituent>[]): string {
+  return table(
+    ['Asset', 'Weight', 'Price'],
+    [...list]
+      .sort((a, b) => b.weight - a.weight)
+      .map((c) => [`${c.name} (${c.symbol})`, `${c.weight.toFixed(2)}%`, formatPrice(c.priceUsd)]),
   );
 }
 
@@ -97,7 +92,7 @@ function latestIndex<const I extends Index>(index: I, size: number) {
       return lines(
         `${label} ${formatNumber(data.value)} (${formatPercent(data.value_24h_percentage_change)} 24h), updated ${formatTime(data.last_update)}, next ${formatTime(data.next_update)}`,
         `${data.constituents.length} constituents, heaviest first:`,
-        constituentTable(data.constituents, 10),
+        constituentTable(data.constituents),
       );
     },
   });
@@ -117,14 +112,14 @@ function historicalIndex<const I extends Index>(index: I, size: number) {
     summary: `${label} (top ${size} index) history: past values over recent days or weeks, how it performed, every 5 or 15 minutes or daily.`,
     input: paramsObject(
       {
-        time_start: timeBoundParam('Start'),
+        time_start: timeBoundParam(),
         time_end: timeEndParam,
         count: intParam(
           1,
           100,
-          `Default ${shown}, or all from time_start to time_end; at most 10 with both.`,
+          `Default ${shown}, or all in the range (at most 10 with both bounds).`,
         ).optional(),
-        interval: enumParam(['5m', '15m', 'daily'], 'Spacing.').default('daily'),
+        interval: enumParam(['5m', '15m', 'daily']).default('daily'),
       },
       timeOrder,
       (value, add) => {
@@ -164,23 +159,18 @@ function historicalIndex<const I extends Index>(index: I, size: number) {
     summarise(data) {
       if (data.items.length === 0) return `No ${label} values in that range.`;
       const series = data.items.map((i) => ({ time: i.update_time, value: i.value }));
-      const sampled = samplePoints(data.items, 6);
-      return lines(
-        `${label}, ${data.items.length} ${data.interval} values: ${describeSeries(series, (v) => formatNumber(v))}`,
-        table(
-          ['Time', 'Value', 'Top constituent'],
-          sampled.map((i) => {
-            const top = [...i.constituents].sort((a, b) => b.weight - a.weight)[0];
-            return [
-              formatTime(i.update_time),
-              formatNumber(i.value),
-              top ? `${top.symbol} ${top.weight.toFixed(1)}%` : '-',
-            ];
-          }),
-        ),
-        sampled.length < data.items.length &&
-          `(${sampled.length} of ${data.items.length} values shown; format=json has all)`,
-      );
+      const top = (i: (typeof data.items)[number]) => {
+        const heaviest = [...i.constituents].sort((a, b) => b.weight - a.weight)[0];
+        return heaviest ? `${heaviest.symbol} ${heaviest.weight.toFixed(1)}%` : '-';
+      };
+      return seriesText(data.items, {
+        headline: () =>
+          `${label}, ${data.items.length} ${data.interval} values: ${describeSeries(series, (v) => formatNumber(v))}`,
+        header: ['Time', 'Value', 'Top constituent'],
+        row: (i) => [formatTime(i.update_time), formatNumber(i.value), top(i)],
+        one: (i) =>
+          `${label} at ${formatTime(i.update_time)}: ${formatNumber(i.value)} (top constituent ${top(i)})`,
+      });
     },
   });
 }

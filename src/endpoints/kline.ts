@@ -11,8 +11,8 @@ import { chartPages } from '../catalog/pages.js';
 import { enumParam, intParam, paramsObject } from '../catalog/params.js';
 import { ALL_PLANS } from '../catalog/plans.js';
 import { formatMoney, formatNumber, formatPrice } from '../format/numbers.js';
-import { describeSeries, samplePoints } from '../format/series.js';
-import { formatTime, lines, table } from '../format/text.js';
+import { describeSeries, seriesText } from '../format/series.js';
+import { formatTime, lines } from '../format/text.js';
 
 const INTERVALS = [
   ...['1s', '5s', '30s', '1min', '3min', '5min', '15min', '30min'],
@@ -24,36 +24,45 @@ const LAST_SECOND = 4_102_444_800;
 const unixSeconds = (what: string) =>
   z.number().int().min(0).max(LAST_SECOND).optional().describe(`${what}, Unix seconds.`);
 
-const chartInput = paramsObject(
-  {
-    platform: z
-      .string()
-      .min(1)
-      .max(50)
-      .regex(/^[A-Za-z0-9 ._-]+$/, { message: 'must be a chain name or id, e.g. "solana" or "ethereum"' })
-      .describe('Chain name or id, e.g. solana.'),
-    address: z
-      .string()
-      .regex(/^[0-9A-Za-z]{20,128}$/, {
-        message: 'must be a contract address (20 to 128 letters and digits)',
-      })
-      .describe("Token or pool contract address (get_cryptocurrency_info gives a token's)."),
-    interval: enumParam(
-      INTERVALS,
-      'Candle length (1m is a month); the service picks when left out.',
-    ).optional(),
-    from: unixSeconds('Start'),
-    to: unixSeconds('End'),
-    unit: enumParam(['usd', 'native', 'quote'], 'Price unit; default usd.').optional(),
-    limit: intParam(1, 1000, 'Points.').default(100),
-    pm: enumParam(['p', 'm'], 'p: price (default); m: market cap.').optional(),
-  },
-  (value, add) => {
-    const { from, to } = value as { from?: number; to?: number };
-    if (from !== undefined && to !== undefined && from > to)
-      add({ path: 'from', message: 'must not be after to' });
-  },
-);
+/**
+ * Candles and points a chart asks for by default (the service gives no default): as many as a
+ * short text shows; `limit` asks for up to 1,000.
+ */
+const CANDLES_BY_DEFAULT = 24;
+const POINTS_BY_DEFAULT = 48;
+
+function chartInput(defaultLimit: number) {
+  return paramsObject(
+    {
+      platform: z
+        .string()
+        .min(1)
+        .max(50)
+        .regex(/^[A-Za-z0-9 ._-]+$/, { message: 'must be a chain name or id, e.g. "solana" or "ethereum"' })
+        .describe('Chain name or id, e.g. solana.'),
+      address: z
+        .string()
+        .regex(/^[0-9A-Za-z]{20,128}$/, {
+          message: 'must be a contract address (20 to 128 letters and digits)',
+        })
+        .describe("Token or pool contract address (get_cryptocurrency_info gives a token's)."),
+      interval: enumParam(
+        INTERVALS,
+        'Candle length (1m is a month); the service picks when left out.',
+      ).optional(),
+      from: unixSeconds('Start'),
+      to: unixSeconds('End'),
+      unit: enumParam(['usd', 'native', 'quote'], 'Price unit; default usd.').optional(),
+      limit: intParam(1, 1000, 'Points.').default(defaultLimit),
+      pm: enumParam(['p', 'm'], 'p: price (default); m: market cap.').optional(),
+    },
+    (value, add) => {
+      const { from, to } = value as { from?: number; to?: number };
+      if (from !== undefined && to !== undefined && from > to)
+        add({ path: 'from', message: 'must not be after to' });
+    },
+  );
+}
 
 /** Not documented: an unofficial note says 1 per 100 points; the answer's credit_count settles it. */
 function chartCredits(what: string) {
@@ -105,6 +114,12 @@ function candleMs(interval: string | undefined, candles: readonly { time: string
   return b !== undefined && a !== undefined && b > a ? b - a : DAY_MS;
 }
 
+/** When a chart is as long as its limit: how to ask for more (the service has no page of its own). */
+function moreLine(count: number, limit: number | undefined): string | undefined {
+  if (limit === undefined || count < limit || limit >= 1000) return undefined;
+  return `As many as limit (${limit}) asks for: a higher limit (up to 1,000), or from and to, ask for more.`;
+}
+
 function chartHeading(p: { platform: string; address: string }, count: number, what: string): string {
   return `${count} ${what} for ${p.address} on ${p.platform}`;
 }
@@ -116,7 +131,7 @@ export const klineCandles = defineEndpoint({
   path: '/v1/k-line/candles',
   summary:
     'OHLCV candles (with traders) of a DEX token or pool by chain and contract address. Plans: not documented.',
-  input: chartInput,
+  input: chartInput(CANDLES_BY_DEFAULT),
   output: z.object({ ...chartHeader, candles: z.array(candle).describe('Oldest first') }),
   credits: chartCredits('candles'),
   pages: chartPages({ fixed: 160, perCurrency: 0 }, 'candles'),
@@ -144,24 +159,26 @@ export const klineCandles = defineEndpoint({
     const unit = params.unit === undefined || params.unit === 'usd' ? 'USD' : params.unit;
     const money = (v: number | null) => (unit === 'USD' ? formatPrice(v) : formatNumber(v));
     const closes = data.candles.flatMap((c) => (c.close === null ? [] : [{ time: c.time, value: c.close }]));
-    const shown = samplePoints(data.candles, 8);
-    return lines(
-      `${chartHeading(data, data.candles.length, 'candles')}, close in ${unit}: ${describeSeries(closes, (v) => money(v))}`,
-      table(
-        ['Time', 'Open', 'High', 'Low', 'Close', 'Volume', 'Traders'],
-        shown.map((c) => [
-          `${formatTime(c.time)}${c.complete ? '' : ' (so far)'}`,
-          money(c.open),
-          money(c.high),
-          money(c.low),
-          money(c.close),
-          formatMoney(c.volume),
-          c.traders == null ? '' : formatNumber(c.traders),
-        ]),
-      ),
-      shown.length < data.candles.length &&
-        `(${shown.length} of ${data.candles.length} shown; format=json has all)`,
-    );
+    const row = (c: (typeof data.candles)[number]) => [
+      `${formatTime(c.time)}${c.complete ? '' : ' (so far)'}`,
+      money(c.open),
+      money(c.high),
+      money(c.low),
+      money(c.close),
+      formatMoney(c.volume),
+      c.traders == null ? '' : formatNumber(c.traders),
+    ];
+    const candles = seriesText(data.candles, {
+      headline: () =>
+        `${chartHeading(data, data.candles.length, 'candles')}, close in ${unit}: ${describeSeries(closes, (v) => money(v))}`,
+      header: ['Time', 'Open', 'High', 'Low', 'Close', 'Volume', 'Traders'],
+      row,
+      one: (c) => {
+        const [time, open, high, low, close, volume, traders] = row(c);
+        return `The candle of ${data.address} on ${data.platform} at ${time}, in ${unit}: open ${open}, high ${high}, low ${low}, close ${close}, volume ${volume}${traders ? `, ${traders} traders` : ''}`;
+      },
+    });
+    return lines(candles, moreLine(data.candles.length, params.limit));
   },
 });
 
@@ -174,7 +191,7 @@ export const klinePoints = defineEndpoint({
   path: '/v1/k-line/points',
   summary:
     'Price (or market cap) and volume points of a DEX token or pool by chain and contract address. Plans: not documented.',
-  input: chartInput,
+  input: chartInput(POINTS_BY_DEFAULT),
   output: z.object({
     ...chartHeader,
     series: z.enum(['price', 'market_cap']),
@@ -192,10 +209,20 @@ export const klinePoints = defineEndpoint({
     const series = params.pm === 'm' ? ('market_cap' as const) : ('price' as const);
     return { platform: params.platform, address: params.address, series, points };
   },
-  summarise(data) {
+  summarise(data, params) {
     if (data.points.length === 0) return `No points for ${data.address} on ${data.platform} in that range.`;
     const show = (v: number) => (data.series === 'price' ? formatPrice(v) : formatMoney(v));
     const values = data.points.flatMap((p) => (p.value === null ? [] : [{ time: p.time, value: p.value }]));
-    return `${chartHeading(data, data.points.length, `${data.series.replace('_', ' ')} points`)}: ${describeSeries(values, show)}`;
+    const what = data.series.replace('_', ' ');
+    const value = (v: number | null) => (v === null ? '' : show(v));
+    const points = seriesText(data.points, {
+      headline: () =>
+        `${chartHeading(data, data.points.length, `${what} points`)}: ${describeSeries(values, show)}`,
+      header: ['Time', what[0]?.toUpperCase() + what.slice(1), 'Volume'],
+      row: (p) => [formatTime(p.time), value(p.value), formatMoney(p.volume)],
+      one: (p) =>
+        `The ${what} of ${data.address} on ${data.platform} at ${formatTime(p.time)}: ${value(p.value)}, volume ${formatMoney(p.volume)}`,
+    });
+    return lines(points, moreLine(data.points.length, params.limit));
   },
 });

@@ -135,7 +135,6 @@ export const marketPairs = defineEndpoint({
     { fixed: 240, perCurrency: 100 },
     {
       list: 'market_pairs',
-      textRows: 20,
       total: (data) => (typeof data.num_market_pairs === 'number' ? data.num_market_pairs : undefined),
     },
   ),

@@ -13,8 +13,8 @@ import { historyByPlan, plansFrom } from '../catalog/plans.js';
 import { quoteEntry, quoteOf } from '../catalog/quotes.js';
 import { CALENDAR_INTERVALS, intervalSeconds, seriesServiceParams } from '../catalog/series.js';
 import { recordsOf } from '../catalog/shapes.js';
-import { formatMoney, formatPrice } from '../format/numbers.js';
-import { samplePoints } from '../format/series.js';
+import { currencyLabel, formatMoney, formatPrice } from '../format/numbers.js';
+import { seriesText } from '../format/series.js';
 import { formatTime, lines, table } from '../format/text.js';
 import {
   currencyParams,
@@ -87,6 +87,36 @@ const upstreamOhlcvSeries = lenient(ohlcvSeries, {
   quotes: z.array(lenient(candle.omit({ complete: true }), { quote: quoteOf(candleQuote) })),
 });
 
+/** One asset's candles: its close's headline, then every candle; one candle, one sentence. */
+function candlesText(a: z.infer<typeof ohlcvSeries>, length: CandleLength, what: string): string {
+  const cur = a.quotes[0]?.quote[0]?.currency ?? 'USD';
+  const money = (v: number | undefined) => formatPrice(v, cur);
+  const closes = a.quotes.flatMap((c) =>
+    c.quote[0]?.close === undefined ? [] : [{ time: c.time_open, value: c.quote[0].close }],
+  );
+  const row = (c: (typeof a.quotes)[number]) => {
+    const q = c.quote[0];
+    const time = `${formatTime(c.time_open, length === 'daily')}${c.complete ? '' : ' (so far)'}`;
+    return [
+      time,
+      money(q?.open),
+      money(q?.high),
+      money(q?.low),
+      money(q?.close),
+      formatMoney(q?.volume, cur),
+    ];
+  };
+  return seriesText(a.quotes, {
+    headline: () => seriesLine(a, closes, cur, what),
+    header: ['Open time', 'Open', 'High', 'Low', 'Close', 'Volume'],
+    row,
+    one: (c) => {
+      const [time, open, high, low, close, volume] = row(c);
+      return `${a.name} (${a.symbol}) ${length} candle of ${time} in ${currencyLabel(cur)}: open ${open}, high ${high}, low ${low}, close ${close}, volume ${volume}`;
+    },
+  });
+}
+
 export const ohlcvHistorical = defineEndpoint({
   name: 'get_ohlcv_historical',
   title: 'OHLCV candles (historical)',
@@ -102,8 +132,8 @@ export const ohlcvHistorical = defineEndpoint({
       time_period: enumParam(['daily', 'hourly'], 'Default daily.').optional(),
       ...rangeParams(),
       // The service reads time_start as exclusive here: the first candle is the period after it.
-      time_start: timeBoundParam('Start, exclusive'),
-      interval: enumParam(INTERVALS, 'Spacing; default the candle length.').optional(),
+      time_start: timeBoundParam('Exclusive'),
+      interval: enumParam(INTERVALS, 'Default: the candle length.').optional(),
       ...currencyParams(3),
       skip_invalid: skipInvalid,
     },
@@ -116,7 +146,7 @@ export const ohlcvHistorical = defineEndpoint({
   serviceParams: {
     ...seriesServiceParams,
     ...serviceSkipInvalid,
-    interval: enumParam(INTERVALS, 'Spacing.').default('daily'),
+    interval: enumParam(INTERVALS).default('daily'),
   },
   output: z.object({
     time_period: z.enum(['daily', 'hourly']),
@@ -144,40 +174,13 @@ export const ohlcvHistorical = defineEndpoint({
     return { time_period: length, interval: candleInterval(params), items };
   },
   summarise(data) {
-    const [lead, ...others] = data.items;
-    if (!lead) return 'No candles: none of the assets asked for is known.';
-    const cur = lead.quotes[0]?.quote[0]?.currency ?? 'USD';
-    const closes = (a: z.infer<typeof ohlcvSeries>) =>
-      a.quotes.flatMap((c) =>
-        c.quote[0]?.close === undefined ? [] : [{ time: c.time_open, value: c.quote[0].close }],
-      );
+    if (data.items.length === 0) return 'No candles: none of the assets asked for is known.';
     const sampled = intervalSeconds(data.interval) > CANDLE_SECONDS[data.time_period];
     const what = `${data.time_period} close${sampled ? `, one candle at each ${data.interval} step` : ''}`;
-    const shown = samplePoints(lead.quotes, 8);
-    const money = (v: number | undefined) => formatPrice(v, cur);
-    const open = lead.quotes.find((c) => !c.complete);
+    const open = data.items.flatMap((a) => a.quotes).find((c) => !c.complete);
     return lines(
-      seriesLine(lead, closes(lead), cur, what),
-      table(
-        ['Open time', 'Open', 'High', 'Low', 'Close', 'Volume'],
-        shown.map((c) => {
-          const q = c.quote[0];
-          return [
-            `${formatTime(c.time_open)}${c.complete ? '' : ' (so far)'}`,
-            money(q?.open),
-            money(q?.high),
-            money(q?.low),
-            money(q?.close),
-            formatMoney(q?.volume, cur),
-          ];
-        }),
-      ),
-      shown.length < lead.quotes.length &&
-        `(${shown.length} of ${lead.quotes.length} candles shown; format=json has all)`,
+      ...data.items.map((a) => candlesText(a, data.time_period, what)),
       open && `The candle from ${formatTime(open.time_open)} is not closed yet: its figures are so far.`,
-      ...others
-        .slice(0, 10)
-        .map((a) => seriesLine(a, closes(a), a.quotes[0]?.quote[0]?.currency ?? cur, what)),
     );
   },
 });
@@ -214,7 +217,7 @@ export const ohlcvLatest = defineEndpoint({
   serviceParams: serviceSkipInvalid,
   output: z.object({ items: z.array(latestCandle) }),
   credits: perItems({ per: 100, what: 'assets', items: namedCount, convert: true }),
-  pages: namedPages({ fixed: 250, perCurrency: 150 }, 20),
+  pages: namedPages({ fixed: 250, perCurrency: 150 }),
   refreshSeconds: 600,
   plans: plansFrom('startup'),
   normalise(body) {

@@ -8,8 +8,8 @@ import { offsetPages } from '../catalog/pages.js';
 import { enumParam, intParam, paramsObject } from '../catalog/params.js';
 import { ALL_PLANS } from '../catalog/plans.js';
 import { formatMoney, formatNumber } from '../format/numbers.js';
-import { describeSeries, samplePoints } from '../format/series.js';
-import { formatTime, lines, table } from '../format/text.js';
+import { describeSeries, seriesText } from '../format/series.js';
+import { formatTime, lines } from '../format/text.js';
 
 /** The service's bands (docs/service.md, "Answers"): used when an answer arrives without its label. */
 function fearAndGreedLabel(value: number): string {
@@ -91,7 +91,7 @@ export const fearAndGreedHistorical = defineEndpoint({
     items: z.array(fearAndGreedDay),
   }),
   credits: perCall(1),
-  pages: offsetPages({ fixed: 110, perCurrency: 0 }, { textRows: 31 }),
+  pages: offsetPages({ fixed: 110, perCurrency: 0 }),
   refreshSeconds: 15,
   plans: ALL_PLANS,
   normalise(body, params) {
@@ -101,13 +101,13 @@ export const fearAndGreedHistorical = defineEndpoint({
     const [latest] = data.items;
     if (!latest) return `No fear and greed values from start=${data.start}.`;
     const oldestFirst = [...data.items].reverse().map((v) => ({ time: v.timestamp, value: v.value }));
-    return lines(
-      `Fear & Greed ${latest.value} – ${latest.value_classification} on ${formatTime(latest.timestamp, true)}; ${data.items.length} daily values: ${describeSeries(oldestFirst, String, { dateOnly: true, changeIn: 'points' })}`,
-      table(
-        ['Date', 'Value', 'Label'],
-        data.items.map((v) => [formatTime(v.timestamp, true), String(v.value), v.value_classification]),
-      ),
-    );
+    return seriesText(data.items, {
+      headline: () =>
+        `Fear & Greed ${latest.value} – ${latest.value_classification} on ${formatTime(latest.timestamp, true)}; ${data.items.length} daily values: ${describeSeries(oldestFirst, String, { dateOnly: true, changeIn: 'points' })}`,
+      header: ['Date', 'Value', 'Label'],
+      row: (v) => [formatTime(v.timestamp, true), String(v.value), v.value_classification],
+      one: (v) => `Fear & Greed on ${formatTime(v.timestamp, true)}: ${v.value} – ${v.value_classification}`,
+    });
   },
 });
 
@@ -190,19 +190,17 @@ export const altcoinSeasonHistorical = defineEndpoint({
     const last = data.points.at(-1);
     if (!last) return `No altcoin season points for ${data.timeframe}.`;
     const series = data.points.map((p) => ({ time: p.timestamp, value: p.altcoin_index }));
-    const shown = samplePoints(data.points, 6);
-    return lines(
-      `Altcoin Season Index ${formatNumber(last.altcoin_index, 0)} – ${altcoinSeason(last.altcoin_index)}; ${data.points.length} points over ${data.timeframe}: ${describeSeries(series, (v) => formatNumber(v, 0), { changeIn: 'points' })}`,
-      table(
-        ['Time', 'Index', 'Altcoin cap'],
-        shown.map((p) => [
-          formatTime(p.timestamp),
-          formatNumber(p.altcoin_index, 0),
-          formatMoney(p.altcoin_marketcap),
-        ]),
-      ),
-      shown.length < data.points.length &&
-        `(${shown.length} of ${data.points.length} points shown; format=json has all)`,
-    );
+    return seriesText(data.points, {
+      headline: () =>
+        `Altcoin Season Index ${formatNumber(last.altcoin_index, 0)} – ${altcoinSeason(last.altcoin_index)}; ${data.points.length} points over ${data.timeframe}: ${describeSeries(series, (v) => formatNumber(v, 0), { changeIn: 'points' })}`,
+      header: ['Time', 'Index', 'Altcoin cap'],
+      row: (p) => [
+        formatTime(p.timestamp),
+        formatNumber(p.altcoin_index, 0),
+        formatMoney(p.altcoin_marketcap),
+      ],
+      one: (p) =>
+        `Altcoin Season Index at ${formatTime(p.timestamp)}: ${formatNumber(p.altcoin_index, 0)} – ${altcoinSeason(p.altcoin_index)}, altcoin cap ${formatMoney(p.altcoin_marketcap)}`,
+    });
   },
 });

@@ -86,7 +86,7 @@ export const fiatMap = defineEndpoint({
   }),
   output: z.object({ items: z.array(fiat) }),
   credits: perCall(1),
-  pages: offsetPages({ fixed: 90, perCurrency: 0 }, { textRows: 40 }),
+  pages: offsetPages({ fixed: 90, perCurrency: 0 }),
   refreshSeconds: 30,
   plans: ALL_PLANS,
   normalise(body) {

@@ -1,6 +1,6 @@
-/** Summaries of a time series: first, last, min, max and change, and a few sample rows. */
+/** A time series as text: first, last, min, max and change, then every point. */
 import { formatPercent } from './numbers.js';
-import { formatTime } from './text.js';
+import { formatTime, lines, table } from './text.js';
 
 export interface SeriesPoint {
   time: string | number;
@@ -44,10 +44,26 @@ export function describeSeries(
     .join(', ');
 }
 
-/** At most `max` points spread evenly over the series, always keeping the first and the last. */
-export function samplePoints<T>(points: readonly T[], max: number): T[] {
-  if (points.length <= max) return [...points];
-  const picked: T[] = [];
-  for (let i = 0; i < max; i++) picked.push(points[Math.round((i * (points.length - 1)) / (max - 1))]!);
-  return picked;
+/** How a series reads as text: its headline, each point as a row, and one point as a sentence. */
+export interface SeriesView<T> {
+  headline(): string;
+  header: string[];
+  row(point: T): string[];
+  one(point: T): string;
+}
+
+/**
+ * A series as text: the headline, then every point, one row each; a series of one point, one
+ * sentence. Never a sample: a text page holds as many points as its text shows (call/paging.ts).
+ */
+export function seriesText<T>(points: readonly T[], view: SeriesView<T>): string {
+  const [only] = points;
+  if (points.length === 1 && only !== undefined) return view.one(only);
+  return lines(
+    view.headline(),
+    table(
+      view.header,
+      points.map((p) => view.row(p)),
+    ),
+  );
 }

@@ -1,4 +1,4 @@
-/** Small helpers for compact text answers: durations, dates, tables, cut lists. */
+/** Small helpers for compact text answers: durations, dates, tables. */
 import { isoOf } from '../calendar.js';
 import { formatWhole } from './numbers.js';
 
@@ -41,23 +41,10 @@ export function table(header: string[], rows: string[][]): string {
   return [header, ...rows].map((cells) => cells.filter((_, c) => kept[c]).join(' | ')).join('\n');
 }
 
-/** At most `max` rows of a list, and how many were left out (for omittedLine). */
-export function cutRows<T>(items: readonly T[], max: number): { shown: readonly T[]; omitted: number } {
-  return items.length <= max
-    ? { shown: items, omitted: 0 }
-    : { shown: items.slice(0, max), omitted: items.length - max };
-}
-
 /** "1 credit", "1,200 credits": a count and its noun, singular for one. */
 export function counted(n: number, noun: string): string {
   const shown = Number.isInteger(n) ? formatWhole(n) : n.toLocaleString('en-US');
   return `${shown} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-/** "… 80 more rows not shown; <advice>." where advice says how to see them (a parameter that pages on). */
-export function omittedLine(omitted: number, advice: string): string | undefined {
-  if (omitted <= 0) return undefined;
-  return `… ${counted(omitted, 'more row')} not shown; ${advice}.`;
 }
 
 /** Join answer lines, dropping the empty ones. */

@@ -78,9 +78,9 @@ const input = paramsObject(
     id: idsParam.describe('Up to 10, e.g. 1027,5426.'),
     symbol: symbolsParam.describe('Or up to 10, e.g. ETH,SOL.'),
     days: intParam(DAYS.least, DAYS.most, 'Days back from now; default 90.').optional(),
-    time_start: timeBoundParam('Start instead of days, exclusive'),
+    time_start: timeBoundParam('Instead of days; exclusive'),
     time_end: timeEndParam,
-    interval: enumParam(['daily', 'hourly'], 'Candle length.').default('daily'),
+    interval: enumParam(['daily', 'hourly']).default('daily'),
     convert: convertParam(1).describe('One currency; default USD.'),
     benchmark: z
       .string()

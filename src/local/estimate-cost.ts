@@ -65,8 +65,8 @@ export const estimateCost = defineLocalTool({
     calls: z
       .array(
         z.strictObject({
-          tool: z.string().min(1).max(100).describe('Tool name.'),
-          arguments: z.record(z.string().max(100), z.unknown()).optional().describe('As for the call.'),
+          tool: z.string().min(1).max(100),
+          arguments: z.record(z.string().max(100), z.unknown()).optional(),
         }),
       )
       .min(1)

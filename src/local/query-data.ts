@@ -12,8 +12,6 @@ import { queryRefusal } from './query-refusals.js';
 
 /** The longest SQL taken. */
 export const MAX_SQL_CHARS = 10_000;
-/** Rows a text page shows at most. */
-const TEXT_ROWS = 100;
 
 /** A cell as the text shows it: a number to 10 significant digits, null as "null". */
 function cellText(value: unknown): string {
@@ -41,7 +39,7 @@ export const queryData = defineLocalTool({
     rows: z.array(z.array(z.unknown())).describe("In the columns' order"),
     more: z.boolean().describe('The query gives more rows than one query keeps (100,000): narrow it'),
   }),
-  pages: computedPages('rows', TEXT_ROWS),
+  pages: computedPages('rows'),
   async data({ sql }, context) {
     const answer = await context.query(sql);
     if (!answer.ok) throw new ToolRefusal(await queryRefusal(answer, sql, context));

@@ -13,7 +13,7 @@ import {
   type MapEntry,
   mapRow,
 } from '../endpoints/cryptocurrency-reference.js';
-import { cutRows, lines, table } from '../format/text.js';
+import { lines, table } from '../format/text.js';
 import { clip } from '../messages.js';
 
 /** Control and format characters (line breaks, NUL, bidirectional overrides): no asset's name has them. */
@@ -130,14 +130,13 @@ export const searchCryptocurrencies = defineLocalTool({
       return `No cryptocurrency matches "${clip(data.query, 100)}"; try a shorter fragment, the symbol or the name.`;
     }
     const exactSymbol = data.matches.filter((m) => m.exact && m.matched === 'symbol');
-    const { shown } = cutRows(data.matches, 25);
     return lines(
       exactSymbol.length > 1 &&
         `${exactSymbol.length} assets share the symbol ${exactSymbol[0]?.symbol}: pass the id of the one you mean.`,
       `${data.total} match${data.total === 1 ? '' : 'es'} for "${clip(data.query, 100)}", best first:`,
       table(
         MAP_COLUMNS,
-        shown.map((m) => mapRow(m, m.platform)),
+        data.matches.map((m) => mapRow(m, m.platform)),
       ),
       data.total > data.matches.length &&
         `${data.total - data.matches.length} more; raise limit or refine the query.`,

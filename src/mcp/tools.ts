@@ -73,14 +73,15 @@ function trim(node: unknown): unknown {
 }
 
 /**
- * Parameters every tool (or every paged one) takes, which the instructions explain once (`format=json`
- * for the structured data; `cursor` as an answer's `next` gives it): not listed tool by tool. The
- * listed schemas allow parameters they do not name, and the server takes these.
+ * The cursor every paged tool takes, which the instructions explain once (send an answer's `next`
+ * as it is): not listed tool by tool. The listed schemas allow parameters they do not name, and
+ * the server takes it. `format`, which every tool takes, is listed by its values alone, so that a
+ * client that sends only what a schema names can send it; the instructions say what each gives.
  */
-const EXPLAINED_ONCE: ReadonlySet<string> = new Set(['format', 'cursor']);
+const EXPLAINED_ONCE: ReadonlySet<string> = new Set(['cursor']);
 
 /** Parameters whose names say what they are (an offset, a page size, a range's bounds): listed without their words. */
-const SELF_EXPLAINED = /^(start|limit|amount|convert_id|skip_invalid|\w+_(min|max))$/;
+const SELF_EXPLAINED = /^(start|limit|amount|convert_id|skip_invalid|time_end|\w+_(min|max))$/;
 const RANGE_BOUND = /_(min|max)$/;
 /** A longer list of values is listed by its first few, as examples: a refusal names them all. */
 const ENUM_SHOWN = 4;
@@ -93,13 +94,16 @@ function listedInput(schema: Record<string, unknown>): Record<string, unknown> {
   const fields = schema.properties as Record<string, Record<string, unknown>>;
   const listed = (name: string, field: Record<string, unknown>): Record<string, unknown> => {
     const { description, enum: values, ...rest } = field;
+    if (name === 'format') return { enum: values };
     const plain = SELF_EXPLAINED.test(name);
     // "Default all." says what JSON Schema's `default` says, in fewer bytes.
     const only = /^Default ([\w.-]+)\.$/.exec(String(description ?? ''))?.[1];
     if (only !== undefined) rest.default ??= only;
     const words = plain || only !== undefined ? undefined : (description as string | undefined);
-    // An offset from 1, or a page size of at least 1, goes without saying.
-    if (plain && rest.minimum === 1) delete rest.minimum;
+    // An offset from 1, or a page size or count of at least 1, goes without saying.
+    if ((plain || name === 'count') && rest.minimum === 1) delete rest.minimum;
+    // A time goes as text (Unix seconds as digits, or ISO 8601); the server takes a number too.
+    if (Array.isArray(rest.type) && rest.type.join() === 'string,number') rest.type = 'string';
     if (name === 'start' && rest.default === 1) delete rest.default;
     // A flag is off unless sent.
     if (rest.type === 'boolean' && rest.default === false) delete rest.default;

@@ -30,7 +30,6 @@ it.each(CASES)('%s %j asks what %j asks, from the same cache entry', async (tool
 
 it('the descriptions say so', () => {
   const quotes = session.tools.find((t) => t.name === 'get_cryptocurrency_quotes_latest');
-  const properties = quotes?.inputSchema.properties as Record<string, { description: string }>;
+  const properties = quotes?.inputSchema.properties as Record<string, { description?: string }>;
   expect(properties.symbol?.description).toContain('BTC, ETH');
-  expect(properties.convert?.description).toContain('EUR, BTC');
 });

@@ -74,12 +74,12 @@ async function pageThrough(tool: string, args: Record<string, unknown>) {
 }
 
 /** Every text page, following the text's own "Next page:" line as a model reading text would. */
-async function textPages(tool: string, args: Record<string, unknown>) {
+async function textPages(tool: string, args: Record<string, unknown>, session = mcp) {
   const pages: string[] = [];
   let next: Record<string, unknown> | undefined = args;
   while (next !== undefined) {
     expect(pages.length, 'pages').toBeLessThan(200);
-    const result = (await mcp.call(tool, next)) as CallToolResult;
+    const result = (await session.call(tool, next)) as CallToolResult;
     expect(result.isError, textOf(result)).toBeFalsy();
     const text = textOf(result);
     pages.push(text);
@@ -173,6 +173,14 @@ describe.each(CASES)('$label', (c) => {
 describe('a listing of more rows than one answer carries', () => {
   const convert = 'USD,EUR,GBP,JPY,BTC,ETH,CHF,CAD,AUD,CNY,INR,BRL,KRW,MXN,SGD';
   const LISTINGS = '/v3/cryptocurrency/listings/latest';
+  /** A server on the same state directory whose text pages are short: a text page has a cursor. */
+  let narrow: Session;
+  beforeAll(async () => {
+    narrow = await startMcp(
+      heavyCallsEnv(sandbox, { SVC_CACHE: 'off', SVC_STATE_DIR: stateDir, SVC_TEXT_PAGE_CHARS: '2000' }),
+    );
+  });
+  afterAll(() => narrow?.close());
 
   it('is one request, charged once; its JSON pages hold all 231 assets once, then end', async () => {
     const args = { limit: 5000, convert, format: 'json' };
@@ -197,7 +205,7 @@ describe('a listing of more rows than one answer carries', () => {
   });
 
   it("the map's text pages, followed by their own Next page line, show every asset once", async () => {
-    const pages = await textPages('get_cryptocurrency_map', { limit: 50 });
+    const pages = await textPages('get_cryptocurrency_map', { limit: 50 }, narrow);
     const ids = pages.flatMap((text) =>
       text
         .split('\n')
@@ -206,11 +214,18 @@ describe('a listing of more rows than one answer carries', () => {
     );
     expect(ids).toHaveLength(231);
     expect(new Set(ids).size).toBe(231);
-    // The first text page shows 25 of the 50 asked for, and its next starts at the 26th.
-    expect(pages[0]).toMatch(/^Rows 1–25 of 50; next is the following page, free/m);
-    expect(pages[0]).toMatch(/^Next page: \{"start":26,"limit":25,.*"cursor":"[\w-]{16}\.25"\}$/m);
-    // A page of 50 as full as asked may have more: it carries a next asking the service for them.
-    expect(pages[1]).toMatch(/^Next page: \{"start":51,"limit":50,"sort":"id"\}$/m);
+    // The first text page shows the rows its 2,000 characters hold, and its next starts after them.
+    const [, shown] = /^Rows 1–(\d+) of 50; next is the following page, free/m.exec(pages[0] as string) ?? [];
+    expect(Number(shown)).toBeGreaterThan(10);
+    expect(pages[0]).toMatch(
+      new RegExp(
+        `^Next page: \\{"start":${Number(shown) + 1},"limit":${50 - Number(shown)},.*"cursor":"[\\w-]{16}\\.${shown}"\\}$`,
+        'm',
+      ),
+    );
+    // The last page of 50 as full as asked may have more: a next asking the service for them.
+    const fiftieth = pages.findIndex((text) => /^Rows \d+–50; the service may have more/m.test(text));
+    expect(pages[fiftieth]).toMatch(/^Next page: \{"start":51,"limit":50,"sort":"id"\}$/m);
     expect(pages.at(-1)).not.toMatch(/^Next page:/m);
   });
 
@@ -230,13 +245,13 @@ describe('a listing of more rows than one answer carries', () => {
   });
 
   it('a page asked for after its kept result is gone is refused, free, naming the call that asks again and its price', async () => {
-    const first = (await mcp.call('get_cryptocurrency_listings_latest', { limit: 100 })) as CallToolResult;
+    const first = (await narrow.call('get_cryptocurrency_listings_latest', { limit: 100 })) as CallToolResult;
     const next = (first.structuredContent as { next: Record<string, unknown> }).next;
     // Past its keep time (at least 10 minutes): gone from the files and from memory alike.
     moveClockAhead(11 * 60_000);
     const requestsBefore = requestsTo(LISTINGS);
     const usedBefore = await creditsUsed();
-    const again = (await mcp
+    const again = (await narrow
       .call('get_cryptocurrency_listings_latest', next)
       .finally(restoreClock)) as CallToolResult;
     expect(again.isError, textOf(again)).toBe(true);
@@ -259,10 +274,10 @@ describe('a listing of more rows than one answer carries', () => {
     expect(textOf(alone)).toMatch(
       /cannot be served: its kept result is gone .* Nothing was sent or charged\. Call the tool again with the first call's arguments: its next gives a new cursor\.$/,
     );
-    const first = (await mcp.call('get_cryptocurrency_listings_latest', { limit: 100 })) as CallToolResult;
+    const first = (await narrow.call('get_cryptocurrency_listings_latest', { limit: 100 })) as CallToolResult;
     const next = (first.structuredContent as { next: { cursor: string } }).next;
     const pastEnd = next.cursor.replace(/\.\d+$/, '.100');
-    const beyond = (await mcp.call('get_cryptocurrency_listings_latest', {
+    const beyond = (await narrow.call('get_cryptocurrency_listings_latest', {
       cursor: pastEnd,
     })) as CallToolResult;
     expect(beyond.isError).toBe(true);

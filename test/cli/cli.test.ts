@@ -26,7 +26,8 @@ describe('svc-mcp call', () => {
   });
 
   it("one call's next page, in another process, comes free from the result the first kept", async () => {
-    const env = { SVC_STATE_DIR: newStateDir(), SVC_CACHE: 'off' };
+    // Text pages of 2,000 characters: the first of the 50 rows asked for carries a cursor.
+    const env = { SVC_STATE_DIR: newStateDir(), SVC_CACHE: 'off', SVC_TEXT_PAGE_CHARS: '2000' };
     const first = await runCli(['call', 'get_cryptocurrency_map', '{"limit": 50}'], env);
     const line = first.stdout.split('\n').find((l) => l.startsWith('Next page: '));
     expect(line, first.stdout).toBeDefined();
@@ -35,7 +36,8 @@ describe('svc-mcp call', () => {
       env,
     );
     expect(second.code, second.stderr).toBe(0);
-    expect(second.stdout).toMatch(/^25 cryptocurrencies from start=26/);
+    const shown = /^Rows 1–(\d+) of 50/m.exec(first.stdout)?.[1];
+    expect(second.stdout).toMatch(new RegExp(`^\\d+ cryptocurrencies from start=${Number(shown) + 1}`));
     expect(second.stdout.trimEnd().split('\n').at(-1)).toMatch(
       /^from the kept result of the call that paid for it, 0 credits · \d+ s old · sandbox data$/,
     );

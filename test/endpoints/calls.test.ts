@@ -29,6 +29,7 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
       for (const tool of mcp.tools) {
         const result = await mcp.call(tool.name, defaultArgs(tool.name));
         const text = expectAnswer(result, tool.name);
+        expect(text.length, tool.name).toBeLessThanOrEqual(4000);
         expect(text.split('\n')[0]!.length, tool.name).toBeGreaterThan(10);
         // Every result says what it cost and how fresh it is, local tools' too.
         expect(result._meta, tool.name).toMatchObject({
@@ -103,12 +104,12 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
       expect(data<{ items: unknown[] }>(paged).items).toEqual(ten.items.slice(3, 6));
     });
 
-    it('historical with limit=500 stays short and pages on from the row after its last', async () => {
+    it('historical with limit=500: every value in one text page, a row each, then the service may have more', async () => {
       const result = await mcp.call('get_fear_and_greed_historical', { limit: 500 });
       const text = expectAnswer(result, 'limit 500');
-      expect(data<{ items: unknown[] }>(result).items).toHaveLength(31);
-      expect(text.length).toBeLessThan(4_000);
-      expect(text).toMatch(/^Next page: \{"start":32,"limit":469,"cursor":"[\w-]{16}\.31"\}$/m);
+      expect(data<{ items: unknown[] }>(result).items).toHaveLength(500);
+      expect(text.match(/^\d{4}-\d{2}-\d{2} \| \d+ \| /gm)).toHaveLength(500);
+      expect(text).toMatch(/^Next page: \{"start":501,"limit":500\}$/m);
     });
   });
 
@@ -179,13 +180,16 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
       }
     });
 
-    it('historical: Unix-second bounds, and a long 5m series cut in the text', async () => {
+    it('historical: Unix-second bounds, and a long 5m series a text page at a time, every point of it shown', async () => {
       const bounded = await mcp.call('get_global_metrics_historical', { time_end: 1_795_000_000, count: 3 });
       expectAnswer(bounded, 'Unix-second time_end');
       const long = await mcp.call('get_global_metrics_historical', { interval: '5m', count: 1000 });
       const text = expectAnswer(long, '5m x 1000');
-      expect(data<History>(long).quotes.length).toBeGreaterThan(100);
-      expect(text).toMatch(/shown/);
+      const shown = data<History>(long).quotes.length;
+      expect(shown).toBeGreaterThan(100);
+      expect(shown).toBeLessThan(1000);
+      expect(text.match(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \| /gm)).toHaveLength(shown);
+      expect(text).toMatch(new RegExp(`^Rows 1–${shown} of [\\d,]+; next is the following page, free`, 'm'));
     });
 
     it('historical: monthly over a year', async () => {

@@ -10,16 +10,8 @@ import {
   formatWhole,
   plainDecimal,
 } from '../../src/format/numbers.js';
-import { describeSeries, samplePoints } from '../../src/format/series.js';
-import {
-  counted,
-  cutRows,
-  formatDuration,
-  formatTime,
-  lines,
-  omittedLine,
-  table,
-} from '../../src/format/text.js';
+import { describeSeries, seriesText } from '../../src/format/series.js';
+import { counted, formatDuration, formatTime, lines, table } from '../../src/format/text.js';
 
 describe('numbers', () => {
   it.each([
@@ -110,12 +102,7 @@ describe('text', () => {
     expect(table(['A', 'B'], [])).toBe('');
   });
 
-  it('cut lists say how many rows were left out, and lines drop the empty parts', () => {
-    expect(cutRows([1, 2, 3], 5)).toEqual({ shown: [1, 2, 3], omitted: 0 });
-    expect(cutRows([1, 2, 3], 2)).toEqual({ shown: [1, 2], omitted: 1 });
-    expect(omittedLine(0, 'x')).toBeUndefined();
-    expect(omittedLine(1, 'send start=3')).toBe('… 1 more row not shown; send start=3.');
-    expect(omittedLine(80, 'send start=3')).toBe('… 80 more rows not shown; send start=3.');
+  it('lines drop the empty parts', () => {
     expect(lines('a', undefined, false, '', 'b')).toBe('a\nb');
   });
 });
@@ -146,9 +133,22 @@ describe('series', () => {
     ).not.toContain('change');
   });
 
-  it('samples evenly, keeping the first and the last', () => {
-    const many = Array.from({ length: 101 }, (_, i) => i);
-    expect(samplePoints(many, 5)).toEqual([0, 25, 50, 75, 100]);
-    expect(samplePoints([1, 2], 5)).toEqual([1, 2]);
+  const view = {
+    headline: () => 'Three days',
+    header: ['Day', 'Value'],
+    row: (p: { time: string; value: number }) => [formatTime(p.time, true), String(p.value)],
+    one: (p: { time: string; value: number }) => `On ${formatTime(p.time, true)}: ${p.value}`,
+  };
+
+  it('shows every point under its headline, and one point as a sentence', () => {
+    const many = Array.from({ length: 101 }, (_, i) => ({
+      time: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`,
+      value: i,
+    }));
+    expect(seriesText(many, view).split('\n')).toHaveLength(1 + 1 + 101);
+    expect(seriesText(points, view)).toBe(
+      'Three days\nDay | Value\n2026-11-20 | 100\n2026-11-21 | 80\n2026-11-22 | 120',
+    );
+    expect(seriesText(points.slice(0, 1), view)).toBe('On 2026-11-20: 100');
   });
 });

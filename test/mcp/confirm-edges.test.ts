@@ -58,7 +58,7 @@ describe.each(V2_KINDS)('identical costly calls at once, the cache on: $client o
         asking.call('get_cryptocurrency_listings_latest', { limit, format: 'json' }),
       ]);
       expect(text.isError, textOf(text)).toBeFalsy();
-      expect(textOf(text)).toMatch(/^Cryptocurrencies 1–20 by market_cap/);
+      expect(textOf(text)).toMatch(/^Cryptocurrencies 1–\d+ by market_cap/);
       expect(json.isError, textOf(json)).toBeFalsy();
       expect(JSON.parse(textOf(json)).items.length).toBeGreaterThan(0);
       expect(sent() - before).toBe(1);
@@ -74,7 +74,7 @@ describe.each(V2_KINDS)('identical costly calls at once, the cache on: $client o
       ]);
       expect(textOf(declined)).toMatch(/^Not sent: the call was not confirmed|cryptocurrenc/i);
       expect(plain.isError, textOf(plain)).toBeFalsy();
-      expect(textOf(plain)).toMatch(/^Cryptocurrencies 1–20 by market_cap/);
+      expect(textOf(plain)).toMatch(/^Cryptocurrencies 1–\d+ by market_cap/);
     }
   });
 });

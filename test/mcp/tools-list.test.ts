@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli, spawnCli } from '../helpers/cli.js';
+import { firstText, REPO_ROOT, runCli, spawnCli } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { type Session, spawnMcp } from '../helpers/session.js';
 import { withoutLedgerNotice } from '../helpers/sqlite.js';
@@ -53,25 +53,42 @@ describe('tools/list on the embedded sandbox', () => {
     }
   });
 
-  it('every tool: an object input schema, each parameter described or self-explaining, and an output schema', () => {
-    // What the instructions explain once (format, cursor) is not listed tool by tool; what names
-    // itself (start, limit, a range's bounds) or has its default and values listed goes without words.
-    const plain = /^(start|limit|amount|convert_id|skip_invalid|\w+_(min|max))$/;
-    for (const tool of mcp.tools) {
-      const input = tool.inputSchema as {
-        type: string;
-        properties: Record<string, { description?: string; enum?: unknown[]; default?: unknown }>;
-      };
-      expect(input.type, tool.name).toBe('object');
-      expect(input.properties.format, tool.name).toBeUndefined();
-      expect(input.properties.cursor, tool.name).toBeUndefined();
-      for (const [param, schema] of Object.entries(input.properties)) {
-        const speaks = plain.test(param) || (schema.enum !== undefined && schema.default !== undefined);
-        if (!speaks) expect(schema.description, `${tool.name}.${param}`).toMatch(/\S/);
+  it('every tool: an object input schema declaring format, each parameter described or self-explaining, and an output schema', async () => {
+    // The cursor, which the instructions explain once, is not listed tool by tool; format is, by its
+    // values (the instructions say what each gives); what names itself (start, limit, a range's
+    // bounds) or has its default and values listed goes without words.
+    const plain =
+      /^(start|limit|amount|convert_id|skip_invalid|time_end|interval|sort|time_period|\w+_(min|max))$/;
+    const all = await startMcp({ SVC_TOOLSETS: 'all' });
+    try {
+      expect(all.tools.length).toBeGreaterThan(mcp.tools.length);
+      for (const tool of all.tools) {
+        const input = tool.inputSchema as {
+          type: string;
+          properties: Record<string, { description?: string; enum?: unknown[]; default?: unknown }>;
+        };
+        expect(input.type, tool.name).toBe('object');
+        expect(input.properties.format, tool.name).toEqual({ enum: ['text', 'json'] });
+        expect(input.properties.cursor, tool.name).toBeUndefined();
+        for (const [param, schema] of Object.entries(input.properties)) {
+          const speaks =
+            param === 'format' ||
+            plain.test(param) ||
+            schema.enum !== undefined ||
+            schema.default !== undefined;
+          if (!speaks) expect(schema.description, `${tool.name}.${param}`).toMatch(/\S/);
+        }
+        expect(tool.outputSchema?.type, tool.name).toBe('object');
+        expect(JSON.stringify(tool)).not.toContain('$schema');
       }
-      expect(tool.outputSchema?.type, tool.name).toBe('object');
-      expect(JSON.stringify(tool)).not.toContain('$schema');
+    } finally {
+      await all.close();
     }
+  });
+
+  it('format, as listed, is taken: json gives the structured data as text', async () => {
+    const result = await mcp.call('get_fear_and_greed_latest', { format: 'json' });
+    expect(JSON.parse(firstText(result))).toStrictEqual(result.structuredContent);
   });
 
   it('the process prints a banner on stderr naming the version, the data source and the tool count', async () => {
