@@ -25,7 +25,7 @@ const MAY_IMPORT = {
   format: ['calendar'],
   // The way a tool is defined; then the tools defined with it; then the list of them all.
   catalog: ['calendar', 'messages'],
-  endpoints: ['calendar', 'catalog', 'format'],
+  endpoints: ['calendar', 'catalog', 'format', 'messages'],
   local: ['analysis', 'calendar', 'catalog', 'endpoints', 'format', 'messages'],
   tools: ['catalog', 'endpoints', 'local', 'messages'],
   config: ['catalog', 'messages', 'state-dir', 'time-bounds'],
@@ -33,7 +33,7 @@ const MAY_IMPORT = {
   redis: ['config', 'ops'],
   upstream: ['cpu-turns', 'format', 'messages', 'time-bounds'],
   cache: ['catalog', 'config', 'redis', 'state-dir'],
-  guard: ['catalog', 'config', 'format', 'messages', 'redis', 'state-dir', 'time-bounds'],
+  guard: ['calendar', 'catalog', 'config', 'format', 'messages', 'redis', 'state-dir', 'time-bounds'],
   // Kept results as tables, and the query engine over them.
   kept: ['cache', 'catalog', 'package-files', 'redis', 'state-dir'],
   // The sandbox is the service's independent witness: its table of the service is its own.

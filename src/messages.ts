@@ -3,6 +3,10 @@
 /** What a cancelled call answers, whichever part noticed the cancel. */
 export const CALL_CANCELLED = 'The call was cancelled.';
 
+/** Where to look an asset up when a name given for one is not known: the free search. */
+export const FIND_ASSET =
+  'search_cryptocurrencies (free) finds the id, slug and symbol of an asset by its name';
+
 /** The rule of an instant given in settings or flags (SVC_NOW, --now). */
 export const ISO_INSTANT_RULE = 'must be an ISO 8601 instant such as 2026-11-22T12:00:00Z';
 
@@ -24,4 +28,36 @@ export function listenProblem(error: NodeJS.ErrnoException, host: string, port: 
 export function clip(text: string, max = 60): string {
   const printable = text.slice(0, max).replace(/[^\x20-\x7e]/g, '?');
   return text.length > max ? `${printable}…` : printable;
+}
+
+/** Edits (insert, delete, replace) from `a` to `b`. */
+export function editDistance(a: string, b: string): number {
+  // Rows of the classic table; every index read is within the row just built (length b.length + 1).
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const replace = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, replace));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The one of `names` a mistyped `typed` most likely meant (`symbl` → symbol, `timeStart` →
+ * time_start): the fewest edits, letter case and `_` aside, within a third of its length; none
+ * when nothing is that close.
+ */
+export function closestName(typed: string, names: readonly string[]): string | undefined {
+  const plain = (name: string) => name.toLowerCase().replace(/_/g, '');
+  const word = plain(typed.slice(0, 100));
+  let best: { name: string; edits: number } | undefined;
+  for (const name of names) {
+    const edits = editDistance(word, plain(name));
+    if (edits <= Math.max(1, Math.floor(name.length / 3)) && (best === undefined || edits < best.edits))
+      best = { name, edits };
+  }
+  return best?.name;
 }

@@ -19,7 +19,7 @@ import {
 } from '../catalog/index.js';
 import { validateParams } from '../catalog/params.js';
 import { counted, formatTime } from '../format/text.js';
-import { largestFit } from '../guard/fit.js';
+import { fittingPlan, largestFit } from '../guard/fit.js';
 import { selectTools, unknownToolMessage } from '../tools/index.js';
 import { RefusedCall } from './confirmation.js';
 import { dataRoom } from './cut.js';
@@ -86,6 +86,9 @@ export async function estimateCall(
     ? undefined
     : largestFit(tool.credits, priced.params, config.maxCreditsPerCall, now);
   const note = withinLimit ? pagesNote(priced.pages) : (fit ?? 'Ask for less data in one call.');
+  const plan = withinLimit
+    ? undefined
+    : fittingPlan(tool.credits, priced.params, config.maxCreditsPerCall, now);
   return {
     ok: true,
     credits: priced.credits,
@@ -93,6 +96,7 @@ export async function estimateCall(
     ...onPlans,
     within_limit: withinLimit,
     ...(note !== undefined ? { note } : {}),
+    ...(plan ? { fitting_plan: { ...plan, total: plan.credits.reduce((a, b) => a + b, 0) } } : {}),
     request: config.cache && tool.refreshSeconds > 0 ? priced.key : undefined,
   };
 }

@@ -66,6 +66,8 @@ export type CallEstimate =
       within_limit: boolean;
       /** How to make it fit the per-call limit, when it does not; or the capping a real call would do. */
       note?: string;
+      /** Over the per-call limit: the whole of it as calls that each fit, when its rows can be cut so. */
+      fitting_plan?: { calls: Record<string, unknown>[]; credits: number[]; total: number };
       /**
        * The request it would make (its cache key), where the cache would answer the same request
        * made again within the endpoint's refresh: a repeat in a plan is free.

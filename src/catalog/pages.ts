@@ -194,7 +194,8 @@ export function seriesPages(
     complete(asked, now) {
       // Every series has its spacing by now: a default of its input, or filled in here.
       const params = { ...asked, interval: options.interval?.(asked) ?? asked.interval } as SeriesRange;
-      const counted = { ...params, count: seriesCount(params, now, byDefault, most) };
+      const { startExclusive } = options;
+      const counted = { ...params, count: seriesCount(params, now, { byDefault, most, startExclusive }) };
       return options.complete ? options.complete(counted, asked) : counted;
     },
     count: (data) => times(data).length,
@@ -220,7 +221,7 @@ export function seriesPages(
       if (params.count !== undefined || params.time_start === undefined || last === undefined)
         return undefined;
       const range = { ...params, interval: options.interval?.(params) ?? params.interval } as SeriesRange;
-      if ((rangePeriods(range, now) ?? 0) <= most) return undefined;
+      if ((rangePeriods(range, now, options.startExclusive) ?? 0) <= most) return undefined;
       const after = Math.floor(last / 1000) + (options.startExclusive ? 0 : 1);
       return { ...params, time_start: isoSeconds(after) };
     },

@@ -4,8 +4,8 @@
  */
 
 import { z } from 'zod';
-import { clip } from '../messages.js';
-import { parseTime, TIME_RULE } from './time.js';
+import { clip, closestName } from '../messages.js';
+import { parseTime, timeProblem } from './time.js';
 
 export { parseTime } from './time.js';
 
@@ -132,8 +132,9 @@ export function convertIdParam(max: number) {
 export function timeParam(what: string) {
   return z
     .union([z.string(), z.number()])
-    .refine((v) => (typeof v === 'number' || v.length <= 40) && parseTime(v) !== undefined, {
-      message: TIME_RULE,
+    .superRefine((v, context) => {
+      const problem = timeProblem(v);
+      if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
     })
     .optional()
     .describe(`${what}: Unix seconds or ISO 8601 (e.g. 2026-11-01T00:00:00Z).`);
@@ -229,7 +230,7 @@ export type ParamsResult<T> = { ok: true; value: T } | { ok: false; message: str
 
 /**
  * Validate arguments against an endpoint's schema and turn the first problem into one sentence
- * that names the parameter and says what is allowed (the field's own description).
+ * that names the parameter, the value and what is allowed.
  */
 export function validateParams<S extends z.ZodObject>(schema: S, args: unknown): ParamsResult<z.output<S>> {
   const input = args ?? {};
@@ -263,38 +264,101 @@ export function unknownMember(path: readonly PropertyKey[], key: string): string
   return `Unknown member "${clip(key, 40)}" in ${where(path)}; see the parameter's description for what it takes.`;
 }
 
-/** "Unknown parameter …; this endpoint takes: …" */
+/** "Unknown parameter …: did you mean …? This endpoint takes: …" */
 export function unknownParameter(schema: z.ZodObject, name: string): string {
   const allowed = Object.keys(schema.shape);
-  return `Unknown parameter "${clip(name, 40)}"; this endpoint takes: ${allowed.length ? allowed.join(', ') : 'none'}.`;
+  const meant = closestName(name, allowed);
+  const guess = meant === undefined ? '' : `: did you mean "${meant}"?`;
+  return `Unknown parameter "${clip(name, 40)}"${guess}${guess ? ' This' : '; this'} endpoint takes: ${allowed.length ? allowed.join(', ') : 'none'}.`;
 }
 
 function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: Record<string, unknown>): string {
   // Inside a parameter (estimate_cost's calls[0].arguments): named by its whole path.
   if (issue.path.length > 1 || (issue.code === 'unrecognized_keys' && issue.path.length > 0)) {
     if (issue.code === 'unrecognized_keys') return unknownMember(issue.path, issue.keys[0] ?? '');
-    return `Invalid value in ${where(issue.path)}: ${lowerFirst(issue.message)}.`;
+    return `Invalid value in ${where(issue.path)}: ${problemOf(issue, valueAt(input, issue.path), undefined)}.`;
   }
   if (issue.code === 'unrecognized_keys') return unknownParameter(schema, issue.keys[0] ?? '');
   const name = String(issue.path[0] ?? '');
   // A rule over several parameters none of which was sent (one of id, slug or symbol).
   if (name === '') return `Missing parameter: ${lowerFirst(issue.message)}.`;
   const field = schema.shape[name] as z.ZodType | undefined;
-  const rule = [boundsOf(field), fieldDescription(field)].filter(Boolean).join('. ');
-  const help = rule ? ` Allowed: ${rule}` : '';
-  if (name !== '' && input?.[name] === undefined && issue.code !== 'custom') {
-    return `Missing parameter "${name}": it is required.${help}`;
-  }
-  // A number out of range: the bounds are in `help`, in words (zod's own names a safe-integer bound).
   const value = input?.[name];
-  if ((issue.code === 'too_big' || issue.code === 'too_small') && typeof value === 'number' && help) {
-    return `Invalid value for "${name}": ${clip(String(value), 40)} is out of range.${help}`;
+  if (value === undefined && issue.code !== 'custom') {
+    const bounds = boundsOf(field);
+    return `Missing parameter "${name}": it is required${bounds ? ` (${bounds})` : ''}.`;
   }
-  // Not one of an enum's values: `help` lists them, once (zod's own message lists them too).
-  if (issue.code === 'invalid_value' && help) {
-    return `Invalid value for "${name}": ${clip(JSON.stringify(value) ?? String(value), 40)} is not one of its values.${help}`;
+  return `Invalid value for "${name}": ${problemOf(issue, value, field)}${elsewhere(schema, name, value)}.`;
+}
+
+/**
+ * What is wrong with a value, in words that name it and say what is allowed (the schema's bounds,
+ * the rule's own message), never the validator's wording or a field's description.
+ */
+function problemOf(issue: z.core.$ZodIssue, value: unknown, field: z.ZodType | undefined): string {
+  const bounds = boundsOf(field);
+  const shown = clip(JSON.stringify(value) ?? String(value), 40);
+  if (typeof value === 'string' && value.trim() === '' && issue.code !== 'custom') return 'is empty';
+  // A rule's own message says what it allows: only the validator's wording is put in ours.
+  if (!/^(Too (big|small)|Invalid (input|option))\b/.test(issue.message)) return lowerFirst(issue.message);
+  switch (issue.code) {
+    case 'invalid_value':
+      return `${shown} is not ${bounds ?? 'one of its values'}`;
+    case 'invalid_type':
+      if (typeof value === 'number') return `${shown} is not ${bounds ?? expectedWords(issue.expected)}`;
+      return `must be ${bounds ?? expectedWords(issue.expected)}, not ${typeWords(value)} (${shown})`;
+    case 'too_big':
+    case 'too_small':
+      if (typeof value === 'number') return `${shown} is out of range: ${bounds ?? 'see the tool'}`;
+      if (typeof value === 'string') {
+        const most = issue.code === 'too_big' ? `at most ${issue.maximum}` : `at least ${issue.minimum}`;
+        return `is too ${issue.code === 'too_big' ? 'long' : 'short'}: ${most} characters (got ${value.length})`;
+      }
+      break;
   }
-  return `Invalid value for "${name}": ${lowerFirst(issue.message)}.${help}`;
+  return lowerFirst(issue.message);
+}
+
+function expectedWords(expected: string): string {
+  const words: Record<string, string> = {
+    string: 'text',
+    number: 'a number',
+    int: 'a whole number',
+    boolean: 'true or false',
+    object: 'an object',
+    record: 'an object',
+    array: 'a list',
+  };
+  return words[expected] ?? expected;
+}
+
+/** The value at `path` inside the arguments, if there is one. */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+function typeWords(value: unknown): string {
+  if (typeof value === 'string') return 'text';
+  if (Array.isArray(value)) return 'a list';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** "; interval takes it: send interval=weekly": another parameter of the tool whose values hold this one. */
+function elsewhere(schema: z.ZodObject, name: string, value: unknown): string {
+  if (typeof value !== 'string') return '';
+  for (const [other, field] of Object.entries(schema.shape)) {
+    const base = unwrap(field as z.ZodType, () => false);
+    if (other !== name && base instanceof z.ZodEnum && (base.options as unknown[]).includes(value)) {
+      return `; ${other} takes it: send ${other}=${value}`;
+    }
+  }
+  return '';
 }
 
 /**
@@ -332,8 +396,4 @@ function unwrap(field: z.ZodType | undefined, stop: (f: z.ZodType) => boolean): 
     current = (current.def as unknown as { innerType: z.ZodType }).innerType;
   }
   return current;
-}
-
-function fieldDescription(field: z.ZodType | undefined): string | undefined {
-  return unwrap(field, (f) => f.description !== undefined)?.description;
 }

@@ -48,23 +48,30 @@ export const seriesServiceParams = {
  * Periods from the one holding time_start to time_end (now when not given), or undefined without
  * time_start. Calendar periods start at the one holding time_start (a daily series from 23:00 has
  * that day's point), and months and years are counted on the calendar, not by their mean length.
+ * Where time_start is exclusive (OHLCV: the candles after it), the period holding it is not counted,
+ * as the service does not answer it.
  */
-export function rangePeriods(p: SeriesRange, now: number): number | undefined {
+export function rangePeriods(p: SeriesRange, now: number, startExclusive = false): number | undefined {
   if (p.time_start === undefined) return undefined;
   const start = parseTime(p.time_start) ?? 0;
   const end = p.time_end === undefined ? now : (parseTime(p.time_end) ?? start);
-  return (CALENDAR_INTERVALS as readonly string[]).includes(p.interval)
+  const periods = (CALENDAR_INTERVALS as readonly string[]).includes(p.interval)
     ? calendarPeriods(start, end, p.interval as CalendarUnit)
     : Math.floor((end - start) / intervalSeconds(p.interval)) + 1;
+  return startExclusive ? Math.max(0, periods - 1) : periods;
 }
 
 /**
  * The count a series call asks for: the one given; else, from time_start to time_end (or now),
  * every period of the range (up to `most`); else `byDefault`.
  */
-export function seriesCount(p: SeriesRange, now: number, byDefault = SERIES_COUNT, most = MAX_SERIES_COUNT) {
+export function seriesCount(
+  p: SeriesRange,
+  now: number,
+  { byDefault = SERIES_COUNT, most = MAX_SERIES_COUNT, startExclusive = false } = {},
+) {
   if (p.count !== undefined) return p.count;
-  const periods = rangePeriods(p, now);
+  const periods = rangePeriods(p, now, startExclusive);
   return periods === undefined ? byDefault : Math.max(1, Math.min(periods, most));
 }
 
@@ -72,7 +79,7 @@ export function seriesCount(p: SeriesRange, now: number, byDefault = SERIES_COUN
  * Periods a call returns at most: its count, fewer when its time range holds fewer periods. An
  * estimate below what comes back would let a call pass the budget.
  */
-export function expectedPoints(p: SeriesRange, now: number): number {
-  const count = seriesCount(p, now);
-  return Math.max(1, Math.min(count, rangePeriods(p, now) ?? count));
+export function expectedPoints(p: SeriesRange, now: number, startExclusive = false): number {
+  const count = seriesCount(p, now, { startExclusive });
+  return Math.max(1, Math.min(count, rangePeriods(p, now, startExclusive) ?? count));
 }

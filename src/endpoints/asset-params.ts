@@ -15,6 +15,7 @@ import {
   symbolListParam,
   timeParam,
 } from '../catalog/params.js';
+import { clip, FIND_ASSET } from '../messages.js';
 
 /** Exactly one of `keys` must be given. */
 export function exactlyOne(...keys: string[]): Rule {
@@ -38,6 +39,28 @@ export function exactlyOne(...keys: string[]): Rule {
 }
 
 export const idsParam = idListParam.optional().describe('e.g. 1, 1027.');
+
+/** The assets a call named, as its text names them ("symbol NOTACOIN"); undefined when it named none. */
+export function assetsAsked(params: { id?: unknown; slug?: unknown; symbol?: unknown }): string | undefined {
+  for (const key of ['symbol', 'slug', 'id'] as const) {
+    if (typeof params[key] === 'string') return `${key} ${clip(params[key], 100)}`;
+  }
+  return undefined;
+}
+
+/**
+ * The text of an answer with no rows about the assets a call named: it names them, and where to
+ * look a name up, for one the service may not know.
+ */
+export function noneAbout(
+  what: string,
+  params: { id?: unknown; slug?: unknown; symbol?: unknown },
+): string | undefined {
+  const asked = assetsAsked(params);
+  return asked === undefined
+    ? undefined
+    : `No ${what} about ${asked}. If it is not a known ${asked.split(' ')[0]}, ${FIND_ASSET}.`;
+}
 export const slugsParam = slugListParam.optional().describe('e.g. bitcoin.');
 export const symbolsParam = symbolListParam.optional().describe('e.g. BTC, ETH.');
 

@@ -26,16 +26,18 @@ export function seriesParams(intervals: readonly [string, ...string[]], defaultI
 
 /**
  * Data points a series call returns at most: periods per asset times assets (of the call as
- * completed, its spacing filled in).
+ * completed, its spacing filled in), after time_start where the service takes it as exclusive.
  */
-export const seriesCredits = perItems({
-  per: 100,
-  what: 'points',
-  items: (p: Partial<SeriesRange> & { id?: string; slug?: string; symbol?: string }, now) =>
-    expectedPoints(p as SeriesRange, now) * namedCount(p),
-  scales: 'count',
-  convert: true,
-});
+export function seriesCredits(startExclusive = false) {
+  return perItems({
+    per: 100,
+    what: 'points',
+    items: (p: Partial<SeriesRange> & { id?: string; slug?: string; symbol?: string }, now) =>
+      expectedPoints(p as SeriesRange, now, startExclusive) * namedCount(p),
+    scales: 'count',
+    convert: true,
+  });
+}
 
 /** Heading line of one asset's series: first, last, min, max and change of its first currency. */
 export function seriesLine(

@@ -12,6 +12,7 @@ import { formatNumber } from '../format/numbers.js';
 import { formatTime, lines } from '../format/text.js';
 import {
   idsParam,
+  noneAbout,
   oneId,
   oneSlug,
   oneSymbol,
@@ -88,8 +89,8 @@ export const latestContent = defineEndpoint({
   normalise(body, params) {
     return { start: params.start, items: recordsOf(upstreamArticle, dataOf(body)) };
   },
-  summarise(data) {
-    if (data.items.length === 0) return `No content from start=${data.start}.`;
+  summarise(data, params) {
+    if (data.items.length === 0) return noneAbout('news', params) ?? `No content from start=${data.start}.`;
     return lines(
       `Latest content, ${data.items.length} items from start=${data.start}:`,
       ...data.items.map((a) => {
@@ -172,8 +173,8 @@ function postsEndpoint<const N extends string>(spec: {
       const { list, last_score } = parseBody(upstreamPosts, dataOf(body));
       return { last_score, items: list };
     },
-    summarise(data) {
-      if (data.items.length === 0) return 'No posts.';
+    summarise(data, params) {
+      if (data.items.length === 0) return noneAbout('posts', params) ?? 'No posts.';
       // Every post of the page, shorter when there are many: the next page starts after the last.
       const chars = Math.max(80, Math.floor(2400 / data.items.length));
       return lines(

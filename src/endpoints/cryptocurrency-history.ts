@@ -194,7 +194,7 @@ export const quotesHistorical = defineEndpoint({
     ...serviceSkipInvalid,
   },
   output: z.object({ interval: z.string(), items: z.array(quoteSeries) }),
-  credits: seriesCredits,
+  credits: seriesCredits(),
   pages: seriesPages({ fixed: 70, perCurrency: 200 }, { shape: 'per asset', time: 'timestamp' }),
   refreshSeconds: 300,
   plans: plansFrom('hobbyist'),

@@ -9,12 +9,14 @@ import {
   enumParam,
   namesListParam,
   paramsObject,
+  splitList,
   symbolListParam,
 } from '../catalog/params.js';
 import { ALL_PLANS } from '../catalog/plans.js';
 import { rankOf, recordsOf } from '../catalog/shapes.js';
 import { formatMoney, formatPercent } from '../format/numbers.js';
 import { formatTime, lines, table } from '../format/text.js';
+import { clip, FIND_ASSET } from '../messages.js';
 import {
   currencyParams,
   exactlyOne,
@@ -80,22 +82,33 @@ export const cryptocurrencyMap = defineEndpoint({
     symbol: symbolListParam.optional().describe('Only these symbols (other options ignored).'),
   }),
   serviceParams: { ...servicePage(5000), aux: namesListParam(MAP_AUX, 'Supplemental fields.') },
-  output: z.object({ start: z.number(), items: z.array(mapEntry) }),
+  output: z.object({
+    start: z.number(),
+    items: z.array(mapEntry),
+    not_found: z.array(z.string()).optional().describe('Symbols asked for that no asset has'),
+  }),
   credits: perCall(0, { text: 'free (older documentation: 1 per call)' }),
   pages: offsetPages({ fixed: 330, perCurrency: 0 }),
   refreshSeconds: 30,
   plans: ALL_PLANS,
   normalise(body, params) {
-    return { start: params.start, items: recordsOf(upstreamMapEntry, dataOf(body)) };
+    const items = recordsOf(upstreamMapEntry, dataOf(body));
+    const found = new Set(items.map((a) => a.symbol.toUpperCase()));
+    const missing = splitList(params.symbol ?? '').filter((s) => s !== '' && !found.has(s.toUpperCase()));
+    return { start: params.start, items, ...(missing.length > 0 ? { not_found: missing } : {}) };
   },
   summarise(data, params) {
-    if (data.items.length === 0) return `No cryptocurrencies from start=${data.start}.`;
+    const notFound =
+      data.not_found &&
+      `No asset has the symbol${data.not_found.length === 1 ? '' : 's'} ${clip(data.not_found.join(', '), 200)}: ${FIND_ASSET}.`;
+    if (data.items.length === 0) return notFound ?? `No cryptocurrencies from start=${data.start}.`;
     return lines(
       `${data.items.length} cryptocurrencies from start=${data.start}, by ${params.sort}:`,
       table(
         MAP_COLUMNS,
         data.items.map((a) => mapRow(a, a.platform?.name)),
       ),
+      notFound,
     );
   },
 });

@@ -153,7 +153,7 @@ export const ohlcvHistorical = defineEndpoint({
     interval: z.string(),
     items: z.array(ohlcvSeries),
   }),
-  credits: seriesCredits,
+  credits: seriesCredits(true),
   pages: seriesPages(
     { fixed: 220, perCurrency: 200 },
     {

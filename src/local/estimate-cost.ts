@@ -20,6 +20,14 @@ const plannedCall = z.object({
   plan_has: z.boolean().nullable().optional().describe("Whether SVC_PLAN's plan has it; null: unknown"),
   within_limit: z.boolean().optional().describe('Within the per-call limit'),
   note: z.string().optional(),
+  fitting_plan: z
+    .object({
+      calls: z.array(z.record(z.string(), z.unknown())).describe("Each call's arguments"),
+      credits: z.array(z.number()),
+      total: z.number(),
+    })
+    .optional()
+    .describe('Over the per-call limit: the whole of it as calls that each fit'),
   error: z.string().optional().describe('Why a real call would be refused before sending'),
 });
 
@@ -54,6 +62,35 @@ function plannedTable(calls: readonly z.output<typeof plannedCall>[], perCall: n
   );
 }
 
+/**
+ * What would be refused before sending, and why: over the per-call limit (and its setting), or
+ * arguments a call refuses (the table says which); undefined when nothing would be.
+ */
+function refusedLine(
+  calls: readonly z.output<typeof plannedCall>[],
+  perCall: number,
+  sent: number,
+): string | undefined {
+  const over = calls.filter((c) => c.error === undefined && c.within_limit === false).length;
+  const wrong = calls.filter((c) => c.error !== undefined).length;
+  if (over + wrong === 0) return undefined;
+  const why = [
+    over > 0 && `${over} over the limit of ${counted(perCall, 'credit')} a call (SVC_MAX_CREDITS_PER_CALL)`,
+    wrong > 0 && `${wrong} for ${wrong === 1 ? 'its' : 'their'} arguments (see the table)`,
+  ].filter(Boolean);
+  return `Refused before sending: ${why.join('; ')}. What would be sent now: ${counted(sent, 'credit')}.`;
+}
+
+/** "get_ohlcv_historical fits as 4 calls of at most 25 credits, 88 in all: {…} (25); …". */
+function planLine(
+  tool: string,
+  plan: NonNullable<z.output<typeof plannedCall>['fitting_plan']>,
+  perCall: number,
+): string {
+  const calls = plan.calls.map((args, i) => `${JSON.stringify(args)} (${plan.credits[i]})`).join('; ');
+  return `${tool} fits as ${plan.calls.length} calls of at most ${counted(perCall, 'credit')}, ${formatNumber(plan.total)} in all: ${calls}.`;
+}
+
 export const estimateCost = defineLocalTool({
   name: 'estimate_cost',
   title: 'Estimate cost',
@@ -75,6 +112,9 @@ export const estimateCost = defineLocalTool({
   }),
   output: z.object({
     calls: z.array(plannedCall),
+    priced: z
+      .number()
+      .describe('What the planned calls cost, those over the per-call limit too (not the cached)'),
     total: z.number().describe('Credits of the calls that would be sent (not cached, not refused)'),
     window: z.enum(CREDIT_WINDOWS),
     budget: z.number().nullable(),
@@ -97,11 +137,13 @@ export const estimateCost = defineLocalTool({
       if (request !== undefined && figures.within_limit) planned.add(request);
       calls.push({ tool, ...figures, ...(repeat ? { cached: true, note: REPEAT_NOTE } : {}) });
     }
-    const sent = calls.filter((c) => c.error === undefined && !c.cached && c.within_limit);
-    const total = sent.reduce((sum, c) => sum + (c.credits ?? 0), 0);
+    const sum = (list: typeof calls) => list.reduce((all, c) => all + (c.credits ?? 0), 0);
+    const paid = calls.filter((c) => c.error === undefined && !c.cached);
+    const total = sum(paid.filter((c) => c.within_limit));
     const { window, budget, left, max_credits_per_call } = await context.usage();
     return {
       calls,
+      priced: sum(paid),
       total,
       window,
       budget,
@@ -112,13 +154,16 @@ export const estimateCost = defineLocalTool({
   },
   summarise(data) {
     const cached = data.calls.filter((c) => c.cached).length;
-    const refused = data.calls.filter((c) => c.error !== undefined || c.within_limit === false).length;
     const period = WINDOW_WORDS[data.window];
     return lines(
-      `${counted(data.calls.length, 'planned call')}: ${counted(data.total, 'credit')} in all${cached > 0 ? `; ${cached} from the cache, free` : ''}${refused > 0 ? `; ${refused} would be refused before sending` : ''}.`,
+      `${counted(data.calls.length, 'planned call')}: ${counted(data.priced, 'credit')} in all${cached > 0 ? `; ${cached} from the cache, free` : ''}.`,
+      refusedLine(data.calls, data.max_credits_per_call, data.total),
+      ...data.calls.flatMap((c) =>
+        c.fitting_plan ? [planLine(c.tool, c.fitting_plan, data.max_credits_per_call)] : [],
+      ),
       data.budget === null
         ? 'No budget is set (SVC_CREDIT_BUDGET).'
-        : `${formatNumber(data.left)} of ${formatNumber(data.budget)} credits left ${period}: ${data.fits ? 'it fits' : 'it does not fit'}.`,
+        : `${formatNumber(data.left)} of ${formatNumber(data.budget)} credits left ${period}: ${data.fits ? 'what would be sent fits' : 'what would be sent does not fit'}.`,
       plannedTable(data.calls, data.max_credits_per_call),
     );
   },

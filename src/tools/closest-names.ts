@@ -5,6 +5,8 @@
  * go to a preferred name (one the server lists), then to the fewest edits from the whole.
  */
 
+import { editDistance } from '../messages.js';
+
 /** Names suggested at most. */
 const MOST = 3;
 
@@ -15,21 +17,6 @@ const COMMON_WORDS = new Set(['get', 'list', 'latest', 'and', 'of', 'the', 'a', 
 export interface NamedTool {
   name: string;
   title?: string;
-}
-
-/** Edits (insert, delete, replace) from `a` to `b`. */
-export function editDistance(a: string, b: string): number {
-  // Rows of the classic table; every index read is within the row just built (length b.length + 1).
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const replace = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, replace));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 function wordsOf(name: string): string[] {

@@ -1,3 +1,4 @@
+import { FIND_ASSET } from '../messages.js';
 import { TIMEOUT_MS } from '../time-bounds.js';
 
 /**
@@ -64,8 +65,10 @@ export function describeUpstreamError(error: UpstreamError, context: ErrorContex
   const detail = (
     advised ? error.detail.replace(/[;,]?\s*send skip_invalid=true[^.;]*/i, '') : error.detail
   ).replace(/[.\s]+$/, '');
+  // A refused parameter: the service's message names it and says why, which is all there is to say.
+  const refused = (error.status === 200 ? error.code : error.status) === 400 && detail !== '';
   const origin =
-    error.status === undefined
+    error.status === undefined || refused
       ? detail
       : `The service answered HTTP ${error.status}${error.code !== undefined ? ` (error ${error.code})` : ''}: ${detail || 'no message'}`;
   const tried = error.attempts > 1 ? ` (after ${error.attempts} attempts)` : '';
@@ -127,7 +130,7 @@ function advice(error: UpstreamError, context: ErrorContext, now: Date): string 
   if (status === 400) {
     // The service's own advice names its map endpoint; the tool that does that job is search.
     if (/Invalid value for "(id|slug|symbol)"/.test(error.detail)) {
-      return 'search_cryptocurrencies (free) finds the id, slug and symbol of an asset by its name.';
+      return `${FIND_ASSET}.`;
     }
     return 'Fix the parameter the message names and call again.';
   }

@@ -58,6 +58,8 @@ async function checkRefusal(tool: Tool, args: Record<string, unknown>, message: 
   const where = `${tool.name} ${JSON.stringify(args).slice(0, 120)}: ${message}`;
   expect(message.length, where).toBeGreaterThan(20);
   expect(message.length, where).toBeLessThan(900);
+  // In the tool's words: no validator wording, no description pasted where a rule belongs.
+  expect(message, where).not.toMatch(/expected \w+, received|too (small|big):|[<>]=|invalid input|Allowed:/i);
   const sentences = message.split(/(?<=\.) /).map((s) => s.trim());
   expect(new Set(sentences).size, where).toBe(sentences.length);
   for (const named of message.match(/\b(?:get|list|search|analyze|estimate|convert)_[a-z0-9_]+\b/g) ?? []) {

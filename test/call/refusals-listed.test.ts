@@ -140,8 +140,8 @@ describe('refusals of the listed endpoints, before any upstream request', () => 
 
   it('a refusal spells out what is allowed: the values of an enum, the range of a number', async () => {
     const period = textOf(await mcp.call('get_trending_cryptocurrencies', { time_period: '1h' }));
-    expect(period).toMatch(/Allowed: one of 24h, 7d, 30d/);
+    expect(period).toMatch(/"1h" is not one of 24h, 7d, 30d/);
     const limit = textOf(await mcp.call('get_latest_content', { limit: 201 }));
-    expect(limit).toMatch(/Allowed: a whole number from 1 to 200/);
+    expect(limit).toMatch(/201 is out of range: a whole number from 1 to 200/);
   });
 });

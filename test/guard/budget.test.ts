@@ -104,7 +104,7 @@ describe('refusals say what the call costs, what is left, when the window rolls 
   it('a failed call costs nothing and its reservation is released', async () => {
     const result = await mcp.call('get_cryptocurrency_quotes_latest', { id: '999999' });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/400/);
+    expect(textOf(result)).toMatch(/^Invalid value for "id": 999999 is not a known cryptocurrency id/);
     const figures = await usage(mcp);
     expect(figures.spent).toBe(1);
     expect(figures.reserved).toBe(0);

@@ -122,7 +122,10 @@ describe('a month of hourly candles for ten assets, kept as a table', () => {
     const shown = /^([\d,]+) rows of /.exec(text)?.[1];
     expect(Number(shown)).toBeGreaterThan(20);
     expect(text).toMatch(
-      new RegExp(`^Next page: \\{"sql":"SELECT \\* FROM ohlcv_\\w+","cursor":"[\\w-]{16}\\.${shown}"\\}$`, 'm'),
+      new RegExp(
+        `^Next page: \\{"sql":"SELECT \\* FROM ohlcv_\\w+","cursor":"[\\w-]{16}\\.${shown}"\\}$`,
+        'm',
+      ),
     );
   });
 

@@ -131,7 +131,142 @@ describe('estimate_cost', () => {
       `Unknown member "extra" in "calls", at calls[1]; see the parameter's description for what it takes.`,
     );
     expect(await refusal([{ tool: 'get_fear_and_greed_latest', arguments: 'x' }])).toMatch(
-      /^Invalid value in "calls", at calls\[0\]\.arguments: invalid input: expected record, received string/,
+      /^Invalid value in "calls", at calls\[0\]\.arguments: must be an object, not text \("x"\)\.$/,
     );
+  });
+});
+
+describe('a call over the per-call limit, as a person would plan it', () => {
+  const YEAR = {
+    symbol: 'ETH',
+    time_period: 'hourly',
+    time_start: '2025-11-22T12:00:00Z',
+    time_end: '2026-11-22T12:00:00Z',
+  };
+  const TEN = {
+    symbol: 'BTC,ETH,SOL,XRP,DOGE,ADA,BNB,TRX,LINK,AVAX',
+    time_period: 'hourly',
+    time_start: '2026-10-22T12:00:00Z',
+    time_end: '2026-11-21T12:00:00Z',
+  };
+  type Candles = { items: { symbol: string; quotes: { time_open: string }[] }[] };
+  let limited: Session;
+  let unlimited: Session;
+  beforeAll(async () => {
+    // The default per-call limit (25), and one no call here passes.
+    limited = await startMcp(sandboxEnv(sandbox, 'sandbox-enterprise', { SVC_NOW: NOW, SVC_CACHE: 'off' }));
+    unlimited = await startMcp(
+      sandboxEnv(sandbox, 'sandbox-enterprise', {
+        SVC_NOW: NOW,
+        SVC_CACHE: 'off',
+        SVC_MAX_CREDITS_PER_CALL: '1000',
+      }),
+    );
+  });
+  afterAll(async () => {
+    await limited?.close();
+    await unlimited?.close();
+  });
+
+  /** Every candle of an answer, walked a JSON page at a time, and what the call was charged. */
+  async function candles(session: Session, args: Record<string, unknown>) {
+    const seen: string[] = [];
+    let credits = 0;
+    let next: Record<string, unknown> | undefined = { ...args, format: 'json' };
+    while (next !== undefined) {
+      const result = await session.call('get_ohlcv_historical', next);
+      expect(result.isError, textOf(result)).toBeFalsy();
+      credits += Number(result._meta?.credits);
+      const data = result.structuredContent as Candles & { next?: Record<string, unknown> };
+      for (const a of data.items) for (const q of a.quotes) seen.push(`${a.symbol} ${q.time_open}`);
+      next = data.next?.cursor === undefined ? undefined : data.next;
+    }
+    return { seen, credits };
+  }
+
+  it('leads with the price, then what is refused and why, then the calls that fit, which cover it', async () => {
+    const result = await limited.call('estimate_cost', {
+      calls: [{ tool: 'get_ohlcv_historical', arguments: YEAR }],
+    });
+    const [head, why, plan] = textOf(result).split('\n');
+    expect(head).toBe('1 planned call: 88 credits in all.');
+    expect(why).toBe(
+      'Refused before sending: 1 over the limit of 25 credits a call (SVC_MAX_CREDITS_PER_CALL). What would be sent now: 0 credits.',
+    );
+    expect(plan).toMatch(/^get_ohlcv_historical fits as 4 calls of at most 25 credits, 88 in all: \{/);
+    const row = (
+      result.structuredContent as {
+        calls: { fitting_plan: { calls: Record<string, unknown>[]; credits: number[]; total: number } }[];
+      }
+    ).calls[0]!;
+    expect(row.fitting_plan.credits).toEqual([25, 25, 25, 13]);
+    // Made for real, the plan's calls are each within the limit, charged as priced, and hold
+    // every candle of the one call the limit refused, once.
+    const parts = [];
+    for (const [i, args] of row.fitting_plan.calls.entries()) {
+      const part = await candles(limited, args);
+      expect(part.credits).toBe(row.fitting_plan.credits[i]);
+      parts.push(...part.seen);
+    }
+    const whole = await candles(unlimited, YEAR);
+    expect(whole.credits).toBe(88);
+    expect(parts.sort()).toEqual(whole.seen.sort());
+    expect(new Set(parts).size).toBe(8_760);
+  });
+
+  it.each([
+    [
+      'get_cryptocurrency_quotes_historical',
+      { symbol: 'BTC', interval: 'hourly', count: 5000 },
+      'quotes',
+      'timestamp',
+    ],
+    ['get_cryptocurrency_listings_latest', { limit: 5000, convert: 'USD,EUR' }, undefined, 'id'],
+    [
+      'get_cryptocurrency_quotes_latest',
+      {
+        id: Array.from({ length: 1000 }, (_, i) => i + 1).join(','),
+        skip_invalid: true,
+        convert: 'USD,EUR,GBP,JPY,CHF,CAD,AUD,CNY,INR,BRL,KRW,MXN,SGD,HKD,SEK,NOK,DKK',
+      },
+      undefined,
+      'id',
+    ],
+  ])('%s: the plan that fits holds the rows of the call it stands for', async (tool, args, points, key) => {
+    const result = await limited.call('estimate_cost', { calls: [{ tool, arguments: args }] });
+    const plan = (
+      result.structuredContent as { calls: { fitting_plan?: { calls: Record<string, unknown>[] } }[] }
+    ).calls[0]?.fitting_plan;
+    expect(plan, textOf(result)).toBeDefined();
+    const rows = async (session: Session, call: Record<string, unknown>) => {
+      const out: string[] = [];
+      let next: Record<string, unknown> | undefined = { ...call, format: 'json' };
+      while (next !== undefined) {
+        const answer = await session.call(tool, next);
+        expect(answer.isError, textOf(answer)).toBeFalsy();
+        const data = answer.structuredContent as {
+          items: Record<string, unknown>[];
+          next?: Record<string, unknown>;
+        };
+        for (const item of data.items) {
+          const inner = points === undefined ? [item] : (item[points] as Record<string, unknown>[]);
+          for (const row of inner) out.push(String(row[key]));
+        }
+        next = data.next?.cursor === undefined ? undefined : data.next;
+      }
+      return out;
+    };
+    const parts = (await Promise.all((plan?.calls ?? []).map((call) => rows(limited, call)))).flat();
+    expect(parts.sort()).toEqual((await rows(unlimited, args)).sort());
+  });
+
+  it('an exclusive start is not counted as a point: estimated as charged', async () => {
+    const estimate = await unlimited.call('estimate_cost', {
+      calls: [{ tool: 'get_ohlcv_historical', arguments: TEN }],
+    });
+    expect(textOf(estimate).split('\n')[0]).toBe('1 planned call: 72 credits in all.');
+    const made = await candles(unlimited, TEN);
+    expect(made.credits).toBe(72);
+    expect(made.seen).toHaveLength(7_200);
   });
 });

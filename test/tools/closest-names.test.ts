@@ -1,6 +1,7 @@
 /** The "did you mean" ranking of tool names, on the real catalog. */
 import { describe, expect, it } from 'vitest';
-import { closestNames, editDistance } from '../../src/tools/closest-names.js';
+import { editDistance } from '../../src/messages.js';
+import { closestNames } from '../../src/tools/closest-names.js';
 import { tools } from '../../src/tools/index.js';
 
 describe('closestNames', () => {

@@ -1,0 +1,112 @@
+/**
+ * Errors a model can act on, each one line, tried as a new user would: the closest accepted name
+ * for a mistyped parameter, a date after now called a date in the future with its value, an empty
+ * value called empty, no validator wording, no HTTP status before a message that says it all, a
+ * value another parameter takes named with it; and an unknown asset named on every tool that takes
+ * one (the map, news and posts too), free, with the search offered. Each is refused before anything
+ * is sent, or answered free.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { textOf } from '../helpers/cli.js';
+import { openInProcess } from '../helpers/in-process.js';
+import { heavyCallsEnv, type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
+import type { Session } from '../helpers/session.js';
+
+const SEARCH = 'search_cryptocurrencies (free) finds the id, slug and symbol of an asset by its name.';
+
+let sandbox: Sandbox;
+let mcp: Session;
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimit: false });
+  mcp = await openInProcess(heavyCallsEnv(sandbox, { SVC_CACHE: 'off' }));
+});
+afterAll(async () => {
+  await mcp?.close();
+  await sandbox?.close();
+});
+
+/** The refusal's one line, after checking that nothing was sent or charged for it. */
+async function refusal(tool: string, args: Record<string, unknown>): Promise<string> {
+  const before = sandbox.stats.requests;
+  const result = await mcp.call(tool, args);
+  expect(result.isError, textOf(result)).toBe(true);
+  expect(result._meta?.credits).toBe(0);
+  expect(sandbox.stats.requests, 'nothing sent').toBe(before);
+  const text = textOf(result);
+  expect(text).not.toContain('\n');
+  return text;
+}
+
+describe('a refused argument', () => {
+  it('a mistyped parameter: the closest one the tool takes', async () => {
+    expect(await refusal('get_cryptocurrency_quotes_latest', { symbl: 'BTC' })).toMatch(
+      /^Unknown parameter "symbl": did you mean "symbol"\? This endpoint takes: id, slug, symbol, /,
+    );
+  });
+
+  it('a date after now: in the future, with its value', async () => {
+    expect(
+      await refusal('get_cryptocurrency_quotes_historical', { symbol: 'BTC', time_start: '2030-01-01' }),
+    ).toBe(
+      'Invalid value for "time_start": is in the future (2030-01-01T00:00:00Z): the service has data up to now.',
+    );
+    expect(await refusal('get_global_metrics_historical', { time_start: 'yesterday' })).toMatch(
+      /^Invalid value for "time_start": is not a date and time \(got "yesterday"\): give Unix seconds or ISO 8601/,
+    );
+  });
+
+  it('an empty value: empty, in the tool’s words', async () => {
+    expect(await refusal('search_cryptocurrencies', { query: '' })).toBe(
+      'Invalid value for "query": is empty.',
+    );
+    expect(await refusal('convert_price', { amount: 1, symbol: '' })).toBe(
+      'Invalid value for "symbol": is empty.',
+    );
+    expect(await refusal('get_fear_and_greed_historical', { limit: 'ten' })).toBe(
+      'Invalid value for "limit": must be a whole number from 1 to 500, not text ("ten").',
+    );
+  });
+
+  it('a value another parameter takes: named with it', async () => {
+    expect(await refusal('get_ohlcv_historical', { symbol: 'BTC', time_period: 'weekly' })).toBe(
+      'Invalid value for "time_period": "weekly" is not one of daily, hourly; interval takes it: send interval=weekly.',
+    );
+  });
+});
+
+describe('an unknown asset', () => {
+  it('the service’s own words, without an HTTP status before them, and the search', async () => {
+    const result = await mcp.call('get_cryptocurrency_quotes_latest', { symbol: 'NOTACOIN' });
+    expect(result.isError).toBe(true);
+    expect(result._meta?.credits).toBe(0);
+    expect(textOf(result)).toBe(
+      `Invalid value for "symbol": "NOTACOIN" is not a known cryptocurrency symbol; send skip_invalid=true to leave unknown ones out. ${SEARCH}`,
+    );
+  });
+
+  it.each([
+    ['get_cryptocurrency_map', { symbol: 'NOTACOIN' }, `No asset has the symbol NOTACOIN: ${SEARCH}`],
+    [
+      'get_latest_content',
+      { symbol: 'NOTACOIN' },
+      `No news about symbol NOTACOIN. If it is not a known symbol, ${SEARCH}`,
+    ],
+    [
+      'get_latest_posts',
+      { symbol: 'NOTACOIN' },
+      `No posts about symbol NOTACOIN. If it is not a known symbol, ${SEARCH}`,
+    ],
+    ['get_top_posts', { id: '99999999' }, `No posts about id 99999999. If it is not a known id, ${SEARCH}`],
+  ])('%s names it, free', async (tool, args, line) => {
+    const result = await mcp.call(tool, args);
+    expect(result._meta?.credits).toBe(0);
+    expect(textOf(result).split('\n')[0]).toBe(line);
+  });
+
+  it('the map names the symbols it found none for beside those it found', async () => {
+    const result = await mcp.call('get_cryptocurrency_map', { symbol: 'BTC,NOTACOIN,ETH', format: 'json' });
+    const data = result.structuredContent as { items: { symbol: string }[]; not_found?: string[] };
+    expect(data.items.map((a) => a.symbol)).toEqual(['BTC', 'ETH']);
+    expect(data.not_found).toEqual(['NOTACOIN']);
+  });
+});
