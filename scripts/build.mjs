@@ -19,12 +19,10 @@ import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { EXTERNAL } from './externals.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-
-/** Loaded from node_modules at run time, never bundled. */
-const EXTERNAL = ['better-sqlite3', 'ioredis', 'pino', '@opentelemetry/*', 'jose', 'oidc-provider'];
 
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 const result = await build({
@@ -51,7 +49,7 @@ const result = await build({
 });
 // The engine's bundled SQLite reads its WebAssembly from beside the file it is bundled into.
 copyFileSync(
-  join(root, 'node_modules/@sqlite.org/sqlite-wasm/dist/sqlite3.wasm'),
+  fileURLToPath(import.meta.resolve('@sqlite.org/sqlite-wasm/sqlite3.wasm')),
   join(root, 'dist/sqlite3.wasm'),
 );
 const nested = Object.keys(result.metafile.outputs)

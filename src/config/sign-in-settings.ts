@@ -89,6 +89,21 @@ export const SIGN_IN_SETTINGS = {
           .transform((host) => host.toLowerCase()),
       ),
   }),
+  signInKeyUrl: setting({
+    env: 'SVC_SIGN_IN_KEY_URL',
+    key: 'sign_in_key_url',
+    title: 'Own sign-in: where to get a key',
+    meaning:
+      'with SVC_SIGN_IN=own-key: the https address where a person gets an API key, linked from the key page',
+    whenUnset: 'unset: no link',
+    schema: () =>
+      optionalText(
+        z.url({
+          protocol: /^https$/,
+          message: 'must be an https address, e.g. https://example.com/api-keys',
+        }),
+      ),
+  }),
   signInLoopbackClients: setting({
     env: 'SVC_SIGN_IN_LOOPBACK_CLIENTS',
     key: 'sign_in_loopback_clients',

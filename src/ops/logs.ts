@@ -59,12 +59,23 @@ function createLogger(level: Exclude<LogLevel, 'silent'>, destination?: LogDesti
 
 /**
  * Runs `work` with console.info and console.warn written to `log` instead (a library that prints its
- * notices there, oidc-provider, would otherwise write to stdout), then puts them back.
+ * notices there, oidc-provider, would otherwise write to stdout), then puts them back. A line that
+ * `said` matches is left out: the caller says it in its own words.
  */
-export async function consoleToLog<T>(log: Log, work: () => Promise<T>): Promise<T> {
+export async function consoleToLog<T>(log: Log, work: () => Promise<T>, said?: RegExp): Promise<T> {
   const { info, warn } = console;
-  console.info = (...parts: unknown[]) => log.info({}, parts.join(' '));
-  console.warn = (...parts: unknown[]) => log.warn({}, parts.join(' '));
+  const line = (parts: unknown[]) => {
+    const text = parts.join(' ');
+    return said?.test(text) ? undefined : text;
+  };
+  console.info = (...parts: unknown[]) => {
+    const text = line(parts);
+    if (text !== undefined) log.info({}, text);
+  };
+  console.warn = (...parts: unknown[]) => {
+    const text = line(parts);
+    if (text !== undefined) log.warn({}, text);
+  };
   try {
     return await work();
   } finally {

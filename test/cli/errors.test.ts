@@ -10,6 +10,7 @@ async function mistake(args: string[], message: string | RegExp, env: Record<str
   const run = await runCli(args, env);
   expect(run.code, run.stderr).toBe(2);
   expect(run.stdout).toBe('');
+  expect(run.stderr.endsWith('\n'), 'every line the CLI writes ends with a newline').toBe(true);
   const lines = run.stderr.trimEnd().split('\n');
   expect(lines, run.stderr).toHaveLength(1);
   if (typeof message === 'string') expect(lines[0]).toBe(message);
@@ -34,6 +35,14 @@ describe('one-line errors, exit 2', () => {
       /^svc-mcp: JSON-ARGS must be a JSON object/,
     );
     await mistake(['tools', 'extra'], 'svc-mcp: tools takes no arguments; it takes --json');
+  });
+
+  it('a refused call: its one line on stderr, ending with a newline, exit 1', async () => {
+    const run = await runCli(['call', 'get_cryptocurrency_quotes_latest', '{"symbl": "BTC"}']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'Unknown parameter "symbl": did you mean "symbol"? This endpoint takes: id, slug, symbol, convert, convert_id, skip_invalid, cursor, format.\n',
+    );
   });
 
   it('sandbox --now not a date, a bad --port, and a port in use', async () => {

@@ -9,7 +9,7 @@
  * command answering. The optional better-sqlite3 is left out: its compile is not what this test is
  * about, and a server without it (its ledger a JSON file) is a supported way to run.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { type Dirent, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
@@ -37,6 +37,7 @@ describe('the npm package', () => {
     SVC_STATE_DIR: join(work, 'state'),
   };
   let bin: string;
+  let installWarnings: string;
 
   beforeAll(() => {
     // The build is already in dist/ (npm test builds first): no scripts at pack time.
@@ -46,13 +47,20 @@ describe('the npm package', () => {
     });
     // npx's install for the tarball (the package spec docs/hosts.md's lines use, so theirs too),
     // and the command it made.
-    bin = execFileSync(
+    const installed = spawnSync(
       npm,
       ['exec', '--yes', `--package=./${tarballName}`, '--', 'sh', '-c', 'command -v svc-mcp'],
       { cwd: work, encoding: 'utf8', env },
-    ).trim();
+    );
+    bin = installed.stdout.trim();
+    installWarnings = installed.stderr;
   }, 0);
   afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('installs on the Node it runs on with no engine warning (every dependency supports Node 20.19)', () => {
+    expect(bin).toMatch(/svc-mcp$/);
+    expect(installWarnings).not.toMatch(/EBADENGINE/);
+  });
 
   it('the tarball lines of docs/hosts.md (before the package is published) run as written', () => {
     const lines = readmeCommands('## Not on the npm registry yet', 'docs/hosts.md').filter((line) =>

@@ -124,6 +124,11 @@ export class ScriptedSignIn {
 
   /** The authorization request: the redirect to the key page, or to the client with an error. */
   authorize(clientId: string, challenge: string, extra: Record<string, string> = {}): Promise<Answer> {
+    return this.send(this.authorizationPath(clientId, challenge, extra));
+  }
+
+  /** The authorization request's path and query, as a client sends the person's browser to it. */
+  authorizationPath(clientId: string, challenge: string, extra: Record<string, string> = {}): string {
     const query = new URLSearchParams({
       client_id: clientId,
       response_type: 'code',
@@ -135,7 +140,7 @@ export class ScriptedSignIn {
       state: 'state-1',
       ...extra,
     });
-    return this.send(`/auth?${query}`);
+    return `/auth?${query}`;
   }
 
   /** Posts a form's fields (its hidden ones with `fields`), urlencoded, as a browser submits it. */

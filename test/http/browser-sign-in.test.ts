@@ -12,6 +12,8 @@
  *   CA); the person gives their key on the key page, the service sees that key, and when the access
  *   token no longer works, the client refreshes it.
  */
+
+import { fileURLToPath } from 'node:url';
 import {
   UnauthorizedError,
   Client as V2Client,
@@ -24,7 +26,7 @@ import { startDocumentServer, TEST_CA } from '../helpers/client-documents.js';
 import { startHttpServer } from '../helpers/in-process.js';
 import { CHROMIUM_FOUND, launchChromium, PersonsClient, startCallback } from '../helpers/oauth-client.js';
 import { type AuthorizationServer, startAuthorizationServer } from '../helpers/oidc.js';
-import { startOwnKeyServer, usedToday } from '../helpers/own-key.js';
+import { pkce, ScriptedSignIn, startOwnKeyServer, usedToday } from '../helpers/own-key.js';
 import { freePort } from '../helpers/ports.js';
 import { type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
 import { PERSON_KEYS } from '../helpers/secret.js';
@@ -162,7 +164,9 @@ describe.skipIf(!CHROMIUM_FOUND)("own-key sign-in in a browser, with the SDK cli
         await page.fill('input[name=budget]', '100');
         await page.click('button[value=allow]');
         await page.waitForSelector('text=Your key works');
-        expect(await page.textContent('body')).toMatch(/[\d,]+ of 120,000 credits left this month/);
+        expect(await page.textContent('body')).toMatch(
+          /Its plan: 120,000 credits a month \([\d,]+ left this month\)/,
+        );
         await page.click('button[value=allow]');
         const params = await callback.received;
         expect(params.get('error'), params.get('error_description') ?? '').toBeNull();
@@ -192,6 +196,66 @@ describe.skipIf(!CHROMIUM_FOUND)("own-key sign-in in a browser, with the SDK cli
       } finally {
         await documents?.close();
         await new Promise((resolve) => callback.server.close(resolve));
+      }
+    }, 60_000);
+  }
+});
+
+/** Where the key page's screenshots go: a directory the test run keeps (git ignores it). */
+const SCREENSHOTS = new URL('../../test-results/key-page/', import.meta.url);
+const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+
+describe.skipIf(!CHROMIUM_FOUND)('the key page, looked at in Chromium at desktop and phone widths', () => {
+  let own: HttpServer & { resource: string };
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({ rateLimit: false, keys: { [ANA]: 'startup' } });
+    own = await startOwnKeyServer(sandbox, {
+      SVC_STATE_DIR: newStateDir(),
+      SVC_SIGN_IN_KEY_URL: 'https://keys.example.com/api',
+    });
+  }, 30_000);
+  afterAll(async () => {
+    await own?.stop();
+    await sandbox?.close();
+  });
+
+  for (const [name, viewport] of Object.entries(WIDTHS)) {
+    it(`${name}: each page fits the width, its buttons in view, and is kept as a screenshot`, async () => {
+      const person = new ScriptedSignIn(own.origin, own.resource);
+      const { clientId } = await person.register({ client_name: 'Claude' });
+      const asked = person.authorizationPath(clientId as string, pkce().challenge);
+      const page = await browser.newPage({ viewport });
+      try {
+        const look = async (shot: string) => {
+          const fits = await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
+          expect(fits, `${shot} at ${viewport.width}px: no sideways scroll`).toBe(true);
+          for (const button of await page.locator('button').all()) {
+            const box = await button.boundingBox();
+            expect(
+              box && box.x >= 0 && box.x + box.width <= viewport.width,
+              `${shot}: a button in view`,
+            ).toBe(true);
+          }
+          await page.screenshot({
+            path: fileURLToPath(new URL(`${shot}-${name}.png`, SCREENSHOTS)),
+            fullPage: true,
+          });
+        };
+        await page.goto(new URL(asked, own.origin).href);
+        await look('1-key');
+        await page.fill('input[name=api_key]', 'not-a-real-key');
+        await page.click('button[value=allow]');
+        await page.waitForSelector('.error');
+        await look('2-refused');
+        await page.fill('input[name=api_key]', ANA);
+        await page.fill('input[name=budget]', '100');
+        await page.click('button[value=allow]');
+        await page.waitForSelector('text=Your key works');
+        await look('3-works');
+        await page.goto(`${own.origin}/sign-in/forget`);
+        await look('4-forget');
+      } finally {
+        await page.close();
       }
     }, 60_000);
   }

@@ -428,7 +428,9 @@ describe('the key page', () => {
         page = await person.submit(formOf(page.text), { api_key: `wrong-key-${i}`, decision: 'allow' });
         statuses.push(page.status);
         if (i === 0)
-          expect(problemOf(page.text)).toMatch(/^The service did not accept this key \(error 1001\)/);
+          expect(problemOf(page.text)).toBe(
+            'The service did not accept this key: it is not a valid API key (check that it was copied whole). Check it and try again.',
+          );
       }
       expect(statuses).toEqual([...Array(10).fill(400), ...Array(4).fill(429)]);
       expect(problemOf(page.text)).toMatch(/^Too many keys tried from this address/);

@@ -47,6 +47,9 @@ export interface HttpHandler {
 }
 
 /** The handler for services built for HTTP (createServices with metrics), listening on `host`. */
+/** oidc-provider's line at load on a Node before 22: openOwnKey says it in svc-mcp's words. */
+const UNSUPPORTED_RUNTIME = /^oidc-provider WARNING: Unsupported runtime/;
+
 export async function createHttpHandler(
   services: Services,
   config: Config,
@@ -58,8 +61,10 @@ export async function createHttpHandler(
   // Loaded only in this mode: the authorization server and its dependencies stay out otherwise.
   const ownKey =
     config.signIn === 'own-key'
-      ? await consoleToLog(services.log, async () =>
-          (await import('./own-key/index.js')).openOwnKey(services, config, ownKeyOptions),
+      ? await consoleToLog(
+          services.log,
+          async () => (await import('./own-key/index.js')).openOwnKey(services, config, ownKeyOptions),
+          UNSUPPORTED_RUNTIME,
         )
       : undefined;
   const rules = accessRules(config, host);

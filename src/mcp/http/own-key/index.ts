@@ -13,11 +13,11 @@ import { keyInfo } from '../../../endpoints/account.js';
 import { formatNumber } from '../../../format/numbers.js';
 import { personOf } from '../../../guard/accounts.js';
 import type { PersonLimit } from '../../../guard/guard.js';
-import { describeUpstreamError, UpstreamError } from '../../../upstream/errors.js';
+import { UpstreamError } from '../../../upstream/errors.js';
 import type { HttpRefusal } from '../access.js';
 import { AddressLimit } from './address-limit.js';
 import { documentFetch } from './client-documents.js';
-import { type KeyCheck, KeyPage } from './key-page.js';
+import { FORGET_PATH, type KeyCheck, KeyPage } from './key-page.js';
 import { PersonKeys, signInSecret } from './keys.js';
 import { createProvider, TOOLS_SCOPE } from './provider.js';
 import { providerRequest } from './provider-context.js';
@@ -58,6 +58,7 @@ export async function openOwnKey(
   options: OwnKeyOptions = {},
 ): Promise<OwnKey> {
   const resource = config.oauthResource as string;
+  sayRuntime(services);
   const trusted = services.redis ? undefined : new TrustedTokens<SignedIn>();
   const opened = openSignInStore(config.stateDir, services.redis);
   const store = trusted ? trusted.watching(opened) : opened;
@@ -74,6 +75,7 @@ export async function openOwnKey(
     provider,
     keys,
     resource,
+    keyUrl: config.signInKeyUrl,
     checkKey: (key) => checkKey(services, key),
     operatorBudget: config.userCreditBudget,
     window: config.creditWindow,
@@ -98,6 +100,10 @@ export async function openOwnKey(
         protectedResource(res, resource, provider.issuer);
         return true;
       }
+      if (path === FORGET_PATH) {
+        await keyPage.forget(req, res);
+        return true;
+      }
       const interaction = /^\/interaction\/([\w-]{1,64})$/.exec(path)?.[1];
       if (interaction) {
         await keyPage.handle(req, res, interaction);
@@ -120,6 +126,15 @@ export async function openOwnKey(
     check: (authorization) => checkToken({ provider, keys, trusted, resource, metadataUrl }, authorization),
     close: () => store.close(),
   };
+}
+
+/** On a Node before 22, one line in svc-mcp's words where oidc-provider would warn in its own. */
+function sayRuntime(services: Services): void {
+  if (Number(process.versions.node.split('.')[0]) >= 22) return;
+  services.log.warn(
+    { signIn: 'runtime' },
+    `own-key sign-in: its authorization server, oidc-provider, is supported by its authors on Node 22 and later; this is Node ${process.versions.node}, on which svc-mcp's tests run it (docs/connector.md)`,
+  );
 }
 
 /** RFC 9728: this resource, its authorization server (this server), the scope it understands. */
@@ -188,7 +203,17 @@ async function checkToken(
   return signedIn;
 }
 
-/** The service's word on a key: its credits and rate, or why it was refused (free: key info costs nothing). */
+/** Why the service refused a key, in a person's words: the service's codes (docs/service.md) as what they mean. */
+const REFUSED_KEY: Record<number, string> = {
+  1001: 'it is not a valid API key (check that it was copied whole)',
+  1002: 'no key reached it',
+  1003: 'the key must be activated at the service first',
+  1004: "the key's plan has expired",
+  1005: 'the key is not valid for this service',
+  1007: 'the key has been disabled',
+};
+
+/** The service's word on a key: its plan's figures, or why it was refused (free: key info costs nothing). */
 async function checkKey(services: Services, key: string): Promise<KeyCheck> {
   const source = await services.source();
   try {
@@ -198,24 +223,22 @@ async function checkKey(services: Services, key: string): Promise<KeyCheck> {
       { apiKey: key, signal: AbortSignal.timeout(10_000) },
     );
     const data = keyInfo.normalise(answer.body, {}, services.now());
-    const month = `${formatNumber(data.month.left)} of ${formatNumber(data.credit_limit_monthly)} credits left this month`;
+    const month = `${formatNumber(data.credit_limit_monthly)} credits a month (${formatNumber(data.month.left)} left this month)`;
     const rate =
       data.rate_limit_minute === undefined
         ? ''
         : `, ${formatNumber(data.rate_limit_minute)} requests a minute`;
-    return { ok: true, facts: `The service accepted this key: ${month}${rate}.` };
+    return { ok: true, facts: `The service accepted this key. Its plan: ${month}${rate}.` };
   } catch (error) {
     if (error instanceof UpstreamError && (error.status === 401 || error.status === 403)) {
-      return {
-        ok: false,
-        problem: `The service did not accept this key (error ${error.code ?? error.status}): check it and try again.`,
-      };
+      const why = REFUSED_KEY[error.code ?? 0] ?? 'it refused it';
+      return { ok: false, problem: `The service did not accept this key: ${why}. Check it and try again.` };
     }
     const why =
-      error instanceof UpstreamError
-        ? describeUpstreamError(error, { plans: [], timeoutMs: 10_000, keyFromCaller: true })
-        : String(error);
-    return { ok: false, problem: `The key could not be checked now (${why}). Try again in a minute.` };
+      error instanceof UpstreamError && (error.kind === 'timeout' || error.kind === 'network')
+        ? 'the service did not answer'
+        : 'the service failed to answer';
+    return { ok: false, problem: `The key could not be checked now: ${why}. Try again in a minute.` };
   }
 }
 

@@ -13,8 +13,21 @@ import type { PersonLimit } from '../../../guard/guard.js';
 import { readBytes } from '../body.js';
 import { AddressLimit } from './address-limit.js';
 import type { PersonKeys } from './keys.js';
-import { type Asking, confirmForm, type FormTarget, keyForm, messagePage, type Page } from './page.js';
+import {
+  type Asking,
+  confirmForm,
+  type FormTarget,
+  forgetForm,
+  keyForm,
+  messagePage,
+  type Page,
+  type Place,
+} from './page.js';
 import { OIDC_SCOPES, TOOLS_SCOPE, TTL } from './provider.js';
+import { UNUSED_SECONDS } from './store.js';
+
+/** The page where a person takes their key back. */
+export const FORGET_PATH = '/sign-in/forget';
 
 /** Key tries one address may make in TRY_WINDOW_MS. */
 const TRIES = 10;
@@ -31,6 +44,8 @@ export interface KeyPageSettings {
   provider: Provider;
   keys: PersonKeys;
   resource: string;
+  /** Where a person gets an API key (SVC_SIGN_IN_KEY_URL). */
+  keyUrl?: string;
   checkKey(key: string): Promise<KeyCheck>;
   /** The operator's cap on each person's budget (SVC_USER_CREDIT_BUDGET), and the server's window. */
   operatorBudget?: number;
@@ -54,9 +69,50 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams | 'too la
 export class KeyPage {
   private readonly tries = new AddressLimit(TRIES, TRY_WINDOW_MS);
   private readonly formsKey: Buffer;
+  private readonly place: Place;
 
   constructor(private readonly settings: KeyPageSettings) {
     this.formsKey = settings.keys.derive('forms');
+    this.place = {
+      host: new URL(settings.resource).host,
+      keyUrl: settings.keyUrl,
+      forgetPath: FORGET_PATH,
+      keptDays: UNUSED_SECONDS / 86_400,
+    };
+  }
+
+  /**
+   * GET or POST FORGET_PATH: the person takes their key back, every sign-in made with it here
+   * ended. Key tries count as on the key page, so that it tells no one which keys are kept.
+   */
+  async forget(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method === 'GET') return send(res, forgetForm(this.place));
+    if (req.method !== 'POST')
+      return send(res, messagePage('Not allowed', 'This page takes GET and POST.', 405));
+    const form = await readForm(req);
+    const key = form instanceof URLSearchParams ? (form.get('api_key') ?? '') : '';
+    if (key === '' || key.length > KEY_CHARS || !/^[\x21-\x7e]+$/.test(key)) {
+      return send(
+        res,
+        forgetForm(this.place, `Enter your API key: up to ${KEY_CHARS} characters, no spaces.`, 400),
+      );
+    }
+    if (!this.tries.allow(this.settings.addressOf(req))) {
+      return send(
+        res,
+        forgetForm(
+          this.place,
+          'Too many keys tried from this address: wait a few minutes, then try again.',
+          429,
+        ),
+      );
+    }
+    const ended = await this.settings.keys.forgetKey(key);
+    const said =
+      ended === 0
+        ? `This server keeps no sign-in with that key: there was nothing to forget.`
+        : `Your key is deleted from ${this.place.host}, and ${ended === 1 ? 'the sign-in' : `the ${ended} sign-ins`} made with it ended. Your assistants will ask you to sign in again.`;
+    send(res, messagePage('Your key is forgotten', said, 200));
   }
 
   /** GET or POST /interaction/<uid>. */
@@ -74,13 +130,13 @@ export class KeyPage {
       );
     }
     const asking = await this.asking(details.params);
-    if (req.method === 'GET') return send(res, keyForm(asking, this.target(uid)));
+    if (req.method === 'GET') return send(res, keyForm(asking, this.place, this.target(uid)));
     if (req.method !== 'POST')
       return send(res, messagePage('Not allowed', 'This page takes GET and POST.', 405));
     const form = await readForm(req);
     if (form === 'too large') {
       const problem = `That is too long for a key: a key is up to ${KEY_CHARS} characters, and the form at most ${FORM_BYTES / 1024} KB.`;
-      return send(res, keyForm(asking, this.target(uid), problem, 413));
+      return send(res, keyForm(asking, this.place, this.target(uid), problem, 413));
     }
     if (!form || !this.csrfMatches(uid, form.get('csrf'))) {
       return send(
@@ -111,13 +167,19 @@ export class KeyPage {
     const key = form.get('api_key') as string;
     if (key.length > KEY_CHARS || !/^[\x21-\x7e]+$/.test(key)) {
       const problem = `Enter your API key: up to ${KEY_CHARS} characters, no spaces.`;
-      return send(res, keyForm(asking, this.target(uid), problem, 400));
+      return send(res, keyForm(asking, this.place, this.target(uid), problem, 400));
     }
     const budget = form.get('budget')?.trim() ?? '';
     if (budget !== '' && !/^\d{1,12}$/.test(budget)) {
       return send(
         res,
-        keyForm(asking, this.target(uid), 'The budget is a whole number of credits, or empty for none.', 400),
+        keyForm(
+          asking,
+          this.place,
+          this.target(uid),
+          'The budget is a whole number of credits, or empty for none.',
+          400,
+        ),
       );
     }
     if (!this.tries.allow(this.settings.addressOf(req))) {
@@ -125,6 +187,7 @@ export class KeyPage {
         res,
         keyForm(
           asking,
+          this.place,
           this.target(uid),
           'Too many keys tried from this address: wait a few minutes, then try again.',
           429,
@@ -132,10 +195,10 @@ export class KeyPage {
       );
     }
     const checked = await this.settings.checkKey(key);
-    if (!checked.ok) return send(res, keyForm(asking, this.target(uid), checked.problem, 400));
+    if (!checked.ok) return send(res, keyForm(asking, this.place, this.target(uid), checked.problem, 400));
     const limit = this.limitOf(budget === '' ? undefined : Number(budget), form.get('window'));
     await this.settings.keys.save(`pending:${uid}`, key, limit, TTL.Interaction);
-    send(res, confirmForm(asking, this.target(uid), checked.facts));
+    send(res, confirmForm(asking, this.place, this.target(uid), [checked.facts, this.budgetLine(limit)]));
   }
 
   /** The person confirmed: their key kept for their account, the grant made, the code issued. */
@@ -145,7 +208,7 @@ export class KeyPage {
     if (!pending)
       return send(
         res,
-        keyForm(asking, this.target(details.uid), 'Enter your key again: it was not kept.', 400),
+        keyForm(asking, this.place, this.target(details.uid), 'Enter your key again: it was not kept.', 400),
       );
     // Each sign-in is a grant of its own, with the key given in it: tokens issued before (on a
     // shared browser, another person's) keep the key they were issued for.
@@ -165,6 +228,16 @@ export class KeyPage {
 
   private async finish(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>) {
     await this.settings.provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
+  }
+
+  /** The budget the person chose, as the confirming page repeats it. */
+  private budgetLine(limit: PersonLimit | undefined): string {
+    const capped =
+      this.settings.operatorBudget === undefined ? '' : ' (this server allows each person at most that)';
+    if (limit?.budget === undefined)
+      return "Your budget on this server: none of your own; the service's limits apply.";
+    const per = limit.window === 'month' ? 'a month' : 'a day';
+    return `Your budget on this server: ${limit.budget.toLocaleString('en-US')} credits ${per} (UTC)${capped}.`;
   }
 
   /**

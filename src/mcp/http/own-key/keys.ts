@@ -33,14 +33,23 @@ export function signInSecret(setting: string | undefined, stateDir: string): Buf
   }
 }
 
-/** What is kept of a person: their key, sealed, and the budget they chose on the key page. */
+/** What is kept of a person: their key, sealed, its fingerprint, and the budget they chose on the key page. */
 interface Sealed {
   secretId: string;
   iv: string;
   sealed: string;
   tag: string;
+  fingerprint?: string;
   limit?: PersonLimit;
 }
+
+/** The grants a key was given in, newest last, so that the person can end them all with the key. */
+interface KeyGrants {
+  grants: string[];
+}
+
+/** Grants one key's index remembers: its latest sign-ins (older ones still end after 30 days unused). */
+const MOST_GRANTS_A_KEY = 100;
 
 export interface PersonKey {
   key: string;
@@ -88,17 +97,47 @@ export class PersonKeys {
     const cipher = createCipheriv('aes-256-gcm', this.cipherKey, iv);
     cipher.setAAD(Buffer.from(id));
     const sealed = Buffer.concat([cipher.update(key, 'utf8'), cipher.final()]);
+    const grantId = id.startsWith('pending:') ? undefined : id;
+    const fingerprint = grantId === undefined ? undefined : this.fingerprint(key);
     const payload: Sealed = {
       secretId: this.secretId,
       iv: iv.toString('base64'),
       sealed: sealed.toString('base64'),
       tag: cipher.getAuthTag().toString('base64'),
+      ...(fingerprint ? { fingerprint } : {}),
       ...(limit ? { limit } : {}),
     };
     const expiresAt = seconds() + keepSeconds;
-    const grantId = id.startsWith('pending:') ? undefined : id;
     this.opened.delete(id);
     await this.store.put('PersonKey', id, { payload: payload as never, expiresAt, grantId });
+    if (grantId && fingerprint) await this.index(fingerprint, grantId, expiresAt);
+  }
+
+  /** Notes that the key whose fingerprint this is was given in grant `grantId`. */
+  private async index(fingerprint: string, grantId: string, expiresAt: number): Promise<void> {
+    const known =
+      ((await this.store.get('KeyGrants', fingerprint))?.payload as KeyGrants | undefined)?.grants ?? [];
+    const grants = [...known.filter((g) => g !== grantId), grantId].slice(-MOST_GRANTS_A_KEY);
+    await this.store.put('KeyGrants', fingerprint, { payload: { grants }, expiresAt });
+  }
+
+  /**
+   * Ends every sign-in made here with `key` (its grants, their codes and tokens) and deletes the
+   * key from this server: the person takes it back. How many sign-ins were ended.
+   */
+  async forgetKey(key: string): Promise<number> {
+    const fingerprint = this.fingerprint(key);
+    const index = (await this.store.get('KeyGrants', fingerprint))?.payload as KeyGrants | undefined;
+    let ended = 0;
+    for (const grantId of index?.grants ?? []) {
+      const kept = await this.store.get('PersonKey', grantId);
+      if ((kept?.payload as Sealed | undefined)?.fingerprint !== fingerprint) continue;
+      await this.store.dropGrant(grantId);
+      await this.forget(grantId);
+      ended++;
+    }
+    await this.store.delete('KeyGrants', fingerprint);
+    return ended;
   }
 
   /** The key and budget of grant `id`; undefined when none is kept, or it was sealed under another secret. */
@@ -120,12 +159,15 @@ export class PersonKeys {
     }
   }
 
-  /** The grant, its key and its client kept another UNUSED_SECONDS: the person still uses them. */
+  /** The grant, its key (and the key's index) and its client kept another UNUSED_SECONDS: the person still uses them. */
   async renew(grantId: string, clientId: string): Promise<void> {
     const expiresAt = seconds() + UNUSED_SECONDS;
     await this.store.extend('Grant', grantId, expiresAt);
     await this.store.extend('PersonKey', grantId, expiresAt);
     await this.store.extend('Client', clientId, expiresAt);
+    const fingerprint = ((await this.store.get('PersonKey', grantId))?.payload as Sealed | undefined)
+      ?.fingerprint;
+    if (fingerprint) await this.store.extend('KeyGrants', fingerprint, expiresAt);
   }
 
   async forget(id: string): Promise<void> {
