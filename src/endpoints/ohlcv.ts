@@ -96,7 +96,8 @@ function candlesText(a: z.infer<typeof ohlcvSeries>, length: CandleLength, what:
   );
   const row = (c: (typeof a.quotes)[number]) => {
     const q = c.quote[0];
-    const time = `${formatTime(c.time_open, length === 'daily')}${c.complete ? '' : ' (so far)'}`;
+    const open = length === 'daily' ? ' (today, so far)' : ' (this hour, so far)';
+    const time = `${formatTime(c.time_open, length === 'daily')}${c.complete ? '' : open}`;
     return [
       time,
       money(q?.open),

@@ -12,7 +12,7 @@ import { heavyCallsEnv, type Sandbox, startTestSandbox } from '../helpers/sandbo
 import type { Session } from '../helpers/session.js';
 
 /** A row of a table whose first cell is a time: `2026-11-13 00:00 UTC | …` or `2026-11-13 | …`. */
-const TIME_ROW = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2} UTC)?( \(so far\))? \| /;
+const TIME_ROW = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2} UTC)?( \((today|this hour), so far\))? \| /;
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -53,7 +53,7 @@ describe('by default', () => {
     const rows = timeRows(page as string);
     expect(rows).toHaveLength(60);
     expect(new Set(rows.map((r) => r.slice(0, 10))).size).toBe(60);
-    expect(rows.at(-1)).toMatch(/^2026-11-22 \(so far\) \| /);
+    expect(rows.at(-1)).toMatch(/^2026-11-22 \(today, so far\) \| /);
     expect(page).not.toMatch(/shown|evenly spaced|format=json has/);
   });
 
@@ -89,7 +89,7 @@ describe('by default', () => {
     expect(text.split('\n')[0]).toMatch(/^BTC on 2026-11-22 12:00 UTC: \$98,158\.09 \(/);
     const candle = firstText(await mcp.call('get_ohlcv_historical', { symbol: 'BTC', count: 1 }));
     expect(candle.split('\n')[0]).toMatch(
-      /^Bitcoin \(BTC\) daily candle of 2026-11-22 \(so far\) in USD: open \$[\d,.]+, high .*, close \$98,158\.09/,
+      /^Bitcoin \(BTC\) daily candle of 2026-11-22 \(today, so far\) in USD: open \$[\d,.]+, high .*, close \$98,158\.09/,
     );
   });
 
