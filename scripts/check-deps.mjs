@@ -24,27 +24,24 @@ const MAY_IMPORT = {
   analysis: [],
   format: ['calendar'],
   // The way a tool is defined; then the tools defined with it; then the list of them all.
-  catalog: ['calendar', 'messages'],
-  endpoints: ['calendar', 'catalog', 'format', 'messages'],
-  local: ['analysis', 'calendar', 'catalog', 'endpoints', 'format', 'messages'],
-  tools: ['catalog', 'endpoints', 'local', 'messages'],
-  config: ['catalog', 'messages', 'state-dir', 'time-bounds'],
-  ops: ['catalog', 'config', 'version'],
-  redis: ['config', 'ops'],
+  kit: ['calendar', 'messages'],
+  endpoints: ['calendar', 'kit', 'format', 'messages'],
+  local: ['analysis', 'calendar', 'kit', 'endpoints', 'format', 'messages'],
+  inventory: ['kit', 'endpoints', 'local', 'messages'],
+  config: ['kit', 'messages', 'state-dir', 'time-bounds'],
+  ops: ['kit', 'config', 'version'],
+  redis: ['ops'],
   upstream: ['cpu-turns', 'format', 'messages', 'time-bounds'],
-  cache: ['catalog', 'config', 'redis', 'state-dir'],
-  guard: ['calendar', 'catalog', 'config', 'format', 'messages', 'redis', 'state-dir', 'time-bounds'],
+  cache: ['kit', 'redis', 'state-dir'],
+  guard: ['calendar', 'kit', 'format', 'redis', 'state-dir'],
   // Kept results as tables, and the query engine over them.
-  kept: ['cache', 'catalog', 'package-files', 'redis', 'state-dir'],
+  kept: ['cache', 'kit', 'package-files', 'redis', 'state-dir'],
   // The sandbox is the service's independent witness: its table of the service is its own.
-  sandbox: ['calendar', 'format', 'messages', 'state-dir'],
-  call: [
+  sandbox: ['calendar', 'messages', 'state-dir'],
+  // The composition root: each process's shared parts (data source, ledger, cache, kept tables).
+  services: [
     'cache',
-    'calendar',
-    'catalog',
     'config',
-    'cpu-turns',
-    'format',
     'guard',
     'kept',
     'messages',
@@ -53,12 +50,42 @@ const MAY_IMPORT = {
     'sandbox',
     'state-dir',
     'time-bounds',
-    'tools',
+    'upstream',
+  ],
+  // What an HTTP request is read and refused with, for the MCP transport and the sign-in server.
+  http: [],
+  // The sign-in server (SVC_SIGN_IN=own-key), which the HTTP transport loads.
+  'sign-in': [
+    'config',
+    'endpoints',
+    'format',
+    'guard',
+    'http',
+    'ops',
+    'redis',
+    'services',
+    'state-dir',
+    'upstream',
+  ],
+  call: [
+    'services',
+    'cache',
+    'kit',
+    'cpu-turns',
+    'format',
+    'guard',
+    'kept',
+    'messages',
+    'ops',
+    'inventory',
     'upstream',
   ],
   mcp: [
+    'http',
+    'services',
+    'sign-in',
     'call',
-    'catalog',
+    'kit',
     'config',
     'endpoints',
     'format',
@@ -67,20 +94,27 @@ const MAY_IMPORT = {
     'icon',
     'local',
     'messages',
-    'ops',
     'package-files',
-    'redis',
-    'state-dir',
-    'tools',
-    'upstream',
+    'inventory',
     'version',
   ],
-  commands: ['call', 'catalog', 'config', 'mcp', 'messages', 'package-files', 'sandbox', 'tools', 'version'],
+  commands: [
+    'call',
+    'kit',
+    'config',
+    'mcp',
+    'messages',
+    'package-files',
+    'sandbox',
+    'inventory',
+    'services',
+    'version',
+  ],
   cli: ['commands'],
   // The build's entry for the repository's scripts, benchmarks and tests.
   'for-scripts': [
     'cache',
-    'catalog',
+    'kit',
     'config',
     'format',
     'guard',
@@ -90,7 +124,7 @@ const MAY_IMPORT = {
     'ops',
     'redis',
     'sandbox',
-    'tools',
+    'inventory',
   ],
 };
 
@@ -104,7 +138,7 @@ function* files(dir) {
   }
 }
 
-/** `catalog` for src/catalog/x.ts, `cli` for src/cli.ts. */
+/** `kit` for src/kit/x.ts, `cli` for src/cli.ts. */
 function partOf(src, path) {
   const [first, second] = relative(src, path).split(sep);
   return second === undefined ? first.replace(/\.(d\.)?ts$/, '').replace(/\.js$/, '') : first;

@@ -2,7 +2,7 @@
 // @ts-check
 /**
  * Writes what is generated: from the tools, the tool list servers answer with before the tools
- * has loaded (src/mcp/tool-list.json: each tool's definition and what selects it); from the tools
+ * has loaded (src/inventory/tool-list.json: each tool's definition and what selects it); from the tools
  * and the settings table, the README's list of tools, reliability.md's context budget,
  * docs/tools.md's table, docs/service.md's endpoints, docs/settings.md's tables, the bundle
  * manifest's tools and user_config, and server.json for the MCP Registry; from the benchmarks' results, docs/performance.md and
@@ -264,7 +264,7 @@ const generated = [
   ['docs/kept-tables.md', (text) => replaceBetween(text, 'tables', keptTables())],
   ['manifest.json', (text) => `${JSON.stringify(manifest(JSON.parse(text)), null, 2)}\n`],
   ['server.json', () => `${JSON.stringify(serverJson(), null, 2)}\n`],
-  ['src/mcp/tool-list.json', generatedToolList],
+  ['src/inventory/tool-list.json', generatedToolList],
 ];
 const stale = [];
 for (const [path, next] of generated) {

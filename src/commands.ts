@@ -8,10 +8,10 @@ import { clip, ISO_INSTANT_RULE, listenProblem } from './messages.js';
 import './heap.js';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { noToolsMessage } from './catalog/toolsets.js';
 import { ConfigError } from './config/error.js';
 import type { Config } from './config/index.js';
 import { requireOwnKey } from './config/own-key.js';
+import { noToolsMessage } from './kit/toolsets.js';
 import { packageFile } from './package-files.js';
 import { VERSION } from './version.js';
 
@@ -118,18 +118,13 @@ const commands: Record<string, Command> = {
       const config = await loadConfig();
       requireOwnKey(config, 'by svc-mcp call');
       const [{ exposedTools }, { unknownToolMessage }] = await Promise.all([
-        import('./mcp/tools.js'),
-        import('./tools/index.js'),
+        import('./inventory/tools.js'),
+        import('./inventory/unknown-tool.js'),
       ]);
-      const exposed = exposedTools(config).tools;
-      const tool = exposed.get(name);
-      if (!tool) {
-        throw new UsageError(
-          unknownToolMessage(name, config, [...exposed.keys()], '`svc-mcp tools` lists them.'),
-        );
-      }
+      const tool = exposedTools(config).get(name);
+      if (!tool) throw new UsageError(unknownToolMessage(name, config, '`svc-mcp tools` lists them.'));
       const { callTool } = await import('./call/pipeline.js');
-      const { createServices } = await import('./call/services.js');
+      const { createServices } = await import('./services/index.js');
       const services = await createServices(config);
       try {
         const result = await callTool(services, tool, toolArgs);
@@ -151,7 +146,10 @@ const commands: Record<string, Command> = {
     options: { json: { type: 'boolean' } },
     async run(values) {
       // From the list generated at build time, as stdio's tools/list: the tools themselves stay unloaded.
-      const { generatedTools, listingFor } = await import('./mcp/listing.js');
+      const [{ generatedTools }, { listingFor }] = await Promise.all([
+        import('./inventory/listed.js'),
+        import('./mcp/listing.js'),
+      ]);
       const config = await loadConfig();
       const { definitions } = listingFor(config);
       if (definitions.length === 0) throw new ConfigError(noToolsMessage(config));

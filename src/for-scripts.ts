@@ -18,12 +18,12 @@ export async function forDocs() {
     { columnsOfSchema },
     { tablePrefix },
   ] = await Promise.all([
-    import('./catalog/index.js'),
-    import('./tools/index.js'),
+    import('./kit/index.js'),
+    import('./inventory/tools.js'),
     import('./config/index.js'),
     import('./format/text.js'),
     import('./icon.js'),
-    import('./mcp/tools.js'),
+    import('./mcp/listed-schemas.js'),
     import('./mcp/listing.js'),
     import('./kept/schema-columns.js'),
     import('./kept/names.js'),
@@ -58,7 +58,7 @@ export async function forLedger() {
 export async function forSandbox() {
   const [{ startSandbox }, { tools }, { assetBySymbol, tokenAddress }] = await Promise.all([
     import('./sandbox/server.js'),
-    import('./tools/index.js'),
+    import('./inventory/tools.js'),
     import('./sandbox/market/assets.js'),
   ]);
   return { startSandbox, tools, assetBySymbol, tokenAddress };

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tools } from '../src/tools/index.js';
+import { tools } from '../src/inventory/tools.js';
 import { REPO_ROOT } from './helpers/cli.js';
 import { startMcp } from './helpers/in-process.js';
 import type { Session } from './helpers/session.js';

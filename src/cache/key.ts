@@ -3,7 +3,7 @@
  * parameters in canonical form (canonicalParams), after the schema filled in defaults. Two calls
  * that ask the service the same thing share one key.
  */
-import { canonicalParams } from '../catalog/canonical.js';
+import { canonicalParams } from '../kit/canonical.js';
 
 export function cacheKey(tool: string, account: string, params: Record<string, unknown>): string {
   return `${tool}|${account}|${canonicalParams(params)}`;

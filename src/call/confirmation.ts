@@ -5,12 +5,12 @@
  * with its own person's answer.
  */
 
-import type { Endpoint } from '../catalog/index.js';
 import { counted } from '../format/text.js';
 import { largestFit } from '../guard/fit.js';
+import type { Endpoint } from '../kit/index.js';
 import type { RefusalReason } from '../ops/events.js';
+import type { Services } from '../services/index.js';
 import type { CallContext } from './context.js';
-import type { Services } from './services.js';
 
 type Confirm = NonNullable<CallContext['confirm']>;
 

@@ -5,7 +5,11 @@
  * cache, or a kept result a cursor names, would answer it free.
  */
 import { cacheKey } from '../cache/key.js';
-import { estimateCredits } from '../catalog/credits.js';
+import { counted, formatTime } from '../format/text.js';
+import { fittingPlan, largestFit } from '../guard/fit.js';
+import { exposedTools } from '../inventory/tools.js';
+import { unknownToolMessage } from '../inventory/unknown-tool.js';
+import { estimateCredits } from '../kit/credits.js';
 import {
   type CallEstimate,
   type Endpoint,
@@ -16,16 +20,13 @@ import {
   type ToolContext,
   ToolRefusal,
   toolPlans,
-} from '../catalog/index.js';
-import { validateParams } from '../catalog/params.js';
-import { counted, formatTime } from '../format/text.js';
-import { fittingPlan, largestFit } from '../guard/fit.js';
-import { selectTools, unknownToolMessage } from '../tools/index.js';
+} from '../kit/index.js';
+import { validateParams } from '../kit/params.js';
+import type { Services } from '../services/index.js';
 import { RefusedCall } from './confirmation.js';
 import { dataRoom } from './cut.js';
 import { completed } from './fetch.js';
 import { storedPage, type Unservable } from './paging.js';
-import type { Services } from './services.js';
 
 /** Who asks: the account whose key pays, and the owner of kept results (with the person, signed in). */
 export interface Caller {
@@ -41,12 +42,8 @@ export async function estimateCall(
 ): Promise<CallEstimate> {
   const { account } = caller;
   const { config } = services;
-  const exposed = selectTools(config);
-  const tool = exposed.find((t) => t.name === name);
-  if (!tool) {
-    const names = exposed.map((t) => t.name);
-    return { ok: false, error: unknownToolMessage(name, config, names, 'tools/list gives them all.') };
-  }
+  const tool = exposedTools(config).get(name);
+  if (!tool) return { ok: false, error: unknownToolMessage(name, config, 'tools/list gives them all.') };
   const checked = validateParams(tool.toolInput, args);
   if (!checked.ok) return { ok: false, error: checked.message };
   const { format: _, cursor, ...asked } = checked.value as Record<string, unknown> & { cursor?: string };

@@ -8,19 +8,19 @@
 import { cacheKey } from '../cache/key.js';
 import type { Fetched } from '../cache/shared.js';
 import type { CacheEntry } from '../cache/store.js';
-import { estimateCredits } from '../catalog/credits.js';
-import type { Endpoint } from '../catalog/index.js';
 import { cpuTurns } from '../cpu-turns.js';
 import { accountOf } from '../guard/accounts.js';
 import type { Reservation } from '../guard/guard.js';
+import { estimateCredits } from '../kit/credits.js';
+import type { Endpoint } from '../kit/index.js';
 import { notify } from '../ops/events.js';
 import { traced } from '../ops/telemetry.js';
+import type { DataSource } from '../services/data-source.js';
+import type { Services } from '../services/index.js';
 import type { QueryParams, RequestOptions, UpstreamResponse } from '../upstream/client.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { confirmCostly, ownConfirmation, RefusedCall } from './confirmation.js';
 import type { CallContext } from './context.js';
-import type { DataSource } from './data-source.js';
-import type { Services } from './services.js';
 
 /** A call's context as its fetches see it: told what each request the call sent was charged, as it settles. */
 export interface FetchContext extends CallContext {

@@ -11,16 +11,16 @@
  */
 
 import { KEEP_MIN_MS, type StoredResult } from '../cache/results.js';
-import { canonicalParams } from '../catalog/canonical.js';
-import { checkedData, type Tool, tableRows } from '../catalog/define.js';
-import { CURSOR, type Pages } from '../catalog/pages.js';
 import { formatWhole } from '../format/numbers.js';
 import type { KeptTable } from '../kept/catalog.js';
 import type { Kept } from '../kept/kept.js';
 import { rowCount } from '../kept/rows.js';
+import { canonicalParams } from '../kit/canonical.js';
+import { checkedData, type Tool, tableRows } from '../kit/define.js';
+import { CURSOR, type Pages } from '../kit/pages.js';
+import type { Services } from '../services/index.js';
 import { bytesOf, dataRoom, estimateBytes } from './cut.js';
 import type { KeptSummary } from './results.js';
-import type { Services } from './services.js';
 
 /** A stored result's page a cursor names, when the result is still kept and the arguments are its page's. */
 export interface StoredPage {

@@ -15,6 +15,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { StoredResult } from '../cache/results.js';
 import type { Fetched } from '../cache/shared.js';
+import { accountOf, ownerOf } from '../guard/accounts.js';
 import {
   checkedData,
   planTitle,
@@ -23,21 +24,20 @@ import {
   ToolRefusal,
   toolPlans,
   UnexpectedBodyError,
-} from '../catalog/index.js';
-import { validateParams } from '../catalog/params.js';
-import { accountOf, ownerOf } from '../guard/accounts.js';
+} from '../kit/index.js';
+import { validateParams } from '../kit/params.js';
 import { CALL_CANCELLED } from '../messages.js';
 import { type CallEvent, notify } from '../ops/events.js';
+import type { Services } from '../services/index.js';
+import { BusyError } from '../services/limiter.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
 import { confirmEstimate, QuestionAsked, RefusedCall } from './confirmation.js';
 import type { CallContext } from './context.js';
 import { fitToAnswer } from './cut.js';
 import { type Caller, cursorRefusal, pricingContext, refuseOverLimits } from './estimate.js';
 import { type EndpointData, type FetchContext, fetchEndpoint } from './fetch.js';
-import { BusyError } from './limiter.js';
 import { answerPage, keptTableOf, storedPage } from './paging.js';
 import { errorResult, type ResultMeta, toolResult } from './results.js';
-import type { Services } from './services.js';
 
 /** What a call's end reports besides its result. */
 interface Outcome {

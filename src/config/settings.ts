@@ -5,10 +5,10 @@
  */
 
 import { z } from 'zod';
-import { CREDIT_WINDOWS } from '../catalog/credits.js';
-import { DEFAULT_KEY_HEADER } from '../catalog/key-header.js';
-import { PLANS } from '../catalog/plans.js';
-import { TOOLSET_CHOICES } from '../catalog/toolsets.js';
+import { CREDIT_WINDOWS } from '../kit/credits.js';
+import { DEFAULT_KEY_HEADER } from '../kit/key-header.js';
+import { PLANS } from '../kit/plans.js';
+import { TOOLSET_CHOICES } from '../kit/toolsets.js';
 import { ISO_INSTANT_RULE } from '../messages.js';
 import { defaultStateDir } from '../state-dir.js';
 import { TIMEOUT_MS } from '../time-bounds.js';

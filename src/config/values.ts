@@ -5,7 +5,7 @@
  */
 
 import { z } from 'zod';
-import { TOOLSET_CHOICES, TOOLSET_NAMES, type ToolsetChoice } from '../catalog/toolsets.js';
+import { TOOLSET_CHOICES, TOOLSET_NAMES, type ToolsetChoice } from '../kit/toolsets.js';
 import { clip } from '../messages.js';
 
 /** One setting: its variable, schema, and how people read it. */

@@ -1,13 +1,13 @@
 /** The key: what the service reports about it (its plan, limits and usage), beside this server's budget. */
 import { z } from 'zod';
-import { perCall } from '../catalog/credits.js';
-import { dataOf, defineEndpoint, parseBody } from '../catalog/define.js';
-import { lenient } from '../catalog/lenient.js';
-import { paramsObject } from '../catalog/params.js';
-import { ALL_PLANS } from '../catalog/plans.js';
-import { guardFigures } from '../catalog/usage-figures.js';
 import { formatNumber } from '../format/numbers.js';
 import { counted, formatTime, lines } from '../format/text.js';
+import { perCall } from '../kit/credits.js';
+import { dataOf, defineEndpoint, parseBody } from '../kit/define.js';
+import { lenient } from '../kit/lenient.js';
+import { paramsObject } from '../kit/params.js';
+import { ALL_PLANS } from '../kit/plans.js';
+import { guardFigures } from '../kit/usage-figures.js';
 
 const credits = z.object({ used: z.number().optional(), left: z.number().optional() });
 

@@ -14,7 +14,7 @@ import {
   splitList,
   symbolListParam,
   timeParam,
-} from '../catalog/params.js';
+} from '../kit/params.js';
 import { clip, FIND_ASSET } from '../messages.js';
 
 /** Exactly one of `keys` must be given. */

@@ -3,11 +3,11 @@
  * credit rule and the line that sums up one asset's series.
  */
 
-import { perItems } from '../catalog/credits.js';
-import { enumParam, intParam } from '../catalog/params.js';
-import { expectedPoints, MAX_SERIES_COUNT, SERIES_COUNT_TEXT, type SeriesRange } from '../catalog/series.js';
 import { currencyLabel, formatPrice } from '../format/numbers.js';
 import { describeSeries } from '../format/series.js';
+import { perItems } from '../kit/credits.js';
+import { enumParam, intParam } from '../kit/params.js';
+import { expectedPoints, MAX_SERIES_COUNT, SERIES_COUNT_TEXT, type SeriesRange } from '../kit/series.js';
 import { namedCount, timeBoundParam, timeEndParam } from './asset-params.js';
 
 /** A series' range: its time bounds and how many points. */

@@ -4,12 +4,12 @@
  * the upstream reading is derived from it.
  */
 import { z } from 'zod';
-import { lenient } from '../catalog/lenient.js';
-import { namedPages, offsetPages } from '../catalog/pages.js';
-import { quoteEntry, quoteOf } from '../catalog/quotes.js';
-import { rankOf } from '../catalog/shapes.js';
 import { formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
 import { table } from '../format/text.js';
+import { lenient } from '../kit/lenient.js';
+import { namedPages, offsetPages } from '../kit/pages.js';
+import { quoteEntry, quoteOf } from '../kit/quotes.js';
+import { rankOf } from '../kit/shapes.js';
 
 export const assetQuote = quoteEntry([
   'price',

@@ -1,13 +1,13 @@
 /** Community trending: the tokens and the topics people are talking about. */
 import { z } from 'zod';
-import { perCall } from '../catalog/credits.js';
-import { dataOf, defineEndpoint, parseBody } from '../catalog/define.js';
-import { lenient } from '../catalog/lenient.js';
-import { intParam, paramsObject } from '../catalog/params.js';
-import { plansFrom } from '../catalog/plans.js';
-import { rankOf, recordsOf } from '../catalog/shapes.js';
 import { formatNumber } from '../format/numbers.js';
 import { lines, table } from '../format/text.js';
+import { perCall } from '../kit/credits.js';
+import { dataOf, defineEndpoint, parseBody } from '../kit/define.js';
+import { lenient } from '../kit/lenient.js';
+import { intParam, paramsObject } from '../kit/params.js';
+import { plansFrom } from '../kit/plans.js';
+import { rankOf, recordsOf } from '../kit/shapes.js';
 
 const PLANS = plansFrom('standard');
 const limitInput = paramsObject({

@@ -1,15 +1,15 @@
 /** Content: news and articles, and the community's posts and their comments. */
 import { z } from 'zod';
 import { isoOf } from '../calendar.js';
-import { perCall } from '../catalog/credits.js';
-import { dataOf, defineEndpoint, parseBody } from '../catalog/define.js';
-import { lenient } from '../catalog/lenient.js';
-import { offsetPages } from '../catalog/pages.js';
-import { enumParam, namesListParam, paramsObject } from '../catalog/params.js';
-import { plansFrom } from '../catalog/plans.js';
-import { recordsOf } from '../catalog/shapes.js';
 import { formatNumber } from '../format/numbers.js';
 import { formatTime, lines } from '../format/text.js';
+import { perCall } from '../kit/credits.js';
+import { dataOf, defineEndpoint, parseBody } from '../kit/define.js';
+import { lenient } from '../kit/lenient.js';
+import { offsetPages } from '../kit/pages.js';
+import { enumParam, namesListParam, paramsObject } from '../kit/params.js';
+import { plansFrom } from '../kit/plans.js';
+import { recordsOf } from '../kit/shapes.js';
 import {
   idsParam,
   noneAbout,

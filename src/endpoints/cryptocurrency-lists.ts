@@ -1,12 +1,12 @@
 /** Lists of cryptocurrencies: new listings, gainers and losers, trending, most visited, a past day's ranking. */
 import { z } from 'zod';
-import { perItems } from '../catalog/credits.js';
-import { dataOf, defineEndpoint } from '../catalog/define.js';
-import { convertExclusive, enumParam, namesListParam, paramsObject } from '../catalog/params.js';
-import { historyByPlan, plansFrom } from '../catalog/plans.js';
-import { recordsOf } from '../catalog/shapes.js';
 import { formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
 import { formatTime, lines, table } from '../format/text.js';
+import { perItems } from '../kit/credits.js';
+import { dataOf, defineEndpoint } from '../kit/define.js';
+import { convertExclusive, enumParam, namesListParam, paramsObject } from '../kit/params.js';
+import { historyByPlan, plansFrom } from '../kit/plans.js';
+import { recordsOf } from '../kit/shapes.js';
 import { currencyParams, pageParams, requiredTimeParam, servicePage } from './asset-params.js';
 import {
   asset,

@@ -1,9 +1,11 @@
 /** Reference data about cryptocurrencies: the id map, asset info, and categories. */
 import { z } from 'zod';
-import { perCall, perItems } from '../catalog/credits.js';
-import { dataOf, defineEndpoint, UnexpectedBodyError } from '../catalog/define.js';
-import { lenient } from '../catalog/lenient.js';
-import { namedPages, offsetPages } from '../catalog/pages.js';
+import { formatMoney, formatPercent } from '../format/numbers.js';
+import { formatTime, lines, table } from '../format/text.js';
+import { perCall, perItems } from '../kit/credits.js';
+import { dataOf, defineEndpoint, UnexpectedBodyError } from '../kit/define.js';
+import { lenient } from '../kit/lenient.js';
+import { namedPages, offsetPages } from '../kit/pages.js';
 import {
   convertExclusive,
   enumParam,
@@ -11,11 +13,9 @@ import {
   paramsObject,
   splitList,
   symbolListParam,
-} from '../catalog/params.js';
-import { ALL_PLANS } from '../catalog/plans.js';
-import { rankOf, recordsOf } from '../catalog/shapes.js';
-import { formatMoney, formatPercent } from '../format/numbers.js';
-import { formatTime, lines, table } from '../format/text.js';
+} from '../kit/params.js';
+import { ALL_PLANS } from '../kit/plans.js';
+import { rankOf, recordsOf } from '../kit/shapes.js';
 import { clip, FIND_ASSET } from '../messages.js';
 import {
   currencyParams,

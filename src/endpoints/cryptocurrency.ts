@@ -1,12 +1,12 @@
 /** Cryptocurrency listings (ranked by market cap) and quotes for named assets, v3. */
 import { z } from 'zod';
-import { perItems } from '../catalog/credits.js';
-import { dataOf, defineEndpoint } from '../catalog/define.js';
-import { convertExclusive, enumParam, namesListParam, paramsObject } from '../catalog/params.js';
-import { ALL_PLANS } from '../catalog/plans.js';
-import { recordsOf } from '../catalog/shapes.js';
 import { formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
 import { formatTime, lines, table } from '../format/text.js';
+import { perItems } from '../kit/credits.js';
+import { dataOf, defineEndpoint } from '../kit/define.js';
+import { convertExclusive, enumParam, namesListParam, paramsObject } from '../kit/params.js';
+import { ALL_PLANS } from '../kit/plans.js';
+import { recordsOf } from '../kit/shapes.js';
 import {
   currencyParams,
   exactlyOne,

@@ -1,11 +1,11 @@
 /** DEX platforms: the blockchains the service tracks decentralised exchanges on. */
 import { z } from 'zod';
-import { perCall } from '../catalog/credits.js';
-import { dataOf, defineEndpoint, parseBody } from '../catalog/define.js';
-import { lenient } from '../catalog/lenient.js';
-import { paramsObject } from '../catalog/params.js';
-import { ALL_PLANS } from '../catalog/plans.js';
 import { lines, table } from '../format/text.js';
+import { perCall } from '../kit/credits.js';
+import { dataOf, defineEndpoint, parseBody } from '../kit/define.js';
+import { lenient } from '../kit/lenient.js';
+import { paramsObject } from '../kit/params.js';
+import { ALL_PLANS } from '../kit/plans.js';
 
 const platform = z.object({
   id: z.number(),

@@ -1,9 +1,12 @@
 /** Global market totals: the latest figures and a historical series. */
 import { z } from 'zod';
-import { perCall, perItems } from '../catalog/credits.js';
-import { dataOf, defineEndpoint, parseBody } from '../catalog/define.js';
-import { lenient } from '../catalog/lenient.js';
-import { seriesPages } from '../catalog/pages.js';
+import { currencyLabel, formatMoney, formatNumber, formatShare } from '../format/numbers.js';
+import { describeSeries, seriesText } from '../format/series.js';
+import { formatTime, lines, table } from '../format/text.js';
+import { perCall, perItems } from '../kit/credits.js';
+import { dataOf, defineEndpoint, parseBody } from '../kit/define.js';
+import { lenient } from '../kit/lenient.js';
+import { seriesPages } from '../kit/pages.js';
 import {
   convertExclusive,
   enumParam,
@@ -11,19 +14,16 @@ import {
   namesListParam,
   paramsObject,
   timeOrder,
-} from '../catalog/params.js';
-import { ALL_PLANS, historyByPlan } from '../catalog/plans.js';
-import { quoteEntry, quoteOf } from '../catalog/quotes.js';
+} from '../kit/params.js';
+import { ALL_PLANS, historyByPlan } from '../kit/plans.js';
+import { quoteEntry, quoteOf } from '../kit/quotes.js';
 import {
   CALENDAR_INTERVALS,
   expectedPoints,
   MAX_SERIES_COUNT,
   SERIES_COUNT_TEXT,
   seriesServiceParams,
-} from '../catalog/series.js';
-import { currencyLabel, formatMoney, formatNumber, formatShare } from '../format/numbers.js';
-import { describeSeries, seriesText } from '../format/series.js';
-import { formatTime, lines, table } from '../format/text.js';
+} from '../kit/series.js';
 import { currencyParams, timeBoundParam, timeEndParam } from './asset-params.js';
 
 const currencyFigures = quoteEntry([

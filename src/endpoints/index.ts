@@ -1,6 +1,6 @@
 /** Every endpoint's tool, in the order they are listed. */
 
-import type { Endpoint } from '../catalog/define.js';
+import type { Endpoint } from '../kit/define.js';
 import { keyInfo } from './account.js';
 import { trendingTokens, trendingTopics } from './community.js';
 import { latestContent, latestPosts, postComments, topPosts } from './content.js';

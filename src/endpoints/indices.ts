@@ -1,14 +1,14 @@
 /** The two market indices, svc100 (top 100 assets) and svc20 (top 20): latest and historical. */
 import { z } from 'zod';
-import { perCall } from '../catalog/credits.js';
-import { dataOf, defineEndpoint, parseBody } from '../catalog/define.js';
-import { lenient } from '../catalog/lenient.js';
-import { seriesPages } from '../catalog/pages.js';
-import { enumParam, intParam, paramsObject, timeOrder } from '../catalog/params.js';
-import { ALL_PLANS } from '../catalog/plans.js';
 import { formatNumber, formatPercent, formatPrice } from '../format/numbers.js';
 import { describeSeries, seriesText } from '../format/series.js';
 import { formatTime, lines, table } from '../format/text.js';
+import { perCall } from '../kit/credits.js';
+import { dataOf, defineEndpoint, parseBody } from '../kit/define.js';
+import { lenient } from '../kit/lenient.js';
+import { seriesPages } from '../kit/pages.js';
+import { enumParam, intParam, paramsObject, timeOrder } from '../kit/params.js';
+import { ALL_PLANS } from '../kit/plans.js';
 import { timeBoundParam, timeEndParam } from './asset-params.js';
 
 /** A constituent in the latest value (its page link is left out: no one asked for it). */

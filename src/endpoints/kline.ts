@@ -5,14 +5,14 @@
  */
 import { z } from 'zod';
 import { isoOf } from '../calendar.js';
-import { perItems } from '../catalog/credits.js';
-import { dataOf, defineEndpoint, looseNumber, parseBody } from '../catalog/define.js';
-import { chartPages } from '../catalog/pages.js';
-import { enumParam, intParam, paramsObject } from '../catalog/params.js';
-import { ALL_PLANS } from '../catalog/plans.js';
 import { formatMoney, formatNumber, formatPrice } from '../format/numbers.js';
 import { describeSeries, seriesText } from '../format/series.js';
 import { formatTime, lines } from '../format/text.js';
+import { perItems } from '../kit/credits.js';
+import { dataOf, defineEndpoint, looseNumber, parseBody } from '../kit/define.js';
+import { chartPages } from '../kit/pages.js';
+import { enumParam, intParam, paramsObject } from '../kit/params.js';
+import { ALL_PLANS } from '../kit/plans.js';
 
 const INTERVALS = [
   ...['1s', '5s', '30s', '1min', '3min', '5min', '15min', '30min'],

@@ -3,8 +3,8 @@
  * v2 quotes. Their v3 successors are in cryptocurrency.ts; the answers have the same shape.
  */
 
-import { defineEndpoint } from '../catalog/define.js';
-import { enumParam } from '../catalog/params.js';
+import { defineEndpoint } from '../kit/define.js';
+import { enumParam } from '../kit/params.js';
 import { LISTINGS, listingsInput, QUOTES, quotesInput } from './cryptocurrency.js';
 
 export const listingsLatestV1 = defineEndpoint({

@@ -1,9 +1,11 @@
 /** Where an asset trades: its market pairs across exchanges, with price and volume. */
 import { z } from 'zod';
-import { perItems } from '../catalog/credits.js';
-import { dataOf, defineEndpoint, parseBody } from '../catalog/define.js';
-import { lenient } from '../catalog/lenient.js';
-import { offsetPages } from '../catalog/pages.js';
+import { formatMoney, formatNumber, formatPrice } from '../format/numbers.js';
+import { lines, table } from '../format/text.js';
+import { perItems } from '../kit/credits.js';
+import { dataOf, defineEndpoint, parseBody } from '../kit/define.js';
+import { lenient } from '../kit/lenient.js';
+import { offsetPages } from '../kit/pages.js';
 import {
   convertExclusive,
   enumParam,
@@ -12,11 +14,9 @@ import {
   notTogether,
   paramsObject,
   symbolListParam,
-} from '../catalog/params.js';
-import { plansFrom } from '../catalog/plans.js';
-import { quoteEntry, quoteOf } from '../catalog/quotes.js';
-import { formatMoney, formatNumber, formatPrice } from '../format/numbers.js';
-import { lines, table } from '../format/text.js';
+} from '../kit/params.js';
+import { plansFrom } from '../kit/plans.js';
+import { quoteEntry, quoteOf } from '../kit/quotes.js';
 import {
   currencyParams,
   exactlyOne,

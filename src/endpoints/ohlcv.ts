@@ -4,18 +4,18 @@
  * (`complete: false`) and in the text ("so far").
  */
 import { z } from 'zod';
-import { perItems } from '../catalog/credits.js';
-import { dataOf, defineEndpoint } from '../catalog/define.js';
-import { lenient } from '../catalog/lenient.js';
-import { namedPages, seriesPages } from '../catalog/pages.js';
-import { convertExclusive, enumParam, paramsObject, type Rule, timeOrder } from '../catalog/params.js';
-import { historyByPlan, plansFrom } from '../catalog/plans.js';
-import { quoteEntry, quoteOf } from '../catalog/quotes.js';
-import { CALENDAR_INTERVALS, intervalSeconds, seriesServiceParams } from '../catalog/series.js';
-import { recordsOf } from '../catalog/shapes.js';
 import { currencyLabel, formatMoney, formatPrice } from '../format/numbers.js';
 import { seriesText } from '../format/series.js';
 import { formatTime, lines, table } from '../format/text.js';
+import { perItems } from '../kit/credits.js';
+import { dataOf, defineEndpoint } from '../kit/define.js';
+import { lenient } from '../kit/lenient.js';
+import { namedPages, seriesPages } from '../kit/pages.js';
+import { convertExclusive, enumParam, paramsObject, type Rule, timeOrder } from '../kit/params.js';
+import { historyByPlan, plansFrom } from '../kit/plans.js';
+import { quoteEntry, quoteOf } from '../kit/quotes.js';
+import { CALENDAR_INTERVALS, intervalSeconds, seriesServiceParams } from '../kit/series.js';
+import { recordsOf } from '../kit/shapes.js';
 import {
   currencyParams,
   exactlyOne,

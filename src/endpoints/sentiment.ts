@@ -1,15 +1,15 @@
 /** Market sentiment: the fear and greed index and the altcoin season index. */
 import { z } from 'zod';
 import { isoOf } from '../calendar.js';
-import { perCall } from '../catalog/credits.js';
-import { dataOf, defineEndpoint, parseBody } from '../catalog/define.js';
-import { lenient } from '../catalog/lenient.js';
-import { offsetPages } from '../catalog/pages.js';
-import { enumParam, intParam, paramsObject } from '../catalog/params.js';
-import { ALL_PLANS } from '../catalog/plans.js';
 import { formatMoney, formatNumber } from '../format/numbers.js';
 import { describeSeries, seriesText } from '../format/series.js';
 import { formatTime, lines } from '../format/text.js';
+import { perCall } from '../kit/credits.js';
+import { dataOf, defineEndpoint, parseBody } from '../kit/define.js';
+import { lenient } from '../kit/lenient.js';
+import { offsetPages } from '../kit/pages.js';
+import { enumParam, intParam, paramsObject } from '../kit/params.js';
+import { ALL_PLANS } from '../kit/plans.js';
 
 /** The service's bands (docs/service.md, "Answers"): used when an answer arrives without its label. */
 function fearAndGreedLabel(value: number): string {

@@ -1,15 +1,15 @@
 /** Utilities: price conversion between any two currencies, and the fiat currency map. */
 import { z } from 'zod';
-import { perCall } from '../catalog/credits.js';
-import { dataOf, defineEndpoint } from '../catalog/define.js';
-import { lenient } from '../catalog/lenient.js';
-import { offsetPages } from '../catalog/pages.js';
-import { convertExclusive, enumParam, intParam, paramsObject } from '../catalog/params.js';
-import { ALL_PLANS } from '../catalog/plans.js';
-import { quoteEntry, quoteOf } from '../catalog/quotes.js';
-import { recordsOf } from '../catalog/shapes.js';
 import { currencyLabel, formatNumber, formatPrice } from '../format/numbers.js';
 import { formatTime, lines, table } from '../format/text.js';
+import { perCall } from '../kit/credits.js';
+import { dataOf, defineEndpoint } from '../kit/define.js';
+import { lenient } from '../kit/lenient.js';
+import { offsetPages } from '../kit/pages.js';
+import { convertExclusive, enumParam, intParam, paramsObject } from '../kit/params.js';
+import { ALL_PLANS } from '../kit/plans.js';
+import { quoteEntry, quoteOf } from '../kit/quotes.js';
+import { recordsOf } from '../kit/shapes.js';
 import { currencyParams, exactlyOne, oneId, oneSymbol, timeBoundParam } from './asset-params.js';
 
 const conversionQuote = quoteEntry(['price']).extend({ last_updated: z.string().optional() });

@@ -4,10 +4,10 @@
  * as several calls that each fit.
  */
 import { isoSeconds } from '../calendar.js';
-import { type CreditRule, currencyCount } from '../catalog/credits.js';
-import { parseTime, splitList } from '../catalog/params.js';
-import { CALENDAR_INTERVALS, intervalSeconds } from '../catalog/series.js';
 import { formatWhole } from '../format/numbers.js';
+import { type CreditRule, currencyCount } from '../kit/credits.js';
+import { parseTime, splitList } from '../kit/params.js';
+import { CALENDAR_INTERVALS, intervalSeconds } from '../kit/series.js';
 
 type Params = Record<string, unknown>;
 

@@ -2,8 +2,9 @@
  * What the guard says when it refuses a call before sending it: what the call would cost, what is
  * left, when the window rolls and how to make the call fit.
  */
-import type { CreditRule } from '../catalog/credits.js';
+
 import { counted } from '../format/text.js';
+import type { CreditRule } from '../kit/credits.js';
 import { largestFit } from './fit.js';
 import { LedgerDamagedError, LedgerLostError, type LedgerStore } from './ledger.js';
 import { type BudgetWindow, describeReset } from './windows.js';

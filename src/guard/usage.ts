@@ -2,7 +2,7 @@
  * The guard's figures as get_credit_usage and svc://credits show them: an account's in the current
  * window, a signed-in person's own beside them, and for an admin every person's, most spent first.
  */
-import type { CreditUsageFigures } from '../catalog/usage-figures.js';
+import type { CreditUsageFigures } from '../kit/usage-figures.js';
 import { isPerson } from './accounts.js';
 import type { GuardOptions, PersonLimit } from './calls.js';
 import { ledgerProblem } from './refusals.js';

@@ -1,5 +1,5 @@
 /** Budget windows: a UTC day, a UTC month, or all time. Each has an id and the instant it rolls. */
-import type { CreditWindow } from '../catalog/credits.js';
+import type { CreditWindow } from '../kit/credits.js';
 
 export type WindowKind = CreditWindow;
 

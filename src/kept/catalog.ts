@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RowsShape } from '../catalog/pages.js';
-import type { TableEntry } from '../catalog/queries.js';
+import type { RowsShape } from '../kit/pages.js';
+import type { TableEntry } from '../kit/queries.js';
 import { makeStateDir } from '../state-dir.js';
 import { SUFFIX_LENGTHS, tableName } from './names.js';
 

@@ -2,8 +2,8 @@
  * The messages between the server's thread and the query engine's (engine.ts, engine-worker.ts):
  * plain data, so that nothing but JSON-like values crosses.
  */
-import type { RowsShape } from '../catalog/pages.js';
-import type { Columns, QueryErrorCode } from '../catalog/queries.js';
+import type { RowsShape } from '../kit/pages.js';
+import type { Columns, QueryErrorCode } from '../kit/queries.js';
 
 /** The engine's bounds, fixed when its thread starts. */
 export interface EngineLimits {

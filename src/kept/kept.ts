@@ -6,8 +6,8 @@
  */
 import { LRUCache } from 'lru-cache';
 import { keepUntil, type ResultStore } from '../cache/results.js';
-import type { RowsShape } from '../catalog/pages.js';
-import type { QueryAnswer, QueryErrorCode } from '../catalog/queries.js';
+import type { RowsShape } from '../kit/pages.js';
+import type { QueryAnswer, QueryErrorCode } from '../kit/queries.js';
 import type { KeptTable, TableCatalog } from './catalog.js';
 import type { QueryEngine } from './engine.js';
 import { EngineUnavailable } from './engine.js';

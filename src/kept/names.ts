@@ -5,7 +5,7 @@
  * four characters of the id (`ohlcv_3f9k`), longer only where the owner already has that name.
  */
 import { createHash } from 'node:crypto';
-import { canonicalParams } from '../catalog/canonical.js';
+import { canonicalParams } from '../kit/canonical.js';
 
 export function keptId(
   owner: string,

@@ -6,8 +6,8 @@
  * `integer`, `real`, `text`, or `json` (JSON text, for json_each). Pure, so that the query engine's
  * thread reads rows the same way; written to walk 100,000 rows in well under a second.
  */
-import type { RowsShape } from '../catalog/pages.js';
-import type { Columns, ColumnType } from '../catalog/queries.js';
+import type { RowsShape } from '../kit/pages.js';
+import type { Columns, ColumnType } from '../kit/queries.js';
 
 type Row = Record<string, unknown>;
 export type Cell = string | number | null;

@@ -4,7 +4,7 @@
  * are keyed by the currencies asked for. The table itself takes its columns from the rows.
  */
 import type { z } from 'zod';
-import type { RowsShape } from '../catalog/pages.js';
+import type { RowsShape } from '../kit/pages.js';
 
 interface Node {
   def: { type: string; in?: Node; out?: Node; innerType?: Node };

@@ -10,7 +10,16 @@ import { type CandleSeries, completeCloses } from '../analysis/candles.js';
 import type { Interval } from '../analysis/figures.js';
 import { assetFigures, pairCorrelations } from '../analysis/report.js';
 import { monthsBefore } from '../calendar.js';
-import { defineLocalTool, ToolRefusal } from '../catalog/define.js';
+import {
+  exactlyOne,
+  idsParam,
+  symbolsParam,
+  timeBoundParam,
+  timeEndParam,
+} from '../endpoints/asset-params.js';
+import { ohlcvHistorical } from '../endpoints/ohlcv.js';
+import { formatTime } from '../format/text.js';
+import { defineLocalTool, ToolRefusal } from '../kit/define.js';
 import {
   convertParam,
   enumParam,
@@ -22,17 +31,8 @@ import {
   splitList,
   timeOrder,
   validateParams,
-} from '../catalog/params.js';
-import { describeDepth, HISTORY_MONTHS, type Plan, plansFrom, planTitle } from '../catalog/plans.js';
-import {
-  exactlyOne,
-  idsParam,
-  symbolsParam,
-  timeBoundParam,
-  timeEndParam,
-} from '../endpoints/asset-params.js';
-import { ohlcvHistorical } from '../endpoints/ohlcv.js';
-import { formatTime } from '../format/text.js';
+} from '../kit/params.js';
+import { describeDepth, HISTORY_MONTHS, type Plan, plansFrom, planTitle } from '../kit/plans.js';
 import { ANALYSIS_DEFINITIONS, DEFINITIONS_URI } from './analysis-definitions.js';
 import { type Analysis, analysisOutput } from './analysis-output.js';
 import { summariseAnalysis } from './analysis-text.js';

@@ -1,10 +1,11 @@
 /** What this server's credit guard counts for the caller's key: spent, left, by tool, cache savings. */
-import { WINDOW_WORDS } from '../catalog/credits.js';
-import { defineLocalTool } from '../catalog/define.js';
-import { paramsObject } from '../catalog/params.js';
-import { creditUsageFigures } from '../catalog/usage-figures.js';
+
 import { formatNumber } from '../format/numbers.js';
 import { counted, formatTime, lines, table } from '../format/text.js';
+import { WINDOW_WORDS } from '../kit/credits.js';
+import { defineLocalTool } from '../kit/define.js';
+import { paramsObject } from '../kit/params.js';
+import { creditUsageFigures } from '../kit/usage-figures.js';
 
 export const creditUsage = defineLocalTool({
   name: 'get_credit_usage',

@@ -1,10 +1,10 @@
 /** What planned calls would cost before they are made, against the budget left. */
 import { z } from 'zod';
-import { CREDIT_WINDOWS, WINDOW_WORDS } from '../catalog/credits.js';
-import { defineLocalTool } from '../catalog/define.js';
-import { paramsObject } from '../catalog/params.js';
 import { formatNumber } from '../format/numbers.js';
 import { counted, lines, table } from '../format/text.js';
+import { CREDIT_WINDOWS, WINDOW_WORDS } from '../kit/credits.js';
+import { defineLocalTool } from '../kit/define.js';
+import { paramsObject } from '../kit/params.js';
 
 /** Said of a planned call that repeats an earlier one of the plan: the cache answers it. */
 const REPEAT_NOTE = 'the same request as an earlier call of the plan: answered from the cache';

@@ -1,5 +1,5 @@
 /** The tools the server answers itself, in the order they are listed. */
-import type { LocalTool } from '../catalog/define.js';
+import type { LocalTool } from '../kit/define.js';
 import { analyzeAssets } from './analysis.js';
 import { creditUsage } from './credit-usage.js';
 import { estimateCost } from './estimate-cost.js';

@@ -4,10 +4,10 @@
  * than read page by page. Nothing is sent and nothing is charged; the rows are paged like any answer.
  */
 import { z } from 'zod';
-import { defineLocalTool, ToolRefusal } from '../catalog/define.js';
-import { computedPages } from '../catalog/pages.js';
-import { paramsObject } from '../catalog/params.js';
 import { counted, lines, table } from '../format/text.js';
+import { defineLocalTool, ToolRefusal } from '../kit/define.js';
+import { computedPages } from '../kit/pages.js';
+import { paramsObject } from '../kit/params.js';
 import { queryRefusal } from './query-refusals.js';
 
 /** The longest SQL taken. */

@@ -3,10 +3,11 @@
  * table's columns for an unknown column, SQLite's own words and the place for a syntax error, and
  * for a table that expired, the call that would fetch it again with its price.
  */
-import type { ToolContext } from '../catalog/define.js';
-import type { QueryAnswer, TableEntry } from '../catalog/queries.js';
+
 import { formatNumber } from '../format/numbers.js';
 import { counted, formatTime } from '../format/text.js';
+import type { ToolContext } from '../kit/define.js';
+import type { QueryAnswer, TableEntry } from '../kit/queries.js';
 import { clip } from '../messages.js';
 
 type Failure = Extract<QueryAnswer, { ok: false }>;

@@ -5,8 +5,6 @@
  * market-cap rank. Where several assets share a symbol, all of them are answered, and the text says so.
  */
 import { z } from 'zod';
-import { defineLocalTool, type ToolContext } from '../catalog/define.js';
-import { intParam, paramsObject, validateParams } from '../catalog/params.js';
 import {
   cryptocurrencyMap,
   MAP_COLUMNS,
@@ -14,6 +12,8 @@ import {
   mapRow,
 } from '../endpoints/cryptocurrency-reference.js';
 import { lines, table } from '../format/text.js';
+import { defineLocalTool, type ToolContext } from '../kit/define.js';
+import { intParam, paramsObject, validateParams } from '../kit/params.js';
 import { clip } from '../messages.js';
 
 /** Control and format characters (line breaks, NUL, bidirectional overrides): no asset's name has them. */

@@ -17,8 +17,8 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Services } from '../call/services.js';
-import { canonicalParams } from '../catalog/canonical.js';
+import { canonicalParams } from '../kit/canonical.js';
+import type { Services } from '../services/index.js';
 
 /** How long a 2025 client may take to answer before the call is refused (a person is reading). */
 export const CONFIRM_WAIT_MS = 120_000;

@@ -3,8 +3,9 @@
  * whole by its own words, one listed in part by its tools' titles), and how to use them, naming
  * only tools that are listed.
  */
-import { TOOLSETS, type Toolset } from '../catalog/toolsets.js';
+
 import { formatWhole } from '../format/numbers.js';
+import { TOOLSETS, type Toolset } from '../kit/toolsets.js';
 
 /** What the instructions read of a tool. */
 export interface Named {

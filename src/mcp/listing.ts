@@ -1,25 +1,12 @@
 /**
- * What a server lists, from the tool list generated at build time (tool-list.json, written by
- * `npm run docs` from the tools and checked against it by test/docs.test.ts): the definitions,
- * the instructions and the lists' cache hint, for these settings, without loading the tools. So
- * `initialize` and `tools/list` are answered before the call path has loaded.
+ * What a server lists for these settings, from the one list and its selection
+ * (inventory/listed.ts): the definitions, the instructions and the lists' cache hint, without
+ * loading the tools. So `initialize` and `tools/list` are answered before the call path has loaded.
  */
 import type { CacheHint, Tool as McpTool } from '@modelcontextprotocol/server';
-import type { Plan } from '../catalog/plans.js';
-import { type Selectable, type Selection, selectFrom, type Toolset } from '../catalog/toolsets.js';
+import { generatedTools, type ListedTool, selectedTools } from '../inventory/listed.js';
+import type { Selection } from '../kit/toolsets.js';
 import { instructionsFor } from './instructions.js';
-import toolList from './tool-list.json' with { type: 'json' };
-
-/** A tool as the generated list has it: what selects it, and its definition. */
-export interface ListedTool extends Selectable {
-  name: string;
-  title: string;
-  toolset: Toolset;
-  plans?: Plan[];
-  /** Its endpoint's refresh time; 0 for tools the server answers itself. */
-  refreshSeconds: number;
-  definition: McpTool;
-}
 
 export interface Listing {
   names: ReadonlySet<string>;
@@ -30,11 +17,6 @@ export interface Listing {
   listHint: Required<CacheHint>;
 }
 
-/** Every tool the server has, as generated. */
-export function generatedTools(): readonly ListedTool[] {
-  return (toolList as unknown as { tools: ListedTool[] }).tools;
-}
-
 const listings = new WeakMap<object, Listing>();
 
 /** What a server with these settings lists; built once per settings object. */
@@ -42,7 +24,7 @@ export function listingFor(config: Selection & { maxAnswerChars: number }): List
   let listing = listings.get(config);
   if (!listing) {
     const all = generatedTools();
-    const listed = selectFrom(all, config);
+    const listed = selectedTools(config);
     const byName = new Map(listed.map((tool) => [tool.name, tool.definition]));
     listing = {
       names: new Set(byName.keys()),

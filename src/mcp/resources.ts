@@ -5,8 +5,9 @@
  * listed. Plain data and a render function, whatever the transport
  * or SDK; loaded with the tool path, after `initialize`, since it reads the whole catalog.
  */
+
+import { endpoints } from '../endpoints/index.js';
 import { DEFINITIONS_URI } from '../local/analysis-definitions.js';
-import { endpoints } from '../tools/index.js';
 
 export const CREDITS_URI = 'svc://credits';
 export const ENDPOINTS_URI = 'svc://endpoints';

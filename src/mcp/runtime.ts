@@ -13,9 +13,9 @@ import type {
 } from '@modelcontextprotocol/server';
 import { ResourceNotFoundError } from '@modelcontextprotocol/server';
 import type { CallContext } from '../call/context.js';
-import type { Services } from '../call/services.js';
 import type { PersonLimit } from '../guard/guard.js';
 import { clip } from '../messages.js';
+import type { Services } from '../services/index.js';
 import type { RawCallProblem } from './raw-call.js';
 
 /** Who calls, as the transport knows them (the caller's own key over HTTP, the signed-in person). */
@@ -54,30 +54,31 @@ export function runtimeOf(services: Services): Promise<Runtime> {
 }
 
 async function loadRuntime(services: Services): Promise<Runtime> {
-  const [tools, { callTool }, { errorResult }, catalog, prompts] = await Promise.all([
-    import('./tools.js'),
-    import('../call/pipeline.js'),
-    import('../call/results.js'),
-    import('../tools/index.js'),
-    import('./prompts.js'),
-  ]);
+  const [{ exposedTools }, { callTool }, { errorResult }, { unknownToolMessage }, prompts] =
+    await Promise.all([
+      import('../inventory/tools.js'),
+      import('../call/pipeline.js'),
+      import('../call/results.js'),
+      import('../inventory/unknown-tool.js'),
+      import('./prompts.js'),
+    ]);
   const { config } = services;
-  const exposed = tools.exposedTools(config);
-  const names = new Set(exposed.tools.keys());
+  const exposed = exposedTools(config);
+  const names = new Set(exposed.keys());
   const unknown = (name: string) =>
-    catalog.unknownToolMessage(name, config, [...names], `tools/list gives all ${names.size} tools.`);
+    unknownToolMessage(name, config, `tools/list gives all ${names.size} tools.`);
   const read = await reader(services, names);
   return {
     async call(name, args, context) {
-      const tool = exposed.tools.get(name);
+      const tool = exposed.get(name);
       return tool ? callTool(services, tool, args, context) : errorResult(unknown(name));
     },
     ...read,
     prompts: () => prompts.listPrompts(),
     prompt: (name, args) => prompts.renderPrompt(name, args, names),
     async refuse(problem) {
-      const { unknownMember, unknownParameter } = await import('../catalog/params.js');
-      const tool = problem.kind === 'proto' ? exposed.tools.get(problem.name) : undefined;
+      const { unknownMember, unknownParameter } = await import('../kit/params.js');
+      const tool = problem.kind === 'proto' ? exposed.get(problem.name) : undefined;
       const message =
         problem.kind === 'params'
           ? problem.message

@@ -12,9 +12,9 @@ import {
   ProtocolError,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { Services } from '../call/services.js';
 import type { Config } from '../config/index.js';
 import { ICON } from '../icon.js';
+import type { Services } from '../services/index.js';
 import { VERSION } from '../version.js';
 import { askToConfirm } from './confirm.js';
 import { listingFor } from './listing.js';

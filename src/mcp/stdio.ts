@@ -7,11 +7,11 @@
 
 import type { Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { Services } from '../call/services.js';
-import { noToolsMessage } from '../catalog/toolsets.js';
 import type { Config } from '../config/index.js';
 import { requireOwnKey } from '../config/own-key.js';
 import { afterStartup } from '../heap.js';
+import { noToolsMessage } from '../kit/toolsets.js';
+import type { Services } from '../services/index.js';
 import { VERSION } from '../version.js';
 import { DRAIN_TIMEOUT_MS, trackInFlight } from './in-flight.js';
 import { JsonLinesTransport } from './json-lines.js';
@@ -43,7 +43,7 @@ export async function runStdio(config: Config): Promise<void> {
   // The services (ledger, cache, data source) and the call path load once the tool list is out.
   let loading: Promise<Services> | undefined;
   const services = () => {
-    loading ??= import('../call/services.js')
+    loading ??= import('../services/index.js')
       .then(async ({ createServices }) => {
         const built = await createServices(config);
         void warmUp(built);

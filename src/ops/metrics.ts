@@ -6,7 +6,7 @@
  * most MAX_LABELS recently seen accounts and signed-in people.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { CreditUsageFigures } from '../catalog/usage-figures.js';
+import type { CreditUsageFigures } from '../kit/usage-figures.js';
 import { CALL_OUTCOMES, type CallObserver, REFUSAL_REASONS } from './events.js';
 
 /** Accounts, and people, whose window figures are reported (the most recently seen). */

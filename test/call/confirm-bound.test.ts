@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/call/services.js';
-import { canonicalParams } from '../../src/catalog/canonical.js';
+import { canonicalParams } from '../../src/kit/canonical.js';
+import type { Services } from '../../src/services/index.js';
 import { openRaw, type RawExchange, servicesFor } from '../helpers/in-process.js';
 import { NOW } from '../helpers/now.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';

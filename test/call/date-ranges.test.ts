@@ -5,7 +5,7 @@
  * with both bounds, are asked for that many values back from time_end instead, in one request too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_KEY_HEADER } from '../../src/catalog/key-header.js';
+import { DEFAULT_KEY_HEADER } from '../../src/kit/key-header.js';
 import { textOf } from '../helpers/cli.js';
 import { type InProcessSession, openInProcess } from '../helpers/in-process.js';
 import { NOW, NOW_MS } from '../helpers/now.js';

@@ -4,9 +4,9 @@
  */
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { BusyError, CallLimiter } from '../../src/call/limiter.js';
 import { CpuTurns, LIGHT_BYTES } from '../../src/cpu-turns.js';
 import { ShortFirstOutput } from '../../src/mcp/short-first-output.js';
+import { BusyError, CallLimiter } from '../../src/services/limiter.js';
 import { until } from '../helpers/until.js';
 
 /** A promise and the function that settles it. */

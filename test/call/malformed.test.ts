@@ -4,7 +4,7 @@
  * queries with control characters, echoed only as the project's clip prints them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/call/services.js';
+import type { Services } from '../../src/services/index.js';
 import { textOf } from '../helpers/cli.js';
 import { openInProcess, openRaw, type RawExchange, servicesFor } from '../helpers/in-process.js';
 

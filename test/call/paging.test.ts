@@ -8,7 +8,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_KEY_HEADER } from '../../src/catalog/key-header.js';
+import { DEFAULT_KEY_HEADER } from '../../src/kit/key-header.js';
 import { newStateDir, textOf } from '../helpers/cli.js';
 import { moveClockAhead, restoreClock } from '../helpers/clock.js';
 import { startMcp } from '../helpers/in-process.js';

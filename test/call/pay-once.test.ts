@@ -6,7 +6,7 @@
  * spend is booked under the tool called.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_KEY_HEADER } from '../../src/catalog/key-header.js';
+import { DEFAULT_KEY_HEADER } from '../../src/kit/key-header.js';
 import { newStateDir, textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { NOW, NOW_MS } from '../helpers/now.js';
@@ -183,7 +183,7 @@ describe('candles', () => {
     const daily = await mcp.call('get_ohlcv_historical', { symbol: 'BTC', count: 3 });
     const quotes = (daily.structuredContent as Candles).items[0]!.quotes;
     expect(quotes.map((c) => c.complete)).toEqual([true, true, false]);
-    expect(textOf(daily)).toMatch(/ \(so far\) \|/);
+    expect(textOf(daily)).toMatch(/so far\) \|/);
     expect(textOf(daily)).toMatch(/is not closed yet: its figures are so far/);
     const today = await mcp.call('get_ohlcv_latest', { symbol: 'BTC' });
     expect((today.structuredContent as { items: { complete: boolean }[] }).items[0]!.complete).toBe(false);

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool } from '../../src/call/pipeline.js';
-import { createServices } from '../../src/call/services.js';
 import { loadConfig } from '../../src/config/index.js';
-import { type Endpoint, endpointsByName } from '../../src/tools/index.js';
+import { endpointsByName } from '../../src/endpoints/index.js';
+import type { Endpoint } from '../../src/kit/define.js';
+import { createServices } from '../../src/services/index.js';
 import {
   ESTIMATE,
   FNG,

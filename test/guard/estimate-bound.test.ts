@@ -6,7 +6,7 @@
  * its rule count (pages, several assets, long series, currencies), plus the rows of GRID.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpoints } from '../../src/tools/index.js';
+import { endpoints } from '../../src/endpoints/index.js';
 import { textOf } from '../helpers/cli.js';
 import { type Sandbox, startPayingAndRefusing, startTestSandbox } from '../helpers/sandbox.js';
 import type { Session } from '../helpers/session.js';

@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { callTool } from '../../src/call/pipeline.js';
-import type { Services } from '../../src/call/services.js';
+import { endpointsByName } from '../../src/endpoints/index.js';
 import { accountOf } from '../../src/guard/accounts.js';
-import { endpointsByName } from '../../src/tools/index.js';
+import type { Services } from '../../src/services/index.js';
 import { FNG, FNG_ANSWER } from '../helpers/charging.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { servicesFor } from '../helpers/in-process.js';

@@ -10,12 +10,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { endpointsByName } from '../../src/endpoints/index.js';
 import { personOf } from '../../src/guard/accounts.js';
 import { FileLedger } from '../../src/guard/file-ledger.js';
 import { CreditGuard, type GuardedCall } from '../../src/guard/guard.js';
 import type { LedgerStore } from '../../src/guard/ledger.js';
 import { SqliteLedger } from '../../src/guard/sqlite-ledger.js';
-import { type Endpoint, endpointsByName } from '../../src/tools/index.js';
+import type { Endpoint } from '../../src/kit/define.js';
 import { NOW_MS } from '../helpers/now.js';
 import { SQLITE } from '../helpers/sqlite.js';
 

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { expect, inject } from 'vitest';
-import type { CreditUsageFigures } from '../../src/catalog/usage-figures.js';
+import type { CreditUsageFigures } from '../../src/kit/usage-figures.js';
 import { record } from './recorder.js';
 import { keptText } from './until.js';
 

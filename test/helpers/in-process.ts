@@ -8,12 +8,12 @@
  */
 import type { AddressInfo } from 'node:net';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { createServices, type ServiceOptions, type Services } from '../../src/call/services.js';
 import { loadConfig } from '../../src/config/index.js';
 import { createHttpHandler } from '../../src/mcp/http/handler.js';
-import type { OwnKeyOptions } from '../../src/mcp/http/own-key/index.js';
 import { HTTP_SERVICES, httpServer } from '../../src/mcp/http/serve.js';
 import { serveConnection } from '../../src/mcp/stdio.js';
+import { createServices, type ServiceOptions, type Services } from '../../src/services/index.js';
+import type { OwnKeyOptions } from '../../src/sign-in/index.js';
 import { childEnv, type Env } from './cli.js';
 import { record } from './recorder.js';
 import {

@@ -6,7 +6,7 @@
  * keys. Each is refused with a clear answer, and the service receives nothing it should not.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TRUSTED_MS } from '../../src/mcp/http/own-key/trusted-tokens.js';
+import { TRUSTED_MS } from '../../src/sign-in/trusted-tokens.js';
 import { pairOf } from '../helpers/answers.js';
 import { newStateDir } from '../helpers/cli.js';
 import { type DocumentServer, startDocumentServer, TEST_CA } from '../helpers/client-documents.js';

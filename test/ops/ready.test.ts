@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createServices } from '../../src/call/services.js';
 import { loadConfig } from '../../src/config/index.js';
+import { createServices } from '../../src/services/index.js';
 import { sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 describe('readiness', () => {

@@ -4,7 +4,7 @@
  * it likes), and the key is set once, by the first replica to need it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Services } from '../../src/call/services.js';
+import type { Services } from '../../src/services/index.js';
 import { pairOf } from '../helpers/answers.js';
 import { newStateDir } from '../helpers/cli.js';
 import { openRaw, servicesFor } from '../helpers/in-process.js';

@@ -5,11 +5,11 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServices } from '../../src/call/services.js';
 import { loadConfig } from '../../src/config/index.js';
 import { RedisLedger } from '../../src/guard/redis-ledger.js';
 import { SILENT_LOG } from '../../src/ops/logs.js';
 import { RedisConnection } from '../../src/redis.js';
+import { createServices } from '../../src/services/index.js';
 import { newStateDir } from '../helpers/cli.js';
 import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
 import { sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';

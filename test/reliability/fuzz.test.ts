@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { tools } from '../../src/tools/index.js';
+import { tools } from '../../src/inventory/tools.js';
 import { textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';

@@ -4,8 +4,8 @@
  * refused with 403 / 1006 naming the plans that have it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLANS } from '../../src/catalog/index.js';
-import { endpoints } from '../../src/tools/index.js';
+import { endpoints } from '../../src/endpoints/index.js';
+import { PLANS } from '../../src/kit/index.js';
 import { NOW_S } from '../helpers/now.js';
 import { defaultArgs } from '../helpers/tool-names.js';
 import { type Client, DAY, openSandbox, unix } from './helpers.js';

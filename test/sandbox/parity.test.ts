@@ -9,13 +9,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import type { CreditRule } from '../../src/catalog/credits.js';
-import { validateParams } from '../../src/catalog/params.js';
-import { HISTORY_MONTHS as CATALOG_MONTHS } from '../../src/catalog/plans.js';
+import { endpoints } from '../../src/endpoints/index.js';
+import type { CreditRule } from '../../src/kit/credits.js';
+import type { Endpoint } from '../../src/kit/define.js';
+import { validateParams } from '../../src/kit/params.js';
+import { HISTORY_MONTHS as CATALOG_MONTHS } from '../../src/kit/plans.js';
 import { readQuery, type ServiceEndpoint } from '../../src/sandbox/service/define.js';
 import * as table from '../../src/sandbox/service/index.js';
 import { HISTORY_MONTHS } from '../../src/sandbox/service/plans.js';
-import { type Endpoint, endpoints } from '../../src/tools/index.js';
 
 const SANDBOX: ServiceEndpoint[] = Object.values(table).flatMap((group) => Object.values(group));
 const sandboxAt = new Map(SANDBOX.map((e) => [e.path, e]));

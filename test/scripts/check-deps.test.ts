@@ -17,25 +17,23 @@ describe('check-deps', () => {
   it('names a file whose import runs the wrong way, and a part it does not know', async () => {
     const root = newStateDir();
     mkdirSync(join(root, 'src', 'format'), { recursive: true });
-    mkdirSync(join(root, 'src', 'catalog'), { recursive: true });
+    mkdirSync(join(root, 'src', 'kit'), { recursive: true });
     mkdirSync(join(root, 'src', 'widgets'), { recursive: true });
-    writeFileSync(join(root, 'src', 'catalog', 'plans.ts'), 'export const PLANS = [];\n');
-    writeFileSync(join(root, 'src', 'format', 'text.ts'), "import { PLANS } from '../catalog/plans.js';\n");
+    writeFileSync(join(root, 'src', 'kit', 'plans.ts'), 'export const PLANS = [];\n');
+    writeFileSync(join(root, 'src', 'format', 'text.ts'), "import { PLANS } from '../kit/plans.js';\n");
     writeFileSync(join(root, 'src', 'widgets', 'a.ts'), 'export {};\n');
-    // The sandbox witnesses the catalog: it may not read it, even for a type.
+    // The sandbox witnesses the tools: it may not read it, even for a type.
     mkdirSync(join(root, 'src', 'sandbox', 'routes'), { recursive: true });
     writeFileSync(
       join(root, 'src', 'sandbox', 'routes', 'x.ts'),
-      "import type { Plan } from '../../catalog/plans.js';\n",
+      "import type { Plan } from '../../kit/plans.js';\n",
     );
     const failed = await run(process.execPath, [CHECK, root]).catch((error) => error);
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain(
-      "src/format/text.ts: format may not import catalog ('../catalog/plans.js')",
-    );
+    expect(failed.stderr).toContain("src/format/text.ts: format may not import kit ('../kit/plans.js')");
     expect(failed.stderr).toContain('src/widgets has no entry in scripts/check-deps.mjs');
     expect(failed.stderr).toContain(
-      "src/sandbox/routes/x.ts: sandbox may not import catalog ('../../catalog/plans.js')",
+      "src/sandbox/routes/x.ts: sandbox may not import kit ('../../kit/plans.js')",
     );
   });
 });

@@ -7,35 +7,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { Config } from '../../config/index.js';
+import { isLoopback } from '../../http/loopback.js';
+import type { HttpRefusal } from '../../http/refusal.js';
 import { clip } from '../../messages.js';
-
-/** A request refused: its HTTP status, a message for the client and its JSON-RPC error code. */
-export interface HttpRefusal {
-  status: number;
-  message: string;
-  /** -32000 (a server error) unless the request itself was invalid. */
-  code?: number;
-  /** The JSON-RPC error's data, where its code defines one. */
-  data?: unknown;
-  /** The id of the request refused, where it was read; null otherwise. */
-  id?: string | number;
-  headers?: Record<string, string>;
-}
 
 /** Longest key a client may send for the service. */
 const MAX_KEY_LENGTH = 256;
-
-/** Whether a host name or address is this machine's loopback (what a public network cannot reach). */
-export function isLoopback(host: string): boolean {
-  const name = host.toLowerCase();
-  return (
-    name === 'localhost' ||
-    name.endsWith('.localhost') ||
-    name === '::1' ||
-    name === '[::1]' ||
-    /^127(\.\d{1,3}){3}$/.test(name)
-  );
-}
 
 /** The host name of a Host header value (`name`, `name:port`, `[v6]`, `[v6]:port`), lower case. */
 function hostnameOf(hostHeader: string): string | undefined {

@@ -4,8 +4,8 @@
  * Retry-After). It also knows which requests are being answered, so that a stop can wait for them.
  */
 import type { ServerResponse } from 'node:http';
+import type { HttpRefusal } from '../../http/refusal.js';
 import { InFlight } from '../in-flight.js';
-import type { HttpRefusal } from './access.js';
 
 /** What a busy or stopping server asks a client to wait before trying again, in seconds. */
 const RETRY_AFTER_SECONDS = '1';

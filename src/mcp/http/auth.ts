@@ -8,8 +8,9 @@ import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Config } from '../../config/index.js';
 import { personOf } from '../../guard/accounts.js';
-import { type AccessRules, checkToken, type HttpRefusal } from './access.js';
-import type { OwnKey } from './own-key/index.js';
+import type { HttpRefusal } from '../../http/refusal.js';
+import type { OwnKey } from '../../sign-in/index.js';
+import { type AccessRules, checkToken } from './access.js';
 import type { SignIn } from './sign-in.js';
 
 /** A refusal; or who the caller is (with sign-in); or undefined: the caller may go on, unnamed. */

@@ -10,24 +10,13 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   UnsupportedProtocolVersionError,
 } from '@modelcontextprotocol/server';
+import { readBytes } from '../../http/read-body.js';
+import type { HttpRefusal } from '../../http/refusal.js';
 import { clip } from '../../messages.js';
 import { MAX_REVISION_CHARS, notAMessage } from '../jsonrpc-message.js';
-import type { HttpRefusal } from './access.js';
 
 /** Largest request body: a tool call's arguments are a few hundred bytes. */
 export const MAX_REQUEST_BYTES = 256 * 1024;
-/**
- * The time a body has to arrive once its headers have. It is read before the request takes a place
- * among SVC_HTTP_MAX_REQUESTS, so a slow body holds a connection for this long and no place.
- */
-export const BODY_TIMEOUT_MS = 10_000;
-/**
- * An over-limit body is read and dropped up to this size (and for at most DISCARD_MS) before its
- * 413 is sent: a client still sending when the connection closes (Node's fetch, so the MCP SDK's
- * HTTP client) reports only "fetch failed" and never sees the answer.
- */
-const MAX_DISCARD_BYTES = 16 * 1024 * 1024;
-const DISCARD_MS = 5_000;
 /** Deepest nesting of arrays and objects in a message; a tool call's arguments are flat. */
 const MAX_NESTING = 64;
 /** Most messages in one JSON-RPC batch (2025-03-26 and earlier: later revisions have none). */
@@ -49,73 +38,6 @@ export async function readBody(req: IncomingMessage): Promise<Body> {
   } catch {
     return { invalid: true };
   }
-}
-
-/**
- * A request body of at most `maxBytes`, whole within BODY_TIMEOUT_MS: its bytes, or the refusal
- * to answer (413 over the limit, once the rest has been read and dropped within its bounds so that
- * the client has finished sending when the answer comes; 408 when it is too slow).
- */
-export async function readBytes(
-  req: IncomingMessage,
-  maxBytes: number,
-): Promise<{ bytes: Buffer } | { refusal: HttpRefusal }> {
-  const declared = Number(req.headers['content-length']);
-  if (declared > MAX_DISCARD_BYTES) return { refusal: overLimit(maxBytes) };
-  const received = await receive(req, maxBytes);
-  if (received === 'slow') return { refusal: tooSlow() };
-  if (received === 'over' || declared > maxBytes) return { refusal: overLimit(maxBytes) };
-  return { bytes: Buffer.concat(received) };
-}
-
-function receive(req: IncomingMessage, maxBytes: number): Promise<Buffer[] | 'over' | 'slow'> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let discarding: NodeJS.Timeout | undefined;
-    const done = (slow = false) => {
-      clearTimeout(discarding);
-      clearTimeout(deadline);
-      req.off('data', onData);
-      req.off('end', ended);
-      req.off('error', ended);
-      req.off('close', ended);
-      if (!slow && size <= maxBytes && req.readableEnded) return resolve(chunks);
-      req.pause();
-      resolve(slow && size <= maxBytes ? 'slow' : 'over');
-    };
-    const ended = () => done();
-    const deadline = setTimeout(() => done(true), BODY_TIMEOUT_MS);
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) chunks.push(chunk);
-      else if (size > MAX_DISCARD_BYTES) done();
-      else {
-        chunks.length = 0;
-        discarding ??= setTimeout(ended, DISCARD_MS);
-      }
-    };
-    req.on('data', onData);
-    req.once('end', ended);
-    req.once('error', ended);
-    req.once('close', ended);
-  });
-}
-
-function overLimit(maxBytes: number): HttpRefusal {
-  return {
-    status: 413,
-    message: `The request body is over the limit of ${maxBytes} bytes.`,
-    headers: { connection: 'close' },
-  };
-}
-
-function tooSlow(): HttpRefusal {
-  return {
-    status: 408,
-    message: `The request body did not arrive within ${BODY_TIMEOUT_MS / 1000} s of its headers; send it whole, then wait for the answer.`,
-    headers: { connection: 'close' },
-  };
 }
 
 /**

@@ -9,11 +9,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import type { Services } from '../../call/services.js';
 import type { Config } from '../../config/index.js';
 import type { PersonLimit } from '../../guard/guard.js';
 import { clip } from '../../messages.js';
-import { consoleToLog } from '../../ops/logs.js';
+import type { Services } from '../../services/index.js';
+import type { OwnKey, OwnKeyOptions } from '../../sign-in/index.js';
 import { rawCallProblem } from '../raw-call.js';
 import { baseOf, createServer, prepareServer, rawCallRefusal } from '../server.js';
 import { type AccessRules, accessRules, callerKey, checkHost, checkOperator, checkOrigin } from './access.js';
@@ -22,7 +22,6 @@ import { authorizer, isRefusal, signInFor } from './auth.js';
 import { bodyRefusal, MAX_REQUEST_BYTES, readBody, revisionRefusal } from './body.js';
 import { requestDeadline } from './deadline.js';
 import { operationalRoutes } from './health.js';
-import type { OwnKey, OwnKeyOptions } from './own-key/index.js';
 import {
   allowOrigin,
   closeWhenAsked,
@@ -47,9 +46,6 @@ export interface HttpHandler {
 }
 
 /** The handler for services built for HTTP (createServices with metrics), listening on `host`. */
-/** oidc-provider's line at load on a Node before 22: openOwnKey says it in svc-mcp's words. */
-const UNSUPPORTED_RUNTIME = /^oidc-provider WARNING: Unsupported runtime/;
-
 export async function createHttpHandler(
   services: Services,
   config: Config,
@@ -58,14 +54,9 @@ export async function createHttpHandler(
   prepareServer(services);
   const base = baseOf(services);
   const signIn = await signInFor(config);
-  // Loaded only in this mode: the authorization server and its dependencies stay out otherwise.
   const ownKey =
     config.signIn === 'own-key'
-      ? await consoleToLog(
-          services.log,
-          async () => (await import('./own-key/index.js')).openOwnKey(services, config, ownKeyOptions),
-          UNSUPPORTED_RUNTIME,
-        )
+      ? await (await import('../../sign-in/load.js')).loadOwnKey(services, config, ownKeyOptions)
       : undefined;
   const rules = accessRules(config, host);
   const authorize = authorizer(rules, signIn, config.oauthAdminScope, ownKey);
@@ -168,7 +159,7 @@ function router({
     if (ownKey) {
       // The sign-in's pages and endpoints: the Host check as for /mcp (DNS rebinding); no Origin
       // check, since browsers post the key page from this server's own origin and clients call the
-      // token endpoint from theirs (oidc-provider answers CORS there).
+      // token endpoint from theirs (the sign-in server answers CORS there).
       const refusal = checkHost(rules, req.headers.host);
       if (refusal) return sendRefusal(res, refusal);
       if (await ownKey.route(req, res, path)) return;

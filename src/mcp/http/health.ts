@@ -5,7 +5,7 @@
  * (the Prometheus text of the services' metrics).
  */
 import type { ServerResponse } from 'node:http';
-import type { Readiness, Services } from '../../call/services.js';
+import type { Readiness, Services } from '../../services/index.js';
 import { sendJson } from './respond.js';
 
 /** A readiness result is reused this long, so probes in a burst ask the service once. */

@@ -4,7 +4,7 @@
  * asked. Every answer is uncacheable.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { HttpRefusal } from './access.js';
+import type { HttpRefusal } from '../../http/refusal.js';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });

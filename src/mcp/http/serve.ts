@@ -5,12 +5,12 @@
  * (bounded) while answering new requests 503, then stops listening, flushes the ledger and exits 0.
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServices } from '../../call/services.js';
 import { type Config, ConfigError } from '../../config/index.js';
+import { isLoopback } from '../../http/loopback.js';
 import { listenProblem } from '../../messages.js';
+import { createServices } from '../../services/index.js';
 import { VERSION } from '../../version.js';
 import { DRAIN_TIMEOUT_MS } from '../in-flight.js';
-import { isLoopback } from './access.js';
 import { boundConnections } from './connections.js';
 import { createHttpHandler, type HttpHandler } from './handler.js';
 
@@ -42,7 +42,7 @@ export function httpServer(handler: HttpHandler, config: Config): Server {
 }
 
 export async function serveHttp(config: Config, { host, port }: HttpOptions): Promise<void> {
-  const none = (await import('../../tools/index.js')).noToolsError(config);
+  const none = (await import('../../inventory/unknown-tool.js')).noToolsError(config);
   if (none) throw new ConfigError(none);
   if (
     !isLoopback(host) &&
@@ -81,8 +81,8 @@ export async function serveHttp(config: Config, { host, port }: HttpOptions): Pr
   const bound = typeof address === 'object' && address ? address.port : port;
   const source = await services.source();
   source.client.warm();
-  const { exposedTools } = await import('../tools.js');
-  const count = exposedTools(config).tools.size;
+  const { selectedTools } = await import('../../inventory/listed.js');
+  const count = selectedTools(config).length;
   const where = `http://${host.includes(':') ? `[${host}]` : host}:${bound}/mcp`;
   process.stderr.write(
     `svc-mcp ${VERSION} on ${where} · data: ${source.label} · ${count} tools · ${handler.access}\n`,

@@ -14,7 +14,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { createRemoteJWKSet, errors, type JWKSCacheInput, type JWTPayload, jwksCache, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
-import type { HttpRefusal } from './access.js';
+import type { HttpRefusal } from '../../http/refusal.js';
 
 /** How long the issuer's key set is kept before it is fetched again. */
 const JWKS_MAX_AGE_MS = 10 * 60_000;

@@ -90,7 +90,7 @@ export interface ToolBase<I extends z.ZodObject = z.ZodObject, O extends z.ZodOb
   toolInput: z.ZodObject;
   output: O;
   /**
-   * How a list or history is shown a page at a time (catalog/pages.ts); absent where the answer is
+   * How a list or history is shown a page at a time (kit/pages.ts); absent where the answer is
    * one record, or always small.
    */
   pages?: Pages<z.output<I>, z.output<O>>;

@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fastParse } from '../../src/catalog/fast-parse.js';
-import { lenient } from '../../src/catalog/lenient.js';
-import { quoteEntry, quoteOf } from '../../src/catalog/quotes.js';
 import { endpoints } from '../../src/endpoints/index.js';
+import { fastParse } from '../../src/kit/fast-parse.js';
+import { lenient } from '../../src/kit/lenient.js';
+import { quoteEntry, quoteOf } from '../../src/kit/quotes.js';
 import { newStateDir } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import type { Session } from '../helpers/session.js';

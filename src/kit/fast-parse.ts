@@ -5,7 +5,7 @@
  * fraction of zod's time and garbage. Every other kind of node, and any node with checks (a range,
  * a pattern), is parsed by zod itself; anything the compiled parse does not accept makes the caller
  * parse the whole with zod, whose result and issues are then the answer. On what it accepts, its
- * result is zod's: the same keys in the same order (test/catalog/fast-parse.test.ts).
+ * result is zod's: the same keys in the same order (test/kit/fast-parse.test.ts).
  */
 import type { z } from 'zod';
 

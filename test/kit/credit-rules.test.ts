@@ -1,8 +1,8 @@
 /** Credit estimates: the catalog's rules applied to the most records the parameters allow. */
 import { describe, expect, it } from 'vitest';
-import { estimateCredits, perCall, perItems } from '../../src/catalog/credits.js';
+import { endpointsByName } from '../../src/endpoints/index.js';
 import { largestFit } from '../../src/guard/fit.js';
-import { endpointsByName } from '../../src/tools/index.js';
+import { estimateCredits, perCall, perItems } from '../../src/kit/credits.js';
 import { NOW_S } from '../helpers/now.js';
 
 function estimate(tool: string, args: Record<string, unknown>): number {

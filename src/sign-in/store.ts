@@ -9,10 +9,10 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { chooseSqlite, type SqlDatabase, type SqlStatement } from '../../../guard/sqlite.js';
-import type { RedisConnection } from '../../../redis.js';
-import { script } from '../../../redis.js';
-import { makeStateDir, privateDatabaseFile } from '../../../state-dir.js';
+import { chooseSqlite, type SqlDatabase, type SqlStatement } from '../guard/sqlite.js';
+import type { RedisConnection } from '../redis.js';
+import { script } from '../redis.js';
+import { makeStateDir, privateDatabaseFile } from '../state-dir.js';
 
 /** A record and what it is found by besides its id. */
 export interface Stored {

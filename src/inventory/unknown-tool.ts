@@ -1,28 +1,19 @@
 /**
- * Which tools settings expose (SVC_TOOLSETS, SVC_PLAN), and what a call of a tool they do not
- * expose is told: which setting hid it, or the closest names the server has.
+ * What a call of a tool the settings do not expose is told: which setting hid it, or the closest
+ * names the server has. Read from the generated list (listed.ts): no tool is loaded to say it.
  */
-
-import type { Tool } from '../catalog/define.js';
-import { planTitle } from '../catalog/plans.js';
-import { noToolsMessage, planHas, type Selection, selectFrom, toolPlans } from '../catalog/toolsets.js';
+import { planTitle } from '../kit/plans.js';
+import { noToolsMessage, planHas, type Selection, toolPlans } from '../kit/toolsets.js';
 import { clip } from '../messages.js';
-import { tools } from './all.js';
 import { closestNames } from './closest-names.js';
-
-export { type Selection, toolPlans } from '../catalog/toolsets.js';
-
-/** The tools these settings expose. */
-export function selectTools(config: Selection): Tool[] {
-  return selectFrom(tools, config);
-}
+import { generatedTools, type ListedTool, selectedTools } from './listed.js';
 
 /**
  * Why a tool the server has is not exposed under these settings, in one sentence that says which
  * setting hid it and how to get it; undefined when the server has no such tool.
  */
 function whyHidden(name: string, config: Selection): string | undefined {
-  const tool = tools.find((t) => t.name === name);
+  const tool = generatedTools().find((t) => t.name === name);
   if (!tool) return undefined;
   if (!planHas(config.plan, tool)) {
     return `The tool "${name}" is hidden by SVC_PLAN=${config.plan}: the service includes it on the ${toolPlans(tool).map(planTitle).join(', ')} plans.`;
@@ -31,7 +22,7 @@ function whyHidden(name: string, config: Selection): string | undefined {
 }
 
 /** What a suggested tool the settings hide needs, in a sentence: the plan, or its toolset listed. */
-function toShow(tool: Tool, config: Selection): string {
+function toShow(tool: ListedTool, config: Selection): string {
   if (!planHas(config.plan, tool)) {
     const plans = toolPlans(tool).map(planTitle);
     return `${tool.name} needs the ${plans.slice(0, -1).join(', ')}${plans.length > 1 ? ' or ' : ''}${plans.at(-1)} plan (SVC_PLAN=${config.plan} hides it).`;
@@ -45,21 +36,17 @@ function orList(names: readonly string[]): string {
 }
 
 /**
- * What a call of a tool this configuration does not expose is told: which setting hid it, or that
- * there is no such tool and which names are closest. `listing` says where the whole list is.
+ * What a call of a tool these settings do not expose is told: which setting hid it, or that there
+ * is no such tool and which names are closest. `listing` says where the whole list is.
  */
-export function unknownToolMessage(
-  name: string,
-  config: Selection,
-  exposed: readonly string[],
-  listing: string,
-): string {
+export function unknownToolMessage(name: string, config: Selection, listing: string): string {
   const hidden = whyHidden(name, config);
   if (hidden) return hidden;
-  const listed = new Set(exposed);
-  const closest = closestNames(name, tools, listed);
+  const all = generatedTools();
+  const listed = new Set(selectedTools(config).map((tool) => tool.name));
+  const closest = closestNames(name, all, listed);
   const notListed = closest.flatMap((found) => {
-    const tool = tools.find((t) => t.name === found);
+    const tool = all.find((t) => t.name === found);
     return tool && !listed.has(found) ? [toShow(tool, config)] : [];
   });
   const guess = closest.length > 0 ? ` Did you mean ${orList(closest)}?` : '';
@@ -69,5 +56,5 @@ export function unknownToolMessage(
 
 /** The one-line error when the settings leave no tool at all, else undefined. */
 export function noToolsError(config: Selection): string | undefined {
-  return selectTools(config).length > 0 ? undefined : noToolsMessage(config);
+  return selectedTools(config).length > 0 ? undefined : noToolsMessage(config);
 }

@@ -10,8 +10,8 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes }
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
-import type { PersonLimit } from '../../../guard/guard.js';
-import { makeStateDir } from '../../../state-dir.js';
+import type { PersonLimit } from '../guard/guard.js';
+import { makeStateDir } from '../state-dir.js';
 import { type SignInStore, seconds, UNUSED_SECONDS } from './store.js';
 
 /** The server's secret: the setting's, else the state directory's (made on first start). */

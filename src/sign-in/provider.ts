@@ -9,7 +9,7 @@
  */
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
-import { isLoopback } from '../access.js';
+import { isLoopback } from '../http/loopback.js';
 import { adapterOver } from './adapter.js';
 import { DOCUMENT_BYTES, type DocumentFetch } from './client-documents.js';
 import type { SignInStore } from './store.js';

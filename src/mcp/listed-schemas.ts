@@ -1,28 +1,12 @@
-/** The tools a configuration exposes, their definitions as MCP lists them, and how long a list keeps. */
+/**
+ * A tool's definition as `tools/list` gives it, from the tool's code: what `npm run docs` writes into
+ * the generated list (inventory/tool-list.json), trimmed to what a model needs to read.
+ */
 import type { Tool as McpTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { callsService, type Selection, type Tool } from '../catalog/index.js';
-import { MAX_UNBOUNDED_INT } from '../catalog/params.js';
-import { selectTools } from '../tools/index.js';
+import { callsService, type Tool } from '../kit/index.js';
+import { MAX_UNBOUNDED_INT } from '../kit/params.js';
 import { viewMeta } from './views.js';
-
-/** The tools a configuration exposes, by name, with their definitions computed on first use. */
-export function exposedTools(config: Selection) {
-  const selected = selectTools(config);
-  let definitions: McpTool[] | undefined;
-  let byName: Map<string, McpTool> | undefined;
-  return {
-    tools: new Map(selected.map((tool) => [tool.name, tool])),
-    get definitions(): McpTool[] {
-      definitions ??= selected.map(toolDefinition);
-      return definitions;
-    },
-    definition(name: string): McpTool | undefined {
-      byName ??= new Map(this.definitions.map((d) => [d.name, d]));
-      return byName.get(name);
-    },
-  };
-}
 
 /**
  * JSON Schema as the model reads it (every byte is paid for in each conversation), without what
@@ -136,7 +120,7 @@ const OUTPUT_KEYS: ReadonlySet<string> = new Set(['type', 'enum', 'const']);
  * description says what the answer holds; `truncated` and `next` are the text's to explain).
  * Hosts compile a validator of every listed output schema each time they list, before the list
  * is theirs: typing the fields one level down would make that several times longer (decision
- * 009). The server checks each answer against the whole shape itself (catalog/define.ts,
+ * 009). The server checks each answer against the whole shape itself (kit/define.ts,
  * checkedData).
  */
 function compactOutput(node: Record<string, unknown>, depth: number): Record<string, unknown> {

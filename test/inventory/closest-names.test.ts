@@ -1,8 +1,8 @@
 /** The "did you mean" ranking of tool names, on the real catalog. */
 import { describe, expect, it } from 'vitest';
+import { closestNames } from '../../src/inventory/closest-names.js';
+import { tools } from '../../src/inventory/tools.js';
 import { editDistance } from '../../src/messages.js';
-import { closestNames } from '../../src/tools/closest-names.js';
-import { tools } from '../../src/tools/index.js';
 
 describe('closestNames', () => {
   it('ranks by shared words, then by edits', () => {

@@ -5,8 +5,9 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLANS, planTitle } from '../../src/catalog/index.js';
-import { toolPlans, tools } from '../../src/tools/index.js';
+import { tools } from '../../src/inventory/tools.js';
+import { PLANS, planTitle } from '../../src/kit/index.js';
+import { toolPlans } from '../../src/kit/toolsets.js';
 import { creditUsage, firstText } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';

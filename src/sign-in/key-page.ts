@@ -9,8 +9,8 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
-import type { PersonLimit } from '../../../guard/guard.js';
-import { readBytes } from '../body.js';
+import type { PersonLimit } from '../guard/guard.js';
+import { readBytes } from '../http/read-body.js';
 import { AddressLimit } from './address-limit.js';
 import type { PersonKeys } from './keys.js';
 import {

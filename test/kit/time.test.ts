@@ -1,7 +1,7 @@
 /** Times in and out: what the tools accept, and how upstream epoch numbers read as ISO 8601. */
 import { describe, expect, it } from 'vitest';
 import { calendarPeriods, isoOf } from '../../src/calendar.js';
-import { parseTime } from '../../src/catalog/time.js';
+import { parseTime } from '../../src/kit/time.js';
 import { NOW_S } from '../helpers/now.js';
 
 describe('parseTime', () => {
