@@ -33,7 +33,7 @@ const { values } = parseArgs({
 /** The package holds the build and these files, and nothing else (npm adds package.json itself). */
 const PACKAGE_FILES = ['LICENSE', 'README.md', 'manifest.json', 'package.json', 'server.json'];
 const FAST_TESTS = [
-  'test/catalog',
+  'test/kit',
   'test/format',
   'test/analysis',
   'test/time-bounds.test.ts',
