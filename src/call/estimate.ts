@@ -23,10 +23,10 @@ import {
 } from '../kit/index.js';
 import { validateParams } from '../kit/params.js';
 import type { Services } from '../services/index.js';
-import { RefusedCall } from './confirmation.js';
 import { dataRoom } from './cut.js';
 import { completed } from './fetch.js';
 import { storedPage, type Unservable } from './paging.js';
+import { RefusedCall } from './refused.js';
 
 /** Who asks: the account whose key pays, and the owner of kept results (with the person, signed in). */
 export interface Caller {
@@ -131,7 +131,7 @@ function pagesNote(pages: number | undefined): string | undefined {
  * and priced whole by the endpoint's rule, with about how many pages of JSON its answer makes; with
  * its cache key and whether the cache holds its answer.
  */
-async function priceRequest(
+export async function priceRequest(
   services: Services,
   account: string,
   endpoint: Endpoint,

@@ -19,14 +19,19 @@ import type { DataSource } from '../services/data-source.js';
 import type { Services } from '../services/index.js';
 import type { QueryParams, RequestOptions, UpstreamResponse } from '../upstream/client.js';
 import { UpstreamError } from '../upstream/errors.js';
-import { confirmCostly, ownConfirmation, RefusedCall } from './confirmation.js';
 import type { CallContext } from './context.js';
+import { RefusedCall, unaskedRefusal } from './refused.js';
 
-/** A call's context as its fetches see it: told what each request the call sent was charged, as it settles. */
-export interface FetchContext extends CallContext {
+/**
+ * A call's context as its fetches see it, once the call is confirmed (call/confirmation.ts): told
+ * what each request the call sent was charged, as it settles.
+ */
+export interface FetchContext extends Omit<CallContext, 'confirm'> {
   onCharge?: (credits: number) => void;
   /** The tool the person called, under which the ledger books what its requests cost. */
   tool?: string;
+  /** A request estimated at this or more is refused: the person was not asked about it. */
+  unaskedFrom?: number;
 }
 
 /**
@@ -77,21 +82,19 @@ export async function fetchEndpoint(
       'svc.cache',
       { 'gen_ai.tool.name': endpoint.name },
       async (span) => {
-        const shared = () =>
-          services.cache.fetch(key, ttlMs, context.signal, (signal) =>
-            requestUpstream(services, source, endpoint, params, {
-              apiKey,
-              account,
-              signal,
-              confirm: context.confirm,
-              person: context.person,
-              personLimit: context.personLimit,
-              personLeft: () => context.signal?.aborted === true,
-              onCharge: context.onCharge,
-              tool: context.tool ?? endpoint.name,
-            }),
-          );
-        const answer = await ownConfirmation(shared, context.confirm);
+        const answer = await services.cache.fetch(key, ttlMs, context.signal, (signal) =>
+          requestUpstream(services, source, endpoint, params, {
+            apiKey,
+            account,
+            signal,
+            unaskedFrom: context.unaskedFrom,
+            person: context.person,
+            personLimit: context.personLimit,
+            personLeft: () => context.signal?.aborted === true,
+            onCharge: context.onCharge,
+            tool: context.tool ?? endpoint.name,
+          }),
+        );
         span?.setAttribute('svc.cache.hit', answer.via !== 'upstream');
         span?.setAttribute('svc.answer.via', answer.via);
         return answer;
@@ -124,7 +127,7 @@ interface UpstreamCall {
   apiKey: string;
   account: string;
   signal: AbortSignal;
-  confirm?: CallContext['confirm'];
+  unaskedFrom?: number;
   person?: string;
   personLimit?: CallContext['personLimit'];
   /** The call that made the request was cancelled: it goes on for the identical calls that joined it. */
@@ -151,7 +154,8 @@ async function requestUpstream(
   const { guard } = services;
   const now = Math.floor(services.now() / 1000);
   const estimate = estimateCredits(endpoint.credits, params, now);
-  await confirmCostly(services, endpoint, params, estimate, call);
+  if (call.unaskedFrom !== undefined && estimate >= call.unaskedFrom)
+    throw unaskedRefusal(estimate, call.unaskedFrom);
   const reservation = await reserve(services, endpoint, params, estimate, call);
   let charged: number | undefined;
   try {

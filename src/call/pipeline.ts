@@ -31,27 +31,40 @@ import { type CallEvent, notify } from '../ops/events.js';
 import type { Services } from '../services/index.js';
 import { BusyError } from '../services/limiter.js';
 import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
-import { confirmEstimate, QuestionAsked, RefusedCall } from './confirmation.js';
-import type { CallContext } from './context.js';
+import { confirmCall } from './confirmation.js';
+import { type CallContext, Question } from './context.js';
 import { fitToAnswer } from './cut.js';
-import { type Caller, cursorRefusal, pricingContext, refuseOverLimits } from './estimate.js';
+import { type Caller, cursorRefusal, pricingContext } from './estimate.js';
 import { type EndpointData, type FetchContext, fetchEndpoint } from './fetch.js';
 import { answerPage, keptTableOf, storedPage } from './paging.js';
+import { RefusedCall } from './refused.js';
 import { errorResult, type ResultMeta, toolResult } from './results.js';
 
 /** What a call's end reports besides its result. */
 interface Outcome {
-  result: CallToolResult;
+  result: CallToolResult | Question;
   event: Omit<CallEvent, 'tool' | 'durationMs'>;
 }
 
-/** Run one tool call. Never throws. */
+/** Run one tool call. Never throws. A caller that cannot be asked is always answered. */
+export async function callTool(
+  services: Services,
+  tool: Tool,
+  args: Record<string, unknown> | undefined,
+  context?: CallContext & { confirm?: undefined },
+): Promise<CallToolResult>;
+export async function callTool(
+  services: Services,
+  tool: Tool,
+  args: Record<string, unknown> | undefined,
+  context: CallContext,
+): Promise<CallToolResult | Question>;
 export async function callTool(
   services: Services,
   tool: Tool,
   args: Record<string, unknown> | undefined,
   context: CallContext = {},
-): Promise<CallToolResult> {
+): Promise<CallToolResult | Question> {
   const started = performance.now();
   notify(services.observers, 'start', { tool: tool.name });
   const { result, event } = await runCall(services, tool, args, context);
@@ -78,12 +91,10 @@ async function runCall(
   };
   // What the call's requests were charged: an answer's `_meta` and every end's event say so.
   let charged = 0;
-  // A local tool that prices its requests is confirmed once, for all of them, below.
-  const confirmedWhole = tool.kind === 'local' && tool.estimate !== undefined;
-  const callContext: FetchContext = {
-    ...context,
+  const { confirm, ...caller } = context;
+  const fetchContext: FetchContext = {
+    ...caller,
     tool: tool.name,
-    ...(confirmedWhole ? { confirm: undefined } : {}),
     onCharge: (credits) => {
       charged += credits;
     },
@@ -94,16 +105,16 @@ async function runCall(
     const owner = ownerOf(account, context.person);
     const fetches: EndpointData[] = [];
     const toolContext = contextOf(services, { account, owner }, context, (endpoint, query) =>
-      fetchEndpoint(services, endpoint, query, callContext).then((fetched) => {
+      fetchEndpoint(services, endpoint, query, fetchContext).then((fetched) => {
         fetches.push(fetched);
         return fetched;
       }),
     );
-    if (tool.kind === 'local') {
-      const estimate = await refuseOverLimits(services, tool, params, toolContext);
-      if (estimate !== undefined)
-        await confirmEstimate(services, tool.title, estimate, { ...context, account });
-    }
+    // Asked before anything is reserved or sent: the question goes back as the call's answer.
+    const confirmation = await confirmCall(services, tool, params, { account, confirm, cursor }, toolContext);
+    if (confirmation instanceof Question)
+      return { result: confirmation, event: { outcome: 'asked', credits: 0 } };
+    fetchContext.unaskedFrom = confirmation.unaskedFrom;
     const answer = await answerData(services, tool, params, toolContext, {
       cursor,
       onlyCursor: Object.keys(args ?? {}).every((k) => k === 'cursor' || k === 'format'),
@@ -132,9 +143,6 @@ async function runCall(
         event: { outcome: 'cancelled', credits: charged },
       };
     }
-    // The transport answers with the question; nothing was reserved or sent.
-    if (error instanceof QuestionAsked)
-      return { result: { content: [] }, event: { outcome: 'asked', credits: 0 } };
     const reason =
       error instanceof RefusedCall ? error.reason : error instanceof BusyError ? 'busy' : undefined;
     const outcome = reason ? 'refused' : error instanceof ToolRefusal ? 'invalid' : 'error';

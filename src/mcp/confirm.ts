@@ -11,12 +11,12 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
   createRequestStateCodec,
-  type InputRequiredResult,
   inputRequired,
   type McpServer,
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { type CallContext, Question } from '../call/context.js';
 import { canonicalParams } from '../kit/canonical.js';
 import type { Services } from '../services/index.js';
 
@@ -33,13 +33,6 @@ const ANSWER_SCHEMA = {
   },
   required: ['confirm'],
 };
-
-export interface Confirmation {
-  /** True to send, false when declined, `asked` when the question goes back first (2026-07-28). */
-  confirm(question: string, price: number): Promise<boolean | 'asked'>;
-  /** Set when a 2026-07-28 call must go back to ask: the result to answer with. */
-  pending?: InputRequiredResult;
-}
 
 /** The tool call being confirmed: its tool and arguments. */
 export interface ConfirmedCall {
@@ -92,47 +85,42 @@ export function askToConfirm(
   ctx: ServerContext,
   call: ConfirmedCall,
   services: Services,
-): Confirmation | undefined {
+): CallContext['confirm'] {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const modern = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   if (modern !== undefined) {
     if (!asksForms(modern.elicitation)) return undefined;
-    const confirmation: Confirmation = {
-      async confirm(question, price) {
-        const seal = await sealOf(services);
-        const about = questionOf(call, price);
-        const responses = ctx.mcpReq.inputResponses;
-        const state = ctx.mcpReq.requestState();
-        const answered =
-          responses && QUESTION in responses && typeof state === 'string'
-            ? await seal.verify(state, ctx).catch(() => undefined)
-            : undefined;
-        if (answered === about) return acceptedContent(responses ?? {}, QUESTION)?.confirm === true;
-        confirmation.pending = inputRequired({
-          inputRequests: {
-            [QUESTION]: inputRequired.elicit({
-              mode: 'form',
-              message: question,
-              requestedSchema: ANSWER_SCHEMA,
-            }),
-          },
-          requestState: await seal.mint(about),
-        });
-        return 'asked';
-      },
+    return async (question, price) => {
+      const seal = await sealOf(services);
+      const about = questionOf(call, price);
+      const responses = ctx.mcpReq.inputResponses;
+      const state = ctx.mcpReq.requestState();
+      const answered =
+        responses && QUESTION in responses && typeof state === 'string'
+          ? await seal.verify(state, ctx).catch(() => undefined)
+          : undefined;
+      if (answered === about) return acceptedContent(responses ?? {}, QUESTION)?.confirm === true;
+      const ask = inputRequired({
+        inputRequests: {
+          [QUESTION]: inputRequired.elicit({
+            mode: 'form',
+            message: question,
+            requestedSchema: ANSWER_SCHEMA,
+          }),
+        },
+        requestState: await seal.mint(about),
+      });
+      return new Question(ask);
     };
-    return confirmation;
   }
   if (!asksForms(mcp.server.getClientCapabilities()?.elicitation)) return undefined;
-  return {
-    async confirm(question) {
-      const answer = await ctx.mcpReq
-        .elicitInput(
-          { mode: 'form', message: question, requestedSchema: ANSWER_SCHEMA },
-          { timeout: CONFIRM_WAIT_MS, signal: ctx.mcpReq.signal },
-        )
-        .catch(() => undefined);
-      return answer?.action === 'accept' && answer.content?.confirm === true;
-    },
+  return async (question) => {
+    const answer = await ctx.mcpReq
+      .elicitInput(
+        { mode: 'form', message: question, requestedSchema: ANSWER_SCHEMA },
+        { timeout: CONFIRM_WAIT_MS, signal: ctx.mcpReq.signal },
+      )
+      .catch(() => undefined);
+    return answer?.action === 'accept' && answer.content?.confirm === true;
   };
 }

@@ -12,7 +12,7 @@ import type {
   Resource,
 } from '@modelcontextprotocol/server';
 import { ResourceNotFoundError } from '@modelcontextprotocol/server';
-import type { CallContext } from '../call/context.js';
+import type { CallContext, Question } from '../call/context.js';
 import type { PersonLimit } from '../guard/guard.js';
 import { clip } from '../messages.js';
 import type { Services } from '../services/index.js';
@@ -28,12 +28,15 @@ export interface Asker {
 }
 
 export interface Runtime {
-  /** A call of a listed tool through the pipeline, or the refusal of an unknown one. Never throws. */
+  /**
+   * A call of a listed tool through the pipeline, or the refusal of an unknown one; or the person's
+   * question to answer with first. Never throws.
+   */
   call(
     name: string,
     args: Record<string, unknown> | undefined,
     context: CallContext,
-  ): Promise<CallToolResult>;
+  ): Promise<CallToolResult | Question>;
   resources(): Resource[];
   read(uri: string, asker: Asker): Promise<ReadResourceResult>;
   prompts(): Prompt[];

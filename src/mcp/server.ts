@@ -12,6 +12,7 @@ import {
   ProtocolError,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { Question } from '../call/context.js';
 import type { Config } from '../config/index.js';
 import { ICON } from '../icon.js';
 import type { Services } from '../services/index.js';
@@ -125,7 +126,7 @@ async function answerCall(
   { name, arguments: args }: { name: string; arguments?: Record<string, unknown> },
   ctx: ServerContext,
 ) {
-  const confirmation = askToConfirm(mcp, ctx, { name, args }, services);
+  const confirm = askToConfirm(mcp, ctx, { name, args }, services);
   const { apiKey, person, personLimit, admin } = caller;
   const run = () =>
     whileReportingProgress(ctx, () =>
@@ -135,7 +136,7 @@ async function answerCall(
         person,
         personLimit,
         admin,
-        confirm: confirmation?.confirm,
+        confirm,
       }),
     );
   const attributes = {
@@ -144,13 +145,13 @@ async function answerCall(
     'gen_ai.tool.name': name,
     'jsonrpc.request.id': String(ctx.mcpReq.id),
   };
-  const result = services.telemetry
+  const result: CallToolResult | Question = services.telemetry
     ? await services.telemetry.request(`tools/call ${name}`, attributes, ctx.mcpReq._meta, run, (answer) =>
-        answer.isError ? 'tool_error' : undefined,
+        answer instanceof Question || !answer.isError ? undefined : 'tool_error',
       )
     : await run();
   // 2026-07-28: the question goes back as an input-required result; the client retries with the answer.
-  if (confirmation?.pending) return confirmation.pending;
+  if (result instanceof Question) return result.result;
   return mcp.server.projectCallToolResult(result, listingFor(services.config).definition(name)?.outputSchema);
 }
 

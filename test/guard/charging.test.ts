@@ -98,9 +98,11 @@ describe('a call sent and never answered is charged its estimate', () => {
       expect(refused).toMatch(/Refused before sending: .* 0 credits of the .* budget of 5 are left/);
       await settledUsage(env, 10_000);
       // A request written just before its caller hung up reaches the loopback service's handler
-      // whenever this busy process's event loop gets to it: wait for what the service saw.
-      await until(() => upstream.requests.length >= 5 && upstream.requests.every((r) => r.abandoned), 10_000);
+      // whenever this busy process's event loop gets to it: wait for what the service saw. On a
+      // loaded machine a hang-up may reach the server after the answer: answered, it costs the same.
+      await until(() => upstream.requests.length >= 5 && upstream.requests.every((r) => r.ended), 10_000);
       expect(upstream.requests).toHaveLength(5);
+      expect(upstream.requests.some((r) => r.abandoned)).toBe(true);
       expect(await usage(env)).toMatchObject({ spent: 5 * ESTIMATE, reserved: 0, left: 0 });
       // Its metrics and logs say the same: the calls that hung up were charged.
       await until(async () => (await reported(server)).logged === 5 * ESTIMATE);

@@ -28,6 +28,8 @@ export interface SeenRequest {
   headers: IncomingHttpHeaders;
   /** The client closed the connection before an answer was sent. */
   abandoned: boolean;
+  /** The exchange is over: answered, or abandoned. */
+  ended: boolean;
 }
 
 export interface FakeUpstream {
@@ -63,10 +65,11 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   const server: Server = createServer((req, res) => {
     const url = req.url ?? '/';
     const path = new URL(url, 'http://fake').pathname;
-    const seen: SeenRequest = { url, path, headers: req.headers, abandoned: false };
+    const seen: SeenRequest = { url, path, headers: req.headers, abandoned: false, ended: false };
     requests.push(seen);
     res.once('close', () => {
       seen.abandoned = !res.writableEnded;
+      seen.ended = true;
     });
     const reply = replies.get(path) ?? {
       status: 404,
