@@ -3,7 +3,6 @@
  * stdin right after its last request still gets every answer, and an HTTP server told to stop
  * answers the calls it has accepted.
  */
-import type { Transport } from '@modelcontextprotocol/server';
 
 /** How long requests in flight may take to finish once the server has been told to stop. */
 export const DRAIN_TIMEOUT_MS = 30_000;
@@ -41,25 +40,4 @@ export class InFlight<T> {
       this.waiters.add(done);
     });
   }
-}
-
-type Id = string | number;
-
-/** Wrap a connected transport's `onmessage` and `send` to count the requests in flight. */
-export function trackInFlight(transport: Transport): InFlight<Id> {
-  const inFlight = new InFlight<Id>();
-  const receive = transport.onmessage;
-  transport.onmessage = (message, extra) => {
-    if ('method' in message && 'id' in message) inFlight.add(message.id);
-    receive?.(message, extra);
-  };
-  const send = transport.send.bind(transport);
-  transport.send = async (message, options) => {
-    try {
-      await send(message, options);
-    } finally {
-      if (!('method' in message) && 'id' in message && message.id !== undefined) inFlight.delete(message.id);
-    }
-  };
-  return inFlight;
 }

@@ -5,7 +5,6 @@
  * call is refused here, in one line, like any refused call: on stdio at the transport, on HTTP in
  * the request body.
  */
-import type { CallToolResult, Transport } from '@modelcontextprotocol/server';
 
 /** A tools/call refused before the SDK reads it: its id, the tool name when it has one, and why. */
 export type RawCallProblem = { id: string | number } & (
@@ -61,17 +60,4 @@ export function rawCallProblem(message: unknown): RawCallProblem | undefined {
   const { name, arguments: args } = call.params as { name: string; arguments?: unknown };
   const path = protoKeyPath(args);
   return path === undefined ? undefined : { id: call.id, kind: 'proto', name, path };
-}
-
-/** On a transport: answer such a call with `refusal(problem)`, without running it. */
-export function refuseRawCalls(
-  transport: Transport,
-  refusal: (problem: RawCallProblem) => Promise<CallToolResult>,
-): void {
-  const receive = transport.onmessage;
-  transport.onmessage = (message, extra) => {
-    const problem = rawCallProblem(message);
-    if (!problem) return receive?.(message, extra);
-    void refusal(problem).then((result) => transport.send({ jsonrpc: '2.0', id: problem.id, result }));
-  };
 }

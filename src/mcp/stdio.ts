@@ -5,7 +5,7 @@
  * when the transport closes for any other reason it exits too, never lingering alive and deaf.
  */
 
-import type { Transport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Config } from '../config/index.js';
 import { requireOwnKey } from '../config/own-key.js';
@@ -13,24 +13,27 @@ import { afterStartup } from '../heap.js';
 import { noToolsMessage } from '../kit/toolsets.js';
 import type { Services } from '../services/index.js';
 import { VERSION } from '../version.js';
-import { DRAIN_TIMEOUT_MS, trackInFlight } from './in-flight.js';
+import { Connection, type ConnectionHooks } from './connection.js';
+import { DRAIN_TIMEOUT_MS } from './in-flight.js';
 import { JsonLinesTransport } from './json-lines.js';
 import { listingFor } from './listing.js';
-import { refuseRawCalls } from './raw-call.js';
 import { baseOf, createServer, prepareServer, rawCallRefusal, type ServerBase } from './server.js';
 import { ShortFirstOutput } from './short-first-output.js';
 
 /**
- * One connection's server over `transport`, as stdio serves it: the protocol revision settled by
- * its first message, calls the SDK must not read as they are refused (raw-call.ts), the requests in flight
- * tracked so that they can finish before the process exits.
+ * One connection's server over `wire`, as stdio serves it: the protocol revision settled by its
+ * first message, and what svc-mcp adds to the wire (connection.ts): calls the SDK must not read as
+ * they are refused, the requests in flight tracked so that they can finish before the process exits.
  */
-export function serveConnection(over: Services | ServerBase, transport: Transport) {
+export function serveConnection(
+  over: Services | ServerBase,
+  wire: Transport,
+  hooks: Omit<ConnectionHooks, 'refuse'> = {},
+) {
   const base = 'services' in over ? over : baseOf(over);
+  const transport = new Connection(wire, { ...hooks, refuse: (problem) => rawCallRefusal(base, problem) });
   const handle = serveStdio(({ era }) => createServer(base, { era }), { transport });
-  const inFlight = trackInFlight(transport);
-  refuseRawCalls(transport, (problem) => rawCallRefusal(base, problem));
-  return { close: () => handle.close(), inFlight };
+  return { close: () => handle.close(), inFlight: transport.inFlight };
 }
 
 export async function runStdio(config: Config): Promise<void> {
@@ -57,13 +60,15 @@ export async function runStdio(config: Config): Promise<void> {
     return loading;
   };
   const output = new ShortFirstOutput(process.stdout);
-  const transport = new JsonLinesTransport(process.stdin, output);
-  // `initialize` and the tool list are answered from the generated listing; the rest loads once they
-  // are out, ready for the first call.
-  whenListed(transport, () => void services());
   const data = config.baseUrl === undefined ? 'sandbox (embedded)' : new URL(config.baseUrl).host;
   process.stderr.write(`svc-mcp ${VERSION} on stdio · data: ${data} · ${listing.names.size} tools\n`);
-  const { close, inFlight } = serveConnection({ config, services }, transport);
+  // `initialize` and the tool list are answered from the generated listing; the rest loads once they
+  // are out, ready for the first call.
+  const { close, inFlight } = serveConnection(
+    { config, services },
+    new JsonLinesTransport(process.stdin, output),
+    { sent: whenListed(() => void services()), closed: () => void shutdown(false) },
+  );
   let closing = false;
   const shutdown = async (drain: boolean) => {
     if (closing) return;
@@ -73,11 +78,6 @@ export async function runStdio(config: Config): Promise<void> {
     await close().catch(() => {});
     if (loading) await (await loading).close();
     process.exit(0);
-  };
-  const closed = transport.onclose;
-  transport.onclose = () => {
-    closed?.();
-    void shutdown(false);
   };
   process.stdin.once('end', () => void shutdown(true));
   process.once('SIGINT', () => void shutdown(true));
@@ -89,12 +89,12 @@ const AFTER_LIST_MS = 25;
 const AFTER_FIRST_MS = 1_000;
 
 /**
- * Calls `then` once, when the tool list has been answered (a host asks for it right after
- * `initialize`, and waits for it before anything else), or a second after the first answer when no
- * list was asked for. A first call does not wait for this: it loads the call path itself.
+ * A listener of the messages sent that calls `then` once, when the tool list has been answered (a
+ * host asks for it right after `initialize`, and waits for it before anything else), or a second
+ * after the first answer when no list was asked for. A first call does not wait for this: it loads
+ * the call path itself.
  */
-function whenListed(transport: Transport, then: () => void): void {
-  const send = transport.send.bind(transport);
+function whenListed(then: () => void): (message: JSONRPCMessage) => void {
   let timer: NodeJS.Timeout | undefined;
   let done = false;
   const soon = (ms: number) => {
@@ -104,9 +104,7 @@ function whenListed(transport: Transport, then: () => void): void {
       then();
     }, ms);
   };
-  // Wrapped for good (others wrap it too): once done, it only passes messages on.
-  transport.send = async (message, options) => {
-    await send(message, options);
+  return (message) => {
     if (done) return;
     const result = 'result' in message ? (message.result as Record<string, unknown>) : undefined;
     if (result && Array.isArray(result.tools)) soon(AFTER_LIST_MS);
