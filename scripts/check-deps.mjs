@@ -2,8 +2,10 @@
 // @ts-check
 /**
  * Imports run one way: each folder (or top-level module) of src/ may import only the parts listed
- * for it below, so that the catalog stays data, the client knows nothing of tools, and the sandbox
- * never reaches into the server. `npm run lint` runs this; a new folder must be added here.
+ * for it below, so that the definition kit stays data, the client knows nothing of tools, and the
+ * sandbox never reaches into the server. A package is imported by its public entry points: a file
+ * of a package without an exports map only where PRIVATE_PATHS names it (docs/decisions/015).
+ * `npm run lint` runs this; a new folder must be added here.
  * Usage: node scripts/check-deps.mjs [root]   (root defaults to the repository)
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -129,6 +131,27 @@ const MAY_IMPORT = {
 };
 
 const IMPORT = /(?:import|export)\s[^;]*?from\s+'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/g;
+const PACKAGE_IMPORT = /(?:import|export)\s[^;]*?from\s+'([^.'][^']*)'|import\(\s*'([^.'][^']*)'\s*\)|declare module '([^.'][^']*)'/g;
+
+/** The files of dependencies imported by path, each held by test/dependencies/ (decision 015). */
+const PRIVATE_PATHS = ['undici/lib/dispatcher/agent.js', 'oidc-provider/lib/helpers/als.js'];
+
+/** Why `specifier` reaches into a package's own files, if it does: a subpath the package does not export. */
+function privatePath(root, specifier) {
+  if (specifier.startsWith('node:')) return undefined;
+  const parts = specifier.split('/');
+  const nameLength = specifier.startsWith('@') ? 2 : 1;
+  if (parts.length <= nameLength || PRIVATE_PATHS.includes(specifier)) return undefined;
+  const name = parts.slice(0, nameLength).join('/');
+  let manifest;
+  try {
+    manifest = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  // With an exports map, Node itself refuses a subpath it does not list.
+  return manifest.exports === undefined ? `'${specifier}' is a file of ${name}, not an entry point` : undefined;
+}
 
 function* files(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -154,7 +177,12 @@ for (const file of files(src)) {
     problems.push(`${relative(root, file)}: src/${from} has no entry in scripts/check-deps.mjs`);
     continue;
   }
-  for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+  const text = readFileSync(file, 'utf8');
+  for (const match of text.matchAll(PACKAGE_IMPORT)) {
+    const problem = privatePath(root, match[1] ?? match[2] ?? match[3]);
+    if (problem) problems.push(`${relative(root, file)}: ${problem} (docs/decisions/015)`);
+  }
+  for (const match of text.matchAll(IMPORT)) {
     const target = normalize(join(dirname(file), match[1] ?? match[2]));
     const to = partOf(src, target);
     if (to !== from && !allowed.includes(to)) {

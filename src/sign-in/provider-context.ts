@@ -2,7 +2,8 @@
  * oidc-provider keeps each of its requests' context in an AsyncLocalStorage, which stays enabled
  * once entered: on Node 20 and 22 every promise of the process then pays for its hooks, tool calls
  * included (tools/bench/sign-in.mjs). It is switched off whenever none of the provider's requests
- * is in flight, and the provider's next request enters it again.
+ * is in flight, and the provider's next request enters it again. The store is the provider's own
+ * file, not a public export: docs/decisions/015 says why, and test/dependencies/ fails when it moves.
  */
 import als from 'oidc-provider/lib/helpers/als.js';
 

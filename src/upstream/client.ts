@@ -15,7 +15,7 @@ import { cancelledError, dispatchOnce, readResponse } from './request.js';
 // Only undici's Agent, and only on first use: the package's entry point also loads fetch, WebSocket,
 // the cache stores, the mocks and Node's own bundled undici, about 8 MB the server never uses, and
 // the MCP `initialize` answer needs none of it. The module path is undici's own layout, not a public
-// export, so package.json takes undici's patch releases only; every tool call in the tests uses it.
+// export: docs/decisions/015 says why, and test/dependencies/ fails when undici moves it.
 let agentClass: Promise<typeof Agent> | undefined;
 function loadAgent() {
   agentClass ??= import('undici/lib/dispatcher/agent.js').then((module) => module.default);

@@ -36,4 +36,25 @@ describe('check-deps', () => {
       "src/sandbox/routes/x.ts: sandbox may not import kit ('../../kit/plans.js')",
     );
   });
+
+  it("names an import of a package's own file, past its entry points", async () => {
+    const root = newStateDir();
+    mkdirSync(join(root, 'node_modules', 'plain'), { recursive: true });
+    writeFileSync(join(root, 'node_modules', 'plain', 'package.json'), '{"name":"plain"}');
+    mkdirSync(join(root, 'node_modules', 'mapped'), { recursive: true });
+    writeFileSync(
+      join(root, 'node_modules', 'mapped', 'package.json'),
+      '{"name":"mapped","exports":{".":"./a.js","./b":"./b.js"}}',
+    );
+    mkdirSync(join(root, 'src', 'upstream'), { recursive: true });
+    writeFileSync(
+      join(root, 'src', 'upstream', 'a.ts'),
+      "import x from 'plain/lib/x.js';\nimport y from 'plain';\nimport b from 'mapped/b';\nexport { x, y, b };\n",
+    );
+    const failed = await run(process.execPath, [CHECK, root]).catch((error) => error);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr.trim().split('\n').slice(1)).toEqual([
+      "src/upstream/a.ts: 'plain/lib/x.js' is a file of plain, not an entry point (docs/decisions/015)",
+    ]);
+  });
 });
