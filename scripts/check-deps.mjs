@@ -131,7 +131,8 @@ const MAY_IMPORT = {
 };
 
 const IMPORT = /(?:import|export)\s[^;]*?from\s+'(\.[^']+)'|import\(\s*'(\.[^']+)'\s*\)/g;
-const PACKAGE_IMPORT = /(?:import|export)\s[^;]*?from\s+'([^.'][^']*)'|import\(\s*'([^.'][^']*)'\s*\)|declare module '([^.'][^']*)'/g;
+const PACKAGE_IMPORT =
+  /(?:import|export)\s[^;]*?from\s+'([^.'][^']*)'|import\(\s*'([^.'][^']*)'\s*\)|declare module '([^.'][^']*)'/g;
 
 /** The files of dependencies imported by path, each held by test/dependencies/ (decision 015). */
 const PRIVATE_PATHS = ['undici/lib/dispatcher/agent.js', 'oidc-provider/lib/helpers/als.js'];
@@ -150,7 +151,9 @@ function privatePath(root, specifier) {
     return undefined;
   }
   // With an exports map, Node itself refuses a subpath it does not list.
-  return manifest.exports === undefined ? `'${specifier}' is a file of ${name}, not an entry point` : undefined;
+  return manifest.exports === undefined
+    ? `'${specifier}' is a file of ${name}, not an entry point`
+    : undefined;
 }
 
 function* files(dir) {

@@ -55,7 +55,7 @@ export async function estimateCall(
   if (tool.kind === 'local') {
     if (!tool.estimate) return { ok: true, credits: 0, cached: false, ...onPlans, within_limit: true };
     try {
-      const { credits, cached } = await tool.estimate(asked as never, pricingContext(services, caller));
+      const { credits, cached } = await tool.estimate(asked, pricingContext(services, caller));
       return { ok: true, credits, cached, ...onPlans, within_limit: credits <= config.maxCreditsPerCall };
     } catch (error) {
       if (error instanceof ToolRefusal) return { ok: false, error: error.message };
@@ -184,7 +184,7 @@ export async function refuseOverLimits(
   context: ToolContext,
 ): Promise<number | undefined> {
   if (!tool.estimate) return undefined;
-  const { credits } = await tool.estimate(params as never, context);
+  const { credits } = await tool.estimate(params, context);
   const most = services.config.maxCreditsPerCall;
   const estimated = `Refused before sending: this call is estimated at ${counted(credits, 'credit')}`;
   if (credits > most) {

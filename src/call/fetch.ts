@@ -43,7 +43,7 @@ export function completed(
   params: Record<string, unknown>,
   now: number,
 ): Record<string, unknown> {
-  return endpoint.pages?.complete?.(params as never, now) ?? params;
+  return endpoint.pages?.complete?.(params, now) ?? params;
 }
 
 /** An endpoint's data for a call, from the cache, a joined call or the service, with where it came from. */

@@ -60,7 +60,7 @@ export async function storedPage(
       unservable: `row ${formatWhole(from + 1)} is past the kept result's ${formatWhole(total)} rows`,
     };
   }
-  const expected = canonicalParams(pages.restFrom(result.params as never, result.data as never, from));
+  const expected = canonicalParams(pages.restFrom(result.params, result.data, from));
   if (!call.onlyCursor && canonicalParams(call.params) !== expected) {
     return { unservable: `the arguments sent with it are not those its next gave: send next as it is` };
   }
@@ -203,7 +203,7 @@ export async function answerPage(
     view.format === 'text'
       ? {
           chars: Math.min(textPageChars, maxAnswerChars),
-          of: (data: Record<string, unknown>) => tool.summarise(data as never, view.params as never),
+          of: (data: Record<string, unknown>) => tool.summarise(data, view.params),
         }
       : undefined;
   const page = pageOf(pages, view.whole, view.from, { maxChars: maxAnswerChars, text });

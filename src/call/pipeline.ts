@@ -271,7 +271,7 @@ function nextInFormat(data: Record<string, unknown>, format: 'text' | 'json'): R
 /** How a tool's data becomes its answer: its summary and the format. */
 function presentation(tool: Tool, params: Record<string, unknown>, format: 'text' | 'json') {
   return {
-    summarise: (data: Record<string, unknown>) => tool.summarise(data as never, params as never),
+    summarise: (data: Record<string, unknown>) => tool.summarise(data, params),
     format,
   };
 }

@@ -57,7 +57,7 @@ export interface DocumentFetch {
   /** Whether a document may be fetched from `url`: https, and every address its host resolves to allowed. */
   allowed(url: string): Promise<boolean>;
   /** fetch for oidc-provider's `fetch` setting: the guarded dispatcher, 5 s. */
-  fetch(url: string | URL, options: Record<string, unknown>): Promise<Response>;
+  fetch(input: string | URL | Request, options?: RequestInit): Promise<Response>;
 }
 
 export function documentFetch({
@@ -97,8 +97,9 @@ export function documentFetch({
         : (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
       return addresses.length > 0 && addresses.every((address) => !isBlocked(list, address));
     },
-    async fetch(url, options) {
-      const known = failures.get(String(url));
+    async fetch(input, options) {
+      const url = input instanceof Request ? input.url : String(input);
+      const known = failures.get(url);
       if (known) throw known;
       try {
         const response = await undiciFetch(url, {
@@ -108,13 +109,13 @@ export function documentFetch({
           redirect: 'manual',
         });
         if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-        const body = await readAtMost(response.body, DOCUMENT_BYTES, String(url));
+        const body = await readAtMost(response.body, DOCUMENT_BYTES, url);
         // oidc-provider checks the document fully; this first look lets a wrong one be kept as failed.
-        if ((JSON.parse(body.toString('utf8')) as { client_id?: unknown })?.client_id !== String(url))
+        if ((JSON.parse(body.toString('utf8')) as { client_id?: unknown })?.client_id !== url)
           throw new Error(`${url} names another client_id`);
         return new Response(body, { status: 200, headers: Object.fromEntries(response.headers) });
       } catch (error) {
-        failures.set(String(url), error as Error);
+        failures.set(url, error as Error);
         throw error;
       }
     },

@@ -34,14 +34,14 @@ export function signInSecret(setting: string | undefined, stateDir: string): Buf
 }
 
 /** What is kept of a person: their key, sealed, its fingerprint, and the budget they chose on the key page. */
-interface Sealed {
+type Sealed = {
   secretId: string;
   iv: string;
   sealed: string;
   tag: string;
   fingerprint?: string;
   limit?: PersonLimit;
-}
+};
 
 /** The grants a key was given in, newest last, so that the person can end them all with the key. */
 interface KeyGrants {
@@ -109,7 +109,7 @@ export class PersonKeys {
     };
     const expiresAt = seconds() + keepSeconds;
     this.opened.delete(id);
-    await this.store.put('PersonKey', id, { payload: payload as never, expiresAt, grantId });
+    await this.store.put('PersonKey', id, { payload: payload, expiresAt, grantId });
     if (grantId && fingerprint) await this.index(fingerprint, grantId, expiresAt);
   }
 

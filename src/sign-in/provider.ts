@@ -76,7 +76,7 @@ export async function createProvider(settings: ProviderSettings): Promise<Provid
   const provider = new Provider(issuer, {
     adapter: adapterOver(store),
     clients: [],
-    jwks: (await signingKeys(store)) as never,
+    jwks: await signingKeys(store),
     cookies: { keys: [settings.cookieKey.toString('base64')] },
     clientAuthMethods: ['none'],
     responseTypes: ['code'],
@@ -106,7 +106,7 @@ export async function createProvider(settings: ProviderSettings): Promise<Provid
       return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
     },
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
-    fetch: documents.fetch as never,
+    fetch: documents.fetch,
     fetchResponseBodyLimits: { 'client_id metadata document': DOCUMENT_BYTES },
     features: {
       devInteractions: { enabled: false },
@@ -123,7 +123,7 @@ export async function createProvider(settings: ProviderSettings): Promise<Provid
         enabled: true,
         ack: 'draft-02',
         allowFetch: (_ctx: KoaContextWithOIDC, id: string) => documents.allowed(id),
-      } as never,
+      },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource,

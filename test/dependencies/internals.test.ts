@@ -11,10 +11,7 @@ import { record } from '../helpers/recorder.js';
 
 describe("undici's Agent module", () => {
   it('is the Agent the package exports', async () => {
-    const [byPath, undici] = await Promise.all([
-      import('undici/lib/dispatcher/agent.js'),
-      import('undici'),
-    ]);
+    const [byPath, undici] = await Promise.all([import('undici/lib/dispatcher/agent.js'), import('undici')]);
     expect(byPath.default).toBe(undici.Agent);
   });
 });
