@@ -1,8 +1,8 @@
 // @ts-check
 /**
- * docs/service.md's endpoint sections, from the catalog: each endpoint's path, the tool that calls
+ * docs/service.md's endpoint sections, from the endpoints' table: each endpoint's path, the tool that calls
  * it, its credits, refresh and plans, and the parameters the service takes with the rules and
- * defaults the catalog checks before sending (the JSON Schema of its service parameters).
+ * defaults the table checks before sending (the JSON Schema of its service parameters).
  */
 import { z } from 'zod';
 
@@ -33,7 +33,7 @@ function parameterTable(endpoint) {
   return ['| Parameter | Rule | Default | Notes |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-/** One section an endpoint, in the catalog's order. */
+/** One section an endpoint, in the table's order. */
 export function endpointSections(tools, plansText, formatDuration) {
   return tools
     .filter((t) => t.kind === 'endpoint')

@@ -8,7 +8,7 @@
 /** The generated docs and tool list (scripts/gen-docs.mjs). */
 export async function forDocs() {
   const [
-    catalog,
+    kit,
     { tools },
     config,
     { formatDuration },
@@ -28,7 +28,7 @@ export async function forDocs() {
     import('./kept/schema-columns.js'),
     import('./kept/names.js'),
   ]);
-  const { plansText, TOOLSETS } = catalog;
+  const { plansText, TOOLSETS } = kit;
   const { loadConfig, settingsDoc } = config;
   return {
     plansText,

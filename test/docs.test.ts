@@ -1,5 +1,5 @@
 /**
- * The generated pages follow what generates them (the catalog, the settings table, the benchmarks'
+ * The generated pages follow what generates them (the endpoints' table, the settings table, the benchmarks'
  * results), and the manifest and server.json are valid.
  */
 import { execFile } from 'node:child_process';

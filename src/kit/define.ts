@@ -264,7 +264,7 @@ const dataSchemas = {
 /**
  * What any answer may carry besides its own fields: `truncated`, set when the data was capped or
  * cut to fit SVC_MAX_ANSWER_CHARS, saying what was left out; `next`, the arguments that fetch the next page, to
- * send back as they are, on the tools that page (call/pages.ts, call/cut.ts). The names say it: no
+ * send back as they are, on the tools that page (call/paging.ts, call/cut.ts). The names say it: no
  * description is paid for.
  */
 export function dataSchema(output: z.ZodObject, paged: boolean): z.ZodObject {

@@ -1,7 +1,8 @@
 /**
- * Times as the service takes them, one rule for the tools and the sandbox: Unix seconds or ISO 8601,
- * a real calendar instant (2026-02-30 is refused, not turned into 2 March), from 2010 (before any of
- * the service's data) to one day past now.
+ * Times as the tools take them, one rule for every tool's parameters: Unix seconds or ISO 8601, a
+ * real calendar instant (2026-02-30 is refused, not turned into 2 March), from 2010 (before any of
+ * the service's data) to one day past now. The sandbox reads times by a rule of its own, written from
+ * the service's documentation, as a witness.
  */
 
 import { clip } from '../messages.js';

@@ -1,9 +1,9 @@
 /**
  * The resources: svc://credits (the guard's figures, read by server.ts), svc://endpoints, the
- * catalog as JSON (each endpoint's path, tool, toolset, credit rule, refresh time and plans, and
+ * endpoints' table as JSON (each endpoint's path, tool, toolset, credit rule, refresh time and plans, and
  * whether this server exposes its tool), and svc://analysis/definitions where analyze_assets is
  * listed. Plain data and a render function, whatever the transport
- * or SDK; loaded with the tool path, after `initialize`, since it reads the whole catalog.
+ * or SDK; loaded with the tool path, after `initialize`, since it reads the whole table.
  */
 
 import { endpoints } from '../endpoints/index.js';
@@ -23,7 +23,7 @@ export const creditsResource = {
 export const endpointsResource = {
   uri: ENDPOINTS_URI,
   name: 'endpoints',
-  title: 'Endpoint catalog',
+  title: 'Endpoint table',
   description:
     'Every endpoint of the service this server knows: path, tool, toolset, credits, refresh time, plans, and whether its tool is exposed here.',
   mimeType: 'application/json',
@@ -38,7 +38,7 @@ export const definitionsResource = {
   mimeType: 'text/markdown',
 };
 
-/** The catalog as JSON text; `exposed` names the tools this server lists. */
+/** The endpoints' table as JSON text; `exposed` names the tools this server lists. */
 export function endpointsJson(exposed: ReadonlySet<string>): string {
   return JSON.stringify(
     endpoints.map((e) => ({

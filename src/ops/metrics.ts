@@ -2,7 +2,7 @@
  * Prometheus metrics (prom-client, a registry of our own): tool calls by tool and outcome,
  * refusals by reason, cache hits, joins and misses, credits spent, the budget window's figures from
  * the shared ledger by account and by signed-in person, upstream latency, calls in flight, and
- * Node's process metrics. Every label comes from a bounded set: catalog tool names, outcomes, refusal reasons, and the hashes of at
+ * Node's process metrics. Every label comes from a bounded set: the inventory's tool names, outcomes, refusal reasons, and the hashes of at
  * most MAX_LABELS recently seen accounts and signed-in people.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';

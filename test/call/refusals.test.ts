@@ -1,5 +1,5 @@
 /**
- * Every rule of the catalog's input schemas refuses before anything is sent: an isError result whose
+ * Every rule of the tools' input schemas refuses before anything is sent: an isError result whose
  * message names the parameter, and the sandbox (external mode) sees no request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * What calls cost, written from the spec's credit tables (docs/service.md, "Credits"
- * and its endpoint sections), not computed with the catalog's rules: what the sandbox
+ * and its endpoint sections), not computed with the endpoints' rules: what the sandbox
  * charged (`_meta.credits`, its `status.credit_count`) and what the guard estimated before sending
  * (read from its refusal with SVC_MAX_CREDITS_PER_CALL=0) must both equal the numbers below.
  * Where a charge depends on what comes back, the spec's formula is applied to the answer's count.

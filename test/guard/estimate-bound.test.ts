@@ -2,7 +2,7 @@
  * Every tool's estimate against what the sandbox actually charged, over a grid of arguments: the
  * guard's estimate (read from its refusal by a server with SVC_MAX_CREDITS_PER_CALL=0) is never
  * below the charge (`_meta.credits`, the service's credit_count), and equal where the rule does not
- * depend on what comes back. (credits-by-spec.test.ts checks both against the spec's numbers.) Every catalog endpoint runs with its default arguments and with arguments that make
+ * depend on what comes back. (credits-by-spec.test.ts checks both against the spec's numbers.) Every endpoint of the table runs with its default arguments and with arguments that make
  * its rule count (pages, several assets, long series, currencies), plus the rows of GRID.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,8 @@
 /**
  * Runs once around the whole test run: refuses to start without a built CLI, gives the workers a
- * directory to record into and one for their state, and afterwards removes the state and fails the
- * run if a secret key (secret.ts) appears anywhere in the record.
+ * directory to record into, one for their state and a shared redis-server (redis.ts), and
+ * afterwards stops it, removes the state and fails the run if a secret key (secret.ts) appears
+ * anywhere in the record.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,12 +10,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { scanForSecrets } from './leak-scan.js';
+import { redisMissing, startRedis } from './redis.js';
 import { SECRETS } from './secret.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     recordDir: string;
     stateRoot: string;
+    /** The shared redis-server (redis.ts), or '' where there is none. */
+    redisUrl: string;
   }
 }
 
@@ -30,7 +34,7 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-export default function setup(project: TestProject) {
+export default async function setup(project: TestProject) {
   if (!existsSync(CLI)) {
     throw new Error(
       `dist/cli.js is missing: the end-to-end tests run the built CLI. Run \`npm run build\` first (\`npm test\` builds before testing).`,
@@ -46,8 +50,11 @@ export default function setup(project: TestProject) {
   // Credit ledgers, one directory per test file under it: never another run's (process ids recur).
   const stateRoot = mkdtempSync(join(tmpdir(), 'svc-mcp-test-state-'));
   project.provide('stateRoot', stateRoot);
+  const redis = redisMissing() === undefined ? await startRedis(() => {}) : undefined;
+  project.provide('redisUrl', redis?.url ?? '');
 
-  return () => {
+  return async () => {
+    await redis?.close();
     rmSync(stateRoot, { recursive: true, force: true });
     const scan = scanForSecrets(dir, SECRETS);
     rmSync(dir, { recursive: true, force: true });

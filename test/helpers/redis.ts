@@ -2,12 +2,15 @@
  * A real redis-server of the tests' own, on a free loopback port, with its data in a temporary
  * directory (append-only file on, so a restart keeps what was written, as a deployment's would).
  * A machine without redis-server skips the tests that need it and says why; under CI (CI=true)
- * a missing redis-server fails the run instead.
+ * a missing redis-server fails the run instead. Tests that need Redis only running share the run's
+ * one server (started by global-setup.ts), each under a key prefix of its own; tests that stop,
+ * restart or freeze it start their own.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { freePort } from './ports.js';
 import { record } from './recorder.js';
 
@@ -38,7 +41,26 @@ export interface TestRedis {
   resume(): void;
 }
 
-export async function startRedis(): Promise<TestRedis> {
+/** The run's shared redis-server, and a key prefix (SVC_REDIS_PREFIX) no other caller has. */
+export interface SharedRedis {
+  url: string;
+  prefix: string;
+}
+
+let prefixes = 0;
+
+/** The run's shared redis-server (when redisMissing() said it can run here), with a prefix of the caller's own. */
+export function sharedRedis(): SharedRedis {
+  const url = inject('redisUrl');
+  if (!url) throw new Error('the shared redis-server did not start (see the global setup)');
+  prefixes += 1;
+  return { url, prefix: `t${process.pid}-${prefixes}-${Date.now().toString(36)}` };
+}
+
+/** A redis-server of the caller's own; `log` is told when it has started (the recorder, in a test). */
+export async function startRedis(
+  log: (text: string) => void = (text) => record('redis-server', text),
+): Promise<TestRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'svc-mcp-redis-'));
   let child: ChildProcess | undefined;
@@ -65,7 +87,7 @@ export async function startRedis(): Promise<TestRedis> {
         reject(new Error(`redis-server exited with ${code}:\n${output}`));
       });
     });
-    record('redis-server', `started on port ${port}`);
+    log(`started on port ${port}`);
   };
   const stop = async () => {
     const running = child;

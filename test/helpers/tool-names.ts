@@ -1,6 +1,6 @@
 import { assetBySymbol, tokenAddress } from '../../src/sandbox/market/assets.js';
 
-/** The contract's tool names (docs/architecture.md), in the catalog's order: what `default` and `all` expose on the embedded sandbox. */
+/** The contract's tool names (docs/architecture.md), in the inventory's order: what `default` and `all` expose on the embedded sandbox. */
 export const SPEC_TOOLS = [
   'get_global_metrics_latest',
   'get_global_metrics_historical',
@@ -105,5 +105,5 @@ export function defaultArgs(tool: string): Record<string, unknown> {
   return args;
 }
 
-/** Every tool, in the catalog's order: the rows of VALID_ARGS. */
+/** Every tool, in the inventory's order: the rows of VALID_ARGS. */
 export const ALL_TOOLS = Object.keys(VALID_ARGS);

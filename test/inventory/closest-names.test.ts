@@ -1,4 +1,4 @@
-/** The "did you mean" ranking of tool names, on the real catalog. */
+/** The "did you mean" ranking of tool names, on the real inventory. */
 import { describe, expect, it } from 'vitest';
 import { closestNames } from '../../src/inventory/closest-names.js';
 import { tools } from '../../src/inventory/tools.js';

@@ -1,4 +1,4 @@
-/** Credit estimates: the catalog's rules applied to the most records the parameters allow. */
+/** Credit estimates: the endpoints' rules applied to the most records the parameters allow. */
 import { describe, expect, it } from 'vitest';
 import { endpointsByName } from '../../src/endpoints/index.js';
 import { largestFit } from '../../src/guard/fit.js';

@@ -1,7 +1,7 @@
 /**
  * The compiled parse against zod's own: where it accepts a value, its output is zod's, key for key
  * and in the same order; where zod refuses, it gives way (so zod says why). The schemas are those
- * the catalog reads the service with (lenient readers, both quote forms) and the kinds of node they
+ * the endpoints read the service with (lenient readers, both quote forms) and the kinds of node they
  * are made of; then every tool's answer on the sandbox, checked against its output schema both ways.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -150,10 +150,10 @@ describe('resources', () => {
     expect(firstText(answer)).toContain('What each figure is: svc://analysis/definitions');
   });
 
-  it('svc://endpoints is the catalog: every endpoint with path, tool, credits, refresh, plans and whether it is exposed', async () => {
+  it('svc://endpoints is the endpoints table: every endpoint with path, tool, credits, refresh, plans and whether it is exposed', async () => {
     const { contents } = await mcp.client.readResource({ uri: 'svc://endpoints' });
     expect(contents).toHaveLength(1);
-    const catalog = JSON.parse(resourceText(contents)) as {
+    const table = JSON.parse(resourceText(contents)) as {
       path: string;
       tool: string;
       toolset: string;
@@ -173,9 +173,9 @@ describe('resources', () => {
           'estimate_cost',
         ].includes(t),
     );
-    expect(catalog.map((e) => e.tool)).toEqual(endpointTools);
-    expect(new Set(catalog.map((e) => e.path)).size).toBe(catalog.length);
-    for (const e of catalog) {
+    expect(table.map((e) => e.tool)).toEqual(endpointTools);
+    expect(new Set(table.map((e) => e.path)).size).toBe(table.length);
+    for (const e of table) {
       expect(e.path, e.tool).toMatch(/^\/v[123]\//);
       expect(e.credits, e.tool).toMatch(/\S/);
       expect(e.refresh_seconds, e.tool).toBeGreaterThanOrEqual(0);
@@ -183,8 +183,8 @@ describe('resources', () => {
       expect(e.exposed, e.tool).toBe(DEFAULT_TOOLS.includes(e.tool));
       expect(e.default, e.tool).toBe(e.exposed);
     }
-    expect(catalog.find((e) => e.tool === 'get_kline_candles')?.credits).toMatch(/not documented/);
-    expect(catalog.find((e) => e.tool === 'get_market_pairs')?.plans).toEqual([
+    expect(table.find((e) => e.tool === 'get_kline_candles')?.credits).toMatch(/not documented/);
+    expect(table.find((e) => e.tool === 'get_market_pairs')?.plans).toEqual([
       'standard',
       'professional',
       'enterprise',

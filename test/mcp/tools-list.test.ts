@@ -35,7 +35,7 @@ describe('tools/list on the embedded sandbox', () => {
   });
   afterAll(() => mcp?.close());
 
-  it('has the tools the contract names (docs/architecture.md), in catalog order', () => {
+  it('has the tools the contract names (docs/architecture.md), in the inventory order', () => {
     expect(names(mcp.tools)).toEqual(DEFAULT_TOOLS);
   });
 

@@ -9,7 +9,7 @@ import { pairOf } from '../helpers/answers.js';
 import { newStateDir } from '../helpers/cli.js';
 import { openRaw, servicesFor } from '../helpers/in-process.js';
 import { NOW } from '../helpers/now.js';
-import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
+import { redisMissing, type SharedRedis, sharedRedis } from '../helpers/redis.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 
 const missing = redisMissing();
@@ -17,11 +17,12 @@ const YES = { confirm: { action: 'accept', content: { confirm: true } } };
 type Answer = { result?: { resultType?: string; requestState?: string; isError?: boolean } };
 
 describe.skipIf(missing)('confirmation across replicas', () => {
-  let redis: TestRedis;
+  let redis: SharedRedis;
   let sandbox: Sandbox;
   const replicas: Services[] = [];
   beforeAll(async () => {
-    [redis, sandbox] = await Promise.all([startRedis(), startTestSandbox({ rateLimit: false })]);
+    redis = sharedRedis();
+    sandbox = await startTestSandbox({ rateLimit: false });
     for (let i = 0; i < 2; i++) {
       replicas.push(
         await servicesFor(
@@ -30,6 +31,7 @@ describe.skipIf(missing)('confirmation across replicas', () => {
             SVC_CACHE: 'off',
             SVC_CONFIRM_CREDITS: '3',
             SVC_REDIS_URL: redis.url,
+            SVC_REDIS_PREFIX: redis.prefix,
             SVC_STATE_DIR: newStateDir(),
           }),
         ),
@@ -38,7 +40,7 @@ describe.skipIf(missing)('confirmation across replicas', () => {
   });
   afterAll(async () => {
     await Promise.all(replicas.map((r) => r.close()));
-    await Promise.all([redis?.close(), sandbox?.close()]);
+    await sandbox?.close();
   });
 
   it('a question asked on one replica is answered on the other', async () => {

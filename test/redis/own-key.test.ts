@@ -10,7 +10,7 @@ import { pairOf } from '../helpers/answers.js';
 import { newStateDir, textOf } from '../helpers/cli.js';
 import { ScriptedSignIn, startOwnKeyServer, statusWith, type Tokens, usedToday } from '../helpers/own-key.js';
 import { freePort } from '../helpers/ports.js';
-import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
+import { redisMissing, type SharedRedis, sharedRedis } from '../helpers/redis.js';
 import { type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
 import { PERSON_KEYS } from '../helpers/secret.js';
 import { connectHttp, type HttpServer } from '../helpers/session.js';
@@ -20,7 +20,7 @@ const [ANA] = PERSON_KEYS;
 const SECRET = 'a-shared-sign-in-secret-of-32-characters-or-more';
 
 describe.skipIf(missing)('own-key sign-in on two replicas sharing one Redis', () => {
-  let redis: TestRedis;
+  let redis: SharedRedis;
   let sandbox: Sandbox;
   let replicas: (HttpServer & { resource: string })[] = [];
   let resource: string;
@@ -29,7 +29,7 @@ describe.skipIf(missing)('own-key sign-in on two replicas sharing one Redis', ()
   const replica = (secret = SECRET) =>
     startOwnKeyServer(sandbox, {
       SVC_REDIS_URL: redis.url,
-      SVC_REDIS_PREFIX: 'own-key',
+      SVC_REDIS_PREFIX: redis.prefix,
       SVC_SIGN_IN_SECRET: secret,
       SVC_OAUTH_RESOURCE: resource,
       SVC_STATE_DIR: newStateDir(),
@@ -37,17 +37,15 @@ describe.skipIf(missing)('own-key sign-in on two replicas sharing one Redis', ()
     });
 
   beforeAll(async () => {
-    [redis, sandbox] = await Promise.all([
-      startRedis(),
-      startTestSandbox({ rateLimit: false, keys: { [ANA]: 'startup' } }),
-    ]);
+    redis = sharedRedis();
+    sandbox = await startTestSandbox({ rateLimit: false, keys: { [ANA]: 'startup' } });
     resource = `http://127.0.0.1:${await freePort()}/mcp`;
     replicas = [await replica(), await replica()];
   }, 30_000);
 
   afterAll(async () => {
     await Promise.all(replicas.map((r) => r.stop()));
-    await Promise.all([sandbox?.close(), redis?.close()]);
+    await sandbox?.close();
   });
 
   it('signed in through one, the person calls and refreshes through the other', async () => {

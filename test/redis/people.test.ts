@@ -9,7 +9,7 @@ import { textOf } from '../helpers/cli.js';
 import { startHttpServer } from '../helpers/in-process.js';
 import { type AuthorizationServer, startAuthorizationServer } from '../helpers/oidc.js';
 import { freePort } from '../helpers/ports.js';
-import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
+import { redisMissing, type SharedRedis, sharedRedis } from '../helpers/redis.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { connectHttp, type HttpServer, type Session } from '../helpers/session.js';
 
@@ -18,7 +18,7 @@ const PATH = '/v3/fear-and-greed/historical';
 const PEOPLE = ['alice', 'bob'] as const;
 
 describe.skipIf(missing)('a budget per person on one key, two replicas on Redis', () => {
-  let redis: TestRedis;
+  let redis: SharedRedis;
   let sandbox: Sandbox;
   let auth: AuthorizationServer;
   const replicas: HttpServer[] = [];
@@ -32,7 +32,8 @@ describe.skipIf(missing)('a budget per person on one key, two replicas on Redis'
   let resource: string;
 
   beforeAll(async () => {
-    [redis, sandbox] = await Promise.all([startRedis(), startTestSandbox({ rateLimit: false })]);
+    redis = sharedRedis();
+    sandbox = await startTestSandbox({ rateLimit: false });
     // Both replicas answer for one resource, as behind one load balancer: the audience is the same.
     resource = 'https://mcp.team.test/mcp';
     auth = await startAuthorizationServer({ [resource]: 'mcp:tools mcp:admin' }, [...PEOPLE, 'carol']);
@@ -42,7 +43,7 @@ describe.skipIf(missing)('a budget per person on one key, two replicas on Redis'
         await startHttpServer(
           sandboxEnv(sandbox, 'sandbox-enterprise', {
             SVC_REDIS_URL: redis.url,
-            SVC_REDIS_PREFIX: 'people',
+            SVC_REDIS_PREFIX: redis.prefix,
             SVC_OAUTH_ISSUER: auth.issuer,
             SVC_OAUTH_RESOURCE: resource,
             SVC_CREDIT_BUDGET: '8',
@@ -68,7 +69,7 @@ describe.skipIf(missing)('a budget per person on one key, two replicas on Redis'
         .map((s) => s.close()),
     );
     await Promise.all(replicas.map((r) => r.stop()));
-    await Promise.all([redis?.close(), sandbox?.close(), auth?.close()]);
+    await Promise.all([sandbox?.close(), auth?.close()]);
   });
 
   /** `count` concurrent calls by `person`, spread over both replicas: the texts of the answers and refusals. */

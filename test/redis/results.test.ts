@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newStateDir, textOf } from '../helpers/cli.js';
 import { moveClockAhead, restoreClock } from '../helpers/clock.js';
 import { startMcp } from '../helpers/in-process.js';
-import { redisMissing, startRedis, type TestRedis } from '../helpers/redis.js';
+import { redisMissing, type SharedRedis, sharedRedis } from '../helpers/redis.js';
 import { heavyCallsEnv, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import type { Session } from '../helpers/session.js';
 
@@ -19,20 +19,22 @@ const LISTINGS = '/v3/cryptocurrency/listings/latest';
 type Page = { start: number; items: { id: number }[]; next?: Record<string, unknown> };
 
 describe.skipIf(missing)('kept results across replicas', () => {
-  let redis: TestRedis;
+  let redis: SharedRedis;
   let sandbox: Sandbox;
   let replicas: Session[] = [];
   const requests = () => sandbox.stats.byPath.get(LISTINGS) ?? 0;
   const page = (result: CallToolResult) => result.structuredContent as Page;
 
   beforeAll(async () => {
-    [redis, sandbox] = await Promise.all([startRedis(), startTestSandbox({ rateLimit: false })]);
+    redis = sharedRedis();
+    sandbox = await startTestSandbox({ rateLimit: false });
     replicas = await Promise.all(
       [0, 1].map(() =>
         startMcp(
           heavyCallsEnv(sandbox, {
             SVC_CACHE: 'off',
             SVC_REDIS_URL: redis.url,
+            SVC_REDIS_PREFIX: redis.prefix,
             SVC_STATE_DIR: newStateDir(),
           }),
         ),
@@ -41,7 +43,7 @@ describe.skipIf(missing)('kept results across replicas', () => {
   });
   afterAll(async () => {
     await Promise.all(replicas.map((r) => r.close()));
-    await Promise.all([redis?.close(), sandbox?.close()]);
+    await sandbox?.close();
   });
 
   it('a page kept on one replica is served by the other, free and with no request', async () => {
@@ -75,7 +77,11 @@ describe.skipIf(missing)('kept results across replicas', () => {
     expect((counted.structuredContent as { rows: unknown[][] }).rows).toEqual([[kept.rows, 1]]);
     expect(requests()).toBe(asked);
     const stranger = await startMcp(
-      sandboxEnv(sandbox, 'sandbox-professional', { SVC_REDIS_URL: redis.url, SVC_STATE_DIR: newStateDir() }),
+      sandboxEnv(sandbox, 'sandbox-professional', {
+        SVC_REDIS_URL: redis.url,
+        SVC_REDIS_PREFIX: redis.prefix,
+        SVC_STATE_DIR: newStateDir(),
+      }),
     );
     try {
       const theirs = await stranger.call('query_data', { sql: `SELECT * FROM ${kept.table}` });
@@ -102,7 +108,10 @@ describe.skipIf(missing)('kept results across replicas', () => {
     const next = page(first).next;
     const client = new Redis(redis.url);
     try {
-      await client.flushall();
+      // Everything this file's replicas wrote, as a Redis that lost its data would have it.
+      const written = await client.keys(`${redis.prefix}*`);
+      expect(written.length).toBeGreaterThan(0);
+      await client.del(...written);
     } finally {
       client.disconnect();
     }

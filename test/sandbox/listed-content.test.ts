@@ -1,5 +1,5 @@
 /**
- * The listed content, k-line and fiat endpoints over real HTTP, and the plans the catalog gives each
+ * The listed content, k-line and fiat endpoints over real HTTP, and the plans the endpoints' table gives each
  * path, as the sandbox's own table enforces them: the lowest plan answers, the plan below it is
  * refused with 403 / 1006 naming the plans that have it.
  */

@@ -1,5 +1,5 @@
 /**
- * The catalog (what the tools check and price) against the sandbox's own table of the service
+ * The endpoints' table (what the tools check and price) against the sandbox's own table of the service
  * (src/sandbox/service/), endpoint by endpoint: the same paths, plans, refresh and parameter
  * names, the same credits for the same answers, and the same verdict on every probe value of every
  * parameter and on combinations the rules between parameters judge. The two were written apart,
@@ -24,7 +24,7 @@ const sandboxAt = new Map(SANDBOX.map((e) => [e.path, e]));
 /** The meant differences, each matched in the difference's text, with why it is meant. */
 const MEANT: readonly { match: RegExp; why: string }[] = [
   {
-    match: /^\S+ (symbol|matched_symbol|convert)=USD, EUR: the catalog accepts/,
+    match: /^\S+ (symbol|matched_symbol|convert)=USD, EUR: the table accepts/,
     why: 'a tool tidies the spaces a model writes around commas and sends none; the service is sent none',
   },
 ];
@@ -84,11 +84,11 @@ const BASE: Readonly<Record<string, string>> = {
 const NAMING = ['id', 'slug', 'symbol', 'address'];
 
 /**
- * The catalog takes JSON arguments, not query text: a number field's plain decimal text becomes the
+ * The table takes JSON arguments, not query text: a number field's plain decimal text becomes the
  * number, true and false the boolean, the rest stays text for its rule to judge. A repeated name
  * has no JSON form: refused, as the sandbox refuses it.
  */
-function catalogAccepts(e: Endpoint, query: URLSearchParams): boolean {
+function tableAccepts(e: Endpoint, query: URLSearchParams): boolean {
   const args: Record<string, unknown> = {};
   for (const [name, text] of query) {
     if (Object.hasOwn(args, name)) return false;
@@ -123,7 +123,7 @@ function queryFor(e: Endpoint, probe: string): URLSearchParams | undefined {
   for (const name of probed.keys())
     if (query.has(name) || !Object.hasOwn(e.serviceInput.shape, name)) return undefined;
   const names = [...probed.keys()];
-  const needsAsset = !catalogAccepts(e, query) && Object.hasOwn(e.serviceInput.shape, 'id');
+  const needsAsset = !tableAccepts(e, query) && Object.hasOwn(e.serviceInput.shape, 'id');
   if (needsAsset && !names.some((n) => NAMING.includes(n))) query.set('id', '1');
   for (const [name, value] of probed) query.append(name, value);
   return query;
@@ -133,10 +133,10 @@ function differences(e: Endpoint, s: ServiceEndpoint): string[] {
   const found: string[] = [];
   const judge = (label: string, query: URLSearchParams | undefined) => {
     if (!query) return;
-    const catalog = catalogAccepts(e, query);
-    if (catalog !== sandboxAccepts(s, query))
+    const table = tableAccepts(e, query);
+    if (table !== sandboxAccepts(s, query))
       found.push(
-        `${label}: the catalog ${catalog ? 'accepts' : 'refuses'}, the sandbox ${catalog ? 'refuses' : 'accepts'}`,
+        `${label}: the table ${table ? 'accepts' : 'refuses'}, the sandbox ${table ? 'refuses' : 'accepts'}`,
       );
   };
   for (const name of Object.keys(e.serviceInput.shape)) {
@@ -149,7 +149,7 @@ function differences(e: Endpoint, s: ServiceEndpoint): string[] {
   return found;
 }
 
-describe('the catalog and the sandbox, endpoint by endpoint', () => {
+describe("the endpoints' table and the sandbox, endpoint by endpoint", () => {
   it('serve the same paths', () => {
     expect([...sandboxAt.keys()].sort()).toEqual(endpoints.map((e) => e.path).sort());
   });

@@ -1,6 +1,6 @@
 /**
  * The service's plans as the sandbox enforces them (docs/service.md, "Plans"): the per-minute
- * request limit and how far back history reaches. Written apart from the catalog's plans, which
+ * request limit and how far back history reaches. Written apart from the kit's plans, which
  * test/sandbox/parity.test.ts compares with this one.
  */
 
