@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * `npm run build`: dist/ from src/, by esbuild. Three entries, each bundled with the packages it
+ * `npm run build`: dist/ from src/, by esbuild. Four entries, each bundled with the packages it
  * loads: dist/cli.js, the command (`svc-mcp`); dist/query-engine.js, the query engine's thread,
- * with SQLite's WebAssembly beside it (dist/sqlite3.wasm); and dist/for-scripts.js, what the
+ * with SQLite's WebAssembly beside it (dist/sqlite3.wasm); dist/script-runner.js, the script
+ * runner's thread, with QuickJS's (dist/quickjs.wasm); and dist/for-scripts.js, what the
  * repository's scripts, benchmarks and tests load from the build. Code loaded only by some commands is split
  * into chunks beside them, loaded when a command needs it. A start reads a few files instead of
  * hundreds of modules: docs/decisions/012-the-cli-bundled.md. Every file written is directly in
@@ -30,6 +31,7 @@ const result = await build({
     cli: join(root, 'src/cli.ts'),
     'for-scripts': join(root, 'src/for-scripts.ts'),
     'query-engine': join(root, 'src/kept/engine-worker.ts'),
+    'script-runner': join(root, 'src/script/worker.ts'),
   },
   outdir: join(root, 'dist'),
   bundle: true,
@@ -47,10 +49,15 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
 });
-// The engine's bundled SQLite reads its WebAssembly from beside the file it is bundled into.
+// The engine's bundled SQLite, and the script runner's QuickJS, read their WebAssembly from beside
+// the file each is bundled into.
 copyFileSync(
   fileURLToPath(import.meta.resolve('@sqlite.org/sqlite-wasm/sqlite3.wasm')),
   join(root, 'dist/sqlite3.wasm'),
+);
+copyFileSync(
+  fileURLToPath(import.meta.resolve('@jitl/quickjs-wasmfile-release-sync/wasm')),
+  join(root, 'dist/quickjs.wasm'),
 );
 const nested = Object.keys(result.metafile.outputs)
   .map((file) => relative(join(root, 'dist'), join(root, file)))

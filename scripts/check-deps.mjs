@@ -38,6 +38,8 @@ const MAY_IMPORT = {
   guard: ['calendar', 'kit', 'format', 'redis', 'state-dir'],
   // Kept results as tables, and the query engine over them.
   kept: ['cache', 'kit', 'package-files', 'redis', 'state-dir'],
+  // Scripts over the tools: the runner's thread (QuickJS), and their declarations.
+  script: ['kit', 'package-files'],
   // The sandbox is the service's independent witness: its table of the service is its own.
   sandbox: ['calendar', 'messages', 'state-dir'],
   // The composition root: each process's shared parts (data source, ledger, cache, kept tables).
@@ -50,6 +52,7 @@ const MAY_IMPORT = {
     'ops',
     'redis',
     'sandbox',
+    'script',
     'state-dir',
     'time-bounds',
     'upstream',
@@ -80,6 +83,7 @@ const MAY_IMPORT = {
     'messages',
     'ops',
     'inventory',
+    'script',
     'upstream',
   ],
   mcp: [

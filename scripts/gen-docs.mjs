@@ -155,7 +155,7 @@ function contextTable() {
   return [
     '| Measure | Bound | Now |',
     '|---|---|---|',
-    `| \`tools/list\`, \`default\` (${defaults.length} tools): name, title, description and input schema | ≤ 600 bytes a tool, ≤ 16 KB in all, no tool over 1,200 ([decision 009](decisions/009-a-small-list-built-once.md)) | ${grouped(read / defaults.length)} a tool, ${grouped(read)} in all; the most, ${grouped(readBytes(largest))} (\`${largest.name}\`) |`,
+    `| \`tools/list\`, \`default\` (${defaults.length} tools): name, title, description and input schema | ≤ 600 bytes a tool, ≤ 18 KB in all, no tool over 1,200 ([decision 009](decisions/009-a-small-list-built-once.md), [017](decisions/017-scripts-in-quickjs.md)) | ${grouped(read / defaults.length)} a tool, ${grouped(read)} in all; the most, ${grouped(readBytes(largest))} (\`${largest.name}\`) |`,
     `| \`tools/list\`, \`default\`, the whole list (output schemas, annotations, views) | ≤ 30 KB | ${grouped(bytes({ tools: defaults }))} |`,
     `| one tool's whole definition, any toolset | < 3 KB | the most, ${grouped(bytes(biggest))} (\`${biggest.name}\`) |`,
     `| \`tools/list\`, \`all\` (${all.length} tools): what the model reads / whole definitions, a tool | (measured) | ${grouped(allRead)} / ${grouped(allWhole)} |`,

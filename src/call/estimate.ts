@@ -161,6 +161,8 @@ export function pricingContext(services: Services, caller: Caller): ToolContext 
     account,
     fetch: () => Promise.reject(new Error('pricing a call sends nothing')),
     query: () => Promise.reject(new Error('pricing a call runs no query')),
+    script: () => Promise.reject(new Error('pricing a call runs no script')),
+    declarations: () => ({ text: '', unknown: [] }),
     usage: () => services.guard.usage(account),
     estimate: (name, args) => estimateCall(services, caller, name, args),
     price: async (endpoint, params) => {

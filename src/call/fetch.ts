@@ -19,6 +19,7 @@ import type { DataSource } from '../services/data-source.js';
 import type { Services } from '../services/index.js';
 import type { QueryParams, RequestOptions, UpstreamResponse } from '../upstream/client.js';
 import { UpstreamError } from '../upstream/errors.js';
+import type { CreditCap } from './cap.js';
 import type { CallContext } from './context.js';
 import { RefusedCall, unaskedRefusal } from './refused.js';
 
@@ -32,6 +33,8 @@ export interface FetchContext extends Omit<CallContext, 'confirm'> {
   tool?: string;
   /** A request estimated at this or more is refused: the person was not asked about it. */
   unaskedFrom?: number;
+  /** The max_credits of the script the call is made in: each request is held against it. */
+  cap?: CreditCap;
 }
 
 /**
@@ -88,6 +91,7 @@ export async function fetchEndpoint(
             account,
             signal,
             unaskedFrom: context.unaskedFrom,
+            cap: context.cap,
             person: context.person,
             personLimit: context.personLimit,
             personLeft: () => context.signal?.aborted === true,
@@ -128,6 +132,7 @@ interface UpstreamCall {
   account: string;
   signal: AbortSignal;
   unaskedFrom?: number;
+  cap?: CreditCap;
   person?: string;
   personLimit?: CallContext['personLimit'];
   /** The call that made the request was cancelled: it goes on for the identical calls that joined it. */
@@ -156,7 +161,14 @@ async function requestUpstream(
   const estimate = estimateCredits(endpoint.credits, params, now);
   if (call.unaskedFrom !== undefined && estimate >= call.unaskedFrom)
     throw unaskedRefusal(estimate, call.unaskedFrom);
-  const reservation = await reserve(services, endpoint, params, estimate, call);
+  call.cap?.hold(estimate);
+  let reservation: Reservation;
+  try {
+    reservation = await reserve(services, endpoint, params, estimate, call);
+  } catch (error) {
+    call.cap?.end(estimate, 0);
+    throw error;
+  }
   let charged: number | undefined;
   try {
     // On the ledger before a request can reach the service, and only once the call has its turn; a
@@ -195,6 +207,7 @@ async function requestUpstream(
   } finally {
     // Answered (an answer of an unexpected shape too): what the service charged. Never sent, or
     // answered with an error: nothing.
+    call.cap?.end(estimate, charged ?? 0);
     if (charged === undefined) await guard.release(reservation);
     else {
       await guard.settle(reservation, charged);

@@ -16,29 +16,21 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { StoredResult } from '../cache/results.js';
 import type { Fetched } from '../cache/shared.js';
 import { accountOf, ownerOf } from '../guard/accounts.js';
-import {
-  checkedData,
-  planTitle,
-  type Tool,
-  type ToolContext,
-  ToolRefusal,
-  toolPlans,
-  UnexpectedBodyError,
-} from '../kit/index.js';
+import { checkedData, type Tool, type ToolContext, ToolRefusal } from '../kit/index.js';
 import { validateParams } from '../kit/params.js';
 import { CALL_CANCELLED } from '../messages.js';
 import { type CallEvent, notify } from '../ops/events.js';
 import type { Services } from '../services/index.js';
 import { BusyError } from '../services/limiter.js';
-import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
 import { confirmCall } from './confirmation.js';
 import { type CallContext, Question } from './context.js';
 import { fitToAnswer } from './cut.js';
-import { type Caller, cursorRefusal, pricingContext } from './estimate.js';
-import { type EndpointData, type FetchContext, fetchEndpoint } from './fetch.js';
+import { cursorRefusal } from './estimate.js';
+import type { EndpointData, FetchContext } from './fetch.js';
 import { answerPage, keptTableOf, storedPage } from './paging.js';
 import { RefusedCall } from './refused.js';
 import { errorResult, type ResultMeta, toolResult } from './results.js';
+import { contextOf, describeFailure } from './tool-context.js';
 
 /** What a call's end reports besides its result. */
 interface Outcome {
@@ -104,12 +96,9 @@ async function runCall(
     const account = accountOf(context.apiKey ?? source.apiKey ?? '');
     const owner = ownerOf(account, context.person);
     const fetches: EndpointData[] = [];
-    const toolContext = contextOf(services, { account, owner }, context, (endpoint, query) =>
-      fetchEndpoint(services, endpoint, query, fetchContext).then((fetched) => {
-        fetches.push(fetched);
-        return fetched;
-      }),
-    );
+    const toolContext = contextOf(services, { account, owner }, context, fetchContext, (fetched) => {
+      fetches.push(fetched);
+    });
     // Asked before anything is reserved or sent: the question goes back as the call's answer.
     const confirmation = await confirmCall(services, tool, params, { account, confirm, cursor }, toolContext);
     if (confirmation instanceof Question)
@@ -151,22 +140,6 @@ async function runCall(
       event: { outcome, reason, credits: charged },
     };
   }
-}
-
-/** What a tool answers through: the caller's fetches, figures and kept tables. */
-function contextOf(
-  services: Services,
-  caller: Caller,
-  context: CallContext,
-  fetch: ToolContext['fetch'],
-): ToolContext {
-  const { account, owner } = caller;
-  return {
-    ...pricingContext(services, caller),
-    fetch,
-    usage: () => services.guard.usage(account, context.person, context.admin, context.personLimit),
-    query: (sql) => services.kept.query(owner, sql),
-  };
 }
 
 /**
@@ -274,20 +247,4 @@ function presentation(tool: Tool, params: Record<string, unknown>, format: 'text
     summarise: (data: Record<string, unknown>) => tool.summarise(data, params),
     format,
   };
-}
-
-function describeFailure(error: unknown, tool: Tool, services: Services, context: CallContext): string {
-  if (error instanceof RefusedCall || error instanceof BusyError || error instanceof ToolRefusal)
-    return error.message;
-  if (error instanceof UpstreamError) {
-    return describeUpstreamError(error, {
-      plans: toolPlans(tool).map(planTitle),
-      timeoutMs: services.config.timeoutMs,
-      keyFromCaller: context.apiKey !== undefined,
-      takes: new Set(Object.keys(tool.toolInput.shape)),
-    });
-  }
-  if (error instanceof UnexpectedBodyError) return `${error.message} Try again later.`;
-  // A fault of ours, or a data source that could not start: still an answer the model can read.
-  return `The server failed while answering (${(error as Error)?.message ?? error}).`;
 }

@@ -199,6 +199,22 @@ export const SETTINGS = {
       "the most memory the query engine's SQLite may use, in MB (16 to 4096): the kept tables it holds (the least recently used are dropped first) and a query's own; a query past it is stopped and says so",
     schema: () => z.preprocess(unsetIfBlank, wholeNumber(16, 4_096, 'MB').default(256)),
   }),
+  scriptTimeoutMs: setting({
+    env: 'SVC_SCRIPT_TIMEOUT_MS',
+    key: 'script_timeout_ms',
+    title: 'Script time (ms)',
+    meaning:
+      'how long one run_script script may run, its calls included, in milliseconds (1000 to 300000); past it the script is stopped and says so',
+    schema: () => z.preprocess(unsetIfBlank, wholeNumber(1_000, 300_000, 'milliseconds').default(30_000)),
+  }),
+  scriptMemoryMb: setting({
+    env: 'SVC_SCRIPT_MEMORY_MB',
+    key: 'script_memory_mb',
+    title: 'Script memory (MB)',
+    meaning:
+      "the most memory one run_script script's JavaScript may use, in MB (8 to 1024): what it holds of its calls' data included; past it the script is stopped and says so",
+    schema: () => z.preprocess(unsetIfBlank, wholeNumber(8, 1_024, 'MB').default(64)),
+  }),
   staleMaxSeconds: setting({
     env: 'SVC_STALE_MAX_SECONDS',
     key: 'stale_max_seconds',

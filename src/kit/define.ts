@@ -14,6 +14,7 @@ import { cursorParam, type Pages, type RowsShape } from './pages.js';
 import { formatParam } from './params.js';
 import { ALL_PLANS, type Plan, plansText } from './plans.js';
 import type { QueryAnswer } from './queries.js';
+import type { ScriptAnswer, ScriptRun } from './scripts.js';
 import type { Toolset } from './toolsets.js';
 import type { CreditUsageFigures } from './usage-figures.js';
 
@@ -35,6 +36,10 @@ export interface ToolContext {
   plan?: Plan;
   /** One SELECT over the caller's kept tables: free, nothing is sent. */
   query(sql: string): Promise<QueryAnswer>;
+  /** A script over the tools (run_script), every call inside it priced and guarded as a call is. */
+  script(run: ScriptRun): Promise<ScriptAnswer>;
+  /** The declarations of the named tools a script may call (all when none are named), and the names unknown. */
+  declarations(names?: readonly string[]): { text: string; unknown: string[] };
 }
 
 /** One request as the guard prices it: the whole of what its parameters ask for. */

@@ -4,12 +4,14 @@ import { analyzeAssets } from './analysis.js';
 import { creditUsage } from './credit-usage.js';
 import { estimateCost } from './estimate-cost.js';
 import { queryData } from './query-data.js';
+import { runScriptTool } from './run-script.js';
 import { searchCryptocurrencies } from './search.js';
 
 export const localTools: readonly LocalTool[] = [
   searchCryptocurrencies,
   analyzeAssets,
   queryData,
+  runScriptTool,
   creditUsage,
   estimateCost,
 ];

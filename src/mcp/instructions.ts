@@ -55,6 +55,8 @@ export function instructionsFor(listed: readonly Named[], all: readonly Named[],
     `A longer list or history comes in pages of at most ${formatWhole(maxChars)} characters: send an answer's \`next\` as the arguments for the next page.`,
     has('query_data') &&
       'Every answer with rows keeps them as a table (its kept.table): to answer a question over a large pull, ask query_data in SQL rather than reading it page by page; it is free.',
+    has('run_script') &&
+      'Where a question needs many calls (a ranking of 50 coins, a screen of gainers), one run_script does them inside a short script, priced and capped by max_credits, and returns only what the script returns (svc://scripts/declarations lists what it can call).',
     `Each description gives the credit cost${costs.length > 0 ? `; ${costs.join('; ')}` : ''}.`,
     moreToolsets(listed, all),
   ]

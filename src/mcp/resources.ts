@@ -1,8 +1,8 @@
 /**
  * The resources: svc://credits (the guard's figures, read by server.ts), svc://endpoints, the
  * endpoints' table as JSON (each endpoint's path, tool, toolset, credit rule, refresh time and plans, and
- * whether this server exposes its tool), and svc://analysis/definitions where analyze_assets is
- * listed. Plain data and a render function, whatever the transport
+ * whether this server exposes its tool), svc://analysis/definitions where analyze_assets is
+ * listed, and svc://scripts/declarations where run_script is. Plain data and a render function, whatever the transport
  * or SDK; loaded with the tool path, after `initialize`, since it reads the whole table.
  */
 
@@ -27,6 +27,17 @@ export const endpointsResource = {
   description:
     'Every endpoint of the service this server knows: path, tool, toolset, credits, refresh time, plans, and whether its tool is exposed here.',
   mimeType: 'application/json',
+};
+
+export const SCRIPT_DECLARATIONS_URI = 'svc://scripts/declarations';
+
+export const declarationsResource = {
+  uri: SCRIPT_DECLARATIONS_URI,
+  name: 'script-declarations',
+  title: 'Script declarations',
+  description:
+    'What a run_script script can call, as TypeScript: one line a tool, its arguments and its whole data; query and console.log.',
+  mimeType: 'text/plain',
 };
 
 export const definitionsResource = {

@@ -97,20 +97,26 @@ async function loadRuntime(services: Services): Promise<Runtime> {
   };
 }
 
-/** The resources: the guard's figures (svc://credits), the endpoints (svc://endpoints), the views. */
+/**
+ * The resources: the guard's figures (svc://credits), the endpoints (svc://endpoints), the analysis'
+ * definitions, the script declarations, the views.
+ */
 async function reader(services: Services, names: ReadonlySet<string>) {
-  const [resources, views, definitions] = await Promise.all([
+  const [resources, views, definitions, scripts] = await Promise.all([
     import('./resources.js'),
     import('./views.js'),
     import('../local/analysis-definitions.js'),
+    import('../call/script-calls.js'),
   ]);
-  const { CREDITS_URI, ENDPOINTS_URI } = resources;
+  const { CREDITS_URI, ENDPOINTS_URI, SCRIPT_DECLARATIONS_URI } = resources;
   const analysis = names.has('analyze_assets');
+  const scripting = names.has(scripts.SCRIPT_TOOL);
   return {
     resources: () => [
       resources.creditsResource,
       resources.endpointsResource,
       ...(analysis ? [resources.definitionsResource] : []),
+      ...(scripting ? [resources.declarationsResource] : []),
       ...views.viewResources(names),
     ],
     async read(uri: string, asker: Asker): Promise<ReadResourceResult> {
@@ -118,6 +124,10 @@ async function reader(services: Services, names: ReadonlySet<string>) {
       if (uri === ENDPOINTS_URI) return json(resources.endpointsJson(names));
       if (analysis && uri === definitions.DEFINITIONS_URI) {
         return { contents: [{ uri, mimeType: 'text/markdown', text: definitions.definitionsText() }] };
+      }
+      if (scripting && uri === SCRIPT_DECLARATIONS_URI) {
+        const { text } = scripts.scriptDeclarations(services.config);
+        return { contents: [{ uri, mimeType: 'text/plain', text }] };
       }
       const view = views.readView(uri);
       if (view) return { contents: [{ uri, mimeType: views.VIEW_MIME_TYPE, text: await view }] };

@@ -28,6 +28,7 @@ import { type Log, type LogDestination, logCalls, openLog, SILENT_LOG } from '..
 import type { Metrics } from '../ops/metrics.js';
 import { openTelemetry, type Telemetry, telemetryWanted } from '../ops/telemetry.js';
 import { RedisConnection, script } from '../redis.js';
+import { type RunnerLimits, ScriptRunner } from '../script/runner.js';
 import { stateDirNotice } from '../state-dir.js';
 import { timeBounds } from '../time-bounds.js';
 import { type DataSource, openDataSource } from './data-source.js';
@@ -68,6 +69,8 @@ export interface Services {
   results: ResultStore;
   /** Answers' rows kept as tables, and queries over them (kept/kept.ts). */
   kept: KeptTables;
+  /** Scripts over the tools (run_script), each on a runner thread of its own (script/runner.ts). */
+  scripts: ScriptRunner;
   /** The process's Redis connection, with SVC_REDIS_URL: own-key sign-in keeps its records there. */
   redis?: RedisConnection;
   guard: CreditGuard;
@@ -110,6 +113,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const cacheStore = redis ? new RedisCacheStore(redis) : new MemoryCacheStore();
   const results = redis ? new RedisResultStore(redis) : new FileResultStore(config.stateDir);
   const { kept, engine } = keptTables(config, results, redis);
+  const scripts = new ScriptRunner(scriptLimits(config));
   const { guard, notice } = creditGuard(config, { redis, log, now, showLocations: options.showLocations });
   const { observers, metrics } = await watchers(log, guard, options.metrics === true);
   const telemetry = telemetryWanted() ? await openTelemetry() : undefined;
@@ -127,6 +131,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     cache: new SharedCache(cacheStore, config.cache, claimMs, config.staleMaxSeconds * 1000),
     results,
     kept,
+    scripts,
     redis,
     guard,
     limiter: new CallLimiter(turnWaitMs),
@@ -162,6 +167,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     async close() {
       await kept.flush();
       await engine.close();
+      await scripts.close();
       await guard.close().catch(() => {});
       await cacheStore.close();
       await redis?.close();
@@ -198,6 +204,23 @@ function creditGuard(
 }
 
 /** Answers' rows kept as tables over the result store, and the query engine that reads them. */
+/**
+ * The bounds of a script: the settings' time and memory; a 1 MB stack; 20,000 characters of logs;
+ * 100 calls, 8 at once, each answer at most 8 MB of JSON; 4 scripts at once in a process.
+ */
+function scriptLimits(config: Config): RunnerLimits {
+  return {
+    timeoutMs: config.scriptTimeoutMs,
+    memoryBytes: config.scriptMemoryMb * 1024 * 1024,
+    stackBytes: 1024 * 1024,
+    logChars: 20_000,
+    maxCalls: 100,
+    maxInFlight: 8,
+    maxAnswerChars: 8_000_000,
+    maxScripts: 4,
+  };
+}
+
 function keptTables(config: Config, results: ResultStore, redis: RedisConnection | undefined) {
   const engine = new QueryEngine(engineLimits(config.queryMemoryMb));
   const catalog = redis ? new RedisCatalog(redis) : new FileCatalog(config.stateDir);

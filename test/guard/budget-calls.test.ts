@@ -1,6 +1,6 @@
 /**
  * The context bill: what the tool list and the answers cost a model. The default tool list stays
- * within 600 bytes a tool on average, and 16 KB in all, for what the model reads (name, title,
+ * within 600 bytes a tool on average, and 18 KB in all, for what the model reads (name, title,
  * description, input schema), no tool over 1,200; the whole tools/list within 30 KB (output
  * schemas, annotations and views included); no definition over 3 KB in any toolset
  * (docs/decisions/009); default answers within 4,000 characters of text and 16 KB of structured
@@ -16,7 +16,7 @@ import type { Session } from '../helpers/session.js';
 import { defaultArgs } from '../helpers/tool-names.js';
 
 const READ_BUDGET = 600;
-const READ_TOTAL = 16 * 1024;
+const READ_TOTAL = 18 * 1024;
 const TOOL_READ_MOST = 1200;
 const LIST_BUDGET = 30 * 1024;
 const DEFINITION_BUDGET = 3 * 1024;

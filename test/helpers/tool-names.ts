@@ -36,6 +36,7 @@ export const DEFAULT_TOOLS = [
   'search_cryptocurrencies',
   'analyze_assets',
   'query_data',
+  'run_script',
   'get_credit_usage',
   'estimate_cost',
 ];
@@ -94,6 +95,7 @@ export const VALID_ARGS: Readonly<Record<string, Record<string, unknown>>> = {
   search_cryptocurrencies: { query: 'bitcoin' },
   analyze_assets: { symbol: 'ETH', days: 30 },
   query_data: { sql: 'SELECT 1 AS one' },
+  run_script: { code: 'return (await tools.get_fear_and_greed_latest()).value;' },
   get_credit_usage: {},
   estimate_cost: { calls: [{ tool: 'get_fear_and_greed_latest' }] },
 };

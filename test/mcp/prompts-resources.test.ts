@@ -112,12 +112,13 @@ describe('prompts', () => {
 });
 
 describe('resources', () => {
-  it("lists svc://credits, svc://endpoints, analyze_assets' definitions and the views of the tools it exposes", async () => {
+  it("lists svc://credits, svc://endpoints, analyze_assets' definitions, the script declarations and the views of the tools it exposes", async () => {
     const { resources } = await mcp.client.listResources();
     expect(resources.map((r) => r.uri)).toEqual([
       'svc://credits',
       'svc://endpoints',
       'svc://analysis/definitions',
+      'svc://scripts/declarations',
       'ui://svc-mcp/price.html',
       'ui://svc-mcp/sentiment.html',
       'ui://svc-mcp/overview.html',
@@ -126,6 +127,7 @@ describe('resources', () => {
       'application/json',
       'application/json',
       'text/markdown',
+      'text/plain',
       ...Array(3).fill('text/html;profile=mcp-app'),
     ]);
   });
@@ -169,6 +171,7 @@ describe('resources', () => {
           'search_cryptocurrencies',
           'analyze_assets',
           'query_data',
+          'run_script',
           'get_credit_usage',
           'estimate_cost',
         ].includes(t),

@@ -1,0 +1,105 @@
+/**
+ * A script's calls (run_script): each `tools.NAME(args)` inside it is a call as any other (the
+ * tool found among those the settings expose, its arguments checked, the guard's limits, the cache,
+ * pay once), answered with the tool's whole data rather than a page, and charged to the script's
+ * max_credits as well as to the budget (call/cap.ts). A refusal reaches the script as an Error with
+ * the message the tool gives directly.
+ */
+
+import { exposedTools, tools } from '../inventory/tools.js';
+import { unknownToolMessage } from '../inventory/unknown-tool.js';
+import { checkedData, type Tool, type ToolContext } from '../kit/index.js';
+import { validateParams } from '../kit/params.js';
+import type { ScriptAnswer, ScriptRun } from '../kit/scripts.js';
+import type { Selection } from '../kit/toolsets.js';
+import { declarations } from '../script/declarations.js';
+import { RunnerBusy } from '../script/runner.js';
+import type { Services } from '../services/index.js';
+import { CreditCap } from './cap.js';
+import { refuseOverLimits } from './estimate.js';
+import type { FetchContext } from './fetch.js';
+import { RefusedCall } from './refused.js';
+
+/** The tool that runs scripts: a script cannot run one. */
+export const SCRIPT_TOOL = 'run_script';
+
+/** What a script's calls are made with: the calling tool's fetch context, and how a call's context and failure read. */
+export interface ScriptCalls {
+  fetchContext: FetchContext;
+  contextFor(fetchContext: FetchContext): ToolContext;
+  describe(error: unknown, tool: Tool): string;
+  signal?: AbortSignal;
+}
+
+export async function runScript(
+  services: Services,
+  run: ScriptRun,
+  calls: ScriptCalls,
+): Promise<ScriptAnswer> {
+  const cap = new CreditCap(run.maxCredits);
+  const query = tools.find((tool) => tool.name === 'query_data');
+  const host = {
+    tool: (name: string, args: unknown) =>
+      wholeData(services, byName(services.config, name), args, calls, cap),
+    query: (sql: string) => wholeData(services, query, { sql }, calls, cap),
+  };
+  try {
+    const outcome = await services.scripts.run(run.code, host, calls.signal);
+    const { logs, logsDropped, calls: made } = outcome;
+    const common = { logs, logsDropped, calls: made, credits: cap.spent };
+    return outcome.end.ok
+      ? { ...common, ok: true, json: outcome.end.json }
+      : { ...common, ok: false, message: outcome.end.message };
+  } catch (error) {
+    if (error instanceof RunnerBusy) throw new RefusedCall(error.message, 'busy');
+    throw error;
+  }
+}
+
+function byName(config: Selection, name: string): Tool {
+  const tool = exposedTools(config).get(name);
+  if (tool === undefined || tool.name === SCRIPT_TOOL) {
+    const why =
+      name === SCRIPT_TOOL
+        ? 'A script cannot run a script.'
+        : unknownToolMessage(name, config, 'svc://scripts/declarations lists what a script can call.');
+    throw new Error(why);
+  }
+  return tool;
+}
+
+/** One call inside a script: the tool's whole data for `args`, or an Error saying why not. */
+async function wholeData(
+  services: Services,
+  tool: Tool | undefined,
+  args: unknown,
+  calls: ScriptCalls,
+  cap: CreditCap,
+): Promise<unknown> {
+  if (tool === undefined) throw new Error("query_data is not among this server's tools.");
+  const given = args !== null && typeof args === 'object' && !Array.isArray(args) ? args : undefined;
+  if (given === undefined) throw new Error(`${tool.name} takes one object of arguments, e.g. {}.`);
+  const checked = validateParams(tool.toolInput, given as Record<string, unknown>);
+  if (!checked.ok) throw new Error(checked.message);
+  const { format: _, cursor: __, ...params } = checked.value as Record<string, unknown>;
+  const context = calls.contextFor({ ...calls.fetchContext, tool: tool.name, cap });
+  try {
+    if (tool.kind === 'local') await refuseOverLimits(services, tool, params, context);
+    const data = await tool.data(params, context);
+    return tool.kind === 'endpoint' ? checkedData(tool, data) : data;
+  } catch (error) {
+    throw new Error(calls.describe(error, tool));
+  }
+}
+
+/** The declarations of the named tools a script may call (all that the settings expose when none are named). */
+export function scriptDeclarations(
+  config: Selection,
+  names: readonly string[] = [],
+): { text: string; unknown: string[] } {
+  const exposed = exposedTools(config);
+  const callable = [...exposed.values()].filter((tool) => tool.name !== SCRIPT_TOOL);
+  const unknown = names.filter((name) => !exposed.has(name) || name === SCRIPT_TOOL);
+  const chosen = names.length === 0 ? callable : callable.filter((tool) => names.includes(tool.name));
+  return { text: declarations(chosen), unknown };
+}

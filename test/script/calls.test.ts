@@ -1,0 +1,182 @@
+/**
+ * run_script's calls, through a real MCP client against the server built here and the sandbox on
+ * loopback, counting what reached it: the same figures as the direct calls, charged their sum; a
+ * cap that stops the call past it, catchably; the ledger booking each call to its tool and the
+ * script as a call; declarations generated from the tools; errors a model can act on; the price
+ * estimate_cost and the person's confirmation see.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newStateDir, textOf } from '../helpers/cli.js';
+import { type InProcessSession, openInProcess, startMcp } from '../helpers/in-process.js';
+import { NOW } from '../helpers/now.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+
+type Script = { result: unknown; logs: string[]; calls: number; credits: number; note?: string };
+
+let sandbox: Sandbox;
+let mcp: InProcessSession;
+const env = (more: Record<string, string> = {}) =>
+  sandboxEnv(sandbox, 'sandbox-enterprise', {
+    SVC_NOW: NOW,
+    SVC_CACHE: 'off',
+    SVC_STATE_DIR: newStateDir(),
+    ...more,
+  });
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimit: false });
+  mcp = await startMcp(env());
+});
+afterAll(async () => {
+  await mcp?.close();
+  await sandbox?.close();
+});
+
+const run = (args: Record<string, unknown>, session: InProcessSession = mcp) =>
+  session.call('run_script', { format: 'json', ...args });
+const scriptOf = (result: { structuredContent?: unknown }) => result.structuredContent as Script;
+const credits = (result: { _meta?: unknown }) => (result._meta as { credits: number }).credits;
+
+describe('a script of tool calls', () => {
+  it('returns the same figures as the direct calls, and is charged their sum', async () => {
+    const direct = await Promise.all([
+      mcp.call('get_fear_and_greed_latest', { format: 'json' }),
+      mcp.call('get_global_metrics_latest', { format: 'json' }),
+    ]);
+    const before = sandbox.stats.requests;
+    const result = await run({
+      code: `const [fear, metrics] = await Promise.all([
+        tools.get_fear_and_greed_latest(),
+        tools.get_global_metrics_latest({}),
+      ]);
+      return { fear, metrics };`,
+    });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(scriptOf(result).result).toEqual({
+      fear: direct[0]?.structuredContent,
+      metrics: direct[1]?.structuredContent,
+    });
+    expect(sandbox.stats.requests - before).toBe(2);
+    const sum = credits(direct[0] ?? {}) + credits(direct[1] ?? {});
+    expect(credits(result)).toBe(sum);
+    expect(scriptOf(result)).toMatchObject({ calls: 2, credits: sum });
+  });
+
+  it('a cap of 2 stops the third one-credit call before it is sent, and the script can catch it', async () => {
+    const before = sandbox.stats.requests;
+    const result = await run({
+      max_credits: 2,
+      code: `let got = 0;
+      for (let i = 0; i < 3; i++) {
+        try { await tools.get_fear_and_greed_latest(); got++; }
+        catch (error) { return { got, refused: error.message }; }
+      }
+      return { got };`,
+    });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const { result: value } = scriptOf(result) as { result: { got: number; refused: string } };
+    expect(value.got).toBe(2);
+    expect(value.refused).toMatch(
+      /^Refused before sending: this call is estimated at 1 credit, and the script has spent 2 of its max_credits of 2\. Nothing was charged for it\.$/,
+    );
+    expect(credits(result)).toBe(2);
+    expect(sandbox.stats.requests - before).toBe(2);
+  });
+
+  it('get_credit_usage books each call to its tool and counts the script as a call', async () => {
+    const session = await startMcp(env());
+    try {
+      await run({ code: 'await tools.get_fear_and_greed_latest(); return 1;' }, session);
+      const usage = await session.call('get_credit_usage', { format: 'json' });
+      const byTool = (
+        usage.structuredContent as { by_tool: Record<string, { calls: number; credits: number }> }
+      ).by_tool;
+      expect(byTool.get_fear_and_greed_latest).toMatchObject({ calls: 1, credits: 1 });
+      expect(byTool.run_script).toMatchObject({ calls: 1, credits: 0 });
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('a refusal inside reads as the tool gives it directly', async () => {
+    const direct = await mcp.call('get_fear_and_greed_historical', { limit: -1 });
+    const result = await run({
+      code: 'try { await tools.get_fear_and_greed_historical({ limit: -1 }); } catch (e) { return e.message; }',
+    });
+    expect(scriptOf(result).result).toBe(textOf(direct));
+  });
+});
+
+describe('what a script can call', () => {
+  it('is declared from the tools, free: a resource, and the declarations of named tools', async () => {
+    const { contents } = await mcp.client.readResource({ uri: 'svc://scripts/declarations' });
+    const text = (contents[0] as { text: string }).text;
+    expect(text).toContain(
+      'tools.get_fear_and_greed_latest(args?: {}): Promise<{ value: number; value_classification: string; update_time?: string }>;',
+    );
+    expect(text).not.toContain('tools.run_script(');
+    const named = await run({ declarations: ['get_fear_and_greed_latest'] });
+    expect(credits(named)).toBe(0);
+    expect(scriptOf(named)).toMatchObject({ calls: 0, credits: 0 });
+    expect((named.structuredContent as { declarations: string }).declarations.split('\n')).toHaveLength(4);
+    const unknown = await run({ declarations: ['get_fear_and_greed'] });
+    expect(textOf(unknown)).toMatch(/^No tool a script can call is named get_fear_and_greed\./);
+  });
+
+  it('an unknown function answers did you mean; a syntax error gives its line and column', async () => {
+    const unknown = await run({ code: 'return await tools.get_fear_and_greed_lates();' });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(
+      /^The script failed at line 1, column \d+: Error: Unknown tool "get_fear_and_greed_lates"\. Did you mean get_fear_and_greed_latest/,
+    );
+    const syntax = await run({ code: 'const a = 1;\nreturn a +* 2;' });
+    expect(textOf(syntax)).toMatch(/^SyntaxError at line 2, column \d+: /);
+    const typed = await run({ code: 'const a: number = 1;\nreturn a;' });
+    expect(textOf(typed)).toMatch(
+      /TypeScript is not taken: write plain JavaScript, without type annotations\./,
+    );
+    const none = await run({});
+    expect(textOf(none)).toMatch(/^Give code \(the script to run\), or declarations \(tool names\)\./);
+    const nested = await run({ code: 'return await tools.run_script({ code: "return 1" });' });
+    expect(textOf(nested)).toContain('A script cannot run a script.');
+  });
+});
+
+describe('the price of a script', () => {
+  it('estimate_cost prices it at its max_credits, and the per-call limit by default', async () => {
+    const estimate = await mcp.call('estimate_cost', {
+      format: 'json',
+      calls: [
+        { tool: 'run_script', arguments: { code: 'return 1', max_credits: 7 } },
+        { tool: 'run_script', arguments: { code: 'return 1' } },
+      ],
+    });
+    const calls = (estimate.structuredContent as { calls: { credits: number }[] }).calls;
+    expect(calls.map((c) => c.credits)).toEqual([7, 25]);
+  });
+
+  it('whose cap reaches the confirmation threshold asks the person once, for the cap', async () => {
+    const asked: string[] = [];
+    const session = await openInProcess(env({ SVC_CONFIRM_CREDITS: '3' }), 'v2', (message) => {
+      asked.push(message);
+      return { action: 'accept', content: { confirm: true } };
+    });
+    try {
+      const result = await run(
+        {
+          max_credits: 5,
+          code: 'await tools.get_fear_and_greed_latest(); await tools.get_global_metrics_latest(); return 1;',
+        },
+        session,
+      );
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatch(/^Run a script: this call is estimated at 5 credits\./);
+      const small = await run({ max_credits: 2, code: 'return 1;' }, session);
+      expect(small.isError).toBeFalsy();
+      expect(asked).toHaveLength(1);
+    } finally {
+      await session.close();
+    }
+  });
+});
