@@ -62,6 +62,24 @@ describe('a script of tool calls', () => {
     expect(scriptOf(result)).toMatchObject({ calls: 2, credits: sum });
   });
 
+  it("a list's call gives every row asked for, where a direct call gives pages", async () => {
+    type Page = { items: unknown[]; next?: Record<string, unknown> };
+    let page = (await mcp.call('get_cryptocurrency_listings_latest', { limit: 300, format: 'json' }))
+      .structuredContent as Page;
+    let rows = page.items.length;
+    let pages = 1;
+    while (page.next) {
+      page = (await mcp.call('get_cryptocurrency_listings_latest', page.next)).structuredContent as Page;
+      rows += page.items.length;
+      pages++;
+    }
+    expect(pages).toBeGreaterThan(1);
+    const result = await run({
+      code: 'const list = await tools.get_cryptocurrency_listings_latest({ limit: 300 }); return list.items.length;',
+    });
+    expect(scriptOf(result).result).toBe(rows);
+  });
+
   it('a cap of 2 stops the third one-credit call before it is sent, and the script can catch it', async () => {
     const before = sandbox.stats.requests;
     const result = await run({

@@ -98,7 +98,7 @@ try {
   console.log(
     `resident memory: peak ${rssPeak.toFixed(0)} MB, ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MB`,
   );
-  saveResults('heavy', 'npm run build && node tools/bench/heavy.mjs', [
+  saveResults('heavy', 'node tools/bench/heavy.mjs', [
     figure('the service answer, in MB', mb, 'MB'),
     figure('a bare fetch and JSON.parse of it, median', bareMs, 'ms'),
     figure('our call (the first page, the whole kept), median', oursMs, 'ms'),

@@ -64,7 +64,7 @@ try {
   await client.close();
   const loaded = percentile(again, 50);
   console.log(`GROUP BY over 100,000 kept rows: first ${first.toFixed(0)} ms, then ${loaded.toFixed(1)} ms`);
-  saveResults('query', 'npm run build && node tools/bench/query.mjs', [
+  saveResults('query', 'node tools/bench/query.mjs', [
     figure('GROUP BY over 100,000 kept rows, the first (engine started, table loaded)', first, 'ms'),
     figure('GROUP BY over 100,000 kept rows, once loaded, median', loaded, 'ms', { most: 200 }),
   ]);
