@@ -125,6 +125,61 @@ describe('a script of tool calls', () => {
   });
 });
 
+describe('how a script ends', () => {
+  it('cancelled with a call in flight: the ledger holds what reached the service, and nothing more', async () => {
+    const session = await startMcp(env());
+    const path = '/v3/fear-and-greed/latest';
+    sandbox.faults.add({ path, kind: 'delay', ms: 1_500, count: 1 });
+    const before = sandbox.stats.byPath.get(path) ?? 0;
+    try {
+      const cancel = new AbortController();
+      const call = session.call(
+        'run_script',
+        {
+          code: 'await tools.get_fear_and_greed_latest(); await tools.get_fear_and_greed_latest(); return 1;',
+        },
+        { signal: cancel.signal },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      cancel.abort();
+      await expect(call).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const sent = (sandbox.stats.byPath.get(path) ?? 0) - before;
+      expect(sent).toBe(1);
+      const usage = await session.call('get_credit_usage', { format: 'json' });
+      expect(usage.structuredContent).toMatchObject({ spent: sent, reserved: 0 });
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('a return value past its bound is left out, with a note that says how to return less', async () => {
+    const result = await run({ code: 'return "x".repeat(200000);' });
+    expect(result.isError).toBeFalsy();
+    expect(scriptOf(result).result).toBeNull();
+    expect(scriptOf(result).note).toMatch(
+      /^The return value is 200,002 characters of JSON, over 100,000: return less/,
+    );
+  });
+
+  it('its cap is never above what is left of the budget', async () => {
+    const session = await startMcp(env({ SVC_CREDIT_BUDGET: '3' }));
+    try {
+      const estimate = await session.call('estimate_cost', {
+        format: 'json',
+        calls: [{ tool: 'run_script', arguments: { code: 'return 1' } }],
+      });
+      expect((estimate.structuredContent as { calls: { credits: number }[] }).calls[0]?.credits).toBe(3);
+      const over = await run({ code: 'return 1', max_credits: 4 }, session);
+      expect(textOf(over)).toMatch(
+        /^Refused before sending: this call is estimated at 4 credits, but 3 credits/,
+      );
+    } finally {
+      await session.close();
+    }
+  });
+});
+
 describe('what a script can call', () => {
   it('is declared from the tools, free: a resource, and the declarations of named tools', async () => {
     const { contents } = await mcp.client.readResource({ uri: 'svc://scripts/declarations' });
