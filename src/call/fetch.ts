@@ -159,11 +159,12 @@ async function requestUpstream(
   const { guard } = services;
   const now = Math.floor(services.now() / 1000);
   const estimate = estimateCredits(endpoint.credits, params, now);
-  if (call.unaskedFrom !== undefined && estimate >= call.unaskedFrom)
-    throw unaskedRefusal(estimate, call.unaskedFrom);
+  // A script's cap first: within it, a request is never one its person had to be asked about.
   call.cap?.hold(estimate);
   let reservation: Reservation;
   try {
+    if (call.unaskedFrom !== undefined && estimate >= call.unaskedFrom)
+      throw unaskedRefusal(estimate, call.unaskedFrom);
     reservation = await reserve(services, endpoint, params, estimate, call);
   } catch (error) {
     call.cap?.end(estimate, 0);

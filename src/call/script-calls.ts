@@ -38,10 +38,15 @@ export async function runScript(
 ): Promise<ScriptAnswer> {
   const cap = new CreditCap(run.maxCredits);
   const query = tools.find((tool) => tool.name === 'query_data');
+  // The script's calls end with the call that runs it, or at its deadline.
+  const stopped = new AbortController();
+  const signal = calls.signal ? AbortSignal.any([calls.signal, stopped.signal]) : stopped.signal;
+  const inner = { ...calls, fetchContext: { ...calls.fetchContext, signal } };
   const host = {
     tool: (name: string, args: unknown) =>
-      wholeData(services, byName(services.config, name), args, calls, cap),
-    query: (sql: string) => wholeData(services, query, { sql }, calls, cap),
+      wholeData(services, byName(services.config, name), args, inner, cap),
+    query: (sql: string) => wholeData(services, query, { sql }, inner, cap),
+    stop: () => stopped.abort(),
   };
   try {
     const outcome = await services.scripts.run(run.code, host, calls.signal);

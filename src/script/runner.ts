@@ -14,6 +14,8 @@ import type { FromRunner, GuestLimits, HostRequest, ScriptEnd, ToRunner } from '
 export interface ScriptHost {
   tool(name: string, args: unknown): Promise<unknown>;
   query(sql: string): Promise<unknown>;
+  /** The script was stopped at its deadline: the calls it started are to end now. */
+  stop(): void;
 }
 
 export interface RunnerLimits {
@@ -149,6 +151,7 @@ function runOn(
         'timeout',
       );
       calls.stop();
+      host.stop();
       void worker.terminate();
     }, limits.timeoutMs + GRACE_MS);
     const cancel = () => {

@@ -153,6 +153,26 @@ describe('how a script ends', () => {
     }
   });
 
+  it('past its deadline with a call in flight: stopped then, the request cut and charged as sent', async () => {
+    const session = await startMcp(env({ SVC_SCRIPT_TIMEOUT_MS: '1000' }));
+    const path = '/v3/fear-and-greed/latest';
+    sandbox.faults.add({ path, kind: 'delay', ms: 5_000, count: 1 });
+    const before = sandbox.stats.byPath.get(path) ?? 0;
+    try {
+      const started = performance.now();
+      const result = await run({ code: 'await tools.get_fear_and_greed_latest(); return 1;' }, session);
+      expect(performance.now() - started).toBeLessThan(4_000);
+      expect(textOf(result)).toMatch(/^The script was stopped at its deadline/);
+      const sent = (sandbox.stats.byPath.get(path) ?? 0) - before;
+      expect(sent).toBe(1);
+      expect(credits(result)).toBe(sent);
+      const usage = await session.call('get_credit_usage', { format: 'json' });
+      expect(usage.structuredContent).toMatchObject({ spent: sent, reserved: 0 });
+    } finally {
+      await session.close();
+    }
+  });
+
   it('a return value past its bound is left out, with a note that says how to return less', async () => {
     const result = await run({ code: 'return "x".repeat(200000);' });
     expect(result.isError).toBeFalsy();

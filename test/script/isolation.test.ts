@@ -17,42 +17,47 @@ const TIMEOUT_MS = 3_000;
 
 let sandbox: Sandbox;
 let mcp: InProcessSession;
+/** Scripts that do much and end on their own: the default deadline. */
+let roomy: InProcessSession;
 beforeAll(async () => {
   sandbox = await startTestSandbox({ rateLimit: false, keys: { [SECRET_KEY]: 'enterprise' } });
-  mcp = await startMcp(
-    sandboxEnv(sandbox, SECRET_KEY, {
-      SVC_NOW: NOW,
-      SVC_SCRIPT_TIMEOUT_MS: String(TIMEOUT_MS),
-      SVC_SCRIPT_MEMORY_MB: '16',
-      SVC_STATE_DIR: newStateDir(),
-    }),
-  );
+  const env = (more: Record<string, string>) =>
+    sandboxEnv(sandbox, SECRET_KEY, { SVC_NOW: NOW, SVC_STATE_DIR: newStateDir(), ...more });
+  [mcp, roomy] = await Promise.all([
+    startMcp(env({ SVC_SCRIPT_TIMEOUT_MS: String(TIMEOUT_MS), SVC_SCRIPT_MEMORY_MB: '16' })),
+    startMcp(env({})),
+  ]);
 });
 afterAll(async () => {
-  await mcp?.close();
+  await Promise.all([mcp?.close(), roomy?.close()]);
   await sandbox?.close();
 });
 
-const run = (code: string) => mcp.call('run_script', { code, format: 'json' });
-const resultOf = async (code: string) => {
-  const result = await run(code);
+const run = (code: string, session = mcp) => session.call('run_script', { code, format: 'json' });
+const resultOf = async (code: string, session = mcp) => {
+  const result = await run(code, session);
   expect(result.isError, textOf(result)).toBeFalsy();
   return (result.structuredContent as Script).result;
 };
 
 describe('bounds', () => {
-  it('a loop that never ends stops at its deadline, while another call is answered within 1 s', async () => {
+  it('a loop that never ends stops at its deadline, while other calls are answered within 1 s', async () => {
     const started = performance.now();
     const looping = run('while (true) {}');
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const asked = performance.now();
-    const other = await mcp.call('get_fear_and_greed_latest');
-    expect(other.isError).toBeFalsy();
-    expect(performance.now() - asked).toBeLessThan(1_000);
+    // The loop holds its own thread: calls meanwhile are answered as ever (the best of three, so
+    // that a machine busy with other tests does not decide it).
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const asked = performance.now();
+      expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
+      times.push(performance.now() - asked);
+    }
+    expect(Math.min(...times)).toBeLessThan(1_000);
     const stopped = await looping;
     expect(stopped.isError).toBe(true);
     expect(textOf(stopped)).toMatch(/^The script was stopped at its deadline \(SVC_SCRIPT_TIMEOUT_MS\)/);
-    expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + 1_500);
+    expect(performance.now() - started).toBeLessThan(TIMEOUT_MS + 2_000);
   });
 
   it.each([
@@ -89,12 +94,15 @@ describe('bounds', () => {
   });
 
   it('10,000 calls: the first 100 are made, the rest refused, each saying so', async () => {
-    const value = (await resultOf(`
+    const value = (await resultOf(
+      `
       const asked = [];
       for (let i = 0; i < 10000; i++) asked.push(tools.get_fear_and_greed_latest().then(() => 'ok', (e) => e.message));
       const answers = await Promise.all(asked);
       return { ok: answers.filter((a) => a === 'ok').length, refused: answers.find((a) => a !== 'ok') };
-    `)) as { ok: number; refused: string };
+    `,
+      roomy,
+    )) as { ok: number; refused: string };
     expect(value).toEqual({
       ok: 100,
       refused: 'Refused: a script makes at most 100 tool calls and queries.',
@@ -102,7 +110,7 @@ describe('bounds', () => {
   });
 
   it('huge logs are kept within their bound, the rest counted', async () => {
-    const result = await run('for (let i = 0; i < 100000; i++) console.log("line", i); return 1;');
+    const result = await run('for (let i = 0; i < 100000; i++) console.log("line", i); return 1;', roomy);
     const script = result.structuredContent as Script;
     expect(script.logs.join('').length).toBeLessThanOrEqual(20_000);
     expect(script.logs[0]).toBe('line 0');
