@@ -25,8 +25,10 @@ export const SCRIPT_TOOL = 'run_script';
 
 /** What a script's calls are made with: the calling tool's fetch context, and how a call's context and failure read. */
 export interface ScriptCalls {
+  /** The account whose key pays: a call answered here, with nothing sent, is booked to it as free. */
+  account: string;
   fetchContext: FetchContext;
-  contextFor(fetchContext: FetchContext): ToolContext;
+  contextFor(fetchContext: FetchContext, fetched: () => void): ToolContext;
   describe(error: unknown, tool: Tool): string;
   signal?: AbortSignal;
 }
@@ -87,11 +89,17 @@ async function wholeData(
   const checked = validateParams(tool.toolInput, given as Record<string, unknown>);
   if (!checked.ok) throw new Error(checked.message);
   const { format: _, cursor: __, ...params } = checked.value as Record<string, unknown>;
-  const context = calls.contextFor({ ...calls.fetchContext, tool: tool.name, cap });
+  let fetches = 0;
+  const context = calls.contextFor({ ...calls.fetchContext, tool: tool.name, cap }, () => {
+    fetches++;
+  });
   try {
-    if (tool.kind === 'local') await refuseOverLimits(services, tool, params, context);
+    if (tool.kind === 'endpoint') return checkedData(tool, await tool.data(params, context));
+    await refuseOverLimits(services, tool, params, context);
     const data = await tool.data(params, context);
-    return tool.kind === 'endpoint' ? checkedData(tool, data) : data;
+    // As a direct call is booked: answered here with nothing sent, a free call of its tool.
+    if (fetches === 0) services.guard.recordFree(calls.account, tool.name);
+    return data;
   } catch (error) {
     throw new Error(calls.describe(error, tool));
   }

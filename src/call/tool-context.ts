@@ -42,8 +42,9 @@ export function contextOf(
     query: (sql) => services.kept.query(owner, sql),
     script: (run) =>
       runScript(services, run, {
+        account,
         fetchContext,
-        contextFor: (inner) => contextOf(services, caller, context, inner),
+        contextFor: (inner, fetched) => contextOf(services, caller, context, inner, fetched),
         describe: (error, tool) => describeFailure(error, tool, services, context),
         signal: context.signal,
       }),

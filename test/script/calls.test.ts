@@ -104,13 +104,17 @@ describe('a script of tool calls', () => {
   it('get_credit_usage books each call to its tool and counts the script as a call', async () => {
     const session = await startMcp(env());
     try {
-      await run({ code: 'await tools.get_fear_and_greed_latest(); return 1;' }, session);
+      await run(
+        { code: 'await tools.get_fear_and_greed_latest(); await query("SELECT 1"); return 1;' },
+        session,
+      );
       const usage = await session.call('get_credit_usage', { format: 'json' });
       const byTool = (
         usage.structuredContent as { by_tool: Record<string, { calls: number; credits: number }> }
       ).by_tool;
       expect(byTool.get_fear_and_greed_latest).toMatchObject({ calls: 1, credits: 1 });
       expect(byTool.run_script).toMatchObject({ calls: 1, credits: 0 });
+      expect(byTool.query_data).toMatchObject({ calls: 1, credits: 0 });
     } finally {
       await session.close();
     }
