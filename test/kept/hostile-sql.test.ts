@@ -93,12 +93,10 @@ describe('bounded', () => {
 
   it('past its memory bound a query is stopped, saying so; the next query is answered', async () => {
     const result = await mcp.call('query_data', {
-      sql: "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r LIMIT 3000000) SELECT x, printf('%.200c', 'x') AS pad FROM r ORDER BY random() LIMIT 1",
+      sql: "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r LIMIT 3000000) SELECT x, printf('%.200c', 'x') AS pad FROM r ORDER BY random() LIMIT 1 OFFSET 2999998",
     });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(
-      /more memory than the query engine has \(SVC_QUERY_MEMORY_MB\)|time bound/,
-    );
+    expect(textOf(result)).toMatch(/more memory than the query engine has \(SVC_QUERY_MEMORY_MB\)/);
     expect(await count()).toBe(50);
   });
 
