@@ -53,7 +53,8 @@ export async function runScript(
   try {
     const outcome = await services.scripts.run(run.code, host, calls.signal);
     const { logs, logsDropped, calls: made } = outcome;
-    const common = { logs, logsDropped, calls: made, credits: cap.spent };
+    const resultChars = services.config.maxAnswerChars;
+    const common = { logs, logsDropped, calls: made, credits: cap.spent, resultChars };
     return outcome.end.ok
       ? { ...common, ok: true, json: outcome.end.json }
       : { ...common, ok: false, message: outcome.end.message };

@@ -16,4 +16,6 @@ export type ScriptAnswer = {
   logsDropped: number;
   calls: number;
   credits: number;
+  /** The most characters of JSON its return value may be in the answer (SVC_MAX_ANSWER_CHARS). */
+  resultChars: number;
 } & ({ ok: true; json: string } | { ok: false; message: string });

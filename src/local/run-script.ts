@@ -12,8 +12,6 @@ import { paramsObject } from '../kit/params.js';
 
 /** The longest script taken, in characters. */
 export const MAX_CODE_CHARS = 20_000;
-/** The most characters of JSON a script's return value may be in its answer. */
-export const MAX_RESULT_CHARS = 100_000;
 
 const input = paramsObject({
   code: z
@@ -83,9 +81,9 @@ export const runScriptTool = defineLocalTool({
         ),
       );
     }
-    const over = answer.json.length > MAX_RESULT_CHARS;
+    const over = answer.json.length > answer.resultChars;
     const note = over
-      ? `The return value is ${answer.json.length.toLocaleString('en-US')} characters of JSON, over ${MAX_RESULT_CHARS.toLocaleString('en-US')}: return less (the figures, or the rows wanted).`
+      ? `The return value is ${answer.json.length.toLocaleString('en-US')} characters of JSON, over ${answer.resultChars.toLocaleString('en-US')}: return less (the figures, or the rows wanted).`
       : logNote;
     return {
       result: over ? null : JSON.parse(answer.json),

@@ -63,7 +63,7 @@ describe('bounds', () => {
   it.each([
     [
       'memory',
-      'const kept = [];\nfor (let i = 0; ; i++) kept.push([i, i, i, i, i, i, i, i]);',
+      'const kept = [];\nfor (let n = 1 << 16; ; n *= 2) kept.push(new Uint8Array(n));',
       /^The script ran out of memory at line 2, column \d+ \(16 MB, SVC_SCRIPT_MEMORY_MB\)/,
     ],
     [
