@@ -13,7 +13,7 @@ import { SECRET_KEY } from '../helpers/secret.js';
 
 type Script = { result: unknown; logs: string[]; calls: number; credits: number; note?: string };
 
-const TIMEOUT_MS = 3_000;
+const TIMEOUT_MS = 1_500;
 
 let sandbox: Sandbox;
 let mcp: InProcessSession;
