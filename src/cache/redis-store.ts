@@ -8,6 +8,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { RedisConnection } from '../redis.js';
 import { script } from '../redis.js';
+import { jsonLongerThan } from './json-size.js';
 import { type CacheEntry, type CacheStore, type FetchClaims, LARGEST_CACHED_BYTES } from './store.js';
 
 /** KEYS: claim. ARGV: token. Drops the claim only if this process still holds it. */
@@ -46,6 +47,7 @@ export class RedisCacheStore implements CacheStore {
   }
 
   async set(key: string, entry: CacheEntry, ttlMs: number): Promise<void> {
+    if (jsonLongerThan(entry.data, LARGEST_CACHED_BYTES)) return;
     const text = JSON.stringify(entry);
     if (text.length > LARGEST_CACHED_BYTES) return;
     const ttl = Math.max(1, Math.round(ttlMs));

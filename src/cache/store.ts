@@ -4,6 +4,7 @@
  * LRU bounded by size; several replicas share one on Redis.
  */
 import { LRUCache } from 'lru-cache';
+import { jsonLongerThan } from './json-size.js';
 
 export interface CacheEntry {
   /** The tool's structured data. */
@@ -55,6 +56,8 @@ export class MemoryCacheStore implements CacheStore {
   }
 
   async set(key: string, entry: CacheEntry, ttlMs: number): Promise<void> {
+    // A large answer is refused before it is written out whole only to be measured.
+    if (jsonLongerThan(entry.data, LARGEST_CACHED_BYTES)) return;
     const bytes = JSON.stringify(entry.data)?.length ?? 0;
     if (bytes > LARGEST_CACHED_BYTES) return;
     this.lru.set(key, { entry, bytes }, { ttl: ttlMs });
