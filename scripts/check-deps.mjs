@@ -36,8 +36,9 @@ const MAY_IMPORT = {
   upstream: ['cpu-turns', 'format', 'messages', 'time-bounds'],
   cache: ['kit', 'redis', 'state-dir'],
   guard: ['calendar', 'kit', 'format', 'redis', 'state-dir'],
-  // Kept results as tables, and the query engine over them.
-  kept: ['cache', 'kit', 'package-files', 'redis', 'state-dir'],
+  // Kept results as tables, and the query engine over them: a result kept as the service sent it is
+  // normalised again by its tool's endpoint.
+  kept: ['cache', 'endpoints', 'kit', 'package-files', 'redis', 'state-dir'],
   // Scripts over the tools: the runner's thread (QuickJS), and their declarations.
   script: ['kit', 'package-files'],
   // The sandbox is the service's independent witness: its table of the service is its own.

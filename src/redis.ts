@@ -87,7 +87,7 @@ export class RedisConnection {
   }
 
   /** Run `lua` with `keys` and `args`: one atomic step on the Redis side. */
-  run(code: Script, keys: string[], args: (string | number)[]): Promise<unknown> {
+  run(code: Script, keys: string[], args: (string | number | Buffer)[]): Promise<unknown> {
     return this.use(async (redis) => {
       try {
         return await redis.evalsha(code.sha, keys.length, ...keys, ...args);

@@ -5,10 +5,24 @@
  * it whole took over 100 ms on the server's thread for nothing.
  */
 
+/**
+ * Characters a number takes at least in JSON, by arithmetic rather than by writing it: its sign,
+ * its whole digits less one (log10 is exact to within that), a point and a digit when it has a
+ * fraction; an exponent form ("1e+21") is five at least.
+ */
+function numberLength(value: number): number {
+  if (!Number.isFinite(value)) return 4;
+  const sign = value < 0 ? 1 : 0;
+  const size = Math.abs(value);
+  if (size >= 1e21) return sign + 5;
+  const digits = size < 10 ? 1 : Math.floor(Math.log10(size));
+  return sign + digits + (Number.isInteger(value) ? 0 : 2);
+}
+
 /** Characters a primitive takes at least in JSON: a string's own and its quotes (escapes add more). */
 function leafLength(value: unknown): number {
   if (typeof value === 'string') return value.length + 2;
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value).length : 4;
+  if (typeof value === 'number') return numberLength(value);
   if (typeof value === 'boolean') return value ? 4 : 5;
   return 4;
 }

@@ -7,18 +7,28 @@
 import type { RedisConnection } from '../redis.js';
 import { script } from '../redis.js';
 import {
+  type Decoded,
+  decodeResult,
+  encodeResult,
+  type KeptBody,
+  keptBodyOf,
+  keptBodyOfResult,
+  type Revive,
+  resultOf,
+  type StoredResult,
+} from './result-format.js';
+import {
   RESULT_ID,
   RESULT_MOST_BYTES,
   RESULTS_MOST_BYTES,
   RecentResults,
   type ResultStore,
-  type StoredResult,
 } from './results.js';
 
 /**
- * KEYS: the result, the last uses, the sizes. ARGV: id, text, keep ms, now ms, the bound, the
- * prefix of a result's key. Keeps the result, forgets those Redis expired, then drops the least
- * recently used until all fit the bound.
+ * KEYS: the result, the last uses, the sizes. ARGV: id, the stored result, keep ms, now ms, the
+ * bound, the prefix of a result's key. Keeps the result, forgets those Redis expired, then drops
+ * the least recently used until all fit the bound.
  */
 const PUT = script(`
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
@@ -48,18 +58,21 @@ return total
 export class RedisResultStore implements ResultStore {
   private readonly recent = new RecentResults();
 
-  constructor(private readonly redis: RedisConnection) {}
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly revive: Revive,
+  ) {}
 
   async put(id: string, result: StoredResult, expires: number): Promise<boolean> {
-    const text = JSON.stringify(result);
-    const bytes = Buffer.byteLength(text);
+    const stored = encodeResult(result, expires);
+    const bytes = stored.length;
     if (bytes > RESULT_MOST_BYTES) return false;
     const now = Date.now();
     if (expires <= now) return true;
     await this.redis.run(
       PUT,
       [this.resultKey(id), this.redis.key('results', 'used'), this.redis.key('results', 'bytes')],
-      [id, text, expires - now, now, RESULTS_MOST_BYTES, this.resultKey('')],
+      [id, stored, expires - now, now, RESULTS_MOST_BYTES, this.resultKey('')],
     );
     this.recent.remember(id, result, bytes, expires);
     return true;
@@ -73,25 +86,26 @@ export class RedisResultStore implements ResultStore {
       await this.used(id);
       return recent;
     }
-    const text = await this.read(id, owner);
-    return text === undefined ? undefined : (JSON.parse(text) as StoredResult);
+    const kept = await this.read(id, owner);
+    return kept && resultOf(kept, this.revive);
   }
 
-  async text(id: string, owner: string): Promise<string | undefined> {
+  async body(id: string, owner: string): Promise<KeptBody | undefined> {
     if (!RESULT_ID.test(id)) return undefined;
     const recent = this.recent.recall(id, owner);
-    if (recent !== undefined) return JSON.stringify({ data: recent.data });
-    return this.read(id, owner);
+    if (recent !== undefined) return keptBodyOfResult(recent);
+    const kept = await this.read(id, owner);
+    return kept && keptBodyOf(kept);
   }
 
-  /** The result's text from Redis, when it is there and the owner's. */
-  private async read(id: string, owner: string): Promise<string | undefined> {
-    const text = await this.redis.use((redis) => redis.get(this.resultKey(id)));
-    if (text === null) return undefined;
+  /** The result from Redis, when it is there and the owner's. */
+  private async read(id: string, owner: string): Promise<Decoded | undefined> {
+    const stored = await this.redis.use((redis) => redis.getBuffer(this.resultKey(id)));
+    const kept = stored === null ? undefined : decodeResult(stored);
     // The owner is checked on the record itself, before anything of it is handed on.
-    if ((JSON.parse(text) as StoredResult).owner !== owner) return undefined;
+    if (kept === undefined || kept.header.owner !== owner) return undefined;
     await this.used(id);
-    return text;
+    return kept;
   }
 
   private async used(id: string): Promise<void> {

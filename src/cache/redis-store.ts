@@ -48,7 +48,8 @@ export class RedisCacheStore implements CacheStore {
 
   async set(key: string, entry: CacheEntry, ttlMs: number): Promise<void> {
     if (jsonLongerThan(entry.data, LARGEST_CACHED_BYTES)) return;
-    const text = JSON.stringify(entry);
+    const { data, fetchedAt, credits } = entry;
+    const text = JSON.stringify({ data, fetchedAt, credits });
     if (text.length > LARGEST_CACHED_BYTES) return;
     const ttl = Math.max(1, Math.round(ttlMs));
     await this.redis.use((redis) => redis.set(this.entryKey(key), text, 'PX', ttl));

@@ -13,6 +13,17 @@ import { readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { makeStateDir } from '../state-dir.js';
+import {
+  type Decoded,
+  decodeResult,
+  encodeResult,
+  type KeptBody,
+  keptBodyOf,
+  keptBodyOfResult,
+  type Revive,
+  resultOf,
+  type StoredResult,
+} from './result-format.js';
 
 /** The largest result kept (the largest answer the client reads, upstream/request.ts). */
 export const RESULT_MOST_BYTES = 32 * 1024 * 1024;
@@ -31,19 +42,6 @@ export const RESULT_IN_MEMORY_MOST_BYTES = 2 * 1024 * 1024;
 /** How long a file store goes at most, while it writes, without reading what the directory holds. */
 export const SCAN_EVERY_MS = 10_000;
 
-export interface StoredResult {
-  /** The tool whose call paid for it. */
-  tool: string;
-  /** Whose it is (guard/accounts.ts ownerOf): the account that paid, and the person with sign-in. */
-  owner: string;
-  /** The call's arguments, without `format`. */
-  params: Record<string, unknown>;
-  /** The tool's whole data. */
-  data: Record<string, unknown>;
-  /** When the service answered, milliseconds since the epoch. */
-  fetchedAt: number;
-}
-
 export interface ResultStore {
   /**
    * Keeps `result` under `id` (keptId: the same answer, the same id) until `expires` (milliseconds
@@ -52,8 +50,8 @@ export interface ResultStore {
   put(id: string, result: StoredResult, expires: number): Promise<boolean>;
   /** The result kept under `id` for `owner`, unless it is gone (or was never the owner's). */
   get(id: string, owner: string): Promise<StoredResult | undefined>;
-  /** The same, as JSON text with the tool's data under `data`: what the query engine reads. */
-  text(id: string, owner: string): Promise<string | undefined>;
+  /** Its body, for the query engine to read its rows from (result-format.ts). */
+  body(id: string, owner: string): Promise<KeptBody | undefined>;
   close(): Promise<void>;
 }
 
@@ -64,10 +62,6 @@ export function keepUntil(keepMs: number, now = Date.now()): number {
   return now + Math.max(keepMs, KEEP_MIN_MS);
 }
 
-interface ResultFile extends StoredResult {
-  expires: number;
-}
-
 /**
  * The results this process put lately, parsed: within RESULTS_IN_MEMORY_BYTES of their JSON, none
  * over RESULT_IN_MEMORY_MOST_BYTES, the least recently used out first, each until it expires in the
@@ -75,7 +69,7 @@ interface ResultFile extends StoredResult {
  * so the copy here is the store's; a store's get asks here first.
  */
 export class RecentResults {
-  private readonly kept = new LRUCache<string, { result: ResultFile; bytes: number }>({
+  private readonly kept = new LRUCache<string, { result: StoredResult; expires: number; bytes: number }>({
     maxSize: RESULTS_IN_MEMORY_BYTES,
     sizeCalculation: (entry) => entry.bytes,
   });
@@ -84,20 +78,19 @@ export class RecentResults {
 
   remember(id: string, result: StoredResult, bytes: number, expires: number): void {
     if (bytes > RESULT_IN_MEMORY_MOST_BYTES) return;
-    this.kept.set(id, { result: { ...result, expires }, bytes });
+    const { answer: _, ...parsed } = result;
+    this.kept.set(id, { result: parsed, expires, bytes });
   }
 
   /** The result kept here under `id` for `account`, unless it has expired (or is not here). */
   recall(id: string, owner: string): StoredResult | undefined {
     const entry = this.kept.get(id);
     if (entry === undefined) return undefined;
-    if (entry.result.expires <= this.now()) {
+    if (entry.expires <= this.now()) {
       this.kept.delete(id);
       return undefined;
     }
-    if (entry.result.owner !== owner) return undefined;
-    const { expires: _, ...result } = entry.result;
-    return result;
+    return entry.result.owner === owner ? entry.result : undefined;
   }
 }
 
@@ -118,6 +111,7 @@ export class FileResultStore implements ResultStore {
 
   constructor(
     stateDir: string,
+    private readonly revive: Revive,
     private readonly bounds = { mostBytes: RESULTS_MOST_BYTES, scanEveryMs: SCAN_EVERY_MS },
     private readonly now: () => number = () => Date.now(),
   ) {
@@ -126,12 +120,12 @@ export class FileResultStore implements ResultStore {
   }
 
   async put(id: string, result: StoredResult, expires: number): Promise<boolean> {
-    const text = JSON.stringify({ ...result, expires });
-    const bytes = Buffer.byteLength(text);
+    const stored = encodeResult(result, expires);
+    const bytes = stored.length;
     if (bytes > RESULT_MOST_BYTES) return false;
     makeStateDir(this.dir);
     const temp = join(this.dir, `${id}.${process.pid}.tmp`);
-    await writeFile(temp, text, { mode: 0o600 });
+    await writeFile(temp, stored, { mode: 0o600 });
     await rename(temp, this.path(id));
     this.recent.remember(id, result, bytes, expires);
     this.held += bytes;
@@ -151,35 +145,28 @@ export class FileResultStore implements ResultStore {
       return recent;
     }
     const kept = await this.read(id, owner);
-    if (kept === undefined) return undefined;
-    const { expires: _, ...result } = JSON.parse(kept) as ResultFile;
-    return result;
+    return kept && resultOf(kept, this.revive);
   }
 
-  async text(id: string, owner: string): Promise<string | undefined> {
+  async body(id: string, owner: string): Promise<KeptBody | undefined> {
     if (!RESULT_ID.test(id)) return undefined;
     const recent = this.recent.recall(id, owner);
-    if (recent !== undefined) return JSON.stringify({ data: recent.data });
-    return this.read(id, owner);
+    if (recent !== undefined) return keptBodyOfResult(recent);
+    const kept = await this.read(id, owner);
+    return kept && keptBodyOf(kept);
   }
 
   /** The file of the result kept under `id` for `owner`, unless it expired (then removed) or is another's. */
-  private async read(id: string, owner: string): Promise<string | undefined> {
-    let text: string;
-    let kept: ResultFile;
-    try {
-      text = await readFile(this.path(id), 'utf8');
-      kept = JSON.parse(text) as ResultFile;
-    } catch {
-      return undefined;
-    }
-    if (kept.expires <= this.now()) {
+  private async read(id: string, owner: string): Promise<Decoded | undefined> {
+    const kept = decodeResult(await readFile(this.path(id)).catch(() => Buffer.alloc(0)));
+    if (kept === undefined) return undefined;
+    if (kept.header.expires <= this.now()) {
       await rm(this.path(id), { force: true });
       return undefined;
     }
-    if (kept.owner !== owner) return undefined;
+    if (kept.header.owner !== owner) return undefined;
     await this.used(id);
-    return text;
+    return kept;
   }
 
   /** Its last use, which the sweep reads: the least recently used go first. */
@@ -191,7 +178,7 @@ export class FileResultStore implements ResultStore {
   async close(): Promise<void> {}
 
   private path(id: string): string {
-    return join(this.dir, `${id}.json`);
+    return join(this.dir, `${id}.result`);
   }
 
   /**
@@ -200,7 +187,8 @@ export class FileResultStore implements ResultStore {
    */
   private async sweep(keep: string): Promise<void> {
     const files = readdirSync(this.dir)
-      .filter((name) => name.endsWith('.json') || name.endsWith('.tmp'))
+      // `.json`: an earlier version's results, which this one cannot read: they go like the rest.
+      .filter((name) => /\.(result|json|tmp)$/.test(name))
       .flatMap((name) => {
         try {
           const stat = statSync(join(this.dir, name));
@@ -213,7 +201,7 @@ export class FileResultStore implements ResultStore {
     let total = files.reduce((sum, f) => sum + f.bytes, 0);
     const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
     for (const file of files) {
-      if (file.name === `${keep}.json`) continue;
+      if (file.name === `${keep}.result`) continue;
       if (total <= this.bounds.mostBytes && file.used > dayAgo) break;
       await rm(join(this.dir, file.name), { force: true });
       total -= file.bytes;

@@ -5,6 +5,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { jsonLongerThan } from './json-size.js';
+import type { ServiceAnswer } from './result-format.js';
 
 export interface CacheEntry {
   /** The tool's structured data. */
@@ -13,6 +14,8 @@ export interface CacheEntry {
   fetchedAt: number;
   /** What the entry cost when it was fetched (what a hit saves). */
   credits: number;
+  /** The service's answer it was normalised from, to keep as sent: never held by a cache store. */
+  answer?: ServiceAnswer;
 }
 
 export interface CacheStore {
@@ -60,7 +63,8 @@ export class MemoryCacheStore implements CacheStore {
     if (jsonLongerThan(entry.data, LARGEST_CACHED_BYTES)) return;
     const bytes = JSON.stringify(entry.data)?.length ?? 0;
     if (bytes > LARGEST_CACHED_BYTES) return;
-    this.lru.set(key, { entry, bytes }, { ttl: ttlMs });
+    const { data, fetchedAt, credits } = entry;
+    this.lru.set(key, { entry: { data, fetchedAt, credits }, bytes }, { ttl: ttlMs });
   }
 
   async close(): Promise<void> {

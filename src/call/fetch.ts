@@ -6,8 +6,9 @@
  */
 
 import { cacheKey } from '../cache/key.js';
+import type { ServiceAnswer } from '../cache/result-format.js';
 import type { Fetched } from '../cache/shared.js';
-import type { CacheEntry } from '../cache/store.js';
+import { type CacheEntry, LARGEST_CACHED_BYTES } from '../cache/store.js';
 import { cpuTurns } from '../cpu-turns.js';
 import { accountOf } from '../guard/accounts.js';
 import type { Reservation } from '../guard/guard.js';
@@ -143,6 +144,16 @@ interface UpstreamCall {
 }
 
 /**
+ * An answer past the cache's bound is kept as the service sent it (cache/result-format.ts): its
+ * bytes go with its data, which no cache entry then holds.
+ */
+function keptAsSent(answer: UpstreamResponse, nowMs: number): { answer?: ServiceAnswer } {
+  return answer.raw !== undefined && answer.raw.length > LARGEST_CACHED_BYTES
+    ? { answer: { bytes: answer.raw, nowMs } }
+    : {};
+}
+
+/**
  * Estimate and reserve; then, in one of the limiter's turns, send and normalise; then end the
  * reservation by how the call ended. The turn covers what holds an answer in memory and the mark
  * that the request is sent (which must be on the ledger before the request goes), not the
@@ -191,10 +202,9 @@ async function requestUpstream(
         charged = credits;
         // Whole: every record paid for is kept, and the answer shows it a page at a time; each page
         // is checked against the output schema as it is shown (call/paging.ts).
-        const data = await cpuTurns.run(answer.bytes, () =>
-          endpoint.normalise(answer.body, params, services.now()),
-        );
-        return { data, credits };
+        const nowMs = services.now();
+        const data = await cpuTurns.run(answer.bytes, () => endpoint.normalise(answer.body, params, nowMs));
+        return { data, credits, ...keptAsSent(answer, nowMs) };
       },
       call.signal,
       expectedBytes,

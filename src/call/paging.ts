@@ -10,7 +10,8 @@
  * data once.
  */
 
-import { KEEP_MIN_MS, type StoredResult } from '../cache/results.js';
+import type { ServiceAnswer, StoredResult } from '../cache/result-format.js';
+import { KEEP_MIN_MS } from '../cache/results.js';
 import { formatWhole } from '../format/numbers.js';
 import type { KeptTable } from '../kept/catalog.js';
 import type { Kept } from '../kept/kept.js';
@@ -183,6 +184,8 @@ export interface PageView {
   keepMs: number;
   /** The kept result the page is read from, when a cursor named it. */
   resultId?: string;
+  /** The service's answer the whole was normalised from, when it is kept as sent. */
+  answer?: ServiceAnswer;
 }
 
 /**
@@ -245,6 +248,7 @@ async function keepWhole(
       params: view.params,
       data: view.whole,
       fetchedAt: view.fetchedAt,
+      answer: view.answer,
       shape,
       keepMs: view.keepMs,
     })

@@ -13,7 +13,7 @@
  */
 
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { StoredResult } from '../cache/results.js';
+import type { StoredResult } from '../cache/result-format.js';
 import type { Fetched } from '../cache/shared.js';
 import { accountOf, ownerOf } from '../guard/accounts.js';
 import { checkedData, type Tool, type ToolContext, ToolRefusal } from '../kit/index.js';
@@ -189,6 +189,9 @@ async function answerData(
     throw new ToolRefusal(await cursorRefusal(services, call.account, tool, params, onlyCursor, found));
   }
   const whole = found?.result.data ?? (await tool.data(params, toolContext));
+  // The service's answer is kept as sent only when the whole is that one answer's data, unchanged.
+  const [fetched, ...more] = call.fetches;
+  const answer = !found && more.length === 0 && fetched?.data === whole ? fetched.answer : undefined;
   const data = await answerPage(
     services,
     { ...tool, pages },
@@ -201,6 +204,7 @@ async function answerData(
       fetchedAt: found?.result.fetchedAt ?? call.fetches[0]?.fetchedAt ?? Date.now(),
       keepMs: tool.kind === 'endpoint' ? tool.refreshSeconds * 1000 : 0,
       resultId: found?.id,
+      answer,
     },
   );
   return { data, stored: found?.result };

@@ -2,6 +2,7 @@
  * The messages between the server's thread and the query engine's (engine.ts, engine-worker.ts):
  * plain data, so that nothing but JSON-like values crosses.
  */
+import type { KeptBody } from '../cache/result-format.js';
 import type { RowsShape } from '../kit/pages.js';
 import type { Columns, QueryErrorCode } from '../kit/queries.js';
 
@@ -41,8 +42,8 @@ export type ToEngine =
       owner: string;
       table: TableRef;
       shape: RowsShape;
-      /** The kept result as the store holds it: JSON text, the tool's data under `data`. */
-      stored: string;
+      /** The kept result's body: its data as JSON, or the service's answer to normalise. */
+      stored: KeptBody;
       /** Rows × columns, for the engine's bound. */
       cells: number;
     };

@@ -5,6 +5,7 @@
  */
 import type sqlite3InitModule from '@sqlite.org/sqlite-wasm';
 import type { EngineErrorCode, EngineLimits, QueryReply, TableRef, ToEngine } from './engine-protocol.js';
+import { revive } from './revive.js';
 import { type Cell, cellsOf } from './rows.js';
 
 type Sqlite3 = Awaited<ReturnType<typeof sqlite3InitModule>>;
@@ -184,7 +185,11 @@ export function loadTable(owner: Owner, message: Extract<ToEngine, { kind: 'load
   const { table } = message;
   dropTable(owner, table.name);
   createShell(owner, table);
-  const { data } = JSON.parse(message.stored) as { data: Record<string, unknown> };
+  const { stored } = message;
+  const data =
+    'json' in stored
+      ? (JSON.parse(stored.json) as Record<string, unknown>)
+      : revive(stored.tool, stored.params, JSON.parse(stored.answer), stored.nowMs);
   const rows = cellsOf(data, message.shape, table.columns);
   const { sqlite3, limits } = engine();
   const { capi } = sqlite3;

@@ -5,6 +5,12 @@
  * time a query reads it. Nothing is fetched and nothing is charged here.
  */
 import { LRUCache } from 'lru-cache';
+import {
+  type KeptBody,
+  keptBodyOfResult,
+  type ServiceAnswer,
+  type StoredResult,
+} from '../cache/result-format.js';
 import { keepUntil, type ResultStore } from '../cache/results.js';
 import type { RowsShape } from '../kit/pages.js';
 import type { QueryAnswer, QueryErrorCode } from '../kit/queries.js';
@@ -23,6 +29,8 @@ export interface ToKeep {
   data: Record<string, unknown>;
   /** When the service answered, in milliseconds. */
   fetchedAt: number;
+  /** The service's answer the data was normalised from, when it is kept as sent (result-format.ts). */
+  answer?: ServiceAnswer;
   /** Where its rows are; none: kept for its pages only, not as a table. */
   shape?: RowsShape;
   keepMs: number;
@@ -46,10 +54,7 @@ export class KeptTables {
   ) {}
 
   /** Results being written that the answer did not wait for: their tables are loaded from here meanwhile. */
-  private readonly writing = new Map<
-    string,
-    { owner: string; data: Record<string, unknown>; done: Promise<unknown> }
-  >();
+  private readonly writing = new Map<string, { result: StoredResult; done: Promise<unknown> }>();
 
   /**
    * Keeps the call's data (and names its table); undefined when it is too large to keep. An answer
@@ -60,10 +65,11 @@ export class KeptTables {
     const id = keptId(call.owner, call.tool, call.params, call.fetchedAt);
     const known = this.known.get(id);
     if (known && known.expires > Date.now()) return known;
-    const { owner, tool, params, data, fetchedAt, shape } = call;
+    const { owner, tool, params, data, fetchedAt, answer, shape } = call;
     const expires = keepUntil(call.keepMs);
-    const written = this.results.put(id, { tool, owner, params, data, fetchedAt }, expires);
-    if (call.whole) this.track(id, owner, data, written);
+    const result: StoredResult = { tool, owner, params, data, fetchedAt, ...(answer ? { answer } : {}) };
+    const written = this.results.put(id, result, expires);
+    if (call.whole) this.track(id, result, written);
     else if (!(await written)) return undefined;
     const kept: Kept = { id };
     const rows = shape === undefined ? 0 : rowCount(data, shape);
@@ -80,16 +86,16 @@ export class KeptTables {
     await Promise.all([...this.writing.values()].map((w) => w.done));
   }
 
-  private track(id: string, owner: string, data: Record<string, unknown>, written: Promise<boolean>): void {
+  private track(id: string, result: StoredResult, written: Promise<boolean>): void {
     const done = written.catch(() => false).finally(() => this.writing.delete(id));
-    this.writing.set(id, { owner, data, done });
+    this.writing.set(id, { result, done });
   }
 
-  /** A kept result as the store holds it (JSON, its data under `data`): still being written, or stored. */
-  private async stored(id: string, owner: string): Promise<string | undefined> {
+  /** A kept result's body, for the query engine: still being written, or stored. */
+  private async stored(id: string, owner: string): Promise<KeptBody | undefined> {
     const writing = this.writing.get(id);
-    if (writing) return writing.owner === owner ? JSON.stringify({ data: writing.data }) : undefined;
-    return this.results.text(id, owner);
+    if (writing) return writing.result.owner === owner ? keptBodyOfResult(writing.result) : undefined;
+    return this.results.body(id, owner);
   }
 
   /** The table this process kept under `id`, if it did. */

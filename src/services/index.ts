@@ -23,6 +23,7 @@ import { FileCatalog } from '../kept/catalog.js';
 import { engineLimits, QueryEngine } from '../kept/engine.js';
 import { KeptTables } from '../kept/kept.js';
 import { RedisCatalog } from '../kept/redis-catalog.js';
+import { revive } from '../kept/revive.js';
 import type { CallObserver } from '../ops/events.js';
 import { type Log, type LogDestination, logCalls, openLog, SILENT_LOG } from '../ops/logs.js';
 import type { Metrics } from '../ops/metrics.js';
@@ -111,7 +112,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const redis =
     config.redisUrl === undefined ? undefined : new RedisConnection(config.redisUrl, config.redisPrefix, log);
   const cacheStore = redis ? new RedisCacheStore(redis) : new MemoryCacheStore();
-  const results = redis ? new RedisResultStore(redis) : new FileResultStore(config.stateDir);
+  const results = redis ? new RedisResultStore(redis, revive) : new FileResultStore(config.stateDir, revive);
   const { kept, engine } = keptTables(config, results, redis);
   const scripts = new ScriptRunner(scriptLimits(config));
   const { guard, notice } = creditGuard(config, { redis, log, now, showLocations: options.showLocations });

@@ -39,6 +39,8 @@ export interface UpstreamResponse {
   attempts: number;
   /** The body's size as it arrived: what handling it weighs (cpu-turns.ts). */
   bytes: number;
+  /** The body as it arrived, when it holds nothing of the key (else `body` is redacted and this is absent). */
+  raw?: Buffer;
 }
 
 export type QueryParams = Record<string, string | number | boolean | undefined>;

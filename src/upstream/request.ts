@@ -20,9 +20,11 @@ export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 export function readResponse(
   response: RawResponse,
   apiKey: string,
-): { body: unknown; creditCount: number | undefined } {
-  const text = Buffer.concat(response.chunks).toString('utf8');
-  const body = redactKey(parseJson(text), text, apiKey);
+): { body: unknown; creditCount: number | undefined; raw?: Buffer } {
+  const bytes = Buffer.concat(response.chunks);
+  const text = bytes.toString('utf8');
+  const parsed = parseJson(text);
+  const body = redactKey(parsed, text, apiKey);
   const status = statusOf(body);
   if (response.statusCode !== 200 || (status.code !== undefined && status.code !== 0)) {
     throw new UpstreamError(
@@ -41,7 +43,8 @@ export function readResponse(
       'The service sent a body that is not valid JSON',
     );
   }
-  return { body, creditCount: status.credits };
+  // The bytes as sent, only when they hold nothing of the key: what a kept result may store as is.
+  return { body, creditCount: status.credits, ...(body === parsed ? { raw: bytes } : {}) };
 }
 
 export interface RawResponse {

@@ -14,6 +14,11 @@ const VALUES: unknown[] = [
   null,
   0,
   -1.5e-7,
+  9.999999999999999e14,
+  1e15,
+  -123456.789,
+  1e21,
+  2 ** 53,
   Number.NaN,
   true,
   false,
@@ -43,8 +48,19 @@ describe('jsonLongerThan', () => {
     }
   });
 
-  it('counts exactly where nothing needs escaping', () => {
-    for (const value of [{}, [], { a: [1, 'b', null], c: { d: true } }, VALUES.at(-1)]) {
+  it('counts no number longer than it is written, at any magnitude', () => {
+    for (let exponent = -30; exponent <= 30; exponent++) {
+      for (const mantissa of [1, 1.5, 9.999999999999, 4.0625, 7]) {
+        for (const value of [mantissa * 10 ** exponent, -mantissa * 10 ** exponent]) {
+          expect(jsonLongerThan(value, JSON.stringify(value).length), String(value)).toBe(false);
+        }
+      }
+    }
+  });
+
+  it('counts exactly where nothing needs escaping and no number needs writing', () => {
+    const rows = Array.from({ length: 50 }, (_, i) => ({ name: `row ${i}`, up: i % 2 === 0, gone: null }));
+    for (const value of [{}, [], { a: [7, 'b', null], c: { d: true } }, { rows }]) {
       const length = JSON.stringify(value).length;
       expect(jsonLongerThan(value, length - 1)).toBe(true);
       expect(jsonLongerThan(value, length)).toBe(false);

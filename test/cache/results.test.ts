@@ -5,7 +5,9 @@
 import { readdirSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileResultStore, type StoredResult } from '../../src/cache/results.js';
+import type { StoredResult } from '../../src/cache/result-format.js';
+import { FileResultStore } from '../../src/cache/results.js';
+import { revive } from '../../src/kept/revive.js';
 import { newStateDir } from '../helpers/cli.js';
 
 /** A result whose file is about `kb` KB. */
@@ -21,9 +23,9 @@ function result(kb: number): StoredResult {
 
 function held(stateDir: string): { ids: string[]; bytes: number } {
   const dir = join(stateDir, 'results');
-  const files = readdirSync(dir).filter((name) => name.endsWith('.json'));
+  const files = readdirSync(dir).filter((name) => name.endsWith('.result'));
   return {
-    ids: files.map((name) => name.slice(0, -'.json'.length)).sort(),
+    ids: files.map((name) => name.slice(0, -'.result'.length)).sort(),
     bytes: files.reduce((sum, name) => sum + statSync(join(dir, name)).size, 0),
   };
 }
@@ -31,7 +33,7 @@ function held(stateDir: string): { ids: string[]; bytes: number } {
 /** Sets a kept result's last use `secondsAgo` before now, as a use long past would have left it. */
 function usedAgo(stateDir: string, id: string, secondsAgo: number): void {
   const when = new Date(Date.now() - secondsAgo * 1000);
-  utimesSync(join(stateDir, 'results', `${id}.json`), when, when);
+  utimesSync(join(stateDir, 'results', `${id}.result`), when, when);
 }
 
 const BOUND = { mostBytes: 10 * 1024, scanEveryMs: 10_000 };
@@ -47,7 +49,7 @@ async function put(store: FileResultStore, kb: number): Promise<string> {
 describe('the file result store', () => {
   it('stays within its bound, the least recently used result out first', async () => {
     const stateDir = newStateDir();
-    const store = new FileResultStore(stateDir, BOUND);
+    const store = new FileResultStore(stateDir, revive, BOUND);
     const a = await put(store, 4);
     const b = await put(store, 4);
     usedAgo(stateDir, a, 20);
@@ -58,7 +60,7 @@ describe('the file result store', () => {
     expect(held(stateDir).ids).toEqual([a, c].sort());
     expect(held(stateDir).bytes).toBeLessThanOrEqual(BOUND.mostBytes);
     // Another process (this one still has `b` parsed in memory, which serves it until it expires).
-    const another = new FileResultStore(stateDir, BOUND);
+    const another = new FileResultStore(stateDir, revive, BOUND);
     expect(await another.get(b, 'account-a')).toBeUndefined();
     expect(await another.get(c, 'account-a')).toBeDefined();
   });
@@ -66,8 +68,8 @@ describe('the file result store', () => {
   it("counts another process's results at the latest one scan interval later", async () => {
     const stateDir = newStateDir();
     let now = 1_000_000;
-    const ours = new FileResultStore(stateDir, BOUND, () => now);
-    const theirs = new FileResultStore(stateDir, BOUND, () => now);
+    const ours = new FileResultStore(stateDir, revive, BOUND, () => now);
+    const theirs = new FileResultStore(stateDir, revive, BOUND, () => now);
     const first = await put(ours, 1);
     usedAgo(stateDir, first, 60);
     for (let i = 0; i < 2; i++) await put(theirs, 4);
