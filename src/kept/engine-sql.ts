@@ -4,9 +4,10 @@
  * its deadline, read-only, its rows bounded.
  */
 import type sqlite3InitModule from '@sqlite.org/sqlite-wasm';
+import { insertRows } from './engine-insert.js';
 import type { EngineErrorCode, EngineLimits, QueryReply, TableRef, ToEngine } from './engine-protocol.js';
 import { revive } from './revive.js';
-import { type Cell, cellsOf } from './rows.js';
+import { cellsOf } from './rows.js';
 
 type Sqlite3 = Awaited<ReturnType<typeof sqlite3InitModule>>;
 type Db = InstanceType<Sqlite3['oo1']['DB']>;
@@ -60,8 +61,6 @@ const ACTIONS = [
   'RECURSIVE',
 ] as const;
 
-/** About how many characters of rows one statement inserts when a table is loaded. */
-const LOAD_CHUNK_BYTES = 256 * 1024;
 /** SQLite runs this many virtual machine steps between looks at the deadline. */
 const PROGRESS_STEPS = 10_000;
 /** The longest SQL a query may be, in bytes. */
@@ -167,57 +166,19 @@ export function syncShells(owner: Owner, tables: readonly TableRef[]): number {
 }
 
 /**
- * A cell as an SQL literal. A string's quotes are doubled, which is all SQLite's literals escape;
- * a NUL character, which would end the statement's text, is dropped.
- */
-function literal(value: Cell): string {
-  if (value === null) return 'NULL';
-  if (typeof value === 'number') return String(value);
-  return `'${value.replaceAll("'", "''").replaceAll('\0', '')}'`;
-}
-
-/**
  * The table's rows, from its kept result's data, in its shell (made anew): the cells it now holds.
- * Rows go in as literals, about LOAD_CHUNK_BYTES a statement, in one transaction: in WebAssembly
- * the fastest way in, since SQLite parses them in one pass where binding pays a call a value.
+ * A result kept as the service sent it is normalised here, off the server's thread.
  */
 export function loadTable(owner: Owner, message: Extract<ToEngine, { kind: 'load' }>): number {
-  const { table } = message;
+  const { table, stored } = message;
   dropTable(owner, table.name);
   createShell(owner, table);
-  const { stored } = message;
   const data =
     'json' in stored
       ? (JSON.parse(stored.json) as Record<string, unknown>)
       : revive(stored.tool, stored.params, JSON.parse(stored.answer), stored.nowMs);
   const rows = cellsOf(data, message.shape, table.columns);
-  const { sqlite3, limits } = engine();
-  const { capi } = sqlite3;
-  const insert = `INSERT INTO ${quoted(table.name)} VALUES `;
-  trusted(() => {
-    // A statement of ours may be longer than a query may (a row holds values up to maxValueBytes).
-    capi.sqlite3_limit(owner.db, capi.SQLITE_LIMIT_SQL_LENGTH, 2 * limits.maxValueBytes + LOAD_CHUNK_BYTES);
-    owner.db.exec('BEGIN');
-    try {
-      let values: string[] = [];
-      let bytes = 0;
-      for (const row of rows) {
-        const value = `(${row.map(literal).join(',')})`;
-        values.push(value);
-        bytes += value.length;
-        if (bytes < LOAD_CHUNK_BYTES) continue;
-        owner.db.exec(insert + values.join(','));
-        [values, bytes] = [[], 0];
-      }
-      if (values.length > 0) owner.db.exec(insert + values.join(','));
-      owner.db.exec('COMMIT');
-    } catch (error) {
-      owner.db.exec('ROLLBACK');
-      throw error;
-    } finally {
-      capi.sqlite3_limit(owner.db, capi.SQLITE_LIMIT_SQL_LENGTH, MAX_SQL_BYTES);
-    }
-  });
+  trusted(() => insertRows(engine().sqlite3, owner.db, quoted(table.name), table.columns.length, rows));
   const cells = rows.length * table.columns.length;
   owner.tables.set(table.name, { id: table.id, loaded: true, cells });
   return cells;

@@ -153,7 +153,7 @@ describe('what the service answers goes into a table as it is', () => {
       format: 'json',
     });
     expect(result.isError, textOf(result)).toBeFalsy();
-    // A NUL would end the statement's text: it is the one character dropped.
+    // A NUL would end the text as SQLite hands it back: it is the one character dropped.
     expect((result.structuredContent as { rows: unknown[][] }).rows.map(([name]) => name)).toEqual(
       NAMES.map((n) => n.replace('\u0000', '')),
     );
