@@ -85,10 +85,14 @@ function objectOf(schema: z.ZodObject, differences: Readonly<Record<string, Diff
   }
   const keys = Object.keys(shape);
   const moves = new Map(moved);
-  const read = (raw: Record<string, unknown>, key: string) => {
-    const from = moves.get(key);
-    return from === undefined ? raw[key] : typeof from === 'string' ? valueAt(raw, from) : from(raw);
-  };
+  // Most objects move nothing: their fields are read where they are, without a lookup a field.
+  const read =
+    moves.size === 0
+      ? (raw: Record<string, unknown>, key: string) => raw[key]
+      : (raw: Record<string, unknown>, key: string) => {
+          const from = moves.get(key);
+          return from === undefined ? raw[key] : typeof from === 'string' ? valueAt(raw, from) : from(raw);
+        };
   const schemaOf = z.preprocess((raw) => {
     if (!isRecord(raw)) return raw;
     // Only the output's fields (the object drops the rest): read from where they are upstream.

@@ -4,6 +4,7 @@
  * form). Both become one list of `{currency, ...figures}`.
  */
 import { z } from 'zod';
+import { readWith } from './fast-parse.js';
 import { lenient } from './lenient.js';
 
 const figures = z.record(z.string(), z.unknown());
@@ -17,6 +18,29 @@ const keyedQuote = z
   .transform((keyed): unknown[] =>
     Object.entries(keyed).map(([currency, values]) => ({ currency, ...values })),
   );
+
+/** A plain object, as zod's record takes one: not an array, of no class of its own. */
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+// zod's result for the keyed form without its copies: each currency's figures are read once into
+// the entry they become (a quote of four currencies in a 10,000-point history is 40,000 entries).
+readWith(keyedQuote, ({ giveWay }) => (keyed) => {
+  if (!isPlainRecord(keyed)) return giveWay();
+  const entries: Record<string, unknown>[] = [];
+  for (const currency of Object.keys(keyed)) {
+    if (currency === '__proto__') continue;
+    const values = keyed[currency];
+    if (!isPlainRecord(values)) return giveWay();
+    const entry: Record<string, unknown> = { currency };
+    for (const key in values) if (key !== '__proto__') entry[key] = values[key];
+    entries.push(entry);
+  }
+  return entries;
+});
 
 /** A quote, keyed or listed, read as a list of `entry` (an output object with `currency`). */
 export function quoteOf<E extends z.ZodObject>(entry: E) {
