@@ -2,16 +2,16 @@
  * Imported first by the CLI, before any other module loads: V8 flags that keep the server's memory
  * small, set at run time (V8 reads them when it needs them). On stdio the young generation keeps its
  * first size; over HTTP the old generation grows by a fifth rather than fourfold from the start, and
- * on stdio once the server has started (sooner, it slows the `initialize` answer); WebAssembly
- * (undici's HTTP parser) is compiled once. `svc-mcp sandbox` keeps V8's defaults. Why, with the
- * figures: docs/decisions/001-heap-settings.md.
+ * on stdio once the server has started (sooner, it slows the `initialize` answer); WebAssembly is
+ * optimised only where it runs long (SQLite's queries), not undici's HTTP parser. `svc-mcp sandbox`
+ * keeps V8's defaults. Why, with the figures: docs/decisions/001-heap-settings.md, and 019.
  */
 import { setFlagsFromString } from 'node:v8';
 
 const command = process.argv[2];
 if (command === 'http') setFlagsFromString('--heap-growing-percent=20');
+if (command !== 'sandbox') setFlagsFromString('--wasm-tiering-budget=18000000');
 if (command !== 'http' && command !== 'sandbox') setFlagsFromString('--semi-space-growth-factor=1');
-if (command !== 'sandbox') setFlagsFromString('--liftoff-only');
 
 /** The old generation's bound for a server that has started (stdio: see above). */
 export function afterStartup(): void {
