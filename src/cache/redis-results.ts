@@ -26,14 +26,14 @@ import {
 } from './results.js';
 
 /**
- * KEYS: the result, the last uses, the sizes. ARGV: id, the stored result, keep ms, now ms, the
- * bound, the prefix of a result's key. Keeps the result, forgets those Redis expired, then drops
- * the least recently used until all fit the bound.
+ * KEYS: the result, the last uses, the sizes. ARGV: id, the result's first line, keep ms, now ms,
+ * the bound, the prefix of a result's key, the result's body. Keeps the result, forgets those Redis
+ * expired, then drops the least recently used until all fit the bound.
  */
 const PUT = script(`
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+redis.call('SET', KEYS[1], ARGV[2] .. ARGV[7], 'PX', ARGV[3])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
-redis.call('HSET', KEYS[3], ARGV[1], string.len(ARGV[2]))
+redis.call('HSET', KEYS[3], ARGV[1], string.len(ARGV[2]) + string.len(ARGV[7]))
 local total = 0
 for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
   if redis.call('EXISTS', ARGV[6] .. id) == 0 then
@@ -64,15 +64,14 @@ export class RedisResultStore implements ResultStore {
   ) {}
 
   async put(id: string, result: StoredResult, expires: number): Promise<boolean> {
-    const stored = encodeResult(result, expires);
-    const bytes = stored.length;
+    const { head, body, bytes } = encodeResult(result, expires);
     if (bytes > RESULT_MOST_BYTES) return false;
     const now = Date.now();
     if (expires <= now) return true;
     await this.redis.run(
       PUT,
       [this.resultKey(id), this.redis.key('results', 'used'), this.redis.key('results', 'bytes')],
-      [id, stored, expires - now, now, RESULTS_MOST_BYTES, this.resultKey('')],
+      [id, head, expires - now, now, RESULTS_MOST_BYTES, this.resultKey(''), body],
     );
     this.recent.remember(id, result, bytes, expires);
     return true;

@@ -59,12 +59,17 @@ export interface Decoded {
   body: Buffer;
 }
 
-export function encodeResult(result: StoredResult, expires: number): Buffer {
+/** A result as stored: its first line and its body, written one after the other (never joined in memory). */
+export function encodeResult(
+  result: StoredResult,
+  expires: number,
+): { head: Buffer; body: Buffer; bytes: number } {
   const { tool, owner, params, fetchedAt, answer } = result;
   const header: ResultHeader = { tool, owner, params, fetchedAt, expires };
   if (answer) header.nowMs = answer.nowMs;
+  const head = Buffer.from(`${JSON.stringify(header)}\n`);
   const body = answer ? answer.bytes : Buffer.from(JSON.stringify(result.data));
-  return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]);
+  return { head, body, bytes: head.length + body.length };
 }
 
 /** The stored result's first line and body; undefined for anything else (a miss, never a fault). */

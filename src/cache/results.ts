@@ -120,12 +120,11 @@ export class FileResultStore implements ResultStore {
   }
 
   async put(id: string, result: StoredResult, expires: number): Promise<boolean> {
-    const stored = encodeResult(result, expires);
-    const bytes = stored.length;
+    const { head, body, bytes } = encodeResult(result, expires);
     if (bytes > RESULT_MOST_BYTES) return false;
     makeStateDir(this.dir);
     const temp = join(this.dir, `${id}.${process.pid}.tmp`);
-    await writeFile(temp, stored, { mode: 0o600 });
+    await writeFile(temp, [head, body], { mode: 0o600 });
     await rename(temp, this.path(id));
     this.recent.remember(id, result, bytes, expires);
     this.held += bytes;

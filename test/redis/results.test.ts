@@ -64,6 +64,23 @@ describe.skipIf(missing)('kept results across replicas', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('an answer kept as the service sent it is paged and queried through the other replica', async () => {
+    const [one, other] = replicas as [Session, Session];
+    // 5,000 points in two currencies: past 2 MB, so Redis holds the service's own body.
+    const args = { count: 5000, interval: '5m', convert: 'USD,EUR', format: 'json' };
+    const first = await one.call('get_global_metrics_historical', args);
+    type History = { quotes: { timestamp: string }[]; next?: Record<string, unknown>; kept: { table: string } };
+    const { quotes, next, kept } = first.structuredContent as History;
+    const second = await other.call('get_global_metrics_historical', { ...next, format: 'json' });
+    expect(second._meta).toMatchObject({ credits: 0, stored: true });
+    const shown = [...quotes, ...(second.structuredContent as History).quotes].map((q) => q.timestamp);
+    const queried = await other.call('query_data', {
+      sql: `SELECT timestamp FROM ${kept.table} ORDER BY rowid LIMIT ${shown.length}`,
+      format: 'json',
+    });
+    expect((queried.structuredContent as { rows: unknown[][] }).rows.map(([t]) => t)).toEqual(shown);
+  });
+
   it('a table kept through one replica is queried through the other, for its owner only; it expires on both at once', async () => {
     const [one, other] = replicas as [Session, Session];
     const first = await one.call('get_cryptocurrency_listings_latest', { limit: 300, format: 'json' });
