@@ -202,8 +202,10 @@ async function requestUpstream(
         charged = credits;
         // Whole: every record paid for is kept, and the answer shows it a page at a time; each page
         // is checked against the output schema as it is shown (call/paging.ts).
-        const nowMs = services.now();
-        const data = await cpuTurns.run(answer.bytes, () => endpoint.normalise(answer.body, params, nowMs));
+        const { data, nowMs } = await cpuTurns.run(answer.bytes, () => {
+          const at = services.now();
+          return { data: endpoint.normalise(answer.body, params, at), nowMs: at };
+        });
         return { data, credits, ...keptAsSent(answer, nowMs) };
       },
       call.signal,
