@@ -69,7 +69,11 @@ describe.skipIf(missing)('kept results across replicas', () => {
     // 5,000 points in two currencies: past 2 MB, so Redis holds the service's own body.
     const args = { count: 5000, interval: '5m', convert: 'USD,EUR', format: 'json' };
     const first = await one.call('get_global_metrics_historical', args);
-    type History = { quotes: { timestamp: string }[]; next?: Record<string, unknown>; kept: { table: string } };
+    type History = {
+      quotes: { timestamp: string }[];
+      next?: Record<string, unknown>;
+      kept: { table: string };
+    };
     const { quotes, next, kept } = first.structuredContent as History;
     const second = await other.call('get_global_metrics_historical', { ...next, format: 'json' });
     expect(second._meta).toMatchObject({ credits: 0, stored: true });
