@@ -202,10 +202,15 @@ async function requestUpstream(
         charged = credits;
         // Whole: every record paid for is kept, and the answer shows it a page at a time; each page
         // is checked against the output schema as it is shown (call/paging.ts).
-        const { data, nowMs } = await cpuTurns.run(answer.bytes, () => {
-          const at = services.now();
-          return { data: endpoint.normalise(answer.body, params, at), nowMs: at };
-        });
+        // The answer just parsed is normalised next, not after answers read since (it is held meanwhile).
+        const { data, nowMs } = await cpuTurns.run(
+          answer.bytes,
+          () => {
+            const at = services.now();
+            return { data: endpoint.normalise(answer.body, params, at), nowMs: at };
+          },
+          'next',
+        );
         return { data, credits, ...keptAsSent(answer, nowMs) };
       },
       call.signal,
