@@ -11,16 +11,10 @@
 export const LIGHT_BYTES = 64 * 1024;
 
 export class CpuTurns {
-  /** Work waiting for its turn, the next first. */
-  private readonly waiting: (() => void)[] = [];
-  private turning = false;
+  private last: Promise<unknown> = Promise.resolve();
 
-  /**
-   * `work`'s result: at once when `bytes` (what it handles) is light, else alone in its turn. Work
-   * that goes on with what the caller's last turn produced (normalising the answer just parsed)
-   * asks for the `next` turn: what it holds is not kept waiting behind answers read since.
-   */
-  run<T>(bytes: number, work: () => T, place: 'last' | 'next' = 'last'): Promise<T> {
+  /** `work`'s result: at once when `bytes` (what it handles) is light, else alone in its turn. */
+  run<T>(bytes: number, work: () => T): Promise<T> {
     if (bytes < LIGHT_BYTES) {
       try {
         return Promise.resolve(work());
@@ -28,28 +22,20 @@ export class CpuTurns {
         return Promise.reject(error);
       }
     }
-    return new Promise<T>((resolve, reject) => {
-      const turn = () => {
-        try {
-          resolve(work());
-        } catch (error) {
-          reject(error);
-        }
-      };
-      if (place === 'next') this.waiting.unshift(turn);
-      else this.waiting.push(turn);
-      if (!this.turning) this.turnNext();
-    });
-  }
-
-  /** One piece of work in a macrotask of its own, then the next, until none waits. */
-  private turnNext(): void {
-    this.turning = true;
-    setImmediate(() => {
-      this.waiting.shift()?.();
-      if (this.waiting.length > 0) this.turnNext();
-      else this.turning = false;
-    });
+    const turn = this.last.then(
+      () =>
+        new Promise<T>((resolve, reject) => {
+          setImmediate(() => {
+            try {
+              resolve(work());
+            } catch (error) {
+              reject(error);
+            }
+          });
+        }),
+    );
+    this.last = turn.catch(() => undefined);
+    return turn;
   }
 }
 

@@ -202,15 +202,10 @@ async function requestUpstream(
         charged = credits;
         // Whole: every record paid for is kept, and the answer shows it a page at a time; each page
         // is checked against the output schema as it is shown (call/paging.ts).
-        // The answer just parsed is normalised next, not after answers read since (it is held meanwhile).
-        const { data, nowMs } = await cpuTurns.run(
-          answer.bytes,
-          () => {
-            const at = services.now();
-            return { data: endpoint.normalise(answer.body, params, at), nowMs: at };
-          },
-          'next',
-        );
+        const { data, nowMs } = await cpuTurns.run(answer.bytes, () => {
+          const at = services.now();
+          return { data: endpoint.normalise(answer.body, params, at), nowMs: at };
+        });
         return { data, credits, ...keptAsSent(answer, nowMs) };
       },
       call.signal,

@@ -124,17 +124,6 @@ describe('cpu turns', () => {
     expect(order.indexOf('heavy 1')).toBeLessThan(order.indexOf('heavy 2'));
   });
 
-  it("work that goes on with a turn's result takes the next turn, ahead of work waiting", async () => {
-    const turns = new CpuTurns();
-    const order: string[] = [];
-    const first = turns.run(LIGHT_BYTES, () => order.push('read 1'));
-    const waiting = [2, 3].map((i) => turns.run(LIGHT_BYTES, () => order.push(`read ${i}`)));
-    await first;
-    await turns.run(LIGHT_BYTES, () => order.push('normalise 1'), 'next');
-    await Promise.all(waiting);
-    expect(order).toEqual(['read 1', 'normalise 1', 'read 2', 'read 3']);
-  });
-
   it('a piece that throws rejects alone; the next still runs', async () => {
     const turns = new CpuTurns();
     const failed = turns.run(LIGHT_BYTES, () => {
