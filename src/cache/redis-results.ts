@@ -6,24 +6,8 @@
  */
 import type { RedisConnection } from '../redis.js';
 import { script } from '../redis.js';
-import {
-  type Decoded,
-  decodeResult,
-  encodeResult,
-  type KeptBody,
-  keptBodyOf,
-  keptBodyOfResult,
-  type Revive,
-  resultOf,
-  type StoredResult,
-} from './result-format.js';
-import {
-  RESULT_ID,
-  RESULT_MOST_BYTES,
-  RESULTS_MOST_BYTES,
-  RecentResults,
-  type ResultStore,
-} from './results.js';
+import { type Decoded, decodeResult, encodeResult, type Revive, type StoredResult } from './result-format.js';
+import { BaseResultStore, RESULT_MOST_BYTES, RESULTS_MOST_BYTES } from './results.js';
 
 /**
  * KEYS: the result, the last uses, the sizes. ARGV: id, the result's first line, keep ms, now ms,
@@ -55,13 +39,13 @@ end
 return total
 `);
 
-export class RedisResultStore implements ResultStore {
-  private readonly recent = new RecentResults();
-
+export class RedisResultStore extends BaseResultStore {
   constructor(
     private readonly redis: RedisConnection,
-    private readonly revive: Revive,
-  ) {}
+    revive: Revive,
+  ) {
+    super(revive);
+  }
 
   async put(id: string, result: StoredResult, expires: number): Promise<boolean> {
     const { head, body, bytes } = encodeResult(result, expires);
@@ -77,28 +61,8 @@ export class RedisResultStore implements ResultStore {
     return true;
   }
 
-  /** What this replica put is served from memory for its keep time, else read from Redis. */
-  async get(id: string, owner: string): Promise<StoredResult | undefined> {
-    if (!RESULT_ID.test(id)) return undefined;
-    const recent = this.recent.recall(id, owner);
-    if (recent !== undefined) {
-      await this.used(id);
-      return recent;
-    }
-    const kept = await this.read(id, owner);
-    return kept && resultOf(kept, this.revive);
-  }
-
-  async body(id: string, owner: string): Promise<KeptBody | undefined> {
-    if (!RESULT_ID.test(id)) return undefined;
-    const recent = this.recent.recall(id, owner);
-    if (recent !== undefined) return keptBodyOfResult(recent);
-    const kept = await this.read(id, owner);
-    return kept && keptBodyOf(kept);
-  }
-
   /** The result from Redis, when it is there and the owner's. */
-  private async read(id: string, owner: string): Promise<Decoded | undefined> {
+  protected async read(id: string, owner: string): Promise<Decoded | undefined> {
     const stored = await this.redis.use((redis) => redis.getBuffer(this.resultKey(id)));
     const kept = stored === null ? undefined : decodeResult(stored);
     // The owner is checked on the record itself, before anything of it is handed on.
@@ -107,7 +71,7 @@ export class RedisResultStore implements ResultStore {
     return kept;
   }
 
-  private async used(id: string): Promise<void> {
+  protected async used(id: string): Promise<void> {
     await this.redis.use((redis) => redis.zadd(this.redis.key('results', 'used'), 'XX', Date.now(), id));
   }
 

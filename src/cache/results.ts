@@ -95,46 +95,26 @@ export class RecentResults {
 }
 
 /**
- * The result store of one machine: a file a result under `<stateDir>/results`. The directory is
- * read (each file's size and last use) only when what it holds may have passed RESULTS_MOST_BYTES:
- * this process counts what it writes on top of the last reading, and reads again at the latest
- * SCAN_EVERY_MS after it, for what other processes wrote meanwhile. A burst of calls then does not
- * stat every kept result at each put, on the server's thread.
+ * What both result stores do alike: a result this process put is served from memory
+ * (RecentResults) for its keep time; any other is read where the store keeps it, its owner checked
+ * on its first line before anything of it is handed on.
  */
-export class FileResultStore implements ResultStore {
-  private readonly dir: string;
-  private readonly recent: RecentResults;
-  /** The directory's bytes at the last reading, plus what this process wrote since. */
-  private held = 0;
-  /** When the directory was last read; 0 before the first put. */
-  private scannedAt = 0;
+export abstract class BaseResultStore implements ResultStore {
+  protected readonly recent: RecentResults;
 
   constructor(
-    stateDir: string,
-    private readonly revive: Revive,
-    private readonly bounds = { mostBytes: RESULTS_MOST_BYTES, scanEveryMs: SCAN_EVERY_MS },
-    private readonly now: () => number = () => Date.now(),
+    protected readonly revive: Revive,
+    now: () => number = () => Date.now(),
   ) {
-    this.dir = join(stateDir, 'results');
     this.recent = new RecentResults(now);
   }
 
-  async put(id: string, result: StoredResult, expires: number): Promise<boolean> {
-    const { head, body, bytes } = encodeResult(result, expires);
-    if (bytes > RESULT_MOST_BYTES) return false;
-    makeStateDir(this.dir);
-    const temp = join(this.dir, `${id}.${process.pid}.tmp`);
-    await writeFile(temp, [head, body], { mode: 0o600 });
-    await rename(temp, this.path(id));
-    this.recent.remember(id, result, bytes, expires);
-    this.held += bytes;
-    const now = this.now();
-    if (this.held > this.bounds.mostBytes || now - this.scannedAt >= this.bounds.scanEveryMs) {
-      this.scannedAt = now;
-      await this.sweep(id).catch(() => {});
-    }
-    return true;
-  }
+  abstract put(id: string, result: StoredResult, expires: number): Promise<boolean>;
+  abstract close(): Promise<void>;
+  /** The stored result under `id`, when it is there, live and `owner`'s (its use then noted). */
+  protected abstract read(id: string, owner: string): Promise<Decoded | undefined>;
+  /** Notes a result's last use: the least recently used go first. */
+  protected abstract used(id: string): Promise<void>;
 
   async get(id: string, owner: string): Promise<StoredResult | undefined> {
     if (!RESULT_ID.test(id)) return undefined;
@@ -154,9 +134,51 @@ export class FileResultStore implements ResultStore {
     const kept = await this.read(id, owner);
     return kept && keptBodyOf(kept);
   }
+}
+
+/**
+ * The result store of one machine: a file a result under `<stateDir>/results`. The directory is
+ * read (each file's size and last use) only when what it holds may have passed RESULTS_MOST_BYTES:
+ * this process counts what it writes on top of the last reading, and reads again at the latest
+ * SCAN_EVERY_MS after it, for what other processes wrote meanwhile. A burst of calls then does not
+ * stat every kept result at each put, on the server's thread.
+ */
+export class FileResultStore extends BaseResultStore {
+  private readonly dir: string;
+  /** The directory's bytes at the last reading, plus what this process wrote since. */
+  private held = 0;
+  /** When the directory was last read; 0 before the first put. */
+  private scannedAt = 0;
+
+  constructor(
+    stateDir: string,
+    revive: Revive,
+    private readonly bounds = { mostBytes: RESULTS_MOST_BYTES, scanEveryMs: SCAN_EVERY_MS },
+    private readonly now: () => number = () => Date.now(),
+  ) {
+    super(revive, now);
+    this.dir = join(stateDir, 'results');
+  }
+
+  async put(id: string, result: StoredResult, expires: number): Promise<boolean> {
+    const { head, body, bytes } = encodeResult(result, expires);
+    if (bytes > RESULT_MOST_BYTES) return false;
+    makeStateDir(this.dir);
+    const temp = join(this.dir, `${id}.${process.pid}.tmp`);
+    await writeFile(temp, [head, body], { mode: 0o600 });
+    await rename(temp, this.path(id));
+    this.recent.remember(id, result, bytes, expires);
+    this.held += bytes;
+    const now = this.now();
+    if (this.held > this.bounds.mostBytes || now - this.scannedAt >= this.bounds.scanEveryMs) {
+      this.scannedAt = now;
+      await this.sweep(id).catch(() => {});
+    }
+    return true;
+  }
 
   /** The file of the result kept under `id` for `owner`, unless it expired (then removed) or is another's. */
-  private async read(id: string, owner: string): Promise<Decoded | undefined> {
+  protected async read(id: string, owner: string): Promise<Decoded | undefined> {
     const kept = decodeResult(await readFile(this.path(id)).catch(() => Buffer.alloc(0)));
     if (kept === undefined) return undefined;
     if (kept.header.expires <= this.now()) {
@@ -168,8 +190,8 @@ export class FileResultStore implements ResultStore {
     return kept;
   }
 
-  /** Its last use, which the sweep reads: the least recently used go first. */
-  private async used(id: string): Promise<void> {
+  /** Its last use, which the sweep reads. */
+  protected async used(id: string): Promise<void> {
     const now = new Date();
     await utimes(this.path(id), now, now).catch(() => {});
   }
