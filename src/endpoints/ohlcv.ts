@@ -55,6 +55,15 @@ const spacingFitsCandle: Rule = (value, add) => {
 };
 
 /** Whether the candle's period is over at `nowMs`: its time_close passed, or its open and length did. */
+/**
+ * The candles, each marked complete or not, in place: the parse made them, so nothing else holds
+ * them, and 50,000 candles are not copied to add one field.
+ */
+function marked<C extends object>(candles: C[], complete: (c: C) => boolean): (C & { complete: boolean })[] {
+  for (const c of candles) (c as C & { complete: boolean }).complete = complete(c);
+  return candles as (C & { complete: boolean })[];
+}
+
 function isComplete(
   c: { time_open: string; time_close?: string | null },
   length: CandleLength,
@@ -170,7 +179,7 @@ export const ohlcvHistorical = defineEndpoint({
     const length: CandleLength = params.time_period ?? 'daily';
     const items = recordsOf(upstreamOhlcvSeries, dataOf(body)).map((a) => ({
       ...a,
-      quotes: a.quotes.map((c) => ({ ...c, complete: isComplete(c, length, nowMs) })),
+      quotes: marked(a.quotes, (c) => isComplete(c, length, nowMs)),
     }));
     return { time_period: length, interval: candleInterval(params), items };
   },

@@ -119,21 +119,34 @@ function wider(a: ColumnType | undefined, b: ColumnType | undefined): ColumnType
   return 'text';
 }
 
+/**
+ * Each leaf of the rows once for what it is the same in every row of (an asset's fields, for each
+ * asset with points), and of each row for the rest: what a row holds, without the walk of an
+ * asset's fields for each of its points that building the rows takes.
+ */
+function eachLeafOnce(data: Row, shape: RowsShape, visit: Visit): void {
+  if ('list' in shape) {
+    eachRow(data, shape, visit, () => {});
+    return;
+  }
+  const root: Leaf = { path: '' };
+  for (const asset of (data.items as Row[] | undefined) ?? []) {
+    const points = (asset[shape.points] as Row[] | undefined) ?? [];
+    if (points.length > 0) eachLeaf(asset, root, visit, shape.points);
+    for (const point of points) eachLeaf(point, root, visit);
+  }
+}
+
 /** Every column the rows have, in the order first met, each with the type its values take (text when none has a value). */
 export function columnsOf(data: Row, shape: RowsShape): Columns {
   const leaves: Leaf[] = [];
-  eachRow(
-    data,
-    shape,
-    (leaf, value) => {
-      if (!leaf.seen) {
-        leaf.seen = true;
-        leaves.push(leaf);
-      }
-      leaf.type = wider(leaf.type, typeOf(value));
-    },
-    () => {},
-  );
+  eachLeafOnce(data, shape, (leaf, value) => {
+    if (!leaf.seen) {
+      leaf.seen = true;
+      leaves.push(leaf);
+    }
+    leaf.type = wider(leaf.type, typeOf(value));
+  });
   // Paths that name one column (in another letter case) make one column, of the wider type.
   const types = new Map<string, ColumnType | undefined>();
   for (const leaf of leaves) types.set(nameOf(leaf), wider(types.get(nameOf(leaf)), leaf.type));
