@@ -54,7 +54,6 @@ const spacingFitsCandle: Rule = (value, add) => {
     });
 };
 
-/** Whether the candle's period is over at `nowMs`: its time_close passed, or its open and length did. */
 /**
  * The candles, each marked complete or not, in place: the parse made them, so nothing else holds
  * them, and 50,000 candles are not copied to add one field.
@@ -64,6 +63,7 @@ function marked<C extends object>(candles: C[], complete: (c: C) => boolean): (C
   return candles as (C & { complete: boolean })[];
 }
 
+/** Whether the candle's period is over at `nowMs`: its time_close passed, or its open and length did. */
 function isComplete(
   c: { time_open: string; time_close?: string | null },
   length: CandleLength,

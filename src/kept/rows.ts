@@ -120,9 +120,9 @@ function wider(a: ColumnType | undefined, b: ColumnType | undefined): ColumnType
 }
 
 /**
- * Each leaf of the rows once for what it is the same in every row of (an asset's fields, for each
- * asset with points), and of each row for the rest: what a row holds, without the walk of an
- * asset's fields for each of its points that building the rows takes.
+ * Every leaf the rows hold, for their columns: an asset's fields once (when it has points), each
+ * point's once. The rows themselves repeat an asset's fields in each of its points' rows; their
+ * columns and types do not need that walk again.
  */
 function eachLeafOnce(data: Row, shape: RowsShape, visit: Visit): void {
   if ('list' in shape) {
