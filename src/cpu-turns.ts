@@ -34,7 +34,11 @@ export class CpuTurns {
           });
         }),
     );
-    this.last = turn.catch(() => undefined);
+    // The queue holds only when the turn ended, not its result: a heavy answer is not kept alive after its call.
+    this.last = turn.then(
+      () => undefined,
+      () => undefined,
+    );
     return turn;
   }
 }

@@ -3,6 +3,8 @@
  * (heavy answers one per turn of the event loop) and the stdio writer (short messages first).
  */
 import { Writable } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { CpuTurns, LIGHT_BYTES } from '../../src/cpu-turns.js';
 import { ShortFirstOutput } from '../../src/mcp/short-first-output.js';
@@ -138,6 +140,18 @@ describe('cpu turns', () => {
         throw new Error('light and bad');
       }),
     ).rejects.toThrow('light and bad');
+  });
+  it('holds nothing of a finished piece: its result is collected once its caller lets it go', async () => {
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const turns = new CpuTurns();
+    let result: object | undefined = await turns.run(LIGHT_BYTES, () => ({ rows: new Array(1000).fill(1) }));
+    const held = new WeakRef(result);
+    result = undefined;
+    // Turns may end a tick after their result is handed on: then nothing of it is left.
+    await new Promise((resolve) => setImmediate(resolve));
+    collect();
+    expect(held.deref()).toBeUndefined();
   });
 });
 
