@@ -20,8 +20,10 @@ const MAY_IMPORT = {
   'package-files': [],
   version: ['package-files'],
   'state-dir': [],
-  heap: [],
   'cpu-turns': [],
+  'idle-collection': [],
+  // V8's settings, set as the CLI starts: the collections once heavy work stops among them.
+  heap: ['cpu-turns', 'idle-collection'],
   'time-bounds': [],
   analysis: [],
   format: ['calendar'],

@@ -12,6 +12,8 @@ export const LIGHT_BYTES = 64 * 1024;
 
 export class CpuTurns {
   private last: Promise<unknown> = Promise.resolve();
+  /** Told of each heavy piece once it has run, with the bytes it handled (idle-collection.ts). */
+  afterHeavy: ((bytes: number) => void) | undefined;
 
   /** `work`'s result: at once when `bytes` (what it handles) is light, else alone in its turn. */
   run<T>(bytes: number, work: () => T): Promise<T> {
@@ -30,6 +32,8 @@ export class CpuTurns {
               resolve(work());
             } catch (error) {
               reject(error);
+            } finally {
+              this.afterHeavy?.(bytes);
             }
           });
         }),

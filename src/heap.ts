@@ -4,14 +4,18 @@
  * first size; over HTTP the old generation grows by a fifth rather than fourfold from the start, and
  * on stdio once the server has started (sooner, it slows the `initialize` answer); WebAssembly is
  * optimised only where it runs long (SQLite's queries), not undici's HTTP parser. `svc-mcp sandbox`
- * keeps V8's defaults. Why, with the figures: docs/decisions/001-heap-settings.md, and 019.
+ * keeps V8's defaults; the others collect once when heavy work stops (idle-collection.ts). Why, with
+ * the figures: docs/decisions/001-heap-settings.md, 019 and 020.
  */
 import { setFlagsFromString } from 'node:v8';
+import { cpuTurns } from './cpu-turns.js';
+import { fullCollection, IdleCollection } from './idle-collection.js';
 
 const command = process.argv[2];
 if (command === 'http') setFlagsFromString('--heap-growing-percent=20');
 if (command !== 'sandbox') setFlagsFromString('--wasm-tiering-budget=18000000');
 if (command !== 'http' && command !== 'sandbox') setFlagsFromString('--semi-space-growth-factor=1');
+if (command !== 'sandbox') cpuTurns.afterHeavy = new IdleCollection(fullCollection()).heavy;
 
 /** The old generation's bound for a server that has started (stdio: see above). */
 export function afterStartup(): void {

@@ -3,10 +3,10 @@
  * (heavy answers one per turn of the event loop) and the stdio writer (short messages first).
  */
 import { Writable } from 'node:stream';
-import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { CpuTurns, LIGHT_BYTES } from '../../src/cpu-turns.js';
+import { fullCollection, IdleCollection } from '../../src/idle-collection.js';
 import { ShortFirstOutput } from '../../src/mcp/short-first-output.js';
 import { BusyError, CallLimiter } from '../../src/services/limiter.js';
 import { until } from '../helpers/until.js';
@@ -142,8 +142,7 @@ describe('cpu turns', () => {
     ).rejects.toThrow('light and bad');
   });
   it('holds nothing of a finished piece: its result is collected once its caller lets it go', async () => {
-    setFlagsFromString('--expose-gc');
-    const collect = runInNewContext('gc') as () => void;
+    const collect = fullCollection();
     const turns = new CpuTurns();
     let result: object | undefined = await turns.run(LIGHT_BYTES, () => ({ rows: new Array(1000).fill(1) }));
     const held = new WeakRef(result);
@@ -152,6 +151,58 @@ describe('cpu turns', () => {
     await new Promise((resolve) => setImmediate(resolve));
     collect();
     expect(held.deref()).toBeUndefined();
+    // Making the collection callable gives no gc to anything else.
+    expect(runInNewContext('typeof gc')).toBe('undefined');
+  });
+});
+
+describe('the collection when heavy work stops', () => {
+  const quietMs = 300;
+  const heavyBytes = 3 * LIGHT_BYTES;
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  function collected() {
+    const turns = new CpuTurns();
+    const times: number[] = [];
+    turns.afterHeavy = new IdleCollection(() => times.push(Date.now()), { quietMs, heavyBytes }).heavy;
+    return { turns, times };
+  }
+
+  it('collects twice, a quiet spell apart, after enough heavy work, and not for light or little work', async () => {
+    const { turns, times } = collected();
+    for (let i = 0; i < 50; i++) await turns.run(LIGHT_BYTES - 1, () => i);
+    await turns.run(LIGHT_BYTES, () => 'one heavy piece');
+    await sleep(quietMs * 2);
+    expect(times).toEqual([]);
+    await turns.run(LIGHT_BYTES, () => 'two');
+    const lastHeavy = Date.now();
+    await turns.run(LIGHT_BYTES, () => 'three: enough');
+    await until(() => times.length === 2);
+    expect(times[0]! - lastHeavy).toBeGreaterThanOrEqual(quietMs - 5);
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(quietMs - 5);
+    await sleep(quietMs * 2);
+    expect(times).toHaveLength(2);
+  });
+
+  it('waits while heavy pieces keep coming, a piece that throws counting too', async () => {
+    const { turns, times } = collected();
+    for (let i = 0; i < 6; i++) {
+      await turns
+        .run(LIGHT_BYTES, () => {
+          if (i === 5) throw new Error('bad answer');
+        })
+        .catch(() => undefined);
+      await sleep(50);
+    }
+    const lastHeavy = Date.now() - 50;
+    expect(times).toEqual([]);
+    await until(() => times.length === 1);
+    expect(times[0]! - lastHeavy).toBeGreaterThanOrEqual(quietMs - 5);
+    // A heavy piece between the two collections puts the second off until quiet again.
+    await turns.run(LIGHT_BYTES, () => 'one more');
+    const oneMore = Date.now();
+    await until(() => times.length === 2);
+    expect(times[1]! - oneMore).toBeGreaterThanOrEqual(quietMs - 5);
   });
 });
 

@@ -15,6 +15,8 @@
  *
  *   npm run build && node tools/bench/burst.mjs [--mix mixed|heaviest] [--calls N] [--rounds 2]
  *
+ * BENCH_NODE_ARGS adds Node options to the server process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+ *
  * Linux only (it reads /proc).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,7 +27,7 @@ import { MIXED_CALLS, mixedCall } from './burst-mix.mjs';
 import { CLI, connectStdio, percentile, rssMb } from './processes.mjs';
 import { figure, saveResults } from './results.mjs';
 
-/** How long the server is left idle after a burst before its memory is read again (V8 gives back its heap after some seconds idle). */
+/** How long the server is left idle after a burst before its memory is read again (it collects once heavy work stops: src/idle-collection.ts). */
 const SETTLE_MS = 20_000;
 
 const HEAVIEST = [
@@ -55,9 +57,10 @@ if (!mix || !(calls > 0 && calls <= 2000 && rounds > 0 && rounds <= 10)) {
   process.exit(2);
 }
 const burstCall = mix.call;
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 const state = mkdtempSync(join(tmpdir(), 'svc-mcp-bench-burst-'));
-const { client, pid } = await connectStdio([CLI], {
+const { client, pid } = await connectStdio([...NODE_ARGS, CLI], {
   SVC_MAX_CREDITS_PER_CALL: '1000',
   SVC_CACHE: 'off',
   SVC_STATE_DIR: state,
@@ -97,7 +100,7 @@ try {
       (r) => !/The server is busy/.test(JSON.stringify(r.content)) || r._meta?.credits !== 0,
     ).length;
     const rssAtEnd = rssMb(pid);
-    // Memory back: as it is once the server has been idle a moment (V8 gives its heap back when idle).
+    // Memory back: as it is once the server has been idle a moment (and has collected its garbage).
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const ms = (p) => `${percentile(pings, p).toFixed(0)} ms`;
     console.log(
