@@ -31,8 +31,11 @@ export const RESULT_MOST_BYTES = 32 * 1024 * 1024;
 export const RESULTS_MOST_BYTES = 256 * 1024 * 1024;
 /** The least time a result is kept, whatever its endpoint's refresh. */
 export const KEEP_MIN_MS = 10 * 60 * 1000;
-/** The JSON size of the results one process holds parsed in memory besides the store. */
-export const RESULTS_IN_MEMORY_BYTES = 16 * 1024 * 1024;
+/**
+ * The JSON size of the results one process holds parsed in memory besides the store: their objects
+ * take two to three times as much. Every answer with rows is kept, so this is held after any burst.
+ */
+export const RESULTS_IN_MEMORY_BYTES = 4 * 1024 * 1024;
 /**
  * The largest result held parsed in memory: a larger one (its objects take several times its JSON)
  * is read from the store for each of its later pages, so that one heavy answer does not hold a
