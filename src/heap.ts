@@ -4,8 +4,8 @@
  * first size; over HTTP the old generation grows by a fifth rather than fourfold from the start, and
  * on stdio once the server has started (sooner, it slows the `initialize` answer); WebAssembly is
  * optimised only where it runs long (SQLite's queries), not undici's HTTP parser. `svc-mcp sandbox`
- * keeps V8's defaults; the others collect once when heavy work stops (idle-collection.ts). Why, with
- * the figures: docs/decisions/001-heap-settings.md, 019 and 020.
+ * keeps V8's defaults; the others also collect their garbage when heavy work stops
+ * (idle-collection.ts). Why, with the figures: docs/decisions/001-heap-settings.md, 019 and 020.
  */
 import { setFlagsFromString } from 'node:v8';
 import { cpuTurns } from './cpu-turns.js';

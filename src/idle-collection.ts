@@ -14,8 +14,8 @@ const QUIET_MS = 2_000;
 /** How much heavy work (the bytes of the answers handled) is worth a collection: two large answers. */
 const HEAVY_BYTES = 24 * 1024 * 1024;
 /**
- * Collections in a quiet spell, QUIET_MS apart: the second gives the system pages the first freed
- * (on Nodes 22 and 24, 35 to 60 MB more in the burst bench).
+ * Collections in a quiet spell, QUIET_MS apart: on Nodes 22 and 24 the second gave 35 to 60 MB more
+ * back to the system in the burst bench.
  */
 const COLLECTIONS = 2;
 

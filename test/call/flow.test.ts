@@ -141,6 +141,7 @@ describe('cpu turns', () => {
       }),
     ).rejects.toThrow('light and bad');
   });
+
   it('holds nothing of a finished piece: its result is collected once its caller lets it go', async () => {
     const collect = fullCollection();
     const turns = new CpuTurns();
