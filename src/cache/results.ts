@@ -42,6 +42,11 @@ export const RESULTS_IN_MEMORY_BYTES = 4 * 1024 * 1024;
  * hundred megabytes for its keep time.
  */
 export const RESULT_IN_MEMORY_MOST_BYTES = 2 * 1024 * 1024;
+/**
+ * How long the last result read from the store stays in memory after its last use: about the time a
+ * model takes to read a page and ask for the next.
+ */
+export const LAST_READ_HOLD_MS = 30_000;
 /** How long a file store goes at most, while it writes, without reading what the directory holds. */
 export const SCAN_EVERY_MS = 10_000;
 
@@ -98,18 +103,57 @@ export class RecentResults {
 }
 
 /**
+ * The last result read from the store, held LAST_READ_HOLD_MS after each use, one at most: pages
+ * asked one after another read it (and normalise it again, when it was kept as the service sent it)
+ * once, rather than once a page.
+ */
+class LastRead {
+  private held: { id: string; result: StoredResult; expires: number } | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly now: () => number) {}
+
+  hold(id: string, result: StoredResult, expires: number): void {
+    this.held = { id, result, expires };
+    this.touch();
+  }
+
+  /** The result held under `id` for `owner`, unless it has expired (or is not held). */
+  recall(id: string, owner: string): StoredResult | undefined {
+    const held = this.held;
+    if (held?.id !== id || held.result.owner !== owner) return undefined;
+    if (held.expires <= this.now()) {
+      this.held = undefined;
+      return undefined;
+    }
+    this.touch();
+    return held.result;
+  }
+
+  private touch(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.held = undefined;
+    }, LAST_READ_HOLD_MS);
+    this.timer.unref();
+  }
+}
+
+/**
  * What both result stores do alike: a result this process put is served from memory
  * (RecentResults) for its keep time; any other is read where the store keeps it, its owner checked
- * on its first line before anything of it is handed on.
+ * on its first line before anything of it is handed on, and then held a moment (LastRead).
  */
 export abstract class BaseResultStore implements ResultStore {
   protected readonly recent: RecentResults;
+  private readonly lastRead: LastRead;
 
   constructor(
     protected readonly revive: Revive,
     now: () => number = () => Date.now(),
   ) {
     this.recent = new RecentResults(now);
+    this.lastRead = new LastRead(now);
   }
 
   abstract put(id: string, result: StoredResult, expires: number): Promise<boolean>;
@@ -121,13 +165,16 @@ export abstract class BaseResultStore implements ResultStore {
 
   async get(id: string, owner: string): Promise<StoredResult | undefined> {
     if (!RESULT_ID.test(id)) return undefined;
-    const recent = this.recent.recall(id, owner);
+    const recent = this.recent.recall(id, owner) ?? this.lastRead.recall(id, owner);
     if (recent !== undefined) {
       await this.used(id);
       return recent;
     }
     const kept = await this.read(id, owner);
-    return kept && resultOf(kept, this.revive);
+    if (kept === undefined) return undefined;
+    const result = resultOf(kept, this.revive);
+    this.lastRead.hold(id, result, kept.header.expires);
+    return result;
   }
 
   async body(id: string, owner: string): Promise<KeptBody | undefined> {

@@ -1,8 +1,9 @@
 /**
  * The file result store's bound: what the directory holds stays within it, the least recently used
- * result out first, and results other processes wrote are counted within the scan interval.
+ * result out first, and results other processes wrote are counted within the scan interval; the
+ * last result read is held a moment for its owner.
  */
-import { readdirSync, statSync, utimesSync } from 'node:fs';
+import { readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StoredResult } from '../../src/cache/result-format.js';
@@ -82,5 +83,20 @@ describe('the file result store', () => {
     await put(ours, 1);
     expect(held(stateDir).bytes).toBeLessThanOrEqual(BOUND.mostBytes);
     expect(held(stateDir).ids).not.toContain(first);
+  });
+
+  it('holds the last result it read a moment, for its owner only, until the result expires', async () => {
+    const stateDir = newStateDir();
+    let now = Date.now();
+    const ours = new FileResultStore(stateDir, revive, BOUND, () => now);
+    const theirs = new FileResultStore(stateDir, revive, BOUND, () => now);
+    const id = await put(ours, 1);
+    expect(await theirs.get(id, 'account-a')).toMatchObject({ params: { limit: 5000 } });
+    // Read once: the next pages come from memory, the store's bound having dropped it meanwhile.
+    rmSync(join(stateDir, 'results', `${id}.result`));
+    expect(await theirs.get(id, 'account-a')).toMatchObject({ params: { limit: 5000 } });
+    expect(await theirs.get(id, 'account-b')).toBeUndefined();
+    now += 60_000;
+    expect(await theirs.get(id, 'account-a')).toBeUndefined();
   });
 });
