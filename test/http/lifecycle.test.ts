@@ -1,7 +1,6 @@
 /**
- * The life of `svc-mcp http`: readiness that says what is wrong, garbage collected once heavy work
- * stops, and a graceful stop on SIGTERM or SIGINT that answers the calls in flight, records what
- * they cost and exits 0.
+ * The life of `svc-mcp http`: readiness that says what is wrong, and a graceful stop on SIGTERM or
+ * SIGINT that answers the calls in flight, records what they cost and exits 0.
  */
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -11,8 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { errorMessage, INITIALIZE, postMcp, rawRequest } from '../helpers/http.js';
-import { sample } from '../helpers/metrics.js';
-import { heavyCallsEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { connectHttp, spawnHttpServer } from '../helpers/session.js';
 import { until } from '../helpers/until.js';
@@ -117,36 +114,6 @@ async function serverWithCallInFlight(name: string) {
   await until(() => upstream.requests.length > before);
   return { env, server, session, call, answer };
 }
-
-describe('idle after heavy work', () => {
-  // V8's settings are the CLI's own (src/heap.ts), so this is the process. An idle Node process
-  // collects nothing: without heap.ts's collections this test sees none in its 10 s.
-  it('two full collections a quiet spell after two large answers, with no call meanwhile', async () => {
-    const sandbox = await startTestSandbox({ rateLimit: false });
-    const env = heavyCallsEnv(sandbox, { SVC_STATE_DIR: join(stateDir, 'idle'), SVC_CACHE: 'off' });
-    const server = await spawnHttpServer(env);
-    const session = await connectHttp(server, 'v2');
-    const majorCollections = async () => {
-      const text = (await rawRequest(`${server.origin}/metrics`, { method: 'GET' })).text;
-      return sample(text, 'nodejs_gc_duration_seconds_count', { kind: 'major' }) ?? 0;
-    };
-    try {
-      const history = { count: 10_000, interval: '5m', convert: 'USD,EUR,BTC,ETH', format: 'json' };
-      for (let i = 0; i < 2; i++) {
-        const answer = await session.call('get_global_metrics_historical', history);
-        expect(answer.isError, textOf(answer)).toBeFalsy();
-      }
-      // Whatever V8 was collecting as the 14 MB answers were handled has ended a second later.
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      const quiet = await majorCollections();
-      await until(async () => (await majorCollections()) >= quiet + 2, 10_000);
-    } finally {
-      await session.close();
-      await server.stop();
-      await sandbox.close();
-    }
-  }, 40_000);
-});
 
 describe('stopping', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

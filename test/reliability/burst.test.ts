@@ -2,14 +2,22 @@
  * A burst of 500 calls, heavy ones among them (the mix of tools/bench/burst-mix.mjs), written at
  * once on the embedded sandbox: every call is answered (an answer or a clear refusal, never a
  * timeout), `ping` keeps being answered throughout, and resident memory stays well below what a
- * leak would leave. How fast `ping` is answered and where memory settles over repeated bursts
- * depend on the machine and the Node, so they are figures of `tools/bench/burst.mjs`, with targets.
+ * leak would leave. Once heavy work stops, the server collects its garbage without another call
+ * (src/idle-collection.ts). How fast `ping` is answered and where memory settles over repeated
+ * bursts depend on the machine and the Node, so they are figures of `tools/bench/burst.mjs`, with
+ * targets.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MIXED_CALLS, mixedCall } from '../../tools/bench/burst-mix.mjs';
 import { textOf } from '../helpers/cli.js';
-import { type Session, spawnMcp } from '../helpers/session.js';
+import { rawRequest } from '../helpers/http.js';
+import { sample } from '../helpers/metrics.js';
+import { heavyCallsEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { connectHttp, type Session, spawnHttpServer, spawnMcp } from '../helpers/session.js';
+import { until } from '../helpers/until.js';
 
 function residentMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
@@ -69,4 +77,37 @@ describe.runIf(process.platform === 'linux')('a burst of 500 concurrent calls', 
       await mcp.close();
     }
   }, 300_000);
+});
+
+describe('once heavy work stops', () => {
+  // V8's settings are the CLI's own (src/heap.ts): `svc-mcp http` as a child, seen through the
+  // collections its /metrics counts. An idle Node process collects nothing: without heap.ts's
+  // collections this test sees none in its 10 s.
+  it('two full collections a quiet spell after two large answers, with no call meanwhile', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'svc-mcp-idle-'));
+    const sandbox = await startTestSandbox({ rateLimit: false });
+    const env = heavyCallsEnv(sandbox, { SVC_STATE_DIR: stateDir, SVC_CACHE: 'off' });
+    const server = await spawnHttpServer(env);
+    const session = await connectHttp(server, 'v2');
+    const majorCollections = async () => {
+      const text = (await rawRequest(`${server.origin}/metrics`, { method: 'GET' })).text;
+      return sample(text, 'nodejs_gc_duration_seconds_count', { kind: 'major' }) ?? 0;
+    };
+    try {
+      const history = { count: 10_000, interval: '5m', convert: 'USD,EUR,BTC,ETH', format: 'json' };
+      for (let i = 0; i < 2; i++) {
+        const answer = await session.call('get_global_metrics_historical', history);
+        expect(answer.isError, textOf(answer)).toBeFalsy();
+      }
+      // Whatever V8 was collecting as the 14 MB answers were handled has ended a second later.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const quiet = await majorCollections();
+      await until(async () => (await majorCollections()) >= quiet + 2, 10_000);
+    } finally {
+      await session.close();
+      await server.stop();
+      await sandbox.close();
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  }, 40_000);
 });
