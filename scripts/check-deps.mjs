@@ -119,7 +119,7 @@ const MAY_IMPORT = {
     'services',
     'version',
   ],
-  cli: ['commands'],
+  cli: ['commands', 'heap'],
   // The build's entry for the repository's scripts, benchmarks and tests.
   'for-scripts': [
     'cache',

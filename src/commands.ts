@@ -4,14 +4,13 @@
  * how the command was run (a usage or settings error: one line saying what was wrong and what is
  * allowed).
  */
-import { clip, ISO_INSTANT_RULE, listenProblem } from './messages.js';
-import './heap.js';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError } from './config/error.js';
 import type { Config } from './config/index.js';
 import { requireOwnKey } from './config/own-key.js';
 import { noToolsMessage } from './kit/toolsets.js';
+import { clip, ISO_INSTANT_RULE, listenProblem } from './messages.js';
 import { packageFile } from './package-files.js';
 import { VERSION } from './version.js';
 

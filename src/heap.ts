@@ -1,21 +1,24 @@
 /**
- * Imported first by the CLI, before any other module loads: V8 flags that keep the server's memory
- * small, set at run time (V8 reads them when it needs them). On stdio the young generation keeps its
- * first size; over HTTP the old generation grows by a fifth rather than fourfold from the start, and
- * on stdio once the server has started (sooner, it slows the `initialize` answer); WebAssembly is
- * optimised only where it runs long (SQLite's queries), not undici's HTTP parser. `svc-mcp sandbox`
- * keeps V8's defaults; the others also collect their garbage when heavy work stops
- * (idle-collection.ts). Why, with the figures: docs/decisions/001-heap-settings.md, 019 and 020.
+ * Set first by the CLI (cli.ts), before any other module loads, and only there: a program that
+ * builds the server itself (the tests) keeps its own settings. V8 flags that keep the server's
+ * memory small, set at run time (V8 reads them when it needs them). On stdio the young generation
+ * keeps its first size; over HTTP the old generation grows by a fifth rather than fourfold from the
+ * start, and on stdio once the server has started (sooner, it slows the `initialize` answer);
+ * WebAssembly is optimised only where it runs long (SQLite's queries), not undici's HTTP parser.
+ * `svc-mcp sandbox` keeps V8's defaults; the others also collect their garbage when heavy work
+ * stops (idle-collection.ts). Why, with the figures: docs/decisions/001-heap-settings.md, 019, 020.
  */
 import { setFlagsFromString } from 'node:v8';
 import { cpuTurns } from './cpu-turns.js';
 import { fullCollection, IdleCollection } from './idle-collection.js';
 
-const command = process.argv[2];
-if (command === 'http') setFlagsFromString('--heap-growing-percent=20');
-if (command !== 'sandbox') setFlagsFromString('--wasm-tiering-budget=18000000');
-if (command !== 'http' && command !== 'sandbox') setFlagsFromString('--semi-space-growth-factor=1');
-if (command !== 'sandbox') cpuTurns.afterHeavy = new IdleCollection(fullCollection()).heavy;
+/** The settings of the CLI's `command` (undefined: stdio, the default), set as it starts. */
+export function setHeapFor(command: string | undefined): void {
+  if (command === 'http') setFlagsFromString('--heap-growing-percent=20');
+  if (command !== 'sandbox') setFlagsFromString('--wasm-tiering-budget=18000000');
+  if (command !== 'http' && command !== 'sandbox') setFlagsFromString('--semi-space-growth-factor=1');
+  if (command !== 'sandbox') cpuTurns.afterHeavy = new IdleCollection(fullCollection()).heavy;
+}
 
 /** The old generation's bound for a server that has started (stdio: see above). */
 export function afterStartup(): void {

@@ -5,7 +5,7 @@
 import { Writable } from 'node:stream';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { CpuTurns, LIGHT_BYTES } from '../../src/cpu-turns.js';
+import { CpuTurns, cpuTurns, LIGHT_BYTES } from '../../src/cpu-turns.js';
 import { fullCollection, IdleCollection } from '../../src/idle-collection.js';
 import { ShortFirstOutput } from '../../src/mcp/short-first-output.js';
 import { BusyError, CallLimiter } from '../../src/services/limiter.js';
@@ -158,6 +158,12 @@ describe('cpu turns', () => {
 });
 
 describe('the collection when heavy work stops', () => {
+  it('is started by the CLI only: a program that builds the server keeps its own heap', async () => {
+    // What these tests import to build a server on stdio, heap.ts among it.
+    await import('../../src/mcp/stdio.js');
+    expect(cpuTurns.afterHeavy).toBeUndefined();
+  });
+
   const quietMs = 300;
   const heavyBytes = 3 * LIGHT_BYTES;
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
