@@ -63,6 +63,14 @@ describe("the compiled parse is zod's", () => {
       kind: 'coin',
     });
     expectSame(reader, { id: 2, slug_name: 7, quote: [{ symbol: 'EUR', price: 1, volume_24h: null }] });
+    // Keyed: the key is the currency, unless the figures name one; an entry that is no object is refused.
+    expectSame(reader, {
+      id: 3,
+      slug_name: 'x',
+      quote: { USD: { price: 1 }, 2781: { currency: 'EUR', price: '2', volume_24h: null } },
+    });
+    expectRefused(reader, { id: 3, slug_name: 'x', quote: { USD: { price: 1 }, EUR: 5 } });
+    expectRefused(reader, { id: 3, slug_name: 'x', quote: { USD: { price: 'many' } } });
     expectSame(z.array(reader), []);
   });
 
