@@ -9,7 +9,7 @@ import { type Clock, createClock } from './clock.js';
 import { ApiError, badRequest, errorBody, successBody } from './envelope.js';
 import { FaultPlan, type FaultRule } from './faults.js';
 import { ROUTES } from './routes/index.js';
-import type { Route } from './routes/types.js';
+import type { Route, RouteResult } from './routes/types.js';
 import { currencyCount, KEY_HEADER, readQuery } from './service/define.js';
 import { account } from './service/index.js';
 import { type Plan, planTitle } from './service/plans.js';
@@ -122,6 +122,11 @@ export class SandboxHandler {
     const timestamp = new Date(nowMs).toISOString();
     // Under a frozen clock `elapsed` is 0, so that bodies are the same byte for byte.
     const elapsed = () => (this.clock.frozen ? 0 : Math.round(performance.now() - started));
+    const fail = (error: unknown) => {
+      if (!(error instanceof ApiError)) console.error('sandbox: internal error', error);
+      const known = error instanceof ApiError ? error : new ApiError(500, 500, 'Internal sandbox error.');
+      sendError(res, known, timestamp, elapsed());
+    };
     try {
       const route = routeOf(path, req.method);
       const caller = this.admit(req, route, path, nowMs);
@@ -129,27 +134,29 @@ export class SandboxHandler {
       // Key info costs nothing and must still answer when the month's credits are spent.
       if (path !== account.keyInfo.path) this.ledger.checkCredits(caller.key, caller.plan, caller.windows);
       const { ledger } = this;
-      const result = route.handle({ params, now: Math.floor(nowMs / 1000), ...caller, ledger });
-      const credits = route.credits.charge(params, result.items);
-      const status = {
-        timestamp,
-        errorCode: route.envelope === 'string-code' ? '0' : 0,
-        errorMessage: null,
-        elapsed: elapsed(),
-        creditCount: credits,
-        totalCount: result.totalCount,
+      const answer = (result: RouteResult) => {
+        const credits = route.credits.charge(params, result.items);
+        const status = {
+          timestamp,
+          errorCode: route.envelope === 'string-code' ? '0' : 0,
+          errorMessage: null,
+          elapsed: elapsed(),
+          creditCount: credits,
+          totalCount: result.totalCount,
+        };
+        const body = successBody(route.envelope, result.dataJson, status);
+        // A body cut in the middle with honest framing: the client receives broken JSON. Not charged.
+        if (truncate) send(res, 200, Buffer.from(body).subarray(0, Math.floor(Buffer.byteLength(body) / 2)));
+        else {
+          this.ledger.charge(caller.key, caller.windows, credits);
+          send(res, 200, body);
+        }
       };
-      const body = successBody(route.envelope, result.dataJson, status);
-      // A body cut in the middle with honest framing: the client receives broken JSON. Not charged.
-      if (truncate) send(res, 200, Buffer.from(body).subarray(0, Math.floor(Buffer.byteLength(body) / 2)));
-      else {
-        this.ledger.charge(caller.key, caller.windows, credits);
-        send(res, 200, body);
-      }
+      const result = route.handle({ params, now: Math.floor(nowMs / 1000), ...caller, ledger });
+      if (result instanceof Promise) result.then(answer).catch(fail);
+      else answer(result);
     } catch (error) {
-      if (!(error instanceof ApiError)) console.error('sandbox: internal error', error);
-      const known = error instanceof ApiError ? error : new ApiError(500, 500, 'Internal sandbox error.');
-      sendError(res, known, timestamp, elapsed());
+      fail(error);
     }
   }
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isGapSlot } from '../../src/sandbox/market/time.js';
 import { NOW_S } from '../helpers/now.js';
-import { type Client, DAY, openSandbox, unix } from './helpers.js';
+import { type Client, DAY, KEY_HEADER, openSandbox, unix } from './helpers.js';
 
 const SLOT = 300;
 const HISTORY = '/v1/global-metrics/quotes/historical';
@@ -161,6 +161,35 @@ describe('global metrics historical: records, aux, credits', () => {
     const q = r.body.data.quotes[1].quote;
     expect(Object.keys(q)).toEqual(['USD', 'EUR', 'BTC']);
     expect(q.BTC.total_market_cap).toBeLessThan(q.USD.total_market_cap / 1000);
+  });
+});
+
+describe('global metrics historical: a long answer', () => {
+  it('is built a slice at a time: a request sent while it is built is answered before it starts', async () => {
+    const events: string[] = [];
+    const before = c.sandbox.stats.requests;
+    const url = `${c.sandbox.url}${HISTORY}?count=10000&interval=5m&convert=USD,EUR,BTC,ETH`;
+    const long = fetch(url, { headers: { [KEY_HEADER]: 'sandbox-enterprise' } }).then((response) => {
+      events.push('long answer begins');
+      return response.json() as Promise<{
+        data: { quotes: { timestamp: string }[] };
+        status: { credit_count: number };
+      }>;
+    });
+    // Once the sandbox has the long request: built in one go, it would hold the thread until done.
+    while (c.sandbox.stats.requests === before) await new Promise((resolve) => setImmediate(resolve));
+    const short = c.get('/v3/fear-and-greed/latest').then((reply) => {
+      events.push('short answered');
+      return reply;
+    });
+    const [body, reply] = await Promise.all([long, short]);
+    expect(events).toEqual(['short answered', 'long answer begins']);
+    expect(reply.status).toBe(200);
+    const quotes = body.data.quotes;
+    expect(quotes.length).toBeGreaterThan(9_000);
+    expect(body.status.credit_count).toBe(Math.ceil(quotes.length / 100));
+    const times = quotes.map((q) => unix(q.timestamp));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
   });
 });
 

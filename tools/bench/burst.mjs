@@ -69,6 +69,8 @@ try {
   await client.callTool({ name: 'get_fear_and_greed_latest', arguments: {} });
   const before = rssMb(pid);
   const kept = [];
+  // Every burst's pings: the first burst, on a server just started, is the one a person meets.
+  const allPings = [];
   console.log(
     `Node ${process.version}, ${values.mix} mix; RSS after start-up and one call: ${before.toFixed(0)} MB`,
   );
@@ -93,6 +95,7 @@ try {
     const seconds = (performance.now() - started) / 1000;
     running = false;
     await pinging;
+    allPings.push(...pings);
     const refusals = results.filter((r) => r.isError);
     const refused = refusals.length;
     // A refusal says the server is busy and costs nothing: anything else is a fault of the burst.
@@ -114,8 +117,10 @@ try {
         figure(`${calls} calls (${values.mix} mix) at once, each answered or refused in`, seconds, 's'),
         figure('of them refused busy (no turn within the wait)', refused, 'calls'),
         figure('refusals that did not say busy, or were charged', faulty, 'calls', { most: 0 }),
-        figure('ping during the burst, p95', percentile(pings, 95), 'ms'),
-        figure('ping during the burst, the longest', Math.max(...pings), 'ms', { most: 1_000 }),
+        figure('ping during the bursts, p95', percentile(allPings, 95), 'ms'),
+        figure('ping during the bursts (the first too), the longest', Math.max(...allPings), 'ms', {
+          most: 1_000,
+        }),
         figure('resident memory at the end of the last burst', rssAtEnd, 'MB'),
         figure(`resident memory ${SETTLE_MS / 1000} s after the last burst`, rssMb(pid), 'MB', { most: 200 }),
       );

@@ -19,6 +19,7 @@ import {
 } from '../market/time.js';
 import type { history as endpoints } from '../service/index.js';
 import { intervalSeconds } from '../service/time.js';
+import { inSlices } from '../slices.js';
 import { keyedJson, namedAssets } from './named.js';
 import type { HandlerOf } from './types.js';
 
@@ -124,8 +125,10 @@ export const ohlcvHistorical: HandlerOf<typeof endpoints.ohlcvHistorical> = {
       return JSON.stringify({ id: a.id, name: a.name, symbol: a.symbol, quotes });
     };
     const single = by === 'id' && assets.length === 1 && !String(params.id).includes(',');
-    const dataJson = single ? record(assets[0]!) : keyedJson(by, assets, record);
-    return { dataJson, items: points };
+    return inSlices(assets, record, (records) => ({
+      dataJson: single ? (records[0] as string) : keyedJson(by, assets, records),
+      items: points,
+    }));
   },
 };
 
@@ -160,7 +163,7 @@ export const ohlcvLatest: HandlerOf<typeof endpoints.ohlcvLatest> = {
         })),
       });
     };
-    return { dataJson: keyedJson(by, assets, record), items: assets.length };
+    return { dataJson: keyedJson(by, assets, assets.map(record)), items: assets.length };
   },
 };
 
@@ -223,7 +226,7 @@ export const pricePerformance: HandlerOf<typeof endpoints.pricePerformance> = {
         periods,
       });
     };
-    return { dataJson: keyedJson(by, assets, record), items: assets.length };
+    return { dataJson: keyedJson(by, assets, assets.map(record)), items: assets.length };
   },
 };
 
@@ -286,6 +289,9 @@ export const quotesHistorical: HandlerOf<typeof endpoints.quotesHistorical> = {
       };
       return JSON.stringify({ id: a.id, name: a.name, symbol: a.symbol, ...flags, quotes });
     };
-    return { dataJson: keyedJson(by, assets, record), items: points };
+    return inSlices(assets, record, (records) => ({
+      dataJson: keyedJson(by, assets, records),
+      items: points,
+    }));
   },
 };

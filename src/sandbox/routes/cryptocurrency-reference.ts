@@ -123,7 +123,11 @@ export const cryptocurrencyInfo: HandlerOf<typeof endpoints.cryptocurrencyInfo> 
     const aux = new Set((params.aux ?? DEFAULT_INFO_AUX).split(','));
     const { by, assets } = namedAssets(params, { skipByDefault: false });
     return {
-      dataJson: keyedJson(by, assets, (a) => JSON.stringify(infoRecord(a, aux))),
+      dataJson: keyedJson(
+        by,
+        assets,
+        assets.map((a) => JSON.stringify(infoRecord(a, aux))),
+      ),
       items: assets.length,
     };
   },

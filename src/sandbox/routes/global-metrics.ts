@@ -6,6 +6,7 @@ import { type GlobalFigures, globalAt } from '../market/metrics.js';
 import { floorTo, historyStart, iso, MINUTE } from '../market/time.js';
 import type { globalMetrics as endpoints } from '../service/index.js';
 import { GLOBAL_HISTORY_AUX } from '../service/market.js';
+import { inSlices } from '../slices.js';
 import { type HandlerOf, lastValueMemo } from './types.js';
 
 type Figures = Record<string, number | string>;
@@ -105,14 +106,14 @@ export const globalMetricsHistorical: HandlerOf<typeof endpoints.globalMetricsHi
     const currencies = resolveConvert(params);
     const aux = new Set(typeof params.aux === 'string' ? params.aux.split(',') : DEFAULT_AUX);
     const first = historyStart(now);
-    const quotes: unknown[] = [];
-    for (const period of periods) {
+    // Each record written as it is built: the whole is then joined, not written in one go.
+    const recordJson = (period: Period) => {
       const t = closestQuote(period, first, now);
-      if (t !== undefined) quotes.push(historicalRecord(period, t, currencies, aux));
-    }
-    return {
-      dataJson: JSON.stringify({ quotes }),
-      items: quotes.length,
+      return t === undefined ? undefined : JSON.stringify(historicalRecord(period, t, currencies, aux));
     };
+    return inSlices(periods, recordJson, (records) => {
+      const quotes = records.filter((record) => record !== undefined);
+      return { dataJson: `{"quotes":[${quotes.join(',')}]}`, items: quotes.length };
+    });
   },
 };

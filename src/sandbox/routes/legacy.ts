@@ -26,6 +26,6 @@ export const quotesLatestV2: HandlerOf<typeof endpoints.quotesLatestV2> = {
         is_fiat: 0,
       });
     };
-    return { dataJson: keyedJson(by, assets, record), items: assets.length };
+    return { dataJson: keyedJson(by, assets, assets.map(record)), items: assets.length };
   },
 };

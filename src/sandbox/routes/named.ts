@@ -47,10 +47,10 @@ export function namedAssets(
   return { by, assets };
 }
 
-/** `data` keyed as the v2 endpoints key it: by id, or by symbol with a list per symbol. */
-export function keyedJson(by: NamedBy, assets: readonly Asset[], recordJson: (a: Asset) => string): string {
-  const entries = assets.map((a) =>
-    by === 'symbol' ? `${JSON.stringify(a.symbol)}:[${recordJson(a)}]` : `"${a.id}":${recordJson(a)}`,
+/** `data` keyed as the v2 endpoints key it: by id, or by symbol with a list per symbol. `records` are the assets' JSON, in order. */
+export function keyedJson(by: NamedBy, assets: readonly Asset[], records: readonly string[]): string {
+  const entries = assets.map((a, i) =>
+    by === 'symbol' ? `${JSON.stringify(a.symbol)}:[${records[i]}]` : `"${a.id}":${records[i]}`,
   );
   return `{${entries.join(',')}}`;
 }

@@ -26,7 +26,8 @@ export interface RouteResult {
 /** A route's handler and envelope; its path, rules, plans and credits come from the table. */
 export interface Handler<P = Record<string, unknown>> {
   envelope: EnvelopeKind;
-  handle(ctx: RouteContext<P>): RouteResult;
+  /** The answer; built over several turns of the event loop when it is long (slices.ts). */
+  handle(ctx: RouteContext<P>): RouteResult | Promise<RouteResult>;
 }
 
 export type Route = ServiceEndpoint & Handler;
