@@ -59,6 +59,7 @@ export class SandboxHandler {
   private readonly startedMs = Date.now();
   /** Delayed answers under way (a `delay` fault), cleared when the sandbox closes. */
   private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
 
   constructor(private readonly options: SandboxOptions = {}) {
     this.clock = createClock(options.now);
@@ -86,8 +87,9 @@ export class SandboxHandler {
     else this.respond(req, res, path, query, false);
   };
 
-  /** Delayed answers are dropped: nothing is written after the sandbox closes. */
+  /** Delayed answers, and long ones still being built, are dropped: nothing is written after the sandbox closes. */
   close(): void {
+    this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.ledger.flush();
@@ -135,6 +137,7 @@ export class SandboxHandler {
       if (path !== account.keyInfo.path) this.ledger.checkCredits(caller.key, caller.plan, caller.windows);
       const { ledger } = this;
       const answer = (result: RouteResult) => {
+        if (this.closed) return;
         const credits = route.credits.charge(params, result.items);
         const status = {
           timestamp,

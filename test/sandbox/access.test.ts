@@ -214,6 +214,27 @@ describe('usage kept in a file (the embedded sandbox)', () => {
     }
   });
 
+  it('a long answer still being built when it closes is dropped: not sent, not charged', async () => {
+    const usageFile = join(newStateDir(), 'sandbox-usage.json');
+    const history = '/v1/global-metrics/quotes/historical?count=10000&interval=5m';
+    const first = await openSandbox({ usageFile, rateLimit: false });
+    const before = first.sandbox.stats.requests;
+    const dropped = first.get(history).catch((error: unknown) => error);
+    while (first.sandbox.stats.requests === before) await new Promise((resolve) => setImmediate(resolve));
+    await first.sandbox.close();
+    expect(await dropped).toBeInstanceOf(Error);
+    const next = await openSandbox({ usageFile, rateLimit: false });
+    try {
+      // Long answers are built one at a time: this one is built once the dropped one is done.
+      const answered = await next.get(history);
+      expect(answered.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 3 * USAGE_SYNC_MS));
+      expect(await monthUsed(next)).toBe(answered.body.status.credit_count);
+    } finally {
+      await next.sandbox.close();
+    }
+  });
+
   it('closing writes the charges that wait: a sandbox started after counts them', async () => {
     const usageFile = join(newStateDir(), 'sandbox-usage.json');
     const first = await openSandbox({ usageFile });
