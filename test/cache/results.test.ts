@@ -96,7 +96,8 @@ describe('the file result store', () => {
     rmSync(join(stateDir, 'results', `${id}.result`));
     expect(await theirs.get(id, 'account-a')).toMatchObject({ params: { limit: 5000 } });
     expect(await theirs.get(id, 'account-b')).toBeUndefined();
-    now += 60_000;
+    // At the expiry put gave it (60 s after the put, on the real clock), or later.
+    now = Date.now() + 60_000;
     expect(await theirs.get(id, 'account-a')).toBeUndefined();
   });
 });
