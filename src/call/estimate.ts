@@ -24,7 +24,7 @@ import {
 import { validateParams } from '../kit/params.js';
 import type { Services } from '../services/index.js';
 import { dataRoom } from './cut.js';
-import { completed } from './fetch.js';
+import { completed, tooLargeRefusal } from './fetch.js';
 import { storedPage, type Unservable } from './paging.js';
 import { RefusedCall } from './refused.js';
 
@@ -77,8 +77,10 @@ export async function estimateCall(
     return { ok: true, credits: 0, cached: true, ...onPlans, within_limit: true, note };
   }
   const priced = await priceRequest(services, account, tool, asked);
-  const withinLimit = priced.credits <= config.maxCreditsPerCall;
   const now = Math.floor(services.now() / 1000);
+  const tooLarge = tooLargeRefusal(tool, priced.params, now);
+  if (tooLarge !== undefined) return { ok: false, error: tooLarge };
+  const withinLimit = priced.credits <= config.maxCreditsPerCall;
   const fit = withinLimit
     ? undefined
     : largestFit(tool.credits, priced.params, config.maxCreditsPerCall, now);

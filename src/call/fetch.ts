@@ -10,6 +10,7 @@ import type { ServiceAnswer } from '../cache/result-format.js';
 import type { Fetched } from '../cache/shared.js';
 import { type CacheEntry, LARGEST_CACHED_BYTES } from '../cache/store.js';
 import { cpuTurns } from '../cpu-turns.js';
+import { formatWhole } from '../format/numbers.js';
 import { accountOf } from '../guard/accounts.js';
 import type { Reservation } from '../guard/guard.js';
 import { estimateCredits } from '../kit/credits.js';
@@ -20,6 +21,7 @@ import type { DataSource } from '../services/data-source.js';
 import type { Services } from '../services/index.js';
 import type { QueryParams, RequestOptions, UpstreamResponse } from '../upstream/client.js';
 import { UpstreamError } from '../upstream/errors.js';
+import { MAX_ANSWER_BYTES } from '../upstream/request.js';
 import type { CreditCap } from './cap.js';
 import type { CallContext } from './context.js';
 import { RefusedCall, unaskedRefusal } from './refused.js';
@@ -127,6 +129,28 @@ function serviceFailure(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The most bytes the answer to these (completed) parameters takes: 0 for an endpoint with no pages. */
+function expectedAnswerBytes(endpoint: Endpoint, params: Record<string, unknown>, now: number): number {
+  return endpoint.pages ? endpoint.credits.maxItems(params, now) * endpoint.pages.recordBytes(params) : 0;
+}
+
+/**
+ * Why a request is not sent when its answer may be larger than the client reads
+ * (MAX_ANSWER_BYTES): the service would charge it, and nothing of it could be shown. Undefined when
+ * it fits. `now` is Unix seconds.
+ */
+export function tooLargeRefusal(
+  endpoint: Endpoint,
+  params: Record<string, unknown>,
+  now: number,
+): string | undefined {
+  const bytes = expectedAnswerBytes(endpoint, params, now);
+  if (bytes <= MAX_ANSWER_BYTES || endpoint.pages === undefined) return undefined;
+  const fits = Math.floor(MAX_ANSWER_BYTES / endpoint.pages.recordBytes(params));
+  const most = MAX_ANSWER_BYTES / 1024 / 1024;
+  return `Refused before sending: the answer to this call may take up to ${formatWhole(Math.ceil(bytes / 1e6))} MB, more than the ${most} MiB one answer may be read at; the service would charge it and none of it could be shown. Nothing was charged. Ask for at most ${formatWhole(fits)} records in one call (fewer ids or convert currencies, a smaller count or limit), and the rest in further calls.`;
+}
+
 /** Who makes a request to the service, and how their call ends. */
 interface UpstreamCall {
   apiKey: string;
@@ -170,6 +194,9 @@ async function requestUpstream(
   const { guard } = services;
   const now = Math.floor(services.now() / 1000);
   const estimate = estimateCredits(endpoint.credits, params, now);
+  const expectedBytes = expectedAnswerBytes(endpoint, params, now);
+  const tooLarge = tooLargeRefusal(endpoint, params, now);
+  if (tooLarge !== undefined) throw new RefusedCall(tooLarge, 'too_large');
   // A script's cap first: within it, a request is never one its person had to be asked about.
   call.cap?.hold(estimate);
   let reservation: Reservation;
@@ -191,9 +218,6 @@ async function requestUpstream(
       if (refused) throw new RefusedCall(refused.message, refused.reason);
     };
     const retries = { sending, unsent: () => guard.unmarkSent(reservation) };
-    const expectedBytes = endpoint.pages
-      ? endpoint.credits.maxItems(params, now) * endpoint.pages.recordBytes(params)
-      : 0;
     const kept = await services.limiter.run(
       async () => {
         await sending();

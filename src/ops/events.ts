@@ -9,8 +9,8 @@ export const CALL_OUTCOMES = ['ok', 'invalid', 'refused', 'error', 'cancelled', 
 export type CallOutcome = (typeof CALL_OUTCOMES)[number];
 /**
  * Why a call was refused before anything was sent: over the per-call limit or the budget, the ledger
- * unusable, the server stopping, no key, no turn in time, not confirmed by the person, or over the
- * max_credits of the script it was made in.
+ * unusable, the server stopping, no key, no turn in time, not confirmed by the person, over the
+ * max_credits of the script it was made in, or an answer larger than one answer may be read at.
  */
 export const REFUSAL_REASONS = [
   'per_call_limit',
@@ -21,6 +21,7 @@ export const REFUSAL_REASONS = [
   'busy',
   'not_confirmed',
   'script_limit',
+  'too_large',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 /** Where an answer came from: the service, the cache, another identical call, a stale answer standing in for a failed service, or the server itself. */

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
 import { startMcp } from '../helpers/in-process.js';
-import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { heavyCallsEnv, type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import type { Session } from '../helpers/session.js';
 
 const currencies = (n: number) => Array.from({ length: n }, (_, i) => `C${i}`).join(',');
@@ -268,5 +268,40 @@ describe('refusals before any upstream request', () => {
     expect(textOf(result)).toMatch(
       /^Unknown tool "get_fear_greed"\. Did you mean get_fear_and_greed_latest or get_fear_and_greed_historical\? tools\/list gives all \d+ tools\.$/,
     );
+  });
+});
+
+describe('an answer larger than one answer may be read at', () => {
+  const tenAssets = '1,1027,825,52,74,2,5426,3408,5994,6636';
+  const candles = (id: string) => ({ id, count: 10_000, time_period: 'hourly', interval: 'hourly' });
+
+  it('is refused before sending, free, saying how much to ask for; estimate_cost says the same', async () => {
+    const heavy = await startMcp(heavyCallsEnv(sandbox, { SVC_MAX_CREDITS_PER_CALL: '100000' }));
+    try {
+      const before = sandbox.stats.requests;
+      // Ten assets' 10,000 hourly candles: about 42 MB, past the 32 MiB the client reads.
+      const refused = await heavy.call('get_ohlcv_historical', candles(tenAssets));
+      const text = textOf(refused);
+      expect(refused.isError, text).toBe(true);
+      expect(text).toMatch(
+        /^Refused before sending: the answer to this call may take up to 42 MB, more than/,
+      );
+      expect(text).toMatch(/Nothing was charged\. Ask for at most 79,891 records in one call/);
+      expect(refused._meta?.credits).toBe(0);
+      const estimate = await heavy.call('estimate_cost', {
+        calls: [{ tool: 'get_ohlcv_historical', arguments: candles(tenAssets) }],
+        format: 'json',
+      });
+      expect(JSON.stringify(estimate.structuredContent)).toContain('Refused before sending');
+      expect(sandbox.stats.requests).toBe(before);
+      const usage = await heavy.call('get_credit_usage', { format: 'json' });
+      expect((usage.structuredContent as { spent: number }).spent).toBe(0);
+      // Seven assets' (70,000 candles) are within it: one request, answered.
+      const seven = await heavy.call('get_ohlcv_historical', candles('1,1027,825,52,74,2,5426'));
+      expect(seven.isError, textOf(seven)).toBeFalsy();
+      expect(sandbox.stats.requests).toBe(before + 1);
+    } finally {
+      await heavy.close();
+    }
   });
 });
