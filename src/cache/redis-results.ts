@@ -7,7 +7,7 @@
 import type { RedisConnection } from '../redis.js';
 import { script } from '../redis.js';
 import { type Decoded, decodeResult, encodeResult, type Revive, type StoredResult } from './result-format.js';
-import { BaseResultStore, RESULT_MOST_BYTES, RESULTS_MOST_BYTES } from './results.js';
+import { BaseResultStore, RESULTS_MOST_BYTES, tooLargeToKeep } from './results.js';
 
 /**
  * KEYS: the result, the last uses, the sizes. ARGV: id, the result's first line, keep ms, now ms,
@@ -49,7 +49,7 @@ export class RedisResultStore extends BaseResultStore {
 
   async put(id: string, result: StoredResult, expires: number): Promise<boolean> {
     const { head, body, bytes } = encodeResult(result, expires);
-    if (bytes > RESULT_MOST_BYTES) return false;
+    if (tooLargeToKeep(body)) return false;
     const now = Date.now();
     if (expires <= now) return true;
     await this.redis.run(

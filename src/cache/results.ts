@@ -27,6 +27,11 @@ import {
 
 /** The largest result kept (the largest answer the client reads, upstream/request.ts). */
 export const RESULT_MOST_BYTES = 32 * 1024 * 1024;
+
+/** A result's body too large to keep: its first line aside, so that any answer the client reads is kept. */
+export function tooLargeToKeep(body: Buffer): boolean {
+  return body.length > RESULT_MOST_BYTES;
+}
 /** What all results together may hold. */
 export const RESULTS_MOST_BYTES = 256 * 1024 * 1024;
 /** The least time a result is kept, whatever its endpoint's refresh. */
@@ -212,7 +217,7 @@ export class FileResultStore extends BaseResultStore {
 
   async put(id: string, result: StoredResult, expires: number): Promise<boolean> {
     const { head, body, bytes } = encodeResult(result, expires);
-    if (bytes > RESULT_MOST_BYTES) return false;
+    if (tooLargeToKeep(body)) return false;
     makeStateDir(this.dir);
     const temp = join(this.dir, `${id}.${process.pid}.tmp`);
     await writeFile(temp, [head, body], { mode: 0o600 });

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { StoredResult } from '../../src/cache/result-format.js';
 import { FileResultStore } from '../../src/cache/results.js';
 import { revive } from '../../src/kept/revive.js';
+import { MAX_ANSWER_BYTES } from '../../src/upstream/request.js';
 import { newStateDir } from '../helpers/cli.js';
 
 /** A result whose file is about `kb` KB. */
@@ -83,6 +84,16 @@ describe('the file result store', () => {
     await put(ours, 1);
     expect(held(stateDir).bytes).toBeLessThanOrEqual(BOUND.mostBytes);
     expect(held(stateDir).ids).not.toContain(first);
+  });
+
+  it('keeps an answer as large as the client reads, its first line aside; one byte more is not kept', async () => {
+    const store = new FileResultStore(newStateDir(), revive);
+    const answer = (bytes: number) => ({ bytes: Buffer.alloc(bytes, 0x20), nowMs: 0 });
+    const expires = Date.now() + 60_000;
+    const largest = { ...result(0), answer: answer(MAX_ANSWER_BYTES) };
+    expect(await store.put('result-largest-0', largest, expires)).toBe(true);
+    const over = { ...result(0), answer: answer(MAX_ANSWER_BYTES + 1) };
+    expect(await store.put('result-over-0000', over, expires)).toBe(false);
   });
 
   it('holds the last result it read a moment, for its owner only, until the result expires', async () => {
