@@ -32,6 +32,7 @@ export const RESULT_MOST_BYTES = 32 * 1024 * 1024;
 export function tooLargeToKeep(body: Buffer): boolean {
   return body.length > RESULT_MOST_BYTES;
 }
+
 /** What all results together may hold. */
 export const RESULTS_MOST_BYTES = 256 * 1024 * 1024;
 /** The least time a result is kept, whatever its endpoint's refresh. */

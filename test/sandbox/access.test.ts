@@ -216,7 +216,7 @@ describe('usage kept in a file (the embedded sandbox)', () => {
 
   it('a long answer still being built when it closes is dropped: not sent, not charged', async () => {
     const usageFile = join(newStateDir(), 'sandbox-usage.json');
-    const history = '/v1/global-metrics/quotes/historical?count=10000&interval=5m';
+    const history = '/v1/global-metrics/quotes/historical?count=2000&interval=5m';
     const first = await openSandbox({ usageFile, rateLimit: false });
     const before = first.sandbox.stats.requests;
     const dropped = first.get(history).catch((error: unknown) => error);
