@@ -71,6 +71,10 @@ describe('a refused argument', () => {
     expect(await refusal('get_ohlcv_historical', { symbol: 'BTC', time_period: 'weekly' })).toBe(
       'Invalid value for "time_period": "weekly" is not one of daily, hourly; interval takes it: send interval=weekly.',
     );
+    // A rule that already says what to send is not told it again.
+    expect(await refusal('get_ohlcv_historical', { symbol: 'BTC', interval: 'hourly' })).toBe(
+      'Invalid value for "interval": must be daily or longer with daily candles; for hourly candles send time_period=hourly.',
+    );
   });
 });
 
