@@ -145,6 +145,13 @@ export interface SeriesOptions {
   complete?(counted: Params, asked: Params): Params;
 }
 
+/** A series' points' times, list by list, and its periods: the distinct times, oldest first. */
+interface Timed {
+  lists: Data[][];
+  points: Float64Array[];
+  periods: readonly number[];
+}
+
 function listsOf(data: Data, shape: SeriesShape): Data[][] {
   if (shape === 'per asset') return (data.items as { quotes: Data[] }[]).map((a) => a.quotes);
   return [data[shape.list] as Data[]];
@@ -166,28 +173,21 @@ export function seriesPages(
   const byDefault = options.defaultCount ?? SERIES_COUNT;
   const most = options.maxCount ?? MAX_SERIES_COUNT;
   // A page is cut from the same whole several times over (a kept result for each of its pages):
-  // each point's time is read once and each whole's periods sorted once.
-  const pointTimes = new WeakMap<Data, number>();
-  const at = (point: Data) => {
-    let time = pointTimes.get(point);
-    if (time === undefined) {
-      time = Date.parse(String(point[options.time]));
-      pointTimes.set(point, time);
+  // each point's time is read once, and each whole's periods sorted once.
+  const timesOf = new WeakMap<Data, Timed>();
+  const timed = (data: Data): Timed => {
+    let found = timesOf.get(data);
+    if (found === undefined) {
+      const lists = listsOf(data, options.shape);
+      const points = lists.map((list) => Float64Array.from(list, (p) => Date.parse(String(p[options.time]))));
+      const periods = [...new Set(points.flatMap((times) => [...times]))].sort((a, b) => a - b);
+      found = { lists, points, periods };
+      timesOf.set(data, found);
     }
-    return time;
+    return found;
   };
-  const periodsOf = new WeakMap<Data, readonly number[]>();
   /** The periods' start times, oldest first. */
-  const times = (data: Data) => {
-    let periods = periodsOf.get(data);
-    if (periods === undefined) {
-      periods = [...new Set(listsOf(data, options.shape).flatMap((list) => list.map(at)))].sort(
-        (a, b) => a - b,
-      );
-      periodsOf.set(data, periods);
-    }
-    return periods;
-  };
+  const times = (data: Data) => timed(data).periods;
   return {
     rows: options.shape === 'per asset' ? { points: 'quotes' } : { list: options.shape.list },
     recordBytes: bytesWith(size),
@@ -200,13 +200,14 @@ export function seriesPages(
     },
     count: (data) => times(data).length,
     slice(data, from, to) {
-      const periods = times(data);
+      const { lists, points, periods } = timed(data);
       const first = periods[from] ?? Number.POSITIVE_INFINITY;
       const after = periods[to] ?? Number.POSITIVE_INFINITY;
-      const lists = listsOf(data, options.shape).map((list) =>
-        list.filter((point) => at(point) >= first && at(point) < after),
-      );
-      return withLists(data, options.shape, lists);
+      const sliced = lists.map((list, i) => {
+        const at = points[i] as Float64Array;
+        return list.filter((_, j) => (at[j] as number) >= first && (at[j] as number) < after);
+      });
+      return withLists(data, options.shape, sliced);
     },
     restFrom(params, data, from) {
       const periods = times(data);
