@@ -288,8 +288,7 @@ function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: Reco
     const bounds = boundsOf(field);
     return `Missing parameter "${name}": it is required${bounds ? ` (${bounds})` : ''}.`;
   }
-  const problem = problemOf(issue, value, field);
-  return `Invalid value for "${name}": ${problem}${elsewhere(schema, name, value, problem)}.`;
+  return `Invalid value for "${name}": ${problemOf(issue, value, field)}${elsewhere(schema, name, value, issue)}.`;
 }
 
 /**
@@ -350,16 +349,13 @@ function typeWords(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/**
- * "; interval takes it: send interval=weekly": another parameter of the tool whose values hold this
- * one, unless the problem already says to send it.
- */
-function elsewhere(schema: z.ZodObject, name: string, value: unknown, problem: string): string {
+/** "; interval takes it: send interval=weekly": another parameter taking the value, unless the issue says. */
+function elsewhere(schema: z.ZodObject, name: string, value: unknown, issue: z.core.$ZodIssue): string {
   if (typeof value !== 'string') return '';
   for (const [other, field] of Object.entries(schema.shape)) {
     const base = unwrap(field as z.ZodType, () => false);
     if (other !== name && base instanceof z.ZodEnum && (base.options as unknown[]).includes(value)) {
-      return problem.includes(`send ${other}=`) ? '' : `; ${other} takes it: send ${other}=${value}`;
+      return issue.message.includes(`send ${other}=`) ? '' : `; ${other} takes it: send ${other}=${value}`;
     }
   }
   return '';
