@@ -4,9 +4,9 @@
  * timeout), `ping` keeps being answered throughout, and resident memory stays well below what a
  * leak would leave. Once heavy work stops, the server collects its garbage without another call
  * (src/idle-collection.ts); a stdio server collects once it has started, so that its old
- * generation's bound applies from then on (src/heap.ts). How fast `ping` is answered and where memory settles over repeated
- * bursts depend on the machine and the Node, so they are figures of `tools/bench/burst.mjs`, with
- * targets.
+ * generation's bound applies from then on (src/heap.ts). How fast `ping` is answered and where
+ * memory settles over repeated bursts depend on the machine and the Node, so they are figures of
+ * `tools/bench/burst.mjs`, with targets.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
