@@ -61,6 +61,15 @@ export interface EndpointData extends Fetched {
 }
 
 /**
+ * The service's answer as it was sent, when `whole` is that one answer's data, unchanged: what a
+ * kept result stores in its place (docs/decisions/018-kept-as-sent.md).
+ */
+export function answerAsSent(fetches: readonly EndpointData[], whole: unknown): ServiceAnswer | undefined {
+  const [fetched, ...more] = fetches;
+  return fetched !== undefined && more.length === 0 && fetched.data === whole ? fetched.answer : undefined;
+}
+
+/**
  * The endpoint's structured data for these (already checked) parameters, through the cache, the
  * guard and the client. Local tools use it too (search reads the cached cryptocurrency map).
  */

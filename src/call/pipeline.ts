@@ -26,7 +26,7 @@ import { confirmCall } from './confirmation.js';
 import { type CallContext, Question } from './context.js';
 import { fitToAnswer } from './cut.js';
 import { cursorRefusal } from './estimate.js';
-import type { EndpointData, FetchContext } from './fetch.js';
+import { answerAsSent, type EndpointData, type FetchContext } from './fetch.js';
 import { answerPage, keptTableOf, storedPage } from './paging.js';
 import { RefusedCall } from './refused.js';
 import { errorResult, type ResultMeta, toolResult } from './results.js';
@@ -189,9 +189,7 @@ async function answerData(
     throw new ToolRefusal(await cursorRefusal(services, call.account, tool, params, onlyCursor, found));
   }
   const whole = found?.result.data ?? (await tool.data(params, toolContext));
-  // The service's answer is kept as sent only when the whole is that one answer's data, unchanged.
-  const [fetched, ...more] = call.fetches;
-  const answer = !found && more.length === 0 && fetched?.data === whole ? fetched.answer : undefined;
+  const answer = found ? undefined : answerAsSent(call.fetches, whole);
   const data = await answerPage(
     services,
     { ...tool, pages },

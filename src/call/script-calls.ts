@@ -2,8 +2,9 @@
  * A script's calls (run_script): each `tools.NAME(args)` inside it is a call as any other (the
  * tool found among those the settings expose, its arguments checked, the guard's limits, the cache,
  * pay once), answered with the tool's whole data rather than a page, and charged to the script's
- * max_credits as well as to the budget (call/cap.ts). A refusal reaches the script as an Error with
- * the message the tool gives directly.
+ * max_credits as well as to the budget (call/cap.ts). Rows are kept as a table as a direct call's
+ * are, and the data names it (`kept`): the script's `query` and later calls read it. A refusal
+ * reaches the script as an Error with the message the tool gives directly.
  */
 
 import { exposedTools, tools } from '../inventory/tools.js';
@@ -17,7 +18,8 @@ import { RunnerBusy } from '../script/runner.js';
 import type { Services } from '../services/index.js';
 import { CreditCap } from './cap.js';
 import { refuseOverLimits } from './estimate.js';
-import type { FetchContext } from './fetch.js';
+import { answerAsSent, type EndpointData, type FetchContext } from './fetch.js';
+import { keptTableOf } from './paging.js';
 import { RefusedCall } from './refused.js';
 
 /** The tool that runs scripts: a script cannot run one. */
@@ -27,8 +29,10 @@ export const SCRIPT_TOOL = 'run_script';
 export interface ScriptCalls {
   /** The account whose key pays: a call answered here, with nothing sent, is booked to it as free. */
   account: string;
+  /** Whose kept tables a call's rows join (guard/accounts.ts ownerOf). */
+  owner: string;
   fetchContext: FetchContext;
-  contextFor(fetchContext: FetchContext, fetched: () => void): ToolContext;
+  contextFor(fetchContext: FetchContext, fetched: (data: EndpointData) => void): ToolContext;
   describe(error: unknown, tool: Tool): string;
   signal?: AbortSignal;
 }
@@ -90,16 +94,24 @@ async function wholeData(
   const checked = validateParams(tool.toolInput, given as Record<string, unknown>);
   if (!checked.ok) throw new Error(checked.message);
   const { format: _, cursor: __, ...params } = checked.value as Record<string, unknown>;
-  let fetches = 0;
-  const context = calls.contextFor({ ...calls.fetchContext, tool: tool.name, cap }, () => {
-    fetches++;
+  const fetches: EndpointData[] = [];
+  const context = calls.contextFor({ ...calls.fetchContext, tool: tool.name, cap }, (fetched) => {
+    fetches.push(fetched);
   });
   try {
-    if (tool.kind === 'endpoint') return checkedData(tool, await tool.data(params, context));
+    if (tool.kind === 'endpoint') {
+      const whole = await tool.data(params, context);
+      const data = checkedData(tool, whole);
+      const answer = answerAsSent(fetches, whole);
+      const fetchedAt = fetches[0]?.fetchedAt ?? Date.now();
+      const keepMs = tool.refreshSeconds * 1000;
+      const view = { whole: data, params, owner: calls.owner, fetchedAt, keepMs, answer };
+      return { ...data, ...(await keptTableOf(services, tool, view)) };
+    }
     await refuseOverLimits(services, tool, params, context);
     const data = await tool.data(params, context);
     // As a direct call is booked: answered here with nothing sent, a free call of its tool.
-    if (fetches === 0) services.guard.recordFree(calls.account, tool.name);
+    if (fetches.length === 0) services.guard.recordFree(calls.account, tool.name);
     return data;
   } catch (error) {
     throw new Error(calls.describe(error, tool));

@@ -43,6 +43,7 @@ export function contextOf(
     script: (run) =>
       runScript(services, run, {
         account,
+        owner,
         fetchContext,
         contextFor: (inner, fetched) => contextOf(services, caller, context, inner, fetched),
         describe: (error, tool) => describeFailure(error, tool, services, context),

@@ -5,7 +5,7 @@
  * tool list.
  */
 import { z } from 'zod';
-import type { Tool } from '../kit/define.js';
+import { type Tool, tableRows } from '../kit/define.js';
 
 type Schema = {
   type?: string | string[];
@@ -67,12 +67,25 @@ function objectOf(schema: Schema): string {
 
 const declared = new WeakMap<Tool, string>();
 
+/** What a call with rows adds to its data: the table they are kept as (call/paging.ts keptSummary). */
+const KEPT: Schema = {
+  type: 'object',
+  properties: {
+    table: { type: 'string' },
+    columns: { type: 'object', additionalProperties: { type: 'string' } },
+    rows: { type: 'number' },
+    expires: { type: 'string' },
+  },
+  required: ['table', 'columns', 'rows', 'expires'],
+};
+
 /** `tools.NAME(args: {...}): Promise<{...}>;` for one tool: the arguments its input takes, its whole data. */
 export function declaration(tool: Tool): string {
   let line = declared.get(tool);
   if (line === undefined) {
     const input = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Schema;
     const output = z.toJSONSchema(tool.output, { unrepresentable: 'any' }) as Schema;
+    if (tableRows(tool) !== undefined) output.properties = { ...output.properties, kept: KEPT };
     const optional = (input.required ?? []).length === 0 ? '?' : '';
     line = `tools.${tool.name}(args${optional}: ${typeOf(input)}): Promise<${typeOf(output)}>;`;
     declared.set(tool, line);

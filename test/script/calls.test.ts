@@ -80,6 +80,23 @@ describe('a script of tool calls', () => {
     expect(scriptOf(result).result).toBe(rows);
   });
 
+  it("a list's rows are kept as a table, which the script and later calls query, free", async () => {
+    const result = await run({
+      code: `const list = await tools.get_cryptocurrency_listings_latest({ limit: 30 });
+      const { rows } = await query(\`SELECT count(*), max(quote_usd_price) FROM \${list.kept.table}\`);
+      const top = Math.max(...list.items.map((asset) => asset.quote[0].price));
+      return { table: list.kept.table, kept: list.kept.rows, counted: rows[0][0], max: rows[0][1], top };`,
+    });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const { table, kept, counted, max, top } = scriptOf(result).result as Record<string, number | string>;
+    expect([kept, counted, max]).toEqual([30, 30, top]);
+    const before = sandbox.stats.requests;
+    const direct = await mcp.call('query_data', { sql: `SELECT count(*) FROM ${table}`, format: 'json' });
+    expect((direct.structuredContent as { rows: unknown[][] }).rows).toEqual([[30]]);
+    expect(credits(direct)).toBe(0);
+    expect(sandbox.stats.requests).toBe(before);
+  });
+
   it('a cap of 2 stops the third one-credit call before it is sent, and the script can catch it', async () => {
     const before = sandbox.stats.requests;
     const result = await run({
