@@ -9,6 +9,7 @@ import { counted, formatTime } from '../format/text.js';
 import { fittingPlan, largestFit } from '../guard/fit.js';
 import { exposedTools } from '../inventory/tools.js';
 import { unknownToolMessage } from '../inventory/unknown-tool.js';
+import { validateParams } from '../kit/arguments.js';
 import { estimateCredits } from '../kit/credits.js';
 import {
   type CallEstimate,
@@ -21,7 +22,6 @@ import {
   ToolRefusal,
   toolPlans,
 } from '../kit/index.js';
-import { validateParams } from '../kit/params.js';
 import type { Services } from '../services/index.js';
 import { dataRoom } from './cut.js';
 import { completed, tooLargeRefusal } from './fetch.js';

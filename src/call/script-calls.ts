@@ -9,8 +9,8 @@
 
 import { exposedTools, tools } from '../inventory/tools.js';
 import { unknownToolMessage } from '../inventory/unknown-tool.js';
+import { validateParams } from '../kit/arguments.js';
 import { checkedData, type Tool, type ToolContext } from '../kit/index.js';
-import { validateParams } from '../kit/params.js';
 import type { ScriptAnswer, ScriptRun } from '../kit/scripts.js';
 import type { Selection } from '../kit/toolsets.js';
 import { declarations } from '../script/declarations.js';

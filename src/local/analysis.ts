@@ -19,6 +19,7 @@ import {
 } from '../endpoints/asset-params.js';
 import { ohlcvHistorical } from '../endpoints/ohlcv.js';
 import { formatTime } from '../format/text.js';
+import { validateParams } from '../kit/arguments.js';
 import { defineLocalTool, ToolRefusal } from '../kit/define.js';
 import {
   convertParam,
@@ -30,7 +31,6 @@ import {
   type Rule,
   splitList,
   timeOrder,
-  validateParams,
 } from '../kit/params.js';
 import { describeDepth, HISTORY_MONTHS, type Plan, plansFrom, planTitle } from '../kit/plans.js';
 import { ANALYSIS_DEFINITIONS, DEFINITIONS_URI } from './analysis-definitions.js';

@@ -12,8 +12,9 @@ import {
   mapRow,
 } from '../endpoints/cryptocurrency-reference.js';
 import { lines, table } from '../format/text.js';
+import { validateParams } from '../kit/arguments.js';
 import { defineLocalTool, type ToolContext } from '../kit/define.js';
-import { intParam, paramsObject, validateParams } from '../kit/params.js';
+import { intParam, paramsObject } from '../kit/params.js';
 import { clip } from '../messages.js';
 
 /** Control and format characters (line breaks, NUL, bidirectional overrides): no asset's name has them. */

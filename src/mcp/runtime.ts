@@ -80,7 +80,7 @@ async function loadRuntime(services: Services): Promise<Runtime> {
     prompts: () => prompts.listPrompts(),
     prompt: (name, args) => prompts.renderPrompt(name, args, names),
     async refuse(problem) {
-      const { unknownMember, unknownParameter } = await import('../kit/params.js');
+      const { unknownMember, unknownParameter } = await import('../kit/arguments.js');
       const tool = problem.kind === 'proto' ? exposed.get(problem.name) : undefined;
       const message =
         problem.kind === 'params'

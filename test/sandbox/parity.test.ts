@@ -10,9 +10,9 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { endpoints } from '../../src/endpoints/index.js';
+import { validateParams } from '../../src/kit/arguments.js';
 import type { CreditRule } from '../../src/kit/credits.js';
 import type { Endpoint } from '../../src/kit/define.js';
-import { validateParams } from '../../src/kit/params.js';
 import { HISTORY_MONTHS as CATALOG_MONTHS } from '../../src/kit/plans.js';
 import { readQuery, type ServiceEndpoint } from '../../src/sandbox/service/define.js';
 import * as table from '../../src/sandbox/service/index.js';

@@ -1,0 +1,178 @@
+/**
+ * Arguments checked against a tool's input schema before anything is sent, and the first problem
+ * said in one sentence that names the parameter, the value and what is allowed.
+ */
+import { z } from 'zod';
+import { clip, closestName } from '../messages.js';
+
+export type ParamsResult<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/**
+ * Validate arguments against an endpoint's schema and turn the first problem into one sentence
+ * that names the parameter, the value and what is allowed.
+ */
+export function validateParams<S extends z.ZodObject>(schema: S, args: unknown): ParamsResult<z.output<S>> {
+  const input = args ?? {};
+  if (typeof input === 'object' && !Array.isArray(input)) {
+    // Checked here, not by zod alone: a `__proto__` key is dropped silently by zod, and by the time
+    // arguments reach us a JSON parser may already have made it the object's prototype, whose
+    // fields zod would then read as if they were arguments.
+    const prototype = Object.getPrototypeOf(input);
+    const polluted = prototype !== Object.prototype && prototype !== null;
+    const unknown = polluted
+      ? '__proto__'
+      : Object.keys(input).find((key) => !Object.hasOwn(schema.shape, key));
+    if (unknown !== undefined) return { ok: false, message: unknownParameter(schema, unknown) };
+  }
+  const result = schema.safeParse(input);
+  if (result.success) return { ok: true, value: result.data };
+  return {
+    ok: false,
+    // A failed parse has at least one issue.
+    message: describeIssue(schema, result.error.issues[0]!, input as Record<string, unknown>),
+  };
+}
+
+/** `"calls", at calls[0].arguments`: a place inside a parameter, named by the parameter and the path. */
+function where(path: readonly PropertyKey[]): string {
+  return `"${clip(String(path[0]), 40)}", at ${pathText(path)}`;
+}
+
+/** "Unknown member … in "calls", at calls[1]; …": a key an object inside a parameter does not take. */
+export function unknownMember(path: readonly PropertyKey[], key: string): string {
+  return `Unknown member "${clip(key, 40)}" in ${where(path)}; see the parameter's description for what it takes.`;
+}
+
+/** "Unknown parameter …: did you mean …? This endpoint takes: …" */
+export function unknownParameter(schema: z.ZodObject, name: string): string {
+  const allowed = Object.keys(schema.shape);
+  const meant = closestName(name, allowed);
+  const guess = meant === undefined ? '' : `: did you mean "${meant}"?`;
+  return `Unknown parameter "${clip(name, 40)}"${guess}${guess ? ' This' : '; this'} endpoint takes: ${allowed.length ? allowed.join(', ') : 'none'}.`;
+}
+
+function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: Record<string, unknown>): string {
+  // Inside a parameter (estimate_cost's calls[0].arguments): named by its whole path.
+  if (issue.path.length > 1 || (issue.code === 'unrecognized_keys' && issue.path.length > 0)) {
+    if (issue.code === 'unrecognized_keys') return unknownMember(issue.path, issue.keys[0] ?? '');
+    return `Invalid value in ${where(issue.path)}: ${problemOf(issue, valueAt(input, issue.path), undefined)}.`;
+  }
+  if (issue.code === 'unrecognized_keys') return unknownParameter(schema, issue.keys[0] ?? '');
+  const name = String(issue.path[0] ?? '');
+  // A rule over several parameters none of which was sent (one of id, slug or symbol).
+  if (name === '') return `Missing parameter: ${lowerFirst(issue.message)}.`;
+  const field = schema.shape[name] as z.ZodType | undefined;
+  const value = input?.[name];
+  if (value === undefined && issue.code !== 'custom') {
+    const bounds = boundsOf(field);
+    return `Missing parameter "${name}": it is required${bounds ? ` (${bounds})` : ''}.`;
+  }
+  return `Invalid value for "${name}": ${problemOf(issue, value, field)}${elsewhere(schema, name, value, issue)}.`;
+}
+
+/**
+ * What is wrong with a value, in words that name it and say what is allowed (the schema's bounds,
+ * the rule's own message), never the validator's wording or a field's description.
+ */
+function problemOf(issue: z.core.$ZodIssue, value: unknown, field: z.ZodType | undefined): string {
+  const bounds = boundsOf(field);
+  const shown = clip(JSON.stringify(value) ?? String(value), 40);
+  if (typeof value === 'string' && value.trim() === '' && issue.code !== 'custom') return 'is empty';
+  // A rule's own message says what it allows: only the validator's wording is put in ours.
+  if (!/^(Too (big|small)|Invalid (input|option))\b/.test(issue.message)) return lowerFirst(issue.message);
+  switch (issue.code) {
+    case 'invalid_value':
+      return `${shown} is not ${bounds ?? 'one of its values'}`;
+    case 'invalid_type':
+      if (typeof value === 'number') return `${shown} is not ${bounds ?? expectedWords(issue.expected)}`;
+      return `must be ${bounds ?? expectedWords(issue.expected)}, not ${typeWords(value)} (${shown})`;
+    case 'too_big':
+    case 'too_small':
+      if (typeof value === 'number') return `${shown} is out of range: ${bounds ?? 'see the tool'}`;
+      if (typeof value === 'string') {
+        const most = issue.code === 'too_big' ? `at most ${issue.maximum}` : `at least ${issue.minimum}`;
+        return `is too ${issue.code === 'too_big' ? 'long' : 'short'}: ${most} characters (got ${value.length})`;
+      }
+      break;
+  }
+  return lowerFirst(issue.message);
+}
+
+function expectedWords(expected: string): string {
+  const words: Record<string, string> = {
+    string: 'text',
+    number: 'a number',
+    int: 'a whole number',
+    boolean: 'true or false',
+    object: 'an object',
+    record: 'an object',
+    array: 'a list',
+  };
+  return words[expected] ?? expected;
+}
+
+/** The value at `path` inside the arguments, if there is one. */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+function typeWords(value: unknown): string {
+  if (typeof value === 'string') return 'text';
+  if (Array.isArray(value)) return 'a list';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** "; interval takes it: send interval=weekly": another parameter taking the value, unless the issue says. */
+function elsewhere(schema: z.ZodObject, name: string, value: unknown, issue: z.core.$ZodIssue): string {
+  if (typeof value !== 'string') return '';
+  for (const [other, field] of Object.entries(schema.shape)) {
+    const base = unwrap(field as z.ZodType, () => false);
+    if (other !== name && base instanceof z.ZodEnum && (base.options as unknown[]).includes(value)) {
+      return issue.message.includes(`send ${other}=`) ? '' : `; ${other} takes it: send ${other}=${value}`;
+    }
+  }
+  return '';
+}
+
+/**
+ * What the schema itself allows, said in words (descriptions are kept short for the tool list, so
+ * a refusal spells the bounds out): "one of 5m, 15m, daily", "a whole number from 1 to 500".
+ */
+function boundsOf(field: z.ZodType | undefined): string | undefined {
+  const base = unwrap(field, () => false);
+  if (base instanceof z.ZodEnum) return `one of ${base.options.join(', ')}`;
+  if (!(base instanceof z.ZodNumber)) return undefined;
+  const kind = base.isInt ? 'a whole number' : 'a number';
+  const { minValue: min, maxValue: max } = base;
+  // zod's whole numbers are bounded by the safe integers, which says nothing here.
+  const finite = (v: number | null): v is number => v !== null && Math.abs(v) < Number.MAX_SAFE_INTEGER;
+  if (finite(min) && finite(max)) return `${kind} from ${min} to ${max}`;
+  if (finite(min)) return `${kind} of at least ${min}`;
+  return finite(max) ? `${kind} of at most ${max}` : undefined;
+}
+
+/** `calls[0].arguments`: a path into the arguments as one would write it. */
+function pathText(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i > 0 ? '.' : ''}${clip(String(key), 40)}`))
+    .join('');
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/** Unwraps optional and default layers, which do not carry the inner description or type. */
+function unwrap(field: z.ZodType | undefined, stop: (f: z.ZodType) => boolean): z.ZodType | undefined {
+  let current = field;
+  while (current && !stop(current) && (current.def.type === 'optional' || current.def.type === 'default')) {
+    current = (current.def as unknown as { innerType: z.ZodType }).innerType;
+  }
+  return current;
+}
