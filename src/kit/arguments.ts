@@ -64,8 +64,8 @@ function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: Reco
   const field = schema.shape[name] as z.ZodType | undefined;
   const value = input?.[name];
   if (value === undefined && issue.code !== 'custom') {
-    const bounds = boundsOf(field);
-    return `Missing parameter "${name}": it is required${bounds ? ` (${bounds})` : ''}.`;
+    const takes = boundsOf(field) ?? describedAs(field);
+    return `Missing parameter "${name}": it is required${takes ? ` (${takes})` : ''}.`;
   }
   return `Invalid value for "${name}": ${problemOf(issue, value, field)}${elsewhere(schema, name, value, issue)}.`;
 }
@@ -155,6 +155,12 @@ function boundsOf(field: z.ZodType | undefined): string | undefined {
   if (finite(min) && finite(max)) return `${kind} from ${min} to ${max}`;
   if (finite(min)) return `${kind} of at least ${min}`;
   return finite(max) ? `${kind} of at most ${max}` : undefined;
+}
+
+/** A field's own description, for a parameter whose schema says nothing of its values: "name from list_dex_platforms, e.g. Solana". */
+function describedAs(field: z.ZodType | undefined): string | undefined {
+  const described = unwrap(field, (f) => f.description !== undefined)?.description?.trim();
+  return described ? lowerFirst(described.replace(/\.$/, '')) : undefined;
 }
 
 /** `calls[0].arguments`: a path into the arguments as one would write it. */

@@ -55,6 +55,15 @@ describe('a refused argument', () => {
     );
   });
 
+  it('a missing parameter: what it takes, in its own words when the schema has no bounds', async () => {
+    expect(await refusal('get_dex_platform', {})).toBe(
+      'Missing parameter "platformName": it is required (name from list_dex_platforms, e.g. Solana).',
+    );
+    expect(await refusal('convert_price', { symbol: 'BTC' })).toBe(
+      'Missing parameter "amount": it is required (a number from 1e-8 to 1000000000000).',
+    );
+  });
+
   it('an empty value: empty, in the tool’s words', async () => {
     expect(await refusal('search_cryptocurrencies', { query: '' })).toBe(
       'Invalid value for "query": is empty.',
