@@ -157,10 +157,15 @@ function boundsOf(field: z.ZodType | undefined): string | undefined {
   return finite(max) ? `${kind} of at most ${max}` : undefined;
 }
 
-/** A field's own description, for a parameter whose schema says nothing of its values: "name from list_dex_platforms, e.g. Solana". */
+/**
+ * A field's own description, for a parameter whose schema says nothing of its values: "name from
+ * list_dex_platforms, e.g. Solana" (a first word in capitals, "SQL", stays as it is).
+ */
 function describedAs(field: z.ZodType | undefined): string | undefined {
   const described = unwrap(field, (f) => f.description !== undefined)?.description?.trim();
-  return described ? lowerFirst(described.replace(/\.$/, '')) : undefined;
+  if (!described) return undefined;
+  const text = described.replace(/\.$/, '');
+  return /^[A-Z][a-z]/.test(text) ? lowerFirst(text) : text;
 }
 
 /** `calls[0].arguments`: a path into the arguments as one would write it. */
