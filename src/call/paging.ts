@@ -17,11 +17,12 @@ import type { KeptTable } from '../kept/catalog.js';
 import type { Kept } from '../kept/kept.js';
 import { rowCount } from '../kept/rows.js';
 import { canonicalParams } from '../kit/canonical.js';
-import { checkedData, type Tool, tableRows } from '../kit/define.js';
+import { checkedData, type Endpoint, type Tool, tableRows } from '../kit/define.js';
 import { CURSOR, type Pages } from '../kit/pages.js';
+import type { KeptSummary } from '../kit/queries.js';
 import type { Services } from '../services/index.js';
 import { bytesOf, dataRoom, estimateBytes } from './cut.js';
-import type { KeptSummary } from './results.js';
+import { answerAsSent, type EndpointData } from './fetch.js';
 
 /** A stored result's page a cursor names, when the result is still kept and the arguments are its page's. */
 export interface StoredPage {
@@ -266,4 +267,26 @@ export async function keptTableOf(
 ): Promise<{ kept?: KeptSummary }> {
   const kept = await keepWhole(services, tool, view, false);
   return kept?.table === undefined ? {} : { kept: keptSummary(kept.table) };
+}
+
+/**
+ * An endpoint's whole data as a call fetched it, checked, with the table its rows are kept as
+ * (`kept`), as the endpoint's own first answer keeps them: what a script's call answers, and what
+ * a tool that fetches rows for figures of its own keeps of them.
+ */
+export async function keptFetch(
+  services: Services,
+  endpoint: Endpoint,
+  call: { params: Record<string, unknown>; whole: unknown; fetches: readonly EndpointData[]; owner: string },
+): Promise<{ data: Record<string, unknown>; kept?: KeptSummary }> {
+  const data = checkedData(endpoint, call.whole);
+  const view = {
+    whole: data,
+    params: call.params,
+    owner: call.owner,
+    fetchedAt: call.fetches[0]?.fetchedAt ?? Date.now(),
+    keepMs: endpoint.refreshSeconds * 1000,
+    answer: answerAsSent(call.fetches, call.whole),
+  };
+  return { data, ...(await keptTableOf(services, endpoint, view)) };
 }

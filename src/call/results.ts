@@ -1,6 +1,7 @@
 /** How a tool call's answers and failures look to the client: text, structured data and `_meta`. */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { counted } from '../format/text.js';
+import type { KeptSummary } from '../kit/queries.js';
 
 /** What a result's `_meta` says about the answer: its cost and how fresh it is. */
 export interface ResultMeta {
@@ -84,14 +85,6 @@ export function toolResult({ data, summarise, format, meta }: Presented): CallTo
     .filter((line): line is string => typeof line === 'string' && line !== '')
     .join('\n');
   return { content: [{ type: 'text', text }], ...result };
-}
-
-/** What an answer says of the table its rows are kept as (call/paging.ts). */
-export interface KeptSummary {
-  table: string;
-  columns: Record<string, string>;
-  rows: number;
-  expires: string;
 }
 
 /** The column names a text answer lists at most, in characters; kept.columns has them all. */

@@ -10,7 +10,7 @@
 import { exposedTools, tools } from '../inventory/tools.js';
 import { unknownToolMessage } from '../inventory/unknown-tool.js';
 import { validateParams } from '../kit/arguments.js';
-import { checkedData, type Tool, type ToolContext } from '../kit/index.js';
+import type { Tool, ToolContext } from '../kit/index.js';
 import type { ScriptAnswer, ScriptRun } from '../kit/scripts.js';
 import type { Selection } from '../kit/toolsets.js';
 import { declarations } from '../script/declarations.js';
@@ -18,8 +18,8 @@ import { RunnerBusy } from '../script/runner.js';
 import type { Services } from '../services/index.js';
 import { CreditCap } from './cap.js';
 import { refuseOverLimits } from './estimate.js';
-import { answerAsSent, type EndpointData, type FetchContext } from './fetch.js';
-import { keptTableOf } from './paging.js';
+import type { EndpointData, FetchContext } from './fetch.js';
+import { keptFetch } from './paging.js';
 import { RefusedCall } from './refused.js';
 
 /** The tool that runs scripts: a script cannot run one. */
@@ -101,12 +101,8 @@ async function wholeData(
   try {
     if (tool.kind === 'endpoint') {
       const whole = await tool.data(params, context);
-      const data = checkedData(tool, whole);
-      const answer = answerAsSent(fetches, whole);
-      const fetchedAt = fetches[0]?.fetchedAt ?? Date.now();
-      const keepMs = tool.refreshSeconds * 1000;
-      const view = { whole: data, params, owner: calls.owner, fetchedAt, keepMs, answer };
-      return { ...data, ...(await keptTableOf(services, tool, view)) };
+      const { data, kept } = await keptFetch(services, tool, { params, whole, fetches, owner: calls.owner });
+      return kept === undefined ? data : { ...data, kept };
     }
     await refuseOverLimits(services, tool, params, context);
     const data = await tool.data(params, context);

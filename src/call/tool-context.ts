@@ -16,6 +16,7 @@ import { describeUpstreamError, UpstreamError } from '../upstream/errors.js';
 import type { CallContext } from './context.js';
 import { type Caller, pricingContext } from './estimate.js';
 import { type EndpointData, type FetchContext, fetchEndpoint } from './fetch.js';
+import { keptFetch } from './paging.js';
 import { RefusedCall } from './refused.js';
 import { runScript, scriptDeclarations } from './script-calls.js';
 
@@ -33,10 +34,12 @@ export function contextOf(
   const { account, owner } = caller;
   return {
     ...pricingContext(services, caller),
-    fetch: async (endpoint, query) => {
+    fetch: async (endpoint, query, options) => {
       const data = await fetchEndpoint(services, endpoint, query, fetchContext);
       fetched(data);
-      return data;
+      if (!options?.keep) return data;
+      const whole = { params: query, whole: data.data, fetches: [data], owner };
+      return { ...data, ...(await keptFetch(services, endpoint, whole)) };
     },
     usage: () => services.guard.usage(account, context.person, context.admin, context.personLimit),
     query: (sql) => services.kept.query(owner, sql),

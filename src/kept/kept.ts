@@ -54,7 +54,7 @@ export class KeptTables {
   ) {}
 
   /** Results being written that the answer did not wait for: their tables are loaded from here meanwhile. */
-  private readonly writing = new Map<string, { result: StoredResult; done: Promise<unknown> }>();
+  private readonly writing = new Map<string, { result: StoredResult; done: Promise<boolean> }>();
 
   /**
    * Keeps the call's data (and names its table); undefined when it is too large to keep. An answer
@@ -64,7 +64,11 @@ export class KeptTables {
   async keep(call: ToKeep & { whole: boolean }): Promise<Kept | undefined> {
     const id = keptId(call.owner, call.tool, call.params, call.fetchedAt);
     const known = this.known.get(id);
-    if (known && known.expires > Date.now()) return known;
+    if (known && known.expires > Date.now()) {
+      // Kept already, by an answer that did not wait for the write: one whose cursor is served waits.
+      const writing = call.whole ? undefined : this.writing.get(id);
+      return writing === undefined || (await writing.done) ? known : undefined;
+    }
     const { owner, tool, params, data, fetchedAt, answer, shape } = call;
     const expires = keepUntil(call.keepMs);
     const result: StoredResult = { tool, owner, params, data, fetchedAt, ...(answer ? { answer } : {}) };

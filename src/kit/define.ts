@@ -13,7 +13,7 @@ import { fastParse, readWith } from './fast-parse.js';
 import { cursorParam, type Pages, type RowsShape } from './pages.js';
 import { formatParam } from './params.js';
 import { ALL_PLANS, type Plan, plansText } from './plans.js';
-import type { QueryAnswer } from './queries.js';
+import type { KeptSummary, QueryAnswer } from './queries.js';
 import type { ScriptAnswer, ScriptRun } from './scripts.js';
 import type { Toolset } from './toolsets.js';
 import type { CreditUsageFigures } from './usage-figures.js';
@@ -22,8 +22,16 @@ import type { CreditUsageFigures } from './usage-figures.js';
 export interface ToolContext {
   /** The caller's account (a hash of its key), for its budget. */
   account: string;
-  /** An endpoint's whole data through the cache and the guard, as the caller (parameters already checked). */
-  fetch(endpoint: Endpoint, params: Record<string, unknown>): Promise<{ data: unknown }>;
+  /**
+   * An endpoint's whole data through the cache and the guard, as the caller (parameters already
+   * checked). With `keep`, its rows are also kept as the caller's table, as the endpoint's own
+   * answer keeps them, and `kept` names it.
+   */
+  fetch(
+    endpoint: Endpoint,
+    params: Record<string, unknown>,
+    options?: { keep?: boolean },
+  ): Promise<{ data: unknown; kept?: KeptSummary }>;
   /** The credit guard's figures for the caller's account (get_credit_usage's answer). */
   usage(): Promise<CreditUsageFigures>;
   /** What a call of `tool` with `args` would cost now, checked and priced as a real call is; nothing is sent. */

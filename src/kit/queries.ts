@@ -2,6 +2,7 @@
  * What a tool sees of kept tables (ToolContext.query): a query's rows, or why it failed, as plain
  * data: the query engine (src/kept/) gives it, the query tool words it.
  */
+import { z } from 'zod';
 
 /** A column's type in a kept table; `json` is JSON text (lists, for json_each). */
 export type ColumnType = 'integer' | 'real' | 'text' | 'json';
@@ -20,6 +21,15 @@ export interface TableEntry {
   /** Milliseconds since the epoch. */
   expires: number;
 }
+
+/** What an answer says of the table its rows are kept as (`kept`): its name, columns, rows and expiry (ISO). */
+export const keptSummary = z.object({
+  table: z.string(),
+  columns: z.record(z.string(), z.string()),
+  rows: z.number(),
+  expires: z.string(),
+});
+export type KeptSummary = z.output<typeof keptSummary>;
 
 /** Why a query gave no rows. */
 export type QueryErrorCode =

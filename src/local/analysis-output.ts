@@ -1,6 +1,7 @@
 /** analyze_assets' answer: each asset's figures, the correlations, what they come from, and what they are. */
 import { z } from 'zod';
 import { ohlcvHistorical } from '../endpoints/ohlcv.js';
+import { keptSummary } from '../kit/queries.js';
 
 const nullableNumber = z.number().nullable();
 const timedClose = z.object({ time: z.string(), close: z.number() }).nullable();
@@ -34,5 +35,6 @@ export const analysisOutput = z.object({
   assets: z.array(assetOutput),
   correlations: z.array(z.object({ a: z.string(), b: z.string(), value: nullableNumber })),
   definitions: z.record(z.string(), z.string()),
+  kept: keptSummary.optional(),
 });
 export type Analysis = z.output<typeof analysisOutput>;

@@ -200,8 +200,10 @@ export const analyzeAssets = defineLocalTool({
   async data(params, context) {
     checkHistory(params, context.plan, context.now());
     const args = candleArguments(params);
-    const { data } = await context.fetch(ohlcvHistorical, checkedCandles(args));
-    return analyse(params, args, (data as { items: CandleSeries[] }).items, context.now());
+    // The candles paid for stay the caller's table: a question the figures do not answer is a query.
+    const { data, kept } = await context.fetch(ohlcvHistorical, checkedCandles(args), { keep: true });
+    const analysis = analyse(params, args, (data as { items: CandleSeries[] }).items, context.now());
+    return kept === undefined ? analysis : { ...analysis, kept };
   },
   summarise: summariseAnalysis,
 });

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { type Tool, tableRows } from '../kit/define.js';
+import { keptSummary } from '../kit/queries.js';
 
 type Schema = {
   type?: string | string[];
@@ -68,16 +69,7 @@ function objectOf(schema: Schema): string {
 const declared = new WeakMap<Tool, string>();
 
 /** What a call with rows adds to its data: the table they are kept as (call/paging.ts keptSummary). */
-const KEPT: Schema = {
-  type: 'object',
-  properties: {
-    table: { type: 'string' },
-    columns: { type: 'object', additionalProperties: { type: 'string' } },
-    rows: { type: 'number' },
-    expires: { type: 'string' },
-  },
-  required: ['table', 'columns', 'rows', 'expires'],
-};
+const KEPT = z.toJSONSchema(keptSummary) as Schema;
 
 /** `tools.NAME(args: {...}): Promise<{...}>;` for one tool: the arguments its input takes, its whole data. */
 export function declaration(tool: Tool): string {

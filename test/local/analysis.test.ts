@@ -260,6 +260,41 @@ describe('what it costs', () => {
   });
 });
 
+describe('the candles it paid for', () => {
+  it('are kept as a table the answer names: a GROUP BY per symbol gives the counts and highest closes of every page, free', async () => {
+    const mcp = await server();
+    const result = await mcp.call('analyze_assets', { symbol: TEN, format: 'json' });
+    expect(result.isError, firstText(result)).toBeFalsy();
+    const { source, kept } = result.structuredContent as unknown as Analysis & {
+      kept: { table: string; rows: number; columns: Record<string, string> };
+    };
+    expect(kept.table).toMatch(/^ohlcv_[a-z0-9]{4}$/);
+    expect(kept.columns).toMatchObject({ symbol: 'text', time_open: 'text', quote_usd_close: 'real' });
+    const text = firstText(await mcp.call('analyze_assets', { symbol: TEN }));
+    expect(text).toContain(`kept as ${kept.table} until`);
+
+    // Every page of the same candles (the cache's: free), walked, against one query over the table.
+    const before = requests();
+    const { byId, credits } = await candlesOf(mcp, source.arguments);
+    expect(credits).toBe(0);
+    const sql = `SELECT symbol, count(*) AS n, max(quote_usd_close) AS top FROM ${kept.table} GROUP BY symbol ORDER BY symbol`;
+    const answer = await mcp.call('query_data', { sql, format: 'json' });
+    expect(answer.isError, firstText(answer)).toBeFalsy();
+    expect(answer._meta?.credits).toBe(0);
+    expect(requests()).toBe(before);
+    const walked = [...byId.values()]
+      .map(({ symbol, candles }): [string, number, number] => [
+        symbol,
+        candles.length,
+        Math.max(...candles.map((c) => c.quote.find((q) => q.currency === 'USD')?.close ?? -1)),
+      ])
+      .sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    expect(walked).toHaveLength(11);
+    expect((answer.structuredContent as { rows: unknown[] }).rows).toEqual(walked);
+    expect(kept.rows).toBe(walked.reduce((sum, [, n]) => sum + n, 0));
+  });
+});
+
 describe('the text', () => {
   it('ten assets: a headline, a table, the correlation matrix, in under 2,500 characters', async () => {
     const mcp = await server();
