@@ -139,6 +139,9 @@ describe('a range longer than one request carries (10,000 periods)', () => {
     };
     const requestsBefore = requestsTo('/v1/global-metrics/quotes/historical');
     const times: string[] = [];
+    /** Each page's note and the requests made by then: what a failure shows. */
+    const notes: string[] = [];
+    const requests = () => requestsTo('/v1/global-metrics/quotes/historical') - requestsBefore;
     let next: Record<string, unknown> | undefined = args;
     for (let page = 0; next !== undefined; page++) {
       expect(page).toBeLessThan(200);
@@ -147,11 +150,13 @@ describe('a range longer than one request carries (10,000 periods)', () => {
       const data = result.structuredContent as {
         quotes: { timestamp: string }[];
         next?: Record<string, unknown>;
+        truncated?: string;
       };
       times.push(...data.quotes.map((q) => q.timestamp));
+      notes.push(`page ${page + 1}, ${requests()} requests: ${data.truncated}`);
       next = data.next;
     }
-    expect(requestsTo('/v1/global-metrics/quotes/historical') - requestsBefore).toBe(2);
+    expect(requests(), notes.join('\n')).toBe(2);
     expect(new Set(times).size).toBe(times.length);
     expect(times.length).toBeGreaterThan(10_000);
     expect(Date.parse(times.at(-1) as string)).toBeGreaterThan(NOW_MS - 10 * 60_000);
