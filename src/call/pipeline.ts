@@ -248,5 +248,6 @@ function presentation(tool: Tool, params: Record<string, unknown>, format: 'text
   return {
     summarise: (data: Record<string, unknown>) => tool.summarise(data, params),
     format,
+    rowName: tool.rowName,
   };
 }

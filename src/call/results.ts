@@ -37,6 +37,8 @@ export function errorResult(message: string, credits = 0): CallToolResult {
 
 export interface Presented {
   data: Record<string, unknown>;
+  /** What one row of its kept table is (ToolBase.rowName). */
+  rowName?: string;
   /** The text summary of the data, for format=text. */
   summarise(data: Record<string, unknown>): string;
   format: 'text' | 'json';
@@ -75,12 +77,12 @@ export function costLine(meta: ResultMeta): string {
  * note when the data is a page or was cut, the next page's arguments, and the cost line; for format=json it is the data as one JSON text,
  * valid on its own, and the notes live in the data (`truncated`) and `_meta` only.
  */
-export function toolResult({ data, summarise, format, meta }: Presented): CallToolResult {
+export function toolResult({ data, summarise, format, meta, rowName }: Presented): CallToolResult {
   const result = { structuredContent: data, _meta: { ...meta } };
   if (format === 'json') return { content: [{ type: 'text', text: JSON.stringify(data) }], ...result };
   const truncated = typeof data.truncated === 'string' ? data.truncated : undefined;
   const next = data.next === undefined ? undefined : `Next page: ${JSON.stringify(data.next)}`;
-  const kept = data.kept === undefined ? undefined : keptLine(data.kept as KeptSummary);
+  const kept = data.kept === undefined ? undefined : keptLine(data.kept as KeptSummary, rowName);
   const text = [summarise(data), truncated, kept, next, costLine(meta)]
     .filter((line): line is string => typeof line === 'string' && line !== '')
     .join('\n');
@@ -90,8 +92,8 @@ export function toolResult({ data, summarise, format, meta }: Presented): CallTo
 /** The column names a text answer lists at most, in characters; kept.columns has them all. */
 const COLUMNS_SHOWN_CHARS = 600;
 
-/** "7,440 rows kept as ohlcv_3f9k until 14:20 UTC: query them with query_data, free. Columns: …" */
-export function keptLine(kept: KeptSummary): string {
+/** "7,440 candles kept as ohlcv_3f9k until 14:20 UTC: query them with query_data, free. Columns: …" */
+export function keptLine(kept: KeptSummary, rowName = 'row'): string {
   const names = Object.keys(kept.columns);
   let shown = names.join(', ');
   if (shown.length > COLUMNS_SHOWN_CHARS) {
@@ -101,5 +103,5 @@ export function keptLine(kept: KeptSummary): string {
   }
   const until = kept.expires.slice(11, 16);
   const them = kept.rows === 1 ? 'it' : 'them';
-  return `${counted(kept.rows, 'row')} kept as ${kept.table} until ${until} UTC: query ${them} with query_data (SQL), free. Columns: ${shown}.`;
+  return `${counted(kept.rows, rowName)} kept as ${kept.table} until ${until} UTC: query ${them} with query_data (SQL), free. Columns: ${shown}.`;
 }

@@ -27,6 +27,7 @@ const upstreamToken = lenient(trendingToken, { market_cap_rank: rankOf });
 
 export const trendingTokens = defineEndpoint({
   name: 'get_trending_community_tokens',
+  rowName: 'token',
   title: 'Community trending tokens',
   toolset: 'community',
   inDefault: true,
@@ -60,6 +61,7 @@ const upstreamTopic = lenient(topic);
 
 export const trendingTopics = defineEndpoint({
   name: 'get_trending_community_topics',
+  rowName: 'topic',
   title: 'Community trending topics',
   toolset: 'community',
   inDefault: true,

@@ -58,6 +58,7 @@ const upstreamArticle = lenient(article);
 
 export const latestContent = defineEndpoint({
   name: 'get_latest_content',
+  rowName: 'item',
   title: 'Latest crypto news and articles',
   toolset: 'content',
   inDefault: true,
@@ -166,6 +167,7 @@ function postsEndpoint<const N extends string>(spec: {
       items: z.array(post),
     }),
     rows: { list: 'items' },
+    rowName: 'post',
     credits: FREE,
     refreshSeconds: 300,
     plans: PLANS,
@@ -204,6 +206,7 @@ export const topPosts = postsEndpoint({
 
 export const postComments = defineEndpoint({
   name: 'get_post_comments',
+  rowName: 'comment',
   title: 'Comments on a post',
   toolset: 'content',
   path: '/v1/content/posts/comments',

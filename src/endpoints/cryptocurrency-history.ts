@@ -54,6 +54,7 @@ const upstreamPerformance = lenient(performance, {
 
 export const pricePerformance = defineEndpoint({
   name: 'get_price_performance',
+  rowName: 'asset',
   title: 'Price performance by period',
   toolset: 'cryptocurrency',
   path: '/v2/cryptocurrency/price-performance-stats/latest',
@@ -171,6 +172,7 @@ function quotesText(a: z.infer<typeof quoteSeries>, interval: string): string {
 
 export const quotesHistorical = defineEndpoint({
   name: 'get_cryptocurrency_quotes_historical',
+  rowName: 'point',
   title: 'Crypto quotes (historical)',
   toolset: 'cryptocurrency',
   inDefault: true,

@@ -35,6 +35,7 @@ const upstreamNewAsset = upstreamOf(newAsset, assetQuote);
 
 export const newCryptocurrencies = defineEndpoint({
   name: 'get_new_cryptocurrencies',
+  rowName: 'asset',
   title: 'Newly listed cryptocurrencies',
   toolset: 'cryptocurrency',
   path: '/v1/cryptocurrency/listings/new',
@@ -126,6 +127,7 @@ function trending<const N extends string>(spec: TrendingSpec<N>) {
     output: z.object({ start: z.number(), time_period: z.string(), items: z.array(mover) }),
     credits: pageCredits(200),
     pages: LISTED_PAGES,
+    rowName: 'asset',
     refreshSeconds: spec.refreshSeconds,
     plans: plansFrom('startup'),
     normalise(body: unknown, params: { start: number; time_period: string }) {
@@ -222,6 +224,7 @@ const HISTORICAL_AUX = [
 
 export const listingsHistorical = defineEndpoint({
   name: 'get_cryptocurrency_listings_historical',
+  rowName: 'asset',
   title: 'Cryptocurrency listings on a past day',
   toolset: 'cryptocurrency',
   path: '/v1/cryptocurrency/listings/historical',

@@ -69,6 +69,7 @@ export function mapRow(
 
 export const cryptocurrencyMap = defineEndpoint({
   name: 'get_cryptocurrency_map',
+  rowName: 'asset',
   title: 'Crypto id map',
   toolset: 'cryptocurrency',
   inDefault: true,
@@ -175,6 +176,7 @@ function describeInfo(a: Info, full: boolean): string {
 
 export const cryptocurrencyInfo = defineEndpoint({
   name: 'get_cryptocurrency_info',
+  rowName: 'asset',
   title: 'Crypto info',
   toolset: 'cryptocurrency',
   inDefault: true,
@@ -244,6 +246,7 @@ function categoryCredits(what: string, convert: boolean) {
 
 export const categories = defineEndpoint({
   name: 'list_categories',
+  rowName: 'category',
   title: 'Cryptocurrency categories',
   toolset: 'cryptocurrency',
   path: '/v1/cryptocurrency/categories',
@@ -293,6 +296,7 @@ const upstreamCategoryDetail = lenient(category.extend({ coins: z.array(asset) }
 
 export const categoryCoins = defineEndpoint({
   name: 'get_category',
+  rowName: 'asset',
   title: 'Cryptocurrency category',
   toolset: 'cryptocurrency',
   path: '/v1/cryptocurrency/category',

@@ -170,6 +170,7 @@ export const LISTINGS = {
 
 export const listingsLatest = defineEndpoint({
   name: 'get_cryptocurrency_listings_latest',
+  rowName: 'asset',
   title: 'Crypto listings (latest)',
   toolset: 'cryptocurrency',
   inDefault: true,
@@ -220,6 +221,7 @@ export const QUOTES = {
 
 export const quotesLatest = defineEndpoint({
   name: 'get_cryptocurrency_quotes_latest',
+  rowName: 'asset',
   title: 'Crypto quotes (latest)',
   toolset: 'cryptocurrency',
   inDefault: true,

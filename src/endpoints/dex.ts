@@ -42,6 +42,7 @@ const PLATFORM_CREDITS = perCall(1, { text: '1 per call (not documented)' });
 
 export const dexPlatforms = defineEndpoint({
   name: 'list_dex_platforms',
+  rowName: 'platform',
   title: 'DEX platforms',
   toolset: 'dex',
   inDefault: true,

@@ -144,6 +144,7 @@ const upstreamHistorical = z.looseObject({
 
 export const globalMetricsHistorical = defineEndpoint({
   name: 'get_global_metrics_historical',
+  rowName: 'point',
   title: 'Crypto market totals (historical)',
   toolset: 'global_metrics',
   inDefault: true,

@@ -105,6 +105,7 @@ function historicalIndex<const I extends Index>(index: I, size: number) {
   const shown = index === 'svc100' ? 3 : 5;
   return defineEndpoint({
     name: `get_${index}_index_historical`,
+    rowName: 'point',
     title: `${label} index (historical)`,
     toolset: 'indices',
     inDefault: true,

@@ -126,6 +126,7 @@ function chartHeading(p: { platform: string; address: string }, count: number, w
 
 export const klineCandles = defineEndpoint({
   name: 'get_kline_candles',
+  rowName: 'candle',
   title: 'DEX token candles',
   toolset: 'kline',
   path: '/v1/k-line/candles',
@@ -186,6 +187,7 @@ const point = z.object({ time: z.string(), value: z.number().nullable(), volume:
 
 export const klinePoints = defineEndpoint({
   name: 'get_kline_points',
+  rowName: 'point',
   title: 'DEX token price points',
   toolset: 'kline',
   path: '/v1/k-line/points',

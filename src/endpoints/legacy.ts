@@ -9,6 +9,7 @@ import { LISTINGS, listingsInput, QUOTES, quotesInput } from './cryptocurrency.j
 
 export const listingsLatestV1 = defineEndpoint({
   name: 'get_cryptocurrency_listings_latest_v1',
+  rowName: 'asset',
   title: 'Cryptocurrency listings (v1, deprecated)',
   toolset: 'legacy',
   path: '/v1/cryptocurrency/listings/latest',
@@ -19,6 +20,7 @@ export const listingsLatestV1 = defineEndpoint({
 
 export const quotesLatestV2 = defineEndpoint({
   name: 'get_cryptocurrency_quotes_latest_v2',
+  rowName: 'asset',
   title: 'Cryptocurrency quotes (v2, deprecated)',
   toolset: 'legacy',
   path: '/v2/cryptocurrency/quotes/latest',

@@ -95,6 +95,7 @@ const AUX = [
 
 export const marketPairs = defineEndpoint({
   name: 'get_market_pairs',
+  rowName: 'pair',
   title: 'Market pairs of an asset',
   toolset: 'cryptocurrency',
   path: '/v2/cryptocurrency/market-pairs/latest',

@@ -129,6 +129,7 @@ function candlesText(a: z.infer<typeof ohlcvSeries>, length: CandleLength, what:
 
 export const ohlcvHistorical = defineEndpoint({
   name: 'get_ohlcv_historical',
+  rowName: 'candle',
   title: 'OHLCV candles (historical)',
   toolset: 'cryptocurrency',
   inDefault: true,
@@ -215,6 +216,7 @@ const upstreamLatestCandle = lenient(latestCandle.omit({ complete: true }), {
 
 export const ohlcvLatest = defineEndpoint({
   name: 'get_ohlcv_latest',
+  rowName: 'candle',
   title: 'OHLCV candle (today so far)',
   toolset: 'cryptocurrency',
   path: '/v2/cryptocurrency/ohlcv/latest',

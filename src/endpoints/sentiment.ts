@@ -79,6 +79,7 @@ const historicalInput = paramsObject({
 
 export const fearAndGreedHistorical = defineEndpoint({
   name: 'get_fear_and_greed_historical',
+  rowName: 'point',
   title: 'Crypto fear and greed (historical)',
   toolset: 'sentiment',
   inDefault: true,
@@ -169,6 +170,7 @@ const upstreamAltcoinHistory = z.looseObject({
 
 export const altcoinSeasonHistorical = defineEndpoint({
   name: 'get_altcoin_season_index_historical',
+  rowName: 'point',
   title: 'Altcoin season (historical)',
   toolset: 'sentiment',
   inDefault: true,

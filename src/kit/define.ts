@@ -102,6 +102,8 @@ export interface ToolBase<I extends z.ZodObject = z.ZodObject, O extends z.ZodOb
   /** What the tool takes: its parameters and `format`. */
   toolInput: z.ZodObject;
   output: O;
+  /** What one row of the table its answer keeps is, as its text counts them ("candle"); "row" unsaid. */
+  rowName?: string;
   /**
    * How a list or history is shown a page at a time (kit/pages.ts); absent where the answer is
    * one record, or always small.

@@ -183,6 +183,7 @@ function analyse(
 
 export const analyzeAssets = defineLocalTool({
   name: 'analyze_assets',
+  rowName: 'candle',
   title: 'Analyze assets',
   toolset: 'analysis',
   inDefault: true,

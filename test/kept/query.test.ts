@@ -82,7 +82,7 @@ describe('a month of hourly candles for ten assets, kept as a table', () => {
       await mcp.call('get_ohlcv_historical', { symbol: TEN, time_period: 'hourly', ...MONTH }),
     );
     expect(text).toMatch(
-      /^7,440 rows kept as ohlcv_[0-9a-z]{4} until \d\d:\d\d UTC: query them with query_data \(SQL\), free\. Columns: id, name, symbol, /m,
+      /^7,440 candles kept as ohlcv_[0-9a-z]{4} until \d\d:\d\d UTC: query them with query_data \(SQL\), free\. Columns: id, name, symbol, /m,
     );
   });
 

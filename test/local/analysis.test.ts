@@ -271,7 +271,7 @@ describe('the candles it paid for', () => {
     expect(kept.table).toMatch(/^ohlcv_[a-z0-9]{4}$/);
     expect(kept.columns).toMatchObject({ symbol: 'text', time_open: 'text', quote_usd_close: 'real' });
     const text = firstText(await mcp.call('analyze_assets', { symbol: TEN }));
-    expect(text).toContain(`kept as ${kept.table} until`);
+    expect(text).toContain(`${kept.rows.toLocaleString('en-US')} candles kept as ${kept.table} until`);
 
     // Every page of the same candles (the cache's: free), walked, against one query over the table.
     const before = requests();
