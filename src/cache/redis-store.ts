@@ -47,9 +47,11 @@ export class RedisCacheStore implements CacheStore {
   }
 
   async set(key: string, entry: CacheEntry, ttlMs: number): Promise<void> {
-    if (jsonLongerThan(entry.data, LARGEST_CACHED_BYTES)) return;
-    const { data, fetchedAt, credits } = entry;
-    const text = JSON.stringify({ data, fetchedAt, credits });
+    const { data, fetchedAt, credits, storedAs } = entry;
+    if (storedAs === undefined && jsonLongerThan(data, LARGEST_CACHED_BYTES)) return;
+    const text = JSON.stringify(
+      storedAs === undefined ? { data, fetchedAt, credits } : { fetchedAt, credits, storedAs },
+    );
     if (text.length > LARGEST_CACHED_BYTES) return;
     const ttl = Math.max(1, Math.round(ttlMs));
     await this.redis.use((redis) => redis.set(this.entryKey(key), text, 'PX', ttl));
@@ -76,6 +78,11 @@ function parseEntry(text: string | null): CacheEntry | undefined {
   try {
     const entry = JSON.parse(text) as Partial<CacheEntry>;
     if (typeof entry?.fetchedAt !== 'number' || typeof entry.credits !== 'number') return undefined;
+    const { storedAs } = entry;
+    if (storedAs !== undefined) {
+      if (typeof storedAs?.id !== 'string' || typeof storedAs.owner !== 'string') return undefined;
+      return { data: undefined, fetchedAt: entry.fetchedAt, credits: entry.credits, storedAs };
+    }
     if (entry.data === undefined) return undefined;
     return entry as CacheEntry;
   } catch {

@@ -85,12 +85,16 @@ export function decodeResult(stored: Buffer): Decoded | undefined {
   }
 }
 
-/** The result a stored one holds, its data normalised again when it was kept as the service sent it. */
+/**
+ * The result a stored one holds, its data normalised again when it was kept as the service sent it
+ * (and then with that answer, so that keeping it again stores the same bytes).
+ */
 export function resultOf({ header, body }: Decoded, revive: Revive): StoredResult {
   const { tool, owner, params, fetchedAt, nowMs } = header;
   const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-  const data = nowMs === undefined ? parsed : revive(tool, params, parsed, nowMs);
-  return { tool, owner, params, fetchedAt, data };
+  if (nowMs === undefined) return { tool, owner, params, fetchedAt, data: parsed };
+  const data = revive(tool, params, parsed, nowMs);
+  return { tool, owner, params, fetchedAt, data, answer: { bytes: body, nowMs } };
 }
 
 /** The body of a stored result, for the query engine. */

@@ -169,6 +169,9 @@ export abstract class BaseResultStore implements ResultStore {
   /** Notes a result's last use: the least recently used go first. */
   protected abstract used(id: string): Promise<void>;
 
+  /** Reads under way, by id and owner: calls that ask for one result at once read and parse it once. */
+  private readonly reading = new Map<string, Promise<StoredResult | undefined>>();
+
   async get(id: string, owner: string): Promise<StoredResult | undefined> {
     if (!RESULT_ID.test(id)) return undefined;
     const recent = this.recent.recall(id, owner) ?? this.lastRead.recall(id, owner);
@@ -176,6 +179,16 @@ export abstract class BaseResultStore implements ResultStore {
       await this.used(id);
       return recent;
     }
+    const key = `${id} ${owner}`;
+    let reading = this.reading.get(key);
+    if (reading === undefined) {
+      reading = this.readResult(id, owner).finally(() => this.reading.delete(key));
+      this.reading.set(key, reading);
+    }
+    return reading;
+  }
+
+  private async readResult(id: string, owner: string): Promise<StoredResult | undefined> {
     const kept = await this.read(id, owner);
     if (kept === undefined) return undefined;
     const result = resultOf(kept, this.revive);

@@ -11,7 +11,7 @@
  * An entry is fresh for its endpoint's refresh frequency; the store keeps it `staleMs` longer
  * (SVC_STALE_MAX_SECONDS), within the same memory bound, to stand in when the service fails.
  */
-import type { CacheEntry, CacheStore, FetchClaims } from './store.js';
+import type { CacheEntry, CacheStore, FetchClaims, StoredAs } from './store.js';
 
 /** How often a waiting process looks for the other's entry. */
 const POLL_MS = 20;
@@ -23,6 +23,12 @@ export interface Fetched extends CacheEntry {
    */
   via: 'upstream' | 'cache' | 'joined' | 'stale';
 }
+
+/**
+ * Reads a large answer's entry (`storedAs`): its data from the result store, or undefined when it
+ * is gone (then the call is a miss).
+ */
+export type Open = (entry: CacheEntry) => Promise<CacheEntry | undefined>;
 
 interface Produced {
   entry: CacheEntry;
@@ -48,10 +54,14 @@ export class SharedCache {
     private readonly staleMs = 0,
   ) {}
 
-  /** A stored entry past its freshness but within the stale bound: what stands in when the service fails. */
+  /**
+   * A stored entry past its freshness but within the stale bound: what stands in when the service
+   * fails. A large answer's entry (`storedAs`) does not: its result may be gone by then.
+   */
   async stale(key: string, ttlMs: number): Promise<CacheEntry | undefined> {
     if (!this.enabled || ttlMs <= 0 || this.staleMs <= 0) return undefined;
     const stored = await this.store.get(key).catch(() => undefined);
+    if (stored?.storedAs !== undefined) return undefined;
     return stored && Date.now() - stored.fetchedAt < ttlMs + this.staleMs ? stored : undefined;
   }
 
@@ -59,6 +69,17 @@ export class SharedCache {
   async cached(key: string, ttlMs: number): Promise<boolean> {
     if (!this.enabled || ttlMs <= 0) return false;
     return fresh(await this.store.get(key).catch(() => undefined), ttlMs);
+  }
+
+  /**
+   * Notes that the answer for `key` (too large for the store) is kept as `storedAs` says: until its
+   * endpoint's refresh, the same call is answered from there (`open`), as from the store.
+   */
+  async refer(key: string, entry: { fetchedAt: number; credits: number; storedAs: StoredAs }, ttlMs: number) {
+    if (!this.enabled || ttlMs <= 0) return;
+    const current = await this.store.get(key).catch(() => undefined);
+    if (current !== undefined && current.fetchedAt >= entry.fetchedAt) return;
+    await this.store.set(key, { ...entry, data: undefined }, ttlMs).catch(() => {});
   }
 
   /**
@@ -70,17 +91,18 @@ export class SharedCache {
     ttlMs: number,
     signal: AbortSignal | undefined,
     produce: (signal: AbortSignal) => Promise<CacheEntry>,
+    open: Open = async () => undefined,
   ): Promise<Fetched> {
     if (!this.enabled || ttlMs <= 0) {
       return { ...(await produce(signal ?? new AbortController().signal)), via: 'upstream' };
     }
-    const stored = await this.store.get(key).catch(() => undefined);
-    if (stored && fresh(stored, ttlMs)) return { ...stored, via: 'cache' };
+    const stored = await usable(await this.store.get(key).catch(() => undefined), ttlMs, open);
+    if (stored) return { ...stored, via: 'cache' };
     let flight = this.flights.get(key);
     const joined = flight !== undefined;
     if (!flight) {
       const controller = new AbortController();
-      const promise = this.produceOnce(key, ttlMs, controller.signal, produce);
+      const promise = this.produceOnce(key, ttlMs, controller.signal, produce, open);
       flight = { promise, controller, waiting: 0 };
       const started = flight;
       this.flights.set(key, started);
@@ -99,17 +121,18 @@ export class SharedCache {
     ttlMs: number,
     signal: AbortSignal,
     produce: (signal: AbortSignal) => Promise<CacheEntry>,
+    open: Open,
   ): Promise<Produced> {
     const claims = this.store.claims;
     // Without the shared store (Redis down), each process fetches for itself.
     const claimed = claims ? await claims.claim(key, this.claimMs).catch(() => undefined) : undefined;
     if (claims && claimed === false) {
-      const entry = await entryOfOther(claims, key, this.claimMs, ttlMs, signal);
+      const entry = await entryOfOther(claims, key, this.claimMs, ttlMs, signal, open);
       if (entry) return { entry, via: 'joined' };
     } else if (claimed) {
       // The previous holder may have stored its entry just before letting go.
-      const stored = await this.store.get(key).catch(() => undefined);
-      if (stored && fresh(stored, ttlMs)) {
+      const stored = await usable(await this.store.get(key).catch(() => undefined), ttlMs, open);
+      if (stored) {
         await claims?.release(key).catch(() => {});
         return { entry: stored, via: 'cache' };
       }
@@ -131,12 +154,14 @@ async function entryOfOther(
   claimMs: number,
   ttlMs: number,
   signal: AbortSignal,
+  open: Open,
 ): Promise<CacheEntry | undefined> {
   const deadline = performance.now() + claimMs;
   while (performance.now() < deadline) {
     await sleep(POLL_MS, signal);
     const seen = await claims.peek(key).catch(() => undefined);
-    if (seen?.entry && fresh(seen.entry, ttlMs)) return seen.entry;
+    const entry = await usable(seen?.entry, ttlMs, open);
+    if (entry) return entry;
     if (!seen?.claimed) return undefined;
   }
   return undefined;
@@ -145,6 +170,12 @@ async function entryOfOther(
 /** Whether a stored entry is still within its endpoint's refresh frequency. */
 function fresh(entry: CacheEntry | undefined, ttlMs: number): entry is CacheEntry {
   return entry !== undefined && Date.now() - entry.fetchedAt < ttlMs;
+}
+
+/** A fresh entry as a call reads it: a large answer's from where it is kept, while it is. */
+async function usable(entry: CacheEntry | undefined, ttlMs: number, open: Open) {
+  if (!fresh(entry, ttlMs)) return undefined;
+  return entry.storedAs === undefined ? entry : open(entry);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -16,6 +16,17 @@ export interface CacheEntry {
   credits: number;
   /** The service's answer it was normalised from, to keep as sent: never held by a cache store. */
   answer?: ServiceAnswer;
+  /**
+   * An answer too large for the store: the kept result that holds it (the result store), and
+   * whose it is. Such an entry holds no data; a hit reads it from there (cache/shared.ts).
+   */
+  storedAs?: StoredAs;
+}
+
+/** Where a large answer's data is kept: its result's id, and the owner it is kept for. */
+export interface StoredAs {
+  id: string;
+  owner: string;
 }
 
 export interface CacheStore {
@@ -59,11 +70,19 @@ export class MemoryCacheStore implements CacheStore {
   }
 
   async set(key: string, entry: CacheEntry, ttlMs: number): Promise<void> {
+    const { data, fetchedAt, credits, storedAs } = entry;
+    if (storedAs !== undefined) {
+      this.lru.set(
+        key,
+        { entry: { data: undefined, fetchedAt, credits, storedAs }, bytes: 100 },
+        { ttl: ttlMs },
+      );
+      return;
+    }
     // A large answer is refused before it is written out whole only to be measured.
-    if (jsonLongerThan(entry.data, LARGEST_CACHED_BYTES)) return;
-    const bytes = JSON.stringify(entry.data)?.length ?? 0;
+    if (jsonLongerThan(data, LARGEST_CACHED_BYTES)) return;
+    const bytes = JSON.stringify(data)?.length ?? 0;
     if (bytes > LARGEST_CACHED_BYTES) return;
-    const { data, fetchedAt, credits } = entry;
     this.lru.set(key, { entry: { data, fetchedAt, credits }, bytes }, { ttl: ttlMs });
   }
 

@@ -7,7 +7,7 @@
 
 import { cacheKey } from '../cache/key.js';
 import type { ServiceAnswer } from '../cache/result-format.js';
-import type { Fetched } from '../cache/shared.js';
+import type { Fetched, Open } from '../cache/shared.js';
 import { type CacheEntry, LARGEST_CACHED_BYTES } from '../cache/store.js';
 import { cpuTurns } from '../cpu-turns.js';
 import { formatWhole } from '../format/numbers.js';
@@ -56,6 +56,8 @@ export function completed(
 export interface EndpointData extends Fetched {
   account: string;
   sandbox: boolean;
+  /** The cache's key of its request: where a large answer's kept result is noted (SharedCache.refer). */
+  key: string;
   /** For a stale answer: how the service failed. */
   staleBecause?: string;
 }
@@ -91,25 +93,31 @@ export async function fetchEndpoint(
   const account = accountOf(apiKey);
   const key = cacheKey(endpoint.name, account, params);
   const ttlMs = endpoint.refreshSeconds * 1000;
+  const open = openKept(services, endpoint);
   try {
     const fetched = await traced(
       services.telemetry,
       'svc.cache',
       { 'gen_ai.tool.name': endpoint.name },
       async (span) => {
-        const answer = await services.cache.fetch(key, ttlMs, context.signal, (signal) =>
-          requestUpstream(services, source, endpoint, params, {
-            apiKey,
-            account,
-            signal,
-            unaskedFrom: context.unaskedFrom,
-            cap: context.cap,
-            person: context.person,
-            personLimit: context.personLimit,
-            personLeft: () => context.signal?.aborted === true,
-            onCharge: context.onCharge,
-            tool: context.tool ?? endpoint.name,
-          }),
+        const answer = await services.cache.fetch(
+          key,
+          ttlMs,
+          context.signal,
+          (signal) =>
+            requestUpstream(services, source, endpoint, params, {
+              apiKey,
+              account,
+              signal,
+              unaskedFrom: context.unaskedFrom,
+              cap: context.cap,
+              person: context.person,
+              personLimit: context.personLimit,
+              personLeft: () => context.signal?.aborted === true,
+              onCharge: context.onCharge,
+              tool: context.tool ?? endpoint.name,
+            }),
+          open,
         );
         span?.setAttribute('svc.cache.hit', answer.via !== 'upstream');
         span?.setAttribute('svc.answer.via', answer.via);
@@ -118,14 +126,29 @@ export async function fetchEndpoint(
     );
     if (fetched.via !== 'upstream')
       services.guard.recordHit(account, context.tool ?? endpoint.name, fetched.credits);
-    return { ...fetched, account, sandbox: source.sandbox };
+    return { ...fetched, account, sandbox: source.sandbox, key };
   } catch (error) {
     // The service failed, not the call: the last answer, within SVC_STALE_MAX_SECONDS, stands in.
     const failure = context.signal?.aborted ? undefined : serviceFailure(error);
     const stale = failure ? await services.cache.stale(key, ttlMs) : undefined;
     if (!stale) throw error;
-    return { ...stale, via: 'stale', staleBecause: failure, account, sandbox: source.sandbox };
+    return { ...stale, via: 'stale', staleBecause: failure, account, sandbox: source.sandbox, key };
   }
+}
+
+/**
+ * A large answer's cache entry read: the data of the kept result it names, normalised again from
+ * the service's bytes; none when that result is gone. Like any cache entry it serves the account's
+ * calls, whoever's result it is: each keeps its answer as its own table (call/paging.ts).
+ */
+function openKept(services: Services, endpoint: Endpoint): Open {
+  return async ({ storedAs, fetchedAt, credits }) => {
+    if (storedAs === undefined) return undefined;
+    const result = await services.results.get(storedAs.id, storedAs.owner).catch(() => undefined);
+    if (result === undefined || result.tool !== endpoint.name || result.fetchedAt !== fetchedAt)
+      return undefined;
+    return { data: result.data, fetchedAt, credits, ...(result.answer ? { answer: result.answer } : {}) };
+  };
 }
 
 /** How the service failed, in a few words, when a stale answer may stand in: not for a refusal of the key or the call. */

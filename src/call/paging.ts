@@ -187,6 +187,8 @@ export interface PageView {
   resultId?: string;
   /** The service's answer the whole was normalised from, when it is kept as sent. */
   answer?: ServiceAnswer;
+  /** The fetch it came from, when it is kept as sent: its cache key and what it cost. */
+  source?: Pick<EndpointData, 'key' | 'credits'>;
 }
 
 /**
@@ -241,7 +243,7 @@ async function keepWhole(
   if (view.resultId !== undefined) return { id: view.resultId, table: services.kept.tableOf(view.resultId) };
   const shape = tableRows(tool);
   if (shape === undefined && !rowsLeft) return undefined;
-  return services.kept
+  const kept = await services.kept
     .keep({
       whole: !rowsLeft,
       owner: view.owner,
@@ -257,6 +259,17 @@ async function keepWhole(
       services.log.warn({ tool: tool.name, err: error }, 'an answer could not be kept');
       return undefined;
     });
+  // Too large for the cache: the same call, until the endpoint's refresh, reads it where it is kept.
+  const { source } = view;
+  if (kept !== undefined && view.answer !== undefined && source !== undefined) {
+    const storedAs = { id: kept.id, owner: view.owner };
+    await services.cache.refer(
+      source.key,
+      { fetchedAt: view.fetchedAt, credits: source.credits, storedAs },
+      view.keepMs,
+    );
+  }
+  return kept;
 }
 
 /** The table an answer that is a list but not paged (posts, trending tokens) is kept as: its summary. */
@@ -287,6 +300,7 @@ export async function keptFetch(
     fetchedAt: call.fetches[0]?.fetchedAt ?? Date.now(),
     keepMs: endpoint.refreshSeconds * 1000,
     answer: answerAsSent(call.fetches, call.whole),
+    source: call.fetches[0],
   };
   return { data, ...(await keptTableOf(services, endpoint, view)) };
 }

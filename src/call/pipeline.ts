@@ -203,6 +203,7 @@ async function answerData(
       keepMs: tool.kind === 'endpoint' ? tool.refreshSeconds * 1000 : 0,
       resultId: found?.id,
       answer,
+      source: answer === undefined ? undefined : call.fetches[0],
     },
   );
   return { data, stored: found?.result };

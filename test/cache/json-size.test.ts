@@ -1,8 +1,11 @@
 /**
  * The cache's size check against JSON.stringify: it never calls a value longer than its JSON is, it
  * is exact where nothing needs escaping, and through a real client an answer past the cache's bound
- * is fetched again (and charged) while one within it is a hit.
+ * is not held (once its kept result is gone it is fetched and charged again) while one within it
+ * is a hit.
  */
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonLongerThan } from '../../src/cache/json-size.js';
 import { newStateDir } from '../helpers/cli.js';
@@ -83,11 +86,12 @@ describe('jsonLongerThan', () => {
 describe('the cache bound, through a client on the sandbox', () => {
   let sandbox: Sandbox;
   let mcp: Session;
+  const stateDir = newStateDir();
   beforeAll(async () => {
     sandbox = await startTestSandbox({ rateLimit: false });
     mcp = await startMcp(
       sandboxEnv(sandbox, 'sandbox-enterprise', {
-        SVC_STATE_DIR: newStateDir(),
+        SVC_STATE_DIR: stateDir,
         SVC_MAX_CREDITS_PER_CALL: '1000',
       }),
     );
@@ -97,11 +101,14 @@ describe('the cache bound, through a client on the sandbox', () => {
     await sandbox?.close();
   });
 
-  it('an answer past the bound is fetched and charged again; one within it is a hit', async () => {
-    // 5,000 points in two currencies are some 3 MB of JSON: past the bound, kept, never cached.
+  it('an answer past the bound is not held: its kept result gone, it is fetched and charged again; one within it is a hit', async () => {
+    // 5,000 points in two currencies are some 3 MB of JSON: past the bound, kept, never cached:
+    // the cache only notes where it is kept (test/cache/large-answers.test.ts).
     const large = { count: 5000, interval: '5m', convert: 'USD,EUR', format: 'json' };
     const first = await mcp.call('get_global_metrics_historical', large);
     expect((first.structuredContent as { kept: { rows: number } }).kept.rows).toBeGreaterThan(4_000);
+    const results = join(stateDir, 'results');
+    for (const name of readdirSync(results)) if (name.endsWith('.result')) rmSync(join(results, name));
     const again = await mcp.call('get_global_metrics_historical', large);
     expect(again._meta).toMatchObject({
       cached: false,
