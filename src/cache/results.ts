@@ -234,8 +234,13 @@ export class FileResultStore extends BaseResultStore {
     if (tooLargeToKeep(body)) return false;
     makeStateDir(this.dir);
     const temp = join(this.dir, `${id}.${process.pid}.tmp`);
-    await writeFile(temp, [head, body], { mode: 0o600 });
-    await rename(temp, this.path(id));
+    try {
+      await writeFile(temp, [head, body], { mode: 0o600 });
+      await rename(temp, this.path(id));
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
     this.recent.remember(id, result, bytes, expires);
     this.held += bytes;
     const now = this.now();

@@ -50,7 +50,10 @@ export class KeptTables {
     private readonly results: ResultStore,
     private readonly catalog: TableCatalog,
     private readonly engine: QueryEngine,
-    private readonly options: { queryTimeoutMs: number },
+    private readonly options: {
+      queryTimeoutMs: number;
+      warn?: (fields: Record<string, unknown>, message: string) => void;
+    },
   ) {}
 
   /** Results being written that the answer did not wait for: their tables are loaded from here meanwhile. */
@@ -72,7 +75,10 @@ export class KeptTables {
     const { owner, tool, params, data, fetchedAt, answer, shape } = call;
     const expires = keepUntil(call.keepMs);
     const result: StoredResult = { tool, owner, params, data, fetchedAt, ...(answer ? { answer } : {}) };
-    const written = this.results.put(id, result, expires);
+    const written = this.results.put(id, result, expires).catch((error: unknown) => {
+      this.options.warn?.({ tool, err: error }, 'a result could not be written: it is not kept');
+      return false;
+    });
     if (call.whole) this.track(id, result, written);
     else if (!(await written)) return undefined;
     const kept: Kept = { id };
@@ -82,6 +88,9 @@ export class KeptTables {
       kept.table = await this.catalog.add(owner, { id, tool, params, columns, rows, shape, expires });
     }
     this.known.set(id, { ...kept, expires });
+    // A write not waited for that fails is forgotten: the same answer asked again keeps it again,
+    // rather than naming a result that is not there.
+    if (call.whole) void written.then((ok) => ok || this.known.delete(id));
     return kept;
   }
 
@@ -91,7 +100,7 @@ export class KeptTables {
   }
 
   private track(id: string, result: StoredResult, written: Promise<boolean>): void {
-    const done = written.catch(() => false).finally(() => this.writing.delete(id));
+    const done = written.finally(() => this.writing.delete(id));
     this.writing.set(id, { result, done });
   }
 

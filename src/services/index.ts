@@ -113,7 +113,7 @@ export async function createServices(config: Config, options: ServiceOptions = {
     config.redisUrl === undefined ? undefined : new RedisConnection(config.redisUrl, config.redisPrefix, log);
   const cacheStore = redis ? new RedisCacheStore(redis) : new MemoryCacheStore();
   const results = redis ? new RedisResultStore(redis, revive) : new FileResultStore(config.stateDir, revive);
-  const { kept, engine } = keptTables(config, results, redis);
+  const { kept, engine } = keptTables(config, results, redis, log);
   const scripts = new ScriptRunner(scriptLimits(config));
   const { guard, notice } = creditGuard(config, { redis, log, now, showLocations: options.showLocations });
   const { observers, metrics } = await watchers(log, guard, options.metrics === true);
@@ -222,12 +222,15 @@ function scriptLimits(config: Config): RunnerLimits {
   };
 }
 
-function keptTables(config: Config, results: ResultStore, redis: RedisConnection | undefined) {
+function keptTables(config: Config, results: ResultStore, redis: RedisConnection | undefined, log: Log) {
   const engine = new QueryEngine(engineLimits(config.queryMemoryMb));
   const catalog = redis ? new RedisCatalog(redis) : new FileCatalog(config.stateDir);
   return {
     engine,
-    kept: new KeptTables(results, catalog, engine, { queryTimeoutMs: config.queryTimeoutMs }),
+    kept: new KeptTables(results, catalog, engine, {
+      queryTimeoutMs: config.queryTimeoutMs,
+      warn: log.warn,
+    }),
   };
 }
 
