@@ -72,6 +72,23 @@ describe('asked again within its refresh', () => {
     }
     expect(requests() - before).toBe(1);
   });
+
+  it("a script's call, made again at once by the script and by a tool, is answered from it", async () => {
+    const mcp = await startMcp(heavyCallsEnv(sandbox, { SVC_STATE_DIR: newStateDir() }));
+    sessions.push(mcp);
+    const before = requests();
+    const args = JSON.stringify(HISTORY);
+    // A script's call keeps its whole without waiting for the write; it is noted for the cache too.
+    const code = `const a = await tools.get_global_metrics_historical(${args});
+      const b = await tools.get_global_metrics_historical(${args});
+      return [a.quotes.length === b.quotes.length, a.kept.table === b.kept.table];`;
+    const script = await mcp.call('run_script', { code });
+    expect(script.isError, textOf(script)).toBeFalsy();
+    expect(script.structuredContent).toMatchObject({ result: [true, true], calls: 2 });
+    const again = await call(mcp);
+    expect(again._meta).toMatchObject({ credits: 0, cached: true });
+    expect(requests() - before).toBe(1);
+  });
 });
 
 describe.skipIf(redisMissing())('on Redis', () => {
