@@ -36,7 +36,7 @@ const MAY_IMPORT = {
   ops: ['kit', 'config', 'version'],
   redis: ['ops'],
   upstream: ['cpu-turns', 'format', 'messages', 'time-bounds'],
-  cache: ['kit', 'redis', 'state-dir'],
+  cache: ['cpu-turns', 'kit', 'redis', 'state-dir'],
   guard: ['calendar', 'kit', 'format', 'redis', 'state-dir'],
   // Kept results as tables, and the query engine over them: a result kept as the service sent it is
   // normalised again by its tool's endpoint.

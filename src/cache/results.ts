@@ -12,6 +12,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
+import { cpuTurns } from '../cpu-turns.js';
 import { makeStateDir } from '../state-dir.js';
 import {
   type Decoded,
@@ -191,7 +192,8 @@ export abstract class BaseResultStore implements ResultStore {
   private async readResult(id: string, owner: string): Promise<StoredResult | undefined> {
     const kept = await this.read(id, owner);
     if (kept === undefined) return undefined;
-    const result = resultOf(kept, this.revive);
+    // Normalising a large answer again is heavy work: it waits for its turn, as a fetched one does.
+    const result = await cpuTurns.run(kept.body.length, () => resultOf(kept, this.revive));
     this.lastRead.hold(id, result, kept.header.expires);
     return result;
   }

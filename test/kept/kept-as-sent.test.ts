@@ -2,12 +2,14 @@
  * An answer past the cache's bound is kept as the service sent it, through a real MCP client: the
  * stored result is the sandbox's own body after one line about it; its later pages (normalised
  * again on the server's thread) and its table (normalised again on the query engine's) read the
- * same rows as its first answer; and an answer that echoes the key is stored normalised, redacted,
+ * same rows as its first answer, a page read by another server normalising it as one heavy piece
+ * in its turn; and an answer that echoes the key is stored normalised, redacted,
  * never as sent.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cpuTurns } from '../../src/cpu-turns.js';
 import { newStateDir, textOf } from '../helpers/cli.js';
 import { type FakeUpstream, startFakeUpstream } from '../helpers/fake-upstream.js';
 import { startMcp } from '../helpers/in-process.js';
@@ -92,6 +94,24 @@ describe('on the sandbox', () => {
       next = answer.next;
     }
     expect(rows).toEqual(walked);
+  });
+
+  it('read by another server, it is normalised again as one heavy piece, in a turn of its own', async () => {
+    const first = await mcp.call('get_global_metrics_historical', { ...HISTORY, format: 'json' });
+    const { next } = first.structuredContent as Page;
+    const stored = storedResults(stateDir).find((r) => r.header.tool === 'get_global_metrics_historical');
+    const other = await startMcp(heavyCallsEnv(sandbox, { SVC_STATE_DIR: stateDir }));
+    // What the collection once heavy work stops is told of (src/heap.ts): each heavy piece's bytes.
+    const pieces: number[] = [];
+    cpuTurns.afterHeavy = (bytes) => pieces.push(bytes);
+    try {
+      const page = await other.call('get_global_metrics_historical', { ...next, format: 'json' });
+      expect(page._meta).toMatchObject({ credits: 0, stored: true });
+      expect(pieces).toEqual([Buffer.byteLength(stored?.body ?? '')]);
+    } finally {
+      cpuTurns.afterHeavy = undefined;
+      await other.close();
+    }
   });
 });
 
