@@ -278,6 +278,12 @@ export function runQuery(owner: Owner, message: Extract<ToEngine, { kind: 'query
     if (typeof prepared !== 'number') return prepared;
     const stmt = prepared;
     try {
+      // A statement the authorizer was not asked about (REINDEX with no index to rebuild): a query
+      // has columns and writes nothing.
+      if (capi.sqlite3_column_count(stmt) === 0 || !capi.sqlite3_stmt_readonly(stmt)) {
+        now.denied = 'STATEMENT';
+        return failure('denied', db, 'not a query');
+      }
       const names = [...now.reads].filter((name) => owner.tables.get(name)?.loaded === false);
       if (names.length > 0) return { seq: 0, kind: 'need', names };
       const columns = Array.from({ length: capi.sqlite3_column_count(stmt) }, (_, i) =>

@@ -71,13 +71,16 @@ export async function queryRefusal(failure: Failure, sql: string, context: ToolC
     case 'syntax':
       return `${sqliteLine(failure, sql)} Send one SELECT in SQLite's dialect.`;
     case 'denied': {
-      // A schema change is named by the statement's own first words (DROP TABLE, CREATE INDEX).
+      // A schema change is named by the statement's own first words (DROP TABLE, CREATE INDEX),
+      // a statement that is no query by its first word (REINDEX).
       const what =
         failure.denied === 'SCHEMA'
           ? (
               /^\s*(\w+(?:\s+(?:TEMP|TEMPORARY))?(?:\s+\w+)?)/i.exec(sql)?.[1] ?? 'a schema change'
             ).toUpperCase()
-          : (failure.denied ?? 'that');
+          : failure.denied === 'STATEMENT'
+            ? (/^\s*(\w+)/.exec(sql)?.[1] ?? 'that statement').toUpperCase()
+            : (failure.denied ?? 'that');
       return `Only a SELECT (or WITH … SELECT) over your kept tables runs here: ${clip(what, 40)} is not allowed.`;
     }
     case 'statements':

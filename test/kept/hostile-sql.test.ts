@@ -63,6 +63,10 @@ describe('nothing but one SELECT runs', () => {
     ['PRAGMA writable_schema', 'PRAGMA writable_schema = 1', /PRAGMA is not allowed/],
     ['a pragma as a table', "SELECT * FROM pragma_table_info('{t}')", /PRAGMA is not allowed/],
     ['a transaction', 'BEGIN', /TRANSACTION is not allowed/],
+    // Statements the authorizer is not asked about when they have nothing to do.
+    ['REINDEX', 'REINDEX', /REINDEX is not allowed/],
+    ['REINDEX of a table', 'REINDEX {t}', /REINDEX is not allowed/],
+    ['VACUUM', 'VACUUM', /not allowed/],
   ])('%s is refused and changes nothing', async (_, sql, refusal) => {
     const result = await mcp.call('query_data', { sql: sql.replaceAll('{t}', table) });
     expect(result.isError).toBe(true);
