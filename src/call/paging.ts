@@ -17,11 +17,11 @@ import type { KeptTable } from '../kept/catalog.js';
 import type { Kept } from '../kept/kept.js';
 import { rowCount } from '../kept/rows.js';
 import { canonicalParams } from '../kit/canonical.js';
-import { checkedData, type Endpoint, type Tool, tableRows } from '../kit/define.js';
+import { checkedData, type Endpoint, type Tool, ToolRefusal, tableRows } from '../kit/define.js';
 import { CURSOR, type Pages } from '../kit/pages.js';
 import type { KeptSummary } from '../kit/queries.js';
 import type { Services } from '../services/index.js';
-import { bytesOf, dataRoom, estimateBytes } from './cut.js';
+import { boundText, bytesOf, dataRoom, estimateBytes } from './cut.js';
 import { answerAsSent, type EndpointData } from './fetch.js';
 
 /** A stored result's page a cursor names, when the result is still kept and the arguments are its page's. */
@@ -213,6 +213,7 @@ export async function answerPage(
         }
       : undefined;
   const page = pageOf(pages, view.whole, view.from, { maxChars: maxAnswerChars, text });
+  if (tool.kind === 'local') refuseLongRow(page, view.from, maxAnswerChars);
   // What is shown is checked: a figure the model would misread makes the answer an unexpected shape.
   if (tool.kind === 'endpoint') page.data = checkedData(tool, page.data);
   const kept = await keepWhole(services, tool, view, page.end < page.total);
@@ -231,6 +232,20 @@ export async function answerPage(
   const periods = rowCount(view.whole, pages.rows) !== page.total;
   const truncated = pageNote(page, view.from, next, { base, counts: periods ? 'periods' : 'rows' });
   return { ...page.data, truncated, ...(next ? { next } : {}), ...table };
+}
+
+/**
+ * A page is at least one row: a local tool's row longer than an answer carries (a query's value
+ * built in SQL) is refused, rather than answered past the bound. An endpoint's rows were paid for,
+ * and are never that long.
+ */
+function refuseLongRow(page: Page, from: number, maxChars: number): void {
+  if (page.end - from !== 1) return;
+  const chars = JSON.stringify(page.data).length;
+  if (chars <= dataRoom(maxChars)) return;
+  throw new ToolRefusal(
+    `Row ${formatWhole(from + 1)} of this answer is ${formatWhole(chars)} characters of JSON, more than one answer carries (${boundText(maxChars)}, SVC_MAX_ANSWER_CHARS): ask for less of each row (fewer columns, or substr() of a long value).`,
+  );
 }
 
 /** The whole kept as the page view says (see answerPage); undefined when it is not, or cannot be. */

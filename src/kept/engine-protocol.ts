@@ -14,6 +14,11 @@ export interface EngineLimits {
   heldCells: number;
   /** Rows one query may give at most; one more says there are more. */
   maxRows: number;
+  /**
+   * What one query's rows may take at most, each value counted as 16 bytes and a text its
+   * characters more: past it, the rows so far, saying there are more.
+   */
+  maxRowsBytes: number;
   /** The longest text or blob a value may be, in bytes. */
   maxValueBytes: number;
 }

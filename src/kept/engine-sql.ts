@@ -261,6 +261,13 @@ function valueAt(stmt: Stmt, index: number): unknown {
   }
 }
 
+/** What a row of values takes, as the bound on a query's rows counts it. */
+function rowBytes(row: unknown[]): number {
+  let bytes = 0;
+  for (const value of row) bytes += 16 + (typeof value === 'string' ? value.length : 0);
+  return bytes;
+}
+
 /**
  * One query on the owner's database: its one statement prepared under the authorizer, the tables it
  * reads loaded first (`need`, when some are still empty shells), then its rows, at most
@@ -290,12 +297,19 @@ export function runQuery(owner: Owner, message: Extract<ToEngine, { kind: 'query
         capi.sqlite3_column_name(stmt, i),
       );
       const rows: unknown[][] = [];
+      let bytes = 0;
       for (;;) {
         const rc = Number(capi.sqlite3_step(stmt));
         if (rc === capi.SQLITE_DONE) return { seq: 0, kind: 'rows', columns, rows, more: false };
         if (rc !== capi.SQLITE_ROW) return failure(codeOf(rc, capi.sqlite3_errmsg(db)), db);
         if (rows.length === limits.maxRows) return { seq: 0, kind: 'rows', columns, rows, more: true };
-        rows.push(columns.map((_, i) => valueAt(stmt, i)));
+        const row = columns.map((_, i) => valueAt(stmt, i));
+        bytes += rowBytes(row);
+        // The first row is always given: SQLite's heap limit has bounded it.
+        if (bytes > limits.maxRowsBytes && rows.length > 0) {
+          return { seq: 0, kind: 'rows', columns, rows, more: true };
+        }
+        rows.push(row);
       }
     } finally {
       capi.sqlite3_finalize(stmt);

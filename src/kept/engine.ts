@@ -22,6 +22,11 @@ const WORKER_HEAP_MB = 384;
 
 /** Rows one query gives at most: a query is for the figures wanted, not for reading everything. */
 const MAX_ROWS = 100_000;
+/**
+ * What one query's rows may take (each value 16 bytes, a text its characters more): what is sent to
+ * the server's thread and kept for its pages stays within the result store's bound for one result.
+ */
+export const MAX_ROWS_BYTES = 16 * 1024 * 1024;
 /** The longest text or blob one value may be. */
 const MAX_VALUE_BYTES = 16 * 1024 * 1024;
 /** What a loaded table takes of SQLite's memory, a cell (row × column) on average, for the bound on tables held. */
@@ -37,6 +42,7 @@ export function engineLimits(memoryMb: number): EngineLimits {
     heapBytes,
     heldCells: Math.floor(heapBytes / 2 / CELL_BYTES),
     maxRows: MAX_ROWS,
+    maxRowsBytes: MAX_ROWS_BYTES,
     maxValueBytes: MAX_VALUE_BYTES,
   };
 }

@@ -37,7 +37,9 @@ export const queryData = defineLocalTool({
   output: z.object({
     columns: z.array(z.string()),
     rows: z.array(z.array(z.unknown())).describe("In the columns' order"),
-    more: z.boolean().describe('The query gives more rows than one query keeps (100,000): narrow it'),
+    more: z
+      .boolean()
+      .describe('The query gives more rows than one query keeps (100,000, or 16 MB of values): narrow it'),
   }),
   pages: computedPages('rows'),
   async data({ sql }, context) {
@@ -54,7 +56,7 @@ export const queryData = defineLocalTool({
         data.rows.map((row) => row.map(cellText)),
       ),
       data.more &&
-        'The query gives more than 100,000 rows; these are its first. Narrow it (WHERE, GROUP BY, LIMIT) for the figures wanted.',
+        'The query gives more rows than one query keeps (100,000, or 16 MB of values); these are its first. Narrow it (WHERE, GROUP BY, LIMIT) for the figures wanted.',
     );
   },
 });

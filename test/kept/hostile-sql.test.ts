@@ -104,6 +104,45 @@ describe('bounded', () => {
     expect(await count()).toBe(50);
   });
 
+  it("rows of large values stop at a query's 16 MB: its first rows, saying so; the engine stays up", async () => {
+    // 2,500 rows of 50,000 characters: 125 MB, past the engine's heap, were it all gathered.
+    const result = await mcp.call('query_data', {
+      sql: `SELECT a.rank, printf('%.50000c', 'x') AS big FROM ${table} a, ${table} b LIMIT 2500`,
+      format: 'json',
+    });
+    expect(result.isError, textOf(result).slice(0, 300)).toBeFalsy();
+    const page = result.structuredContent as { more: boolean; truncated: string };
+    expect(page.more).toBe(true);
+    // Each row counted as 16 bytes a value and its text's characters: 335 rows fit 16 MiB.
+    expect(page.truncated).toMatch(/^Rows 1–\d+ of 335;/);
+    expect(await count()).toBe(50);
+  });
+
+  it('a row longer than an answer carries is refused, naming the row and the bound, in JSON and text', async () => {
+    const sql = `SELECT rank, CASE WHEN rank = 3 THEN printf('%.200000c', 'x') ELSE 'short' END AS v FROM ${table} ORDER BY rank`;
+    // The pages before the long row are answered; the page that would hold it is refused.
+    let answer = await mcp.call('query_data', { sql, format: 'json' });
+    const shown: unknown[][] = [];
+    while (!answer.isError) {
+      const page = answer.structuredContent as { rows: unknown[][]; next: Record<string, unknown> };
+      shown.push(...page.rows);
+      answer = await mcp.call('query_data', page.next);
+    }
+    expect(shown).toEqual([
+      [1, 'short'],
+      [2, 'short'],
+    ]);
+    const refused = answer;
+    expect(textOf(refused)).toBe(
+      'Row 3 of this answer is 200,053 characters of JSON, more than one answer carries (100,000 characters, SVC_MAX_ANSWER_CHARS): ask for less of each row (fewer columns, or substr() of a long value).',
+    );
+    expect(refused._meta).toMatchObject({ credits: 0 });
+    const text = await mcp.call('query_data', { sql: `SELECT printf('%.200000c', 'x') AS v` });
+    expect(textOf(text)).toMatch(
+      /^Row 1 of this answer is 200,\d{3} characters of JSON, more than one answer carries/,
+    );
+  });
+
   it('zeroblob(2000000000) makes no 2 GB blob', async () => {
     const before = process.memoryUsage().rss;
     const result = await mcp.call('query_data', { sql: 'SELECT length(zeroblob(2000000000))' });
