@@ -24,9 +24,9 @@ const WORKER_HEAP_MB = 384;
 const MAX_ROWS = 100_000;
 /**
  * What one query's rows may take (each value 16 bytes, a text its characters more): what is sent to
- * the server's thread and kept for its pages stays within the result store's bound for one result.
+ * the server's thread, held there and kept for its pages is bounded, whatever the SQL builds.
  */
-export const MAX_ROWS_BYTES = 16 * 1024 * 1024;
+const MAX_ROWS_BYTES = 16 * 1024 * 1024;
 /** The longest text or blob one value may be. */
 const MAX_VALUE_BYTES = 16 * 1024 * 1024;
 /** What a loaded table takes of SQLite's memory, a cell (row × column) on average, for the bound on tables held. */
