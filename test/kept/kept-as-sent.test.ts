@@ -3,8 +3,7 @@
  * stored result is the sandbox's own body after one line about it; its later pages (normalised
  * again on the server's thread) and its table (normalised again on the query engine's) read the
  * same rows as its first answer, a page read by another server normalising it as one heavy piece
- * in its turn; and an answer that echoes the key is stored normalised, redacted,
- * never as sent.
+ * in its turn; and an answer that echoes the key is stored normalised, redacted, never as sent.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
