@@ -26,20 +26,40 @@ const init = sqlite3InitModule as unknown as (options: object) => ReturnType<typ
 const sqlite3 = await init({ print: () => {}, printErr: () => {} });
 setUp(sqlite3, limits);
 
+/**
+ * Owners' databases open at once: past it the least recently used is closed, and its tables load
+ * again when next read. Each costs SQLite tens of KB before any table.
+ */
+const MAX_OWNERS = 100;
 /** Each owner's database and the tables it holds, the least recently used first. */
 const owners = new Map<string, Owner>();
+/**
+ * Where the query of an owner with no live tables runs: a database that holds none. A caller with
+ * any key may query; only one who kept a table opens a database of its own.
+ */
+const scratch: Owner = { db: openDatabase(), tables: new Map<string, Shell>() };
 /** Cells held in all tables: past `limits.heldCells`, the least recently used tables are dropped. */
 let held = 0;
 
-function ownerOf(name: string): Owner {
+function close(name: string, owner: Owner): void {
+  for (const shell of owner.tables.values()) held -= shell.cells;
+  owner.db.close();
+  owners.delete(name);
+}
+
+/** The owner's database, made the most recently used; a new one when it has tables to hold. */
+function ownerOf(name: string, hasTables: boolean): Owner {
   let owner = owners.get(name);
   if (owner === undefined) {
+    if (!hasTables) return scratch;
+    for (const [oldest, open] of owners) {
+      if (owners.size < MAX_OWNERS) break;
+      close(oldest, open);
+    }
     owner = { db: openDatabase(), tables: new Map<string, Shell>() };
-    owners.set(name, owner);
-  } else {
-    owners.delete(name);
-    owners.set(name, owner);
   }
+  owners.delete(name);
+  owners.set(name, owner);
   return owner;
 }
 
@@ -47,10 +67,7 @@ function ownerOf(name: string): Owner {
 function makeRoom(more: number, keep: Owner): void {
   for (const [name, owner] of owners) {
     if (held + more <= limits.heldCells) return;
-    if (owner === keep) continue;
-    for (const shell of owner.tables.values()) held -= shell.cells;
-    owner.db.close();
-    owners.delete(name);
+    if (owner !== keep) close(name, owner);
   }
 }
 
@@ -61,13 +78,13 @@ function reply(message: FromEngine): void {
 parentPort?.on('message', (message: ToEngine) => {
   try {
     if (message.kind === 'load') {
-      const owner = ownerOf(message.owner);
+      const owner = ownerOf(message.owner, true);
       makeRoom(message.cells, owner);
       held += loadTable(owner, message);
       reply({ seq: message.seq, kind: 'loaded' });
       return;
     }
-    const owner = ownerOf(message.owner);
+    const owner = ownerOf(message.owner, message.tables.length > 0);
     held -= syncShells(owner, message.tables);
     reply({ ...runQuery(owner, message), seq: message.seq });
   } catch (error) {
