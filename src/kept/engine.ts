@@ -122,10 +122,10 @@ export class QueryEngine {
       });
       worker.on('error', (error) => {
         reject(error);
-        void this.stop(new EngineUnavailable(`the query engine failed (${error.message})`, 'failed'));
+        void this.stop(new EngineUnavailable(error.message, 'failed'));
       });
       worker.on('exit', () => {
-        if (this.worker === worker) this.fail(new EngineUnavailable('the query engine stopped', 'failed'));
+        if (this.worker === worker) this.fail(new EngineUnavailable('its thread stopped', 'failed'));
       });
     });
     return this.started;
@@ -144,7 +144,7 @@ export class QueryEngine {
   }
 
   /** Ends the thread; what waited on it fails with `why`. */
-  private async stop(why = new EngineUnavailable('the query engine stopped', 'failed')): Promise<void> {
+  private async stop(why = new EngineUnavailable('its thread stopped', 'failed')): Promise<void> {
     const worker = this.worker;
     this.fail(why);
     await worker?.terminate();
