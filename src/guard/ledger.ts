@@ -60,7 +60,11 @@ export interface LedgerStore {
   release(id: string): Promise<void>;
   /** A cache hit or a joined call: free, and `saved` credits not spent. */
   recordHit(account: string, window: string, tool: string, saved: number): Promise<void>;
-  /** A call answered by the server itself, sending nothing (a query over kept tables): a call of its tool, free. */
+  /**
+   * A call answered by the server itself, sending nothing (a query over kept tables): a call of its
+   * tool, free. Counted only for an account with figures in the window (a request sent, a cache
+   * hit): a key the service has not seen, made up, leaves nothing on the ledger.
+   */
   recordFree(account: string, window: string, tool: string): Promise<void>;
   figures(account: string, window: string): Promise<WindowFigures>;
   /** Every account with figures or calls in flight in the window (keys and signed-in people). */
@@ -241,11 +245,20 @@ export function applyHit(
   count = 1,
   calls = 0,
 ): void {
+  if (count === 0 && saved === 0 && !knownIn(state, account, window)) return;
   const t = totals(state, account, window);
   t.cache_hits += count;
   t.credits_saved += saved;
   tool(t, toolName).cache_hits += count;
   tool(t, toolName).calls += calls;
+}
+
+/**
+ * Whether the account has figures in the window: a request of its was sent, or a cache hit. A free
+ * call is counted only then, so that calls with made-up keys leave nothing behind.
+ */
+function knownIn(state: LedgerState, account: string, window: string): boolean {
+  return state.accounts[account]?.[window] !== undefined;
 }
 
 export function readFigures(state: LedgerState, account: string, window: string): WindowFigures {

@@ -118,6 +118,7 @@ return 1
 
 /** KEYS: totals. ARGV: tool, keep. */
 const FREE = script(`${PRELUDE}
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HINCRBY', KEYS[1], 'calls:' .. ARGV[1], 1)
 keep(KEYS[1], tonumber(ARGV[2]))
 return 1

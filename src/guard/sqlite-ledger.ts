@@ -192,7 +192,11 @@ export class SqliteLedger implements LedgerStore {
     this.hits.clear();
     try {
       this.transaction((q) => {
-        for (const h of hits) this.add(q, h);
+        for (const h of hits) {
+          // A free call of an account with no figures in the window is not counted (ledger.ts).
+          const free = h.hits === 0 && h.saved === 0;
+          if (!free || q.totals.get(h.account, h.window) !== undefined) this.add(q, h);
+        }
       });
     } catch {
       // Reported by the next budgeted call or figures, which meet the same trouble.

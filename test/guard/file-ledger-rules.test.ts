@@ -88,6 +88,19 @@ describe('ledger rules', () => {
     });
   });
 
+  it('a free call counts for an account with figures in the window, and leaves nothing for another', () => {
+    const state = emptyState();
+    applyHit(state, 'made-up', call.window, 'query_data', 0, 0, 1);
+    expect(state.accounts).toEqual({});
+    applyHit(state, 'a', call.window, 't', 2);
+    applyHit(state, 'a', call.window, 'query_data', 0, 0, 1);
+    expect(readFigures(state, 'a', call.window).by_tool.query_data).toEqual({
+      calls: 1,
+      credits: 0,
+      cache_hits: 0,
+    });
+  });
+
   it('keeps a bounded number of windows per account, never dropping total', () => {
     const state = emptyState();
     applyHit(state, 'a', 'total', 't', 0);

@@ -67,6 +67,35 @@ export function postMcp(url: string, body: string, headers: Record<string, strin
   return rawRequest(url, { headers: { ...MCP_HEADERS, ...headers }, body });
 }
 
+/** A tool's result as a raw POST returns it. */
+export interface RawToolResult {
+  isError?: boolean;
+  content: { text: string }[];
+  structuredContent?: Record<string, unknown>;
+}
+
+/**
+ * One tool call with `headers` (a key of the caller's own), on the 2025 revision without a
+ * session, as many callers at once send it: its result.
+ */
+export async function callToolRaw(
+  url: string,
+  name: string,
+  args: Record<string, unknown>,
+  headers: Record<string, string>,
+): Promise<RawToolResult> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  });
+  const response = await postMcp(url, body, { 'mcp-protocol-version': '2025-06-18', ...headers });
+  const data = response.text.split('\n').find((line) => line.startsWith('data: '));
+  const message = JSON.parse(data === undefined ? response.text : data.slice(6)) as { result: RawToolResult };
+  return message.result;
+}
+
 /** The JSON-RPC error message of a refusal. */
 export function errorMessage(response: RawResponse): string {
   return (JSON.parse(response.text) as { error: { message: string } }).error.message;

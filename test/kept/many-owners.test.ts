@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../../src/kit/plans.js';
 import { newStateDir } from '../helpers/cli.js';
-import { postMcp } from '../helpers/http.js';
+import { callToolRaw } from '../helpers/http.js';
 import { startHttpServer } from '../helpers/in-process.js';
 import { type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
 import type { HttpServer } from '../helpers/session.js';
@@ -17,8 +17,6 @@ import type { HttpServer } from '../helpers/session.js';
 const OWNERS = 400;
 const KEY_HEADER = 'X-SVC_PRO_API_KEY';
 const people = Array.from({ length: OWNERS }, (_, i) => `person-key-${i}`);
-
-type Result = { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, unknown> };
 
 let sandbox: Sandbox;
 let server: HttpServer;
@@ -37,22 +35,9 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-/** One tool call with `key`, on the 2025 revision without a session: its result. */
-async function callAs(key: string, name: string, args: Record<string, unknown>): Promise<Result> {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'tools/call',
-    params: { name, arguments: args },
-  });
-  const response = await postMcp(server.url, body, {
-    'mcp-protocol-version': '2025-06-18',
-    [KEY_HEADER]: key,
-  });
-  const data = response.text.split('\n').find((line) => line.startsWith('data: '));
-  const message = JSON.parse(data === undefined ? response.text : data.slice(6)) as { result: Result };
-  return message.result;
-}
+/** One tool call with `key`: its result. */
+const callAs = (key: string, name: string, args: Record<string, unknown>) =>
+  callToolRaw(server.url, name, args, { [KEY_HEADER]: key });
 
 /** `work` for each of `items`, eight at a time. */
 async function eightAtOnce<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<R[]> {
