@@ -108,15 +108,24 @@ export class FileCatalog implements TableCatalog {
       .sort((a, b) => b.expires - a.expires);
   }
 
-  /** What this process knows of the owner's tables, the directory read again when it may be stale. */
+  /**
+   * What this process knows of the owner's tables, the directory read again when it may be stale.
+   * An owner with no tables is not held: anyone with any key may list, and a made-up key would
+   * otherwise be remembered for good.
+   */
   private async viewOf(owner: string, adding: boolean): Promise<OwnerView> {
     const key = ownerKey(owner);
-    let view = this.owners.get(key);
-    if (view === undefined) {
-      view = { dir: join(this.root, key), tables: new Map(), scannedAt: 0 };
+    const held = this.owners.get(key);
+    const view = held ?? { dir: join(this.root, key), tables: new Map(), scannedAt: 0 };
+    if (!adding && this.now() - view.scannedAt >= SCAN_EVERY_MS) await this.scan(view);
+    if (held === undefined && !this.owners.has(key) && (adding || view.tables.size > 0)) {
       this.owners.set(key, view);
     }
-    if (adding || this.now() - view.scannedAt < SCAN_EVERY_MS) return view;
+    return this.owners.get(key) ?? view;
+  }
+
+  /** The owner's directory read again: tables gone are forgotten, new ones read. */
+  private async scan(view: OwnerView): Promise<void> {
     let names: string[];
     try {
       names = readdirSync(view.dir).filter((name) => name.endsWith('.json'));
@@ -131,7 +140,6 @@ export class FileCatalog implements TableCatalog {
       if (table) view.tables.set(name, table);
     }
     view.scannedAt = this.now();
-    return view;
   }
 
   /**
