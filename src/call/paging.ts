@@ -21,7 +21,7 @@ import { checkedData, type Endpoint, type Tool, ToolRefusal, tableRows } from '.
 import { CURSOR, type Pages } from '../kit/pages.js';
 import type { KeptSummary } from '../kit/queries.js';
 import type { Services } from '../services/index.js';
-import { boundText, bytesOf, dataRoom, estimateBytes } from './cut.js';
+import { boundText, bytesOf, dataRoom, estimateBytes, fitToAnswer } from './cut.js';
 import { answerAsSent, type EndpointData } from './fetch.js';
 
 /** A stored result's page a cursor names, when the result is still kept and the arguments are its page's. */
@@ -213,9 +213,9 @@ export async function answerPage(
         }
       : undefined;
   const page = pageOf(pages, view.whole, view.from, { maxChars: maxAnswerChars, text });
-  if (tool.kind === 'local') refuseLongRow(page, view.from, maxAnswerChars);
   // What is shown is checked: a figure the model would misread makes the answer an unexpected shape.
   if (tool.kind === 'endpoint') page.data = checkedData(tool, page.data);
+  const cut = fitOneRow(tool, page, view, maxAnswerChars);
   const kept = await keepWhole(services, tool, view, page.end < page.total);
   let next: Record<string, unknown> | undefined;
   if (page.end < page.total) {
@@ -230,22 +230,28 @@ export async function answerPage(
   const base = typeof view.whole.start === 'number' ? view.whole.start - 1 : 0;
   // A series of several assets is paged by its periods, each as many rows of its table as assets.
   const periods = rowCount(view.whole, pages.rows) !== page.total;
-  const truncated = pageNote(page, view.from, next, { base, counts: periods ? 'periods' : 'rows' });
+  const note = pageNote(page, view.from, next, { base, counts: periods ? 'periods' : 'rows' });
+  const truncated = cut === undefined ? note : `${cut} ${note}`;
   return { ...page.data, truncated, ...(next ? { next } : {}), ...table };
 }
 
 /**
- * A page is at least one row: a local tool's row longer than an answer carries (a query's value
- * built in SQL) is refused, rather than answered past the bound. An endpoint's rows were paid for,
- * and are never that long.
+ * A page is at least one row, and one row may be longer than an answer carries. A local tool's (a
+ * query's value built in SQL) is refused. An endpoint's, paid for and kept whole (rows the service
+ * made far wider than asked), has its longest lists cut, saying so: the note, when it was cut.
  */
-function refuseLongRow(page: Page, from: number, maxChars: number): void {
-  if (page.end - from !== 1) return;
+function fitOneRow(tool: Tool, page: Page, view: PageView, maxChars: number): string | undefined {
+  if (page.end - view.from !== 1) return undefined;
   const chars = JSON.stringify(page.data).length;
-  if (chars <= dataRoom(maxChars)) return;
-  throw new ToolRefusal(
-    `Row ${formatWhole(from + 1)} of this answer is ${formatWhole(chars)} characters of JSON, more than one answer carries (${boundText(maxChars)}, SVC_MAX_ANSWER_CHARS): ask for less of each row (fewer columns, or substr() of a long value).`,
-  );
+  if (chars <= dataRoom(maxChars)) return undefined;
+  if (tool.kind === 'local') {
+    throw new ToolRefusal(
+      `Row ${formatWhole(view.from + 1)} of this answer is ${formatWhole(chars)} characters of JSON, more than one answer carries (${boundText(maxChars)}, SVC_MAX_ANSWER_CHARS): ask for less of each row (fewer columns, or substr() of a long value).`,
+    );
+  }
+  const { truncated, ...fitted } = fitToAnswer(page.data, view.params, tool.toolInput.shape, maxChars);
+  page.data = fitted;
+  return typeof truncated === 'string' ? truncated : undefined;
 }
 
 /** The whole kept as the page view says (see answerPage); undefined when it is not, or cannot be. */

@@ -20,6 +20,12 @@ import { EngineUnavailable } from './engine.js';
 import { keptId } from './names.js';
 import { columnsOf, rowCount } from './rows.js';
 
+/**
+ * The most columns a table has: SQLite's own bound (SQLITE_MAX_COLUMN). Rows wider than that (120
+ * currencies asked make under 1,000) are kept for their pages, not as a table.
+ */
+const MAX_TABLE_COLUMNS = 2_000;
+
 /** A call's whole data, to keep. */
 export interface ToKeep {
   owner: string;
@@ -85,7 +91,14 @@ export class KeptTables {
     const rows = shape === undefined ? 0 : rowCount(data, shape);
     if (shape !== undefined && rows > 0) {
       const columns = columnsOf(data, shape);
-      kept.table = await this.catalog.add(owner, { id, tool, params, columns, rows, shape, expires });
+      if (columns.length <= MAX_TABLE_COLUMNS) {
+        kept.table = await this.catalog.add(owner, { id, tool, params, columns, rows, shape, expires });
+      } else {
+        this.options.warn?.(
+          { tool, columns: columns.length },
+          'rows too wide for a table: kept for their pages',
+        );
+      }
     }
     this.known.set(id, { ...kept, expires });
     // A write not waited for that fails is forgotten: the same answer asked again keeps it again,

@@ -138,3 +138,38 @@ describe.runIf(process.platform === 'linux')('bodies without end, or too large',
     expect(textOf(await session.mcp.call('get_fear_and_greed_latest'))).toMatch(/^Fear & Greed 40 – Neutral/);
   });
 });
+
+describe('rows far wider than asked', () => {
+  /** A listing of two assets, each quoted in 3,000 currencies the call never asked for. */
+  function wideListing() {
+    const quote: Record<string, unknown> = {};
+    for (let i = 0; i < 3000; i++) {
+      quote[`C${i}`] = { price: 1, volume_24h: 2, market_cap: 3, last_updated: '2026-11-22T00:00:00.000Z' };
+    }
+    const asset = (id: number) => ({
+      id,
+      name: `Asset ${id}`,
+      symbol: `A${id}`,
+      slug: `asset-${id}`,
+      cmc_rank: id,
+      last_updated: '2026-11-22T00:00:00.000Z',
+      quote,
+    });
+    return { status: okStatus, data: [asset(1), asset(2)] };
+  }
+
+  it('an answer stays within its bound, its longest lists cut saying so; no table of 12,000 columns', async () => {
+    session.upstream.reply('/v3/cryptocurrency/listings/latest', { body: wideListing() });
+    for (const format of ['json', 'text'] as const) {
+      const result = await session.mcp.call('get_cryptocurrency_listings_latest', { limit: 2, format });
+      expect(result.isError, textOf(result).slice(0, 300)).toBeFalsy();
+      const data = result.structuredContent as { truncated: string; kept?: unknown };
+      expect(JSON.stringify(data).length).toBeLessThanOrEqual(100_000);
+      expect(textOf(result).length).toBeLessThanOrEqual(100_000);
+      expect(data.truncated).toMatch(
+        /^Cut to stay within 100,000 characters: kept [\d,]+ of 3,000 of items\[0\]\.quote;/,
+      );
+      expect(data.kept).toBeUndefined();
+    }
+  });
+});
