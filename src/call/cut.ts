@@ -1,8 +1,8 @@
 /**
  * No answer's data is larger than the configured bound (SVC_MAX_ANSWER_CHARS, 100,000 characters
  * by default), whatever its arguments: what hosts take as a tool's output. Past the bound, the
- * longest lists in the data are cut at their end, and the answer says what was left out and which
- * parameters fetch it.
+ * longest lists in the data are cut at their end (then, past what lists give, the longest text),
+ * and the answer says what was left out and which parameters fetch it.
  */
 
 import { formatWhole } from '../format/numbers.js';
@@ -25,6 +25,8 @@ export interface Cut {
   path: string;
   kept: number;
   total: number;
+  /** A text value clipped to `kept` of its `total` characters, not a list. */
+  text?: true;
 }
 
 type Key = string | number;
@@ -83,6 +85,22 @@ function largestList(
   return best;
 }
 
+/** The longest text value in `node`, lists searched as largestList searches them. */
+function longestText(node: unknown, path: Key[] = []): { path: Key[]; text: string } | undefined {
+  if (typeof node === 'string') return { path, text: node };
+  let best: { path: Key[]; text: string } | undefined;
+  const entries = Array.isArray(node)
+    ? [...node.entries()].slice(0, SEARCHED_ITEMS)
+    : node !== null && typeof node === 'object'
+      ? Object.entries(node)
+      : [];
+  for (const [key, value] of entries) {
+    const found = longestText(value, [...path, key]);
+    if (found && (!best || found.text.length > best.text.length)) best = found;
+  }
+  return best;
+}
+
 /** A copy of `node` with the value at `path` replaced; only the objects on the path are copied. */
 function replaced(node: unknown, path: readonly Key[], value: unknown): unknown {
   const [head, ...rest] = path;
@@ -102,8 +120,9 @@ function pathText(path: readonly Key[]): string {
 
 /**
  * `data` cut so that its JSON fits `room`: the largest list keeps the share of its elements that
- * fits, then the next, until the whole fits. Sizes are measured a few times, never element by
- * element (bytes, which are never fewer than characters).
+ * fits, then the next, until the whole fits; past what lists can give (one element each), the
+ * longest text is clipped (a value the service made far longer than any it sends). Sizes are
+ * measured a few times, never element by element (bytes, which are never fewer than characters).
  */
 function cutToFit<T>(data: T, room: number): { data: T; cuts: Cut[] } {
   let current: unknown = data;
@@ -116,7 +135,15 @@ function cutToFit<T>(data: T, room: number): { data: T; cuts: Cut[] } {
   const cuts: Cut[] = [];
   for (let round = 0; round < 16 && size > room; round++) {
     const target = largestList(current);
-    if (target === undefined) break;
+    if (target === undefined) {
+      const long = longestText(current);
+      const keep = Math.max(100, (long?.text.length ?? 0) - (size - room) - 100);
+      if (long === undefined || keep >= long.text.length) break;
+      current = replaced(current, long.path, `${long.text.slice(0, keep)}…`);
+      size = measure(current);
+      cuts.push({ path: pathText(long.path), kept: keep, total: long.text.length, text: true });
+      continue;
+    }
     const length = target.list.length;
     // The elements a list keeps, in proportion to the bytes it may keep, with a little to spare.
     const share = Math.max(0, target.bytes - (size - room)) / target.bytes;
@@ -143,7 +170,10 @@ export function fitToAnswer(
 ): Record<string, unknown> {
   const { data: fitted, cuts } = cutToFit(data, dataRoom(maxChars));
   if (cuts.length === 0) return data;
-  return { ...fitted, truncated: cutNote(cuts, restAdvice(cuts, params, takes), maxChars) };
+  const advice = cuts.every((c) => c.text)
+    ? 'the service sent a value longer than an answer carries'
+    : restAdvice(cuts, params, takes);
+  return { ...fitted, truncated: cutNote(cuts, advice, maxChars) };
 }
 
 /**
@@ -165,6 +195,9 @@ function restAdvice(
 
 /** "Cut to stay within 100,000 characters: kept 412 of 1,000 of items[0].quotes; <advice>." */
 function cutNote(cuts: readonly Cut[], advice: string, maxChars: number): string {
-  const parts = cuts.map((c) => `kept ${formatWhole(c.kept)} of ${formatWhole(c.total)} of ${c.path}`);
+  const parts = cuts.map(
+    (c) =>
+      `kept ${formatWhole(c.kept)} of ${formatWhole(c.total)}${c.text ? ' characters' : ''} of ${c.path}`,
+  );
   return `Cut to stay within ${boundText(maxChars)}: ${parts.join(', ')}; ${advice}.`;
 }

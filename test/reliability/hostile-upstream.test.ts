@@ -172,4 +172,31 @@ describe('rows far wider than asked', () => {
       expect(data.kept).toBeUndefined();
     }
   });
+
+  it('a value far longer than an answer carries is clipped, saying so', async () => {
+    const long = 'N'.repeat(2_000_000);
+    session.upstream.reply(FNG, {
+      body: {
+        status: okStatus,
+        data: { value: 40, value_classification: long, update_time: '2026-11-22T12:00:00Z' },
+      },
+    });
+    const [asset] = wideListing().data;
+    const listing = { status: okStatus, data: [{ ...asset, name: long, quote: {} }] };
+    session.upstream.reply('/v3/cryptocurrency/listings/latest', { body: listing });
+    const calls = [
+      ['get_fear_and_greed_latest', {}, 'value_classification'],
+      ['get_cryptocurrency_listings_latest', { limit: 1 }, 'items[0].name'],
+    ] as const;
+    for (const [tool, args, path] of calls) {
+      const result = await session.mcp.call(tool, { ...args, format: 'json' });
+      expect(result.isError, textOf(result).slice(0, 300)).toBeFalsy();
+      expect(JSON.stringify(result.structuredContent).length).toBeLessThanOrEqual(100_000);
+      expect((result.structuredContent as { truncated: string }).truncated).toMatch(
+        new RegExp(
+          `^Cut to stay within 100,000 characters: kept [\\d,]+ of 2,000,000 characters of ${path.replace(/[[\].]/g, '\\$&')}`,
+        ),
+      );
+    }
+  });
 });
