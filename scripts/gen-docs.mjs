@@ -160,7 +160,7 @@ function contextTable() {
     `| one tool's whole definition, any toolset | < 3 KB | the most, ${grouped(bytes(biggest))} (\`${biggest.name}\`) |`,
     `| \`tools/list\`, \`all\` (${all.length} tools): what the model reads / whole definitions, a tool | (measured) | ${grouped(allRead)} / ${grouped(allWhole)} |`,
     '| an answer with default arguments | < 16 KB data, < 4,000 characters text | (`test/guard/budget-calls.test.ts` prints the largest) |',
-    '| any answer, whatever its arguments | ≤ `SVC_MAX_ANSWER_CHARS` (100,000) characters of text and of data; < 1 MiB on the wire at its most (400,000) | a page, else cut to fit |',
+    '| any answer, whatever its arguments | ≤ `SVC_MAX_ANSWER_CHARS` (100,000) characters of text and of data; < 1 MiB on the wire at its most (400,000) | a page, else cut to fit (its longest lists, then its longest text), saying so |',
     '| a text page | its rows ≤ `SVC_TEXT_PAGE_CHARS` (20,000) characters, every row it covers shown, then its notes ([decision 014](decisions/014-text-shows-every-row.md)) | 200 listed assets, or 60 daily candles, a page |',
   ].join('\n');
 }
