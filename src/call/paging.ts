@@ -212,10 +212,37 @@ export async function answerPage(
           of: (data: Record<string, unknown>) => tool.summarise(data, view.params),
         }
       : undefined;
-  const page = pageOf(pages, view.whole, view.from, { maxChars: maxAnswerChars, text });
+  let bound = maxAnswerChars;
+  let page = pageOf(pages, view.whole, view.from, { maxChars: bound, text });
+  let answer = await answerWith(services, tool, view, page);
+  // The kept table's summary goes beside the page: hundreds of columns take their room from it.
+  for (let round = 0; round < SMALLER_ROUNDS; round++) {
+    const over = JSON.stringify(answer).length - maxAnswerChars;
+    if (over <= 0 || page.end - view.from === 1) break;
+    bound -= over + OVER_SPARE;
+    page = pageOf(pages, view.whole, view.from, { maxChars: bound, text });
+    answer = await answerWith(services, tool, view, page);
+  }
+  return answer;
+}
+
+/** Times a page is made smaller for what goes beside it, each by what the answer was over. */
+const SMALLER_ROUNDS = 4;
+/** Room to spare each time: the notes' figures may grow. */
+const OVER_SPARE = 200;
+
+/** The answer that carries `page` (see answerPage), the whole kept as it says. */
+async function answerWith(
+  services: Services,
+  tool: Tool & { pages: Pages },
+  view: PageView,
+  page: Page,
+): Promise<Record<string, unknown>> {
+  const { pages } = tool;
   // What is shown is checked: a figure the model would misread makes the answer an unexpected shape.
-  if (tool.kind === 'endpoint') page.data = checkedData(tool, page.data);
-  const cut = fitOneRow(tool, page, view, maxAnswerChars);
+  const data = tool.kind === 'endpoint' ? checkedData(tool, page.data) : page.data;
+  const shown = { ...page, data };
+  const cut = fitOneRow(tool, shown, view, services.config.maxAnswerChars);
   const kept = await keepWhole(services, tool, view, page.end < page.total);
   let next: Record<string, unknown> | undefined;
   if (page.end < page.total) {
@@ -225,14 +252,14 @@ export async function answerPage(
     next = pages.beyond?.(view.params, view.whole, Math.floor(services.now() / 1000));
   }
   const table = kept?.table === undefined ? {} : { kept: keptSummary(kept.table) };
-  if (view.from === 0 && page.end === page.total && next === undefined) return { ...page.data, ...table };
+  if (view.from === 0 && page.end === page.total && next === undefined) return { ...shown.data, ...table };
   // Offset lists number their rows from their start, as the service does.
   const base = typeof view.whole.start === 'number' ? view.whole.start - 1 : 0;
   // A series of several assets is paged by its periods, each as many rows of its table as assets.
   const periods = rowCount(view.whole, pages.rows) !== page.total;
   const note = pageNote(page, view.from, next, { base, counts: periods ? 'periods' : 'rows' });
   const truncated = cut === undefined ? note : `${cut} ${note}`;
-  return { ...page.data, truncated, ...(next ? { next } : {}), ...table };
+  return { ...shown.data, truncated, ...(next ? { next } : {}), ...table };
 }
 
 /**

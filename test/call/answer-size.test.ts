@@ -37,6 +37,33 @@ describe('by default', () => {
     expect(data.truncated).toMatch(/^Rows 1–[\d,]+ of 5,000; next is the following page, free/);
   });
 
+  it('rows quoted in 120 currencies: each page and its kept table within 100,000 characters, every row shown', async () => {
+    const fiat = await session.call('get_fiat_map', { limit: 200, format: 'json' });
+    const listing = await session.call('get_cryptocurrency_listings_latest', { limit: 200, format: 'json' });
+    const symbols = (result: typeof fiat) =>
+      (result.structuredContent as { items: { symbol: string }[] }).items;
+    const convert = [...symbols(fiat), ...symbols(listing)]
+      .map((item) => item.symbol)
+      .slice(0, 120)
+      .join(',');
+    for (const format of ['json', 'text']) {
+      const seen: number[] = [];
+      let next: Record<string, unknown> | undefined = { limit: 20, convert, format };
+      for (let page = 0; next !== undefined && seen.length < 20; page++) {
+        expect(page).toBeLessThan(20);
+        const result = await session.call('get_cryptocurrency_listings_latest', next);
+        expect(result.isError, textOf(result).slice(0, 300)).toBeFalsy();
+        const data = result.structuredContent as { items: { rank: number }[]; kept: { columns: object } };
+        expect(size(data), `${format} page ${page + 1}`).toBeLessThanOrEqual(DEFAULT_CHARS);
+        expect(textOf(result).length).toBeLessThanOrEqual(DEFAULT_CHARS);
+        expect(Object.keys(data.kept.columns).length).toBeGreaterThan(700);
+        seen.push(...data.items.map((item) => item.rank));
+        next = (result.structuredContent as { next?: Record<string, unknown> }).next;
+      }
+      expect(seen).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    }
+  });
+
   it('assets named by id are paged from the one answer, every one on some page', async () => {
     const map = await session.call('get_cryptocurrency_map', { limit: 5000, format: 'json' });
     const ids = (map.structuredContent as { items: { id: number }[] }).items.map((a) => a.id);
