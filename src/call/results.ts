@@ -1,6 +1,6 @@
 /** How a tool call's answers and failures look to the client: text, structured data and `_meta`. */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { counted } from '../format/text.js';
+import { counted, namesWithin } from '../format/text.js';
 import type { KeptSummary } from '../kit/queries.js';
 
 /** What a result's `_meta` says about the answer: its cost and how fresh it is. */
@@ -94,13 +94,7 @@ const COLUMNS_SHOWN_CHARS = 600;
 
 /** "7,440 candles kept as ohlcv_3f9k until 14:20 UTC: query them with query_data, free. Columns: …" */
 export function keptLine(kept: KeptSummary, rowName = 'row'): string {
-  const names = Object.keys(kept.columns);
-  let shown = names.join(', ');
-  if (shown.length > COLUMNS_SHOWN_CHARS) {
-    const cut = shown.lastIndexOf(', ', COLUMNS_SHOWN_CHARS);
-    const listed = shown.slice(0, cut).split(', ').length;
-    shown = `${shown.slice(0, cut)} and ${names.length - listed} more (kept.columns)`;
-  }
+  const shown = namesWithin(Object.keys(kept.columns), COLUMNS_SHOWN_CHARS, ' (kept.columns)');
   const until = kept.expires.slice(11, 16);
   const them = kept.rows === 1 ? 'it' : 'them';
   return `${counted(kept.rows, rowName)} kept as ${kept.table} until ${until} UTC: query ${them} with query_data (SQL), free. Columns: ${shown}.`;

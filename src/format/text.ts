@@ -41,6 +41,18 @@ export function table(header: string[], rows: string[][]): string {
   return [header, ...rows].map((cells) => cells.filter((_, c) => kept[c]).join(' | ')).join('\n');
 }
 
+/**
+ * Names joined with commas within about `chars` characters: past them, the names that fit and
+ * "and N more", then `more` (where the rest are).
+ */
+export function namesWithin(names: readonly string[], chars: number, more = ''): string {
+  const all = names.join(', ');
+  if (all.length <= chars) return all;
+  const cut = all.lastIndexOf(', ', chars);
+  const shown = cut > 0 ? all.slice(0, cut) : (names[0] ?? '');
+  return `${shown} and ${formatWhole(names.length - shown.split(', ').length)} more${more}`;
+}
+
 /** "1 credit", "1,200 credits": a count and its noun, singular for one. */
 export function counted(n: number, noun: string): string {
   const shown = Number.isInteger(n) ? formatWhole(n) : n.toLocaleString('en-US');

@@ -5,7 +5,7 @@
  */
 
 import { formatNumber } from '../format/numbers.js';
-import { counted, formatTime } from '../format/text.js';
+import { counted, formatTime, namesWithin } from '../format/text.js';
 import type { ToolContext } from '../kit/define.js';
 import type { QueryAnswer, TableEntry } from '../kit/queries.js';
 import { clip } from '../messages.js';
@@ -42,8 +42,16 @@ async function expiredLine(table: TableEntry, context: ToolContext): Promise<str
   return `The table ${table.name} expired at ${formatTime(table.expires)}: ${again}, and its answer names the new table.`;
 }
 
+/** The most characters a refusal lists of one table's columns: a table may have hundreds. */
+const COLUMNS_LISTED_CHARS = 600;
+
 function columnsLine(tables: readonly TableEntry[]): string {
-  return tables.map((t) => `${t.name}'s columns: ${t.columns.map(([name]) => name).join(', ')}`).join('; ');
+  const columns = (t: TableEntry) =>
+    namesWithin(
+      t.columns.map(([name]) => name),
+      COLUMNS_LISTED_CHARS,
+    );
+  return tables.map((t) => `${t.name}'s columns: ${columns(t)}`).join('; ');
 }
 
 /** SQLite's words, with where it placed the error when it did. */
@@ -64,8 +72,9 @@ export async function queryRefusal(failure: Failure, sql: string, context: ToolC
       return `No table ${clip(name, 40)}. ${tablesLine(live)}`;
     }
     case 'no column': {
+      // The tables the query names; naming none, the one table there is, else which there are.
       const tables = named(sql, live);
-      const which = tables.length > 0 ? tables : live;
+      const which = tables.length > 0 ? tables : live.length === 1 ? live : [];
       return `${sqliteLine(failure, sql)} ${which.length > 0 ? `${columnsLine(which)}.` : tablesLine(live)}`;
     }
     case 'syntax':

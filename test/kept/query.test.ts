@@ -180,6 +180,21 @@ describe('a query that cannot run says what would', () => {
     );
   });
 
+  it("a wide table's columns are listed up to 600 characters; a query naming no table lists the tables", async () => {
+    const convert = 'USD,EUR,GBP,JPY,CHF,CAD,AUD,CNY,INR,BRL,KRW,MXN,SEK,NOK,SGD,HKD,NZD,ZAR,TRY,PLN';
+    const { table } = (
+      (await mcp.call('get_cryptocurrency_listings_latest', { limit: 5, convert, format: 'json' }))
+        .structuredContent as { kept: Kept }
+    ).kept;
+    const wide = textOf(await query(`SELECT nope FROM ${table}`));
+    expect(wide).toMatch(new RegExp(`\\. ${table}'s columns: id, name, symbol, .+ and \\d+ more\\.$`));
+    expect(wide.length).toBeLessThan(900);
+    // Several tables are kept here by now: naming none, the query is told which there are.
+    const none = textOf(await query('SELECT nope'));
+    expect(none).toMatch(/^SQLite: no such column: nope, at character 8 \("nope"\)\. Your tables: /);
+    expect(none.length).toBeLessThan(2000);
+  });
+
   it("a syntax error gives SQLite's words and the place", async () => {
     const result = await query('SELECT symbol FROM x WHERE');
     expect(textOf(result)).toMatch(/^SQLite: incomplete input.*Send one SELECT in SQLite's dialect\.$/);
