@@ -28,6 +28,11 @@ export interface StoredResult {
   fetchedAt: number;
   /** When set, what the store keeps in place of `data` written out again. */
   answer?: ServiceAnswer;
+  /**
+   * Made by a call that sent nothing and used no fetched data (a query's rows): anyone can make it
+   * again for nothing, so it never pushes out a result that was paid for (results.ts).
+   */
+  free?: boolean;
 }
 
 /** Normalises a kept service answer again, as the tool's endpoint did (kept/revive.ts). */
@@ -51,6 +56,7 @@ export interface ResultHeader {
   fetchedAt: number;
   expires: number;
   nowMs?: number;
+  free?: boolean;
 }
 
 /** A stored result read: its first line, and its body, still bytes. */
@@ -64,9 +70,10 @@ export function encodeResult(
   result: StoredResult,
   expires: number,
 ): { head: Buffer; body: Buffer; bytes: number } {
-  const { tool, owner, params, fetchedAt, answer } = result;
+  const { tool, owner, params, fetchedAt, answer, free } = result;
   const header: ResultHeader = { tool, owner, params, fetchedAt, expires };
   if (answer) header.nowMs = answer.nowMs;
+  if (free) header.free = true;
   const head = Buffer.from(`${JSON.stringify(header)}\n`);
   const body = answer ? answer.bytes : Buffer.from(JSON.stringify(result.data));
   return { head, body, bytes: head.length + body.length };
@@ -92,7 +99,9 @@ export function decodeResult(stored: Buffer): Decoded | undefined {
 export function resultOf({ header, body }: Decoded, revive: Revive): StoredResult {
   const { tool, owner, params, fetchedAt, nowMs } = header;
   const parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-  if (nowMs === undefined) return { tool, owner, params, fetchedAt, data: parsed };
+  if (nowMs === undefined) {
+    return { tool, owner, params, fetchedAt, data: parsed, ...(header.free ? { free: true } : {}) };
+  }
   const data = revive(tool, params, parsed, nowMs);
   return { tool, owner, params, fetchedAt, data, answer: { bytes: body, nowMs } };
 }

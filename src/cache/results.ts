@@ -2,9 +2,10 @@
  * The result store: the whole of a call's data, kept so that `next` serves its following pages
  * free, from any process: on one machine in files under the state directory (a one-shot
  * `svc-mcp call` and a host's server share them), across replicas on Redis (redis-results.ts).
- * Bounded: RESULT_MOST_BYTES a result (a larger one is not kept), RESULTS_MOST_BYTES in all, the
+ * Bounded: RESULT_MOST_BYTES a result (a larger one is not kept), SVC_RESULTS_MAX_MB in all, the
  * least recently used out first (on one machine, within SCAN_EVERY_MS of another process's
- * writes); each is served for its keep time (at least KEEP_MIN_MS) and no longer. A result is only
+ * writes), free results before paid ones (leaving); each is served for its keep time (at least
+ * KEEP_MIN_MS) and no longer. A result is only
  * ever served to the account that paid for it. What this process put is also kept parsed in memory
  * (RecentResults), so that its following pages are not read and parsed whole again each.
  */
@@ -34,8 +35,62 @@ export function tooLargeToKeep(body: Buffer): boolean {
   return body.length > RESULT_MOST_BYTES;
 }
 
-/** What all results together may hold. */
+/** What all results together may hold: SVC_RESULTS_MAX_MB's default. */
 export const RESULTS_MOST_BYTES = 256 * 1024 * 1024;
+
+/**
+ * What free results (StoredResult.free) may hold together: a quarter of the store, at least one
+ * result of RESULT_MOST_BYTES at the least SVC_RESULTS_MAX_MB takes. Anyone, even a key made up
+ * for it, can make them for nothing: they go first, and never push out a result that was paid for.
+ */
+export function freeShare(mostBytes: number): number {
+  return Math.floor(mostBytes / 4);
+}
+
+/** A kept result as a store's bound sees it. */
+export interface Held {
+  name: string;
+  bytes: number;
+  /** Its last use, in milliseconds. */
+  used: number;
+  free: boolean;
+}
+
+/**
+ * The results that go for the rest to be within `mostBytes` once `keep` (just put) is in: any
+ * unused for a day; free ones, least recently used first, until they fit their share and all fit
+ * the bound; then, unless `keep` is free, paid ones alike. A free `keep` that still does not fit
+ * goes itself: it is not kept.
+ */
+export function leaving(
+  files: readonly Held[],
+  keep: string,
+  mostBytes: number,
+  dayAgo: number,
+): Set<string> {
+  const gone = new Set<string>();
+  let total = 0;
+  let free = 0;
+  for (const file of files) {
+    total += file.bytes;
+    if (file.free) free += file.bytes;
+  }
+  const drop = (file: Held) => {
+    gone.add(file.name);
+    total -= file.bytes;
+    if (file.free) free -= file.bytes;
+  };
+  const over = () => total > mostBytes || free > freeShare(mostBytes);
+  const others = files.filter((f) => f.name !== keep).sort((a, b) => a.used - b.used);
+  for (const file of others) if (file.used <= dayAgo || (file.free && over())) drop(file);
+  const kept = files.find((f) => f.name === keep);
+  if (kept?.free) {
+    if (over()) drop(kept);
+    return gone;
+  }
+  for (const file of others) if (!file.free && !gone.has(file.name) && total > mostBytes) drop(file);
+  return gone;
+}
 /** The least time a result is kept, whatever its endpoint's refresh. */
 export const KEEP_MIN_MS = 10 * 60 * 1000;
 /**
@@ -168,7 +223,7 @@ export abstract class BaseResultStore implements ResultStore {
   /** The stored result under `id`, when it is there, live and `owner`'s (its use then noted). */
   protected abstract read(id: string, owner: string): Promise<Decoded | undefined>;
   /** Notes a result's last use: the least recently used go first. */
-  protected abstract used(id: string): Promise<void>;
+  protected abstract used(id: string, free: boolean): Promise<void>;
 
   /** Reads under way, by id and owner: calls that ask for one result at once read and parse it once. */
   private readonly reading = new Map<string, Promise<StoredResult | undefined>>();
@@ -177,7 +232,7 @@ export abstract class BaseResultStore implements ResultStore {
     if (!RESULT_ID.test(id)) return undefined;
     const recent = this.recent.recall(id, owner) ?? this.lastRead.recall(id, owner);
     if (recent !== undefined) {
-      await this.used(id);
+      await this.used(id, recent.free === true);
       return recent;
     }
     const key = `${id} ${owner}`;
@@ -208,16 +263,17 @@ export abstract class BaseResultStore implements ResultStore {
 }
 
 /**
- * The result store of one machine: a file a result under `<stateDir>/results`. The directory is
- * read (each file's size and last use) only when what it holds may have passed RESULTS_MOST_BYTES:
- * this process counts what it writes on top of the last reading, and reads again at the latest
- * SCAN_EVERY_MS after it, for what other processes wrote meanwhile. A burst of calls then does not
- * stat every kept result at each put, on the server's thread.
+ * The result store of one machine: a file a result under `<stateDir>/results`, `<id>.result`, or
+ * `<id>.free.result` for a free one. The directory is read (each file's size and last use) only
+ * when what it holds may have passed its bounds: this process counts what it writes on top of the
+ * last reading, and reads again at the latest SCAN_EVERY_MS after it, for what other processes
+ * wrote meanwhile. A burst of calls then does not stat every kept result at each put, on the
+ * server's thread.
  */
 export class FileResultStore extends BaseResultStore {
   private readonly dir: string;
-  /** The directory's bytes at the last reading, plus what this process wrote since. */
-  private held = 0;
+  /** The directory's bytes at the last reading, plus what this process wrote since; and of free results. */
+  private held = { all: 0, free: 0 };
   /** When the directory was last read; 0 before the first put. */
   private scannedAt = 0;
 
@@ -235,74 +291,85 @@ export class FileResultStore extends BaseResultStore {
     const { head, body, bytes } = encodeResult(result, expires);
     if (tooLargeToKeep(body)) return false;
     makeStateDir(this.dir);
+    const free = result.free === true;
     const temp = join(this.dir, `${id}.${process.pid}.tmp`);
     try {
       await writeFile(temp, [head, body], { mode: 0o600 });
-      await rename(temp, this.path(id));
+      await rename(temp, this.path(id, free));
     } catch (error) {
       await rm(temp, { force: true });
       throw error;
     }
-    this.recent.remember(id, result, bytes, expires);
-    this.held += bytes;
+    this.held.all += bytes;
+    if (free) this.held.free += bytes;
+    const { mostBytes, scanEveryMs } = this.bounds;
     const now = this.now();
-    if (this.held > this.bounds.mostBytes || now - this.scannedAt >= this.bounds.scanEveryMs) {
+    const over = this.held.all > mostBytes || this.held.free > freeShare(mostBytes);
+    if (over || now - this.scannedAt >= scanEveryMs) {
       this.scannedAt = now;
-      await this.sweep(id).catch(() => {});
+      if (!(await this.sweep(id, free).catch(() => true))) return false;
     }
+    this.recent.remember(id, result, bytes, expires);
     return true;
   }
 
   /** The file of the result kept under `id` for `owner`, unless it expired (then removed) or is another's. */
   protected async read(id: string, owner: string): Promise<Decoded | undefined> {
-    const kept = decodeResult(await readFile(this.path(id)).catch(() => Buffer.alloc(0)));
+    let free = false;
+    let stored = await readFile(this.path(id, free)).catch(() => undefined);
+    if (stored === undefined) {
+      free = true;
+      stored = await readFile(this.path(id, free)).catch(() => Buffer.alloc(0));
+    }
+    const kept = decodeResult(stored);
     if (kept === undefined) return undefined;
     if (kept.header.expires <= this.now()) {
-      await rm(this.path(id), { force: true });
+      await rm(this.path(id, free), { force: true });
       return undefined;
     }
     if (kept.header.owner !== owner) return undefined;
-    await this.used(id);
+    await this.used(id, free);
     return kept;
   }
 
   /** Its last use, which the sweep reads. */
-  protected async used(id: string): Promise<void> {
+  protected async used(id: string, free: boolean): Promise<void> {
     const now = new Date();
-    await utimes(this.path(id), now, now).catch(() => {});
+    await utimes(this.path(id, free), now, now).catch(() => {});
   }
 
   async close(): Promise<void> {}
 
-  private path(id: string): string {
-    return join(this.dir, `${id}.result`);
+  private path(id: string, free: boolean): string {
+    return join(this.dir, free ? `${id}.free.result` : `${id}.result`);
   }
 
   /**
-   * Within the bound: the least recently used results out first (never `keep`, just written), and
-   * any unused for longer than a day, which no keep time reaches.
+   * Within the bounds (leaving; never `keep`, just written, unless it is free and does not fit):
+   * false when `keep` went.
    */
-  private async sweep(keep: string): Promise<void> {
+  private async sweep(keep: string, free: boolean): Promise<boolean> {
     const files = readdirSync(this.dir)
       // `.json`: an earlier version's results, which this one cannot read: they go like the rest.
       .filter((name) => /\.(result|json|tmp)$/.test(name))
       .flatMap((name) => {
         try {
           const stat = statSync(join(this.dir, name));
-          return [{ name, bytes: stat.size, used: stat.mtimeMs }];
+          return [{ name, bytes: stat.size, used: stat.mtimeMs, free: name.endsWith('.free.result') }];
         } catch {
           return []; // removed meanwhile by another process
         }
-      })
-      .sort((a, b) => a.used - b.used);
-    let total = files.reduce((sum, f) => sum + f.bytes, 0);
-    const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
+      });
+    const keptAs = free ? `${keep}.free.result` : `${keep}.result`;
+    const gone = leaving(files, keptAs, this.bounds.mostBytes, Date.now() - 24 * 60 * 60 * 1000);
+    this.held = { all: 0, free: 0 };
     for (const file of files) {
-      if (file.name === `${keep}.result`) continue;
-      if (total <= this.bounds.mostBytes && file.used > dayAgo) break;
-      await rm(join(this.dir, file.name), { force: true });
-      total -= file.bytes;
+      if (gone.has(file.name)) await rm(join(this.dir, file.name), { force: true });
+      else {
+        this.held.all += file.bytes;
+        if (file.free) this.held.free += file.bytes;
+      }
     }
-    this.held = total;
+    return !gone.has(keptAs);
   }
 }

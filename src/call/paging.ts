@@ -155,7 +155,9 @@ export function pageNote(
   const rows = `${options.counts === 'periods' ? 'Periods' : 'Rows'} ${n(from + 1)}–${n(page.end)}`;
   if (page.end < page.total) {
     const of = `${rows} of ${n(page.total)}`;
-    return next?.cursor === undefined
+    if (next === undefined)
+      return `${of}; the rest could not be kept: ask for fewer rows (LIMIT and OFFSET) to see them`;
+    return next.cursor === undefined
       ? `${of}; the rest was not kept: next asks the service for it again`
       : `${of}; next is the following page, free (kept with this call's result)`;
   }
@@ -189,6 +191,8 @@ export interface PageView {
   answer?: ServiceAnswer;
   /** The fetch it came from, when it is kept as sent: its cache key and what it cost. */
   source?: Pick<EndpointData, 'key' | 'credits'>;
+  /** Made with nothing sent or charged (StoredResult.free). */
+  free?: boolean;
 }
 
 /**
@@ -247,7 +251,9 @@ async function answerWith(
   let next: Record<string, unknown> | undefined;
   if (page.end < page.total) {
     const rest = pages.restFrom(view.params, view.whole, page.end);
-    next = kept === undefined ? rest : { ...rest, cursor: `${kept.id}.${page.end}` };
+    // A local tool's rows (a query's) are not asked for again from a row on: without a cursor, no next.
+    if (kept !== undefined) next = { ...rest, cursor: `${kept.id}.${page.end}` };
+    else if (tool.kind === 'endpoint') next = rest;
   } else {
     next = pages.beyond?.(view.params, view.whole, Math.floor(services.now() / 1000));
   }
@@ -302,6 +308,7 @@ async function keepWhole(
       answer: view.answer,
       shape,
       keepMs: view.keepMs,
+      free: view.free,
     })
     .catch((error: unknown) => {
       services.log.warn({ tool: tool.name, err: error }, 'an answer could not be kept');

@@ -111,6 +111,7 @@ async function runCall(
       account,
       owner,
       fetches,
+      free: () => tool.kind === 'local' && fetches.length === 0 && charged === 0,
     });
     const data = nextInFormat(answer.data, format);
     const meta = answerMeta(fetches, source.sandbox, charged, answer.stored);
@@ -159,6 +160,8 @@ async function answerData(
     account: string;
     owner: string;
     fetches: EndpointData[];
+    /** Whether the answer was made with nothing sent or charged, and no fetched data (StoredResult.free). */
+    free: () => boolean;
   },
 ): Promise<{ data: Record<string, unknown>; stored?: StoredResult }> {
   const { pages } = tool;
@@ -204,6 +207,7 @@ async function answerData(
       resultId: found?.id,
       answer,
       source: answer === undefined ? undefined : call.fetches[0],
+      free: call.free(),
     },
   );
   return { data, stored: found?.result };

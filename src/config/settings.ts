@@ -154,6 +154,15 @@ export const SETTINGS = {
     meaning: "on or off: keep answers for each endpoint's refresh frequency",
     schema: () => z.preprocess(lowerCase, oneOf(['on', 'off']).default('on')).transform((v) => v === 'on'),
   }),
+  resultsMaxMb: setting({
+    env: 'SVC_RESULTS_MAX_MB',
+    key: 'results_max_mb',
+    title: 'Kept results (MB)',
+    // Dozens of large pulls, each with its free pages and table; on Redis, memory of its own.
+    meaning:
+      "the most the kept results (each answer's whole, for its free pages and its table) take together, in MB (128 to 65536), in files under the state directory or on Redis; the least recently used go first, and results of free calls (a query's rows) go before those paid for, within a quarter of it",
+    schema: () => z.preprocess(unsetIfBlank, wholeNumber(128, 65_536, 'MB').default(256)),
+  }),
   maxAnswerChars: setting({
     env: 'SVC_MAX_ANSWER_CHARS',
     key: 'max_answer_chars',

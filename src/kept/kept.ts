@@ -40,6 +40,8 @@ export interface ToKeep {
   /** Where its rows are; none: kept for its pages only, not as a table. */
   shape?: RowsShape;
   keepMs: number;
+  /** Made with nothing sent or charged: it goes before results paid for (StoredResult.free). */
+  free?: boolean;
 }
 
 /** What was kept: the result's id (what cursors name) and its table, when it is one. */
@@ -78,9 +80,17 @@ export class KeptTables {
       const writing = call.whole ? undefined : this.writing.get(id);
       return writing === undefined || (await writing.done) ? known : undefined;
     }
-    const { owner, tool, params, data, fetchedAt, answer, shape } = call;
+    const { owner, tool, params, data, fetchedAt, answer, shape, free } = call;
     const expires = keepUntil(call.keepMs);
-    const result: StoredResult = { tool, owner, params, data, fetchedAt, ...(answer ? { answer } : {}) };
+    const result: StoredResult = {
+      tool,
+      owner,
+      params,
+      data,
+      fetchedAt,
+      ...(answer ? { answer } : {}),
+      ...(free ? { free } : {}),
+    };
     const written = this.results.put(id, result, expires).catch((error: unknown) => {
       this.options.warn?.({ tool, err: error }, 'a result could not be written: it is not kept');
       return false;

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { RedisResultStore } from '../cache/redis-results.js';
 import { RedisCacheStore } from '../cache/redis-store.js';
-import { FileResultStore, type ResultStore } from '../cache/results.js';
+import { FileResultStore, type ResultStore, SCAN_EVERY_MS } from '../cache/results.js';
 import { SharedCache } from '../cache/shared.js';
 import { MemoryCacheStore } from '../cache/store.js';
 import type { Config, LogLevel } from '../config/index.js';
@@ -112,7 +112,10 @@ export async function createServices(config: Config, options: ServiceOptions = {
   const redis =
     config.redisUrl === undefined ? undefined : new RedisConnection(config.redisUrl, config.redisPrefix, log);
   const cacheStore = redis ? new RedisCacheStore(redis) : new MemoryCacheStore();
-  const results = redis ? new RedisResultStore(redis, revive) : new FileResultStore(config.stateDir, revive);
+  const resultsBytes = config.resultsMaxMb * 1024 * 1024;
+  const results = redis
+    ? new RedisResultStore(redis, revive, resultsBytes)
+    : new FileResultStore(config.stateDir, revive, { mostBytes: resultsBytes, scanEveryMs: SCAN_EVERY_MS });
   const { kept, engine } = keptTables(config, results, redis, log);
   const scripts = new ScriptRunner(scriptLimits(config));
   const { guard, notice } = creditGuard(config, { redis, log, now, showLocations: options.showLocations });

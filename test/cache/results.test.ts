@@ -1,7 +1,8 @@
 /**
  * The file result store's bound: what the directory holds stays within it, the least recently used
- * result out first, and results other processes wrote are counted within the scan interval; the
- * last result read is held a moment for its owner.
+ * result out first, free results (a query's rows) before paid ones and within a quarter of it, and
+ * results other processes wrote are counted within the scan interval; the last result read is held
+ * a moment for its owner.
  */
 import { readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,12 +24,18 @@ function result(kb: number): StoredResult {
   };
 }
 
-function held(stateDir: string): { ids: string[]; bytes: number } {
+/** What the directory holds: every result's id, their bytes, and the ids of the free ones. */
+function held(stateDir: string): { ids: string[]; bytes: number; free: string[] } {
   const dir = join(stateDir, 'results');
   const files = readdirSync(dir).filter((name) => name.endsWith('.result'));
+  const idOf = (name: string) => name.replace(/(\.free)?\.result$/, '');
   return {
-    ids: files.map((name) => name.slice(0, -'.result'.length)).sort(),
+    ids: files.map(idOf).sort(),
     bytes: files.reduce((sum, name) => sum + statSync(join(dir, name)).size, 0),
+    free: files
+      .filter((name) => name.endsWith('.free.result'))
+      .map(idOf)
+      .sort(),
   };
 }
 
@@ -41,10 +48,11 @@ function usedAgo(stateDir: string, id: string, secondsAgo: number): void {
 const BOUND = { mostBytes: 10 * 1024, scanEveryMs: 10_000 };
 
 let ids = 0;
-/** Keeps a result of about `kb` KB under a new id: the id. */
-async function put(store: FileResultStore, kb: number): Promise<string> {
+/** Keeps a result of about `kb` KB under a new id (a free one, made by `owner`): the id. */
+async function put(store: FileResultStore, kb: number, free?: { owner: string }): Promise<string> {
   const id = `result-${String(++ids).padStart(9, '0')}`;
-  expect(await store.put(id, result(kb), Date.now() + 60_000)).toBe(true);
+  const made = free ? { ...result(kb), owner: free.owner, free: true } : result(kb);
+  expect(await store.put(id, made, Date.now() + 60_000)).toBe(true);
   return id;
 }
 
@@ -110,5 +118,30 @@ describe('the file result store', () => {
     // At the expiry put gave it (60 s after the put, on the real clock), or later.
     now = Date.now() + 60_000;
     expect(await theirs.get(id, 'account-a')).toBeUndefined();
+  });
+
+  it('holds free results within a quarter of its bound, out first, never pushing out a paid one', async () => {
+    const stateDir = newStateDir();
+    const store = new FileResultStore(stateDir, revive, { mostBytes: 40 * 1024, scanEveryMs: 10_000 });
+    const paid = [await put(store, 9), await put(store, 9), await put(store, 9)];
+    for (const [i, id] of paid.entries()) usedAgo(stateDir, id, 100 - i);
+    // A stranger's twenty free results of 4 KB: a share of 10 KB holds the last two.
+    const free: string[] = [];
+    for (let i = 0; i < 20; i++) free.push(await put(store, 4, { owner: 'made-up' }));
+    expect(held(stateDir).free).toEqual(free.slice(-2));
+    expect(held(stateDir).ids).toEqual(expect.arrayContaining(paid));
+    expect(await store.get(paid[0] as string, 'account-a')).toMatchObject({ params: { limit: 5000 } });
+    expect(await new FileResultStore(stateDir, revive).get(free[19] as string, 'made-up')).toMatchObject({
+      free: true,
+    });
+    // A paid result past the bound pushes the free ones out before any paid one.
+    paid.push(await put(store, 9));
+    expect(held(stateDir).free).toEqual([]);
+    expect(held(stateDir).ids).toEqual([...paid].sort());
+    // Now a free result would push out a paid one: it is not kept instead.
+    const over = 'result-free-over';
+    expect(await store.put(over, { ...result(4), free: true }, Date.now() + 60_000)).toBe(false);
+    expect(held(stateDir).ids).toEqual([...paid].sort());
+    expect(await store.get(over, 'account-a')).toBeUndefined();
   });
 });

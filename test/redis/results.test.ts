@@ -2,11 +2,17 @@
  * The result store on Redis: a page kept by one replica is served by another, free and with no
  * request (a load balancer sends `next` where it likes); a page whose result Redis no longer holds
  * is refused, free, naming the call that asks again. A table kept through one replica is queried
- * through the other, for the same owner only, and expires on both at the same time.
+ * through the other, for the same owner only, and expires on both at the same time. Free results (a
+ * query's rows) go first, within a quarter of the bound, and never push out one paid for.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisResultStore } from '../../src/cache/redis-results.js';
+import type { StoredResult } from '../../src/cache/result-format.js';
+import { revive } from '../../src/kept/revive.js';
+import { SILENT_LOG } from '../../src/ops/logs.js';
+import { RedisConnection } from '../../src/redis.js';
 import { newStateDir, textOf } from '../helpers/cli.js';
 import { moveClockAhead, restoreClock } from '../helpers/clock.js';
 import { startMcp } from '../helpers/in-process.js';
@@ -143,5 +149,48 @@ describe.skipIf(missing)('kept results across replicas', () => {
     expect(again._meta).toMatchObject({ credits: 0 });
     expect(textOf(again)).toMatch(/cannot be served: its kept result is gone/);
     expect(textOf(again)).toContain(`"start":${page(first).items.length + 1}`);
+  });
+});
+
+describe.skipIf(missing)('the result store on Redis, within its bound', () => {
+  it('holds free results within a quarter of it, out first, never pushing out a paid one', async () => {
+    const { url, prefix } = sharedRedis();
+    const connection = new RedisConnection(url, prefix, SILENT_LOG);
+    const store = new RedisResultStore(connection, revive, 40 * 1024);
+    let ids = 0;
+    const put = async (kb: number, free = false) => {
+      const id = `redis-result-${String(++ids).padStart(3, '0')}`;
+      const result: StoredResult = {
+        tool: 'get_cryptocurrency_listings_latest',
+        owner: free ? 'made-up' : 'account-a',
+        params: { limit: 5000 },
+        data: { padding: 'x'.repeat(kb * 1024) },
+        fetchedAt: 0,
+        ...(free ? { free } : {}),
+      };
+      return { id, kept: await store.put(id, result, Date.now() + 60_000) };
+    };
+    // Read as another replica would, with nothing of them in its memory.
+    const there = async (id: string, owner = 'account-a') =>
+      (await new RedisResultStore(connection, revive).get(id, owner)) !== undefined;
+    try {
+      const paid = [await put(9), await put(9), await put(9)].map((p) => p.id);
+      const free: string[] = [];
+      for (let i = 0; i < 20; i++) free.push((await put(4, true)).id);
+      for (const id of paid) expect(await there(id)).toBe(true);
+      const freeThere = await Promise.all(free.map((id) => there(id, 'made-up')));
+      expect(free.filter((_, i) => freeThere[i])).toEqual(free.slice(-2));
+      // A paid result past the bound pushes the free ones out before any paid one.
+      paid.push((await put(9)).id);
+      for (const id of free.slice(-2)) expect(await there(id, 'made-up')).toBe(false);
+      for (const id of paid) expect(await there(id)).toBe(true);
+      // Now a free result would push out a paid one: it is not kept instead.
+      const over = await put(4, true);
+      expect(over.kept).toBe(false);
+      expect(await there(over.id, 'made-up')).toBe(false);
+      for (const id of paid) expect(await there(id)).toBe(true);
+    } finally {
+      await connection.close();
+    }
   });
 });
