@@ -1,24 +1,18 @@
 /**
  * The result store: the whole of a call's data, kept so that `next` serves its following pages
  * free, from any process: on one machine in files under the state directory (a one-shot
- * `svc-mcp call` and a host's server share them), across replicas on Redis (redis-results.ts).
- * Bounded: RESULT_MOST_BYTES a result (a larger one is not kept), SVC_RESULTS_MAX_MB in all, the
- * least recently used out first (on one machine, within SCAN_EVERY_MS of another process's
- * writes), free results before paid ones (leaving); each is served for its keep time (at least
- * KEEP_MIN_MS) and no longer. A result is only
- * ever served to the account that paid for it. What this process put is also kept parsed in memory
+ * `svc-mcp call` and a host's server share them; file-results.ts), across replicas on Redis
+ * (redis-results.ts). Bounded: RESULT_MOST_BYTES a result (a larger one is not kept),
+ * SVC_RESULTS_MAX_MB in all, the least recently used out first (on one machine, within
+ * SCAN_EVERY_MS of another process's writes), free results before paid ones and within freeShare;
+ * each is served for its keep time (at least KEEP_MIN_MS) and no longer. A result is only ever
+ * served to the account that paid for it. What this process put is also kept parsed in memory
  * (RecentResults), so that its following pages are not read and parsed whole again each.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { cpuTurns } from '../cpu-turns.js';
-import { makeStateDir } from '../state-dir.js';
 import {
   type Decoded,
-  decodeResult,
-  encodeResult,
   type KeptBody,
   keptBodyOf,
   keptBodyOfResult,
@@ -47,50 +41,6 @@ export function freeShare(mostBytes: number): number {
   return Math.floor(mostBytes / 4);
 }
 
-/** A kept result as a store's bound sees it. */
-export interface Held {
-  name: string;
-  bytes: number;
-  /** Its last use, in milliseconds. */
-  used: number;
-  free: boolean;
-}
-
-/**
- * The results that go for the rest to be within `mostBytes` once `keep` (just put) is in: any
- * unused for a day; free ones, least recently used first, until they fit their share and all fit
- * the bound; then, unless `keep` is free, paid ones alike. A free `keep` that still does not fit
- * goes itself: it is not kept.
- */
-export function leaving(
-  files: readonly Held[],
-  keep: string,
-  mostBytes: number,
-  dayAgo: number,
-): Set<string> {
-  const gone = new Set<string>();
-  let total = 0;
-  let free = 0;
-  for (const file of files) {
-    total += file.bytes;
-    if (file.free) free += file.bytes;
-  }
-  const drop = (file: Held) => {
-    gone.add(file.name);
-    total -= file.bytes;
-    if (file.free) free -= file.bytes;
-  };
-  const over = () => total > mostBytes || free > freeShare(mostBytes);
-  const others = files.filter((f) => f.name !== keep).sort((a, b) => a.used - b.used);
-  for (const file of others) if (file.used <= dayAgo || (file.free && over())) drop(file);
-  const kept = files.find((f) => f.name === keep);
-  if (kept?.free) {
-    if (over()) drop(kept);
-    return gone;
-  }
-  for (const file of others) if (!file.free && !gone.has(file.name) && total > mostBytes) drop(file);
-  return gone;
-}
 /** The least time a result is kept, whatever its endpoint's refresh. */
 export const KEEP_MIN_MS = 10 * 60 * 1000;
 /**
@@ -259,117 +209,5 @@ export abstract class BaseResultStore implements ResultStore {
     if (recent !== undefined) return keptBodyOfResult(recent);
     const kept = await this.read(id, owner);
     return kept && keptBodyOf(kept);
-  }
-}
-
-/**
- * The result store of one machine: a file a result under `<stateDir>/results`, `<id>.result`, or
- * `<id>.free.result` for a free one. The directory is read (each file's size and last use) only
- * when what it holds may have passed its bounds: this process counts what it writes on top of the
- * last reading, and reads again at the latest SCAN_EVERY_MS after it, for what other processes
- * wrote meanwhile. A burst of calls then does not stat every kept result at each put, on the
- * server's thread.
- */
-export class FileResultStore extends BaseResultStore {
-  private readonly dir: string;
-  /** The directory's bytes at the last reading, plus what this process wrote since; and of free results. */
-  private held = { all: 0, free: 0 };
-  /** When the directory was last read; 0 before the first put. */
-  private scannedAt = 0;
-
-  constructor(
-    stateDir: string,
-    revive: Revive,
-    private readonly bounds = { mostBytes: RESULTS_MOST_BYTES, scanEveryMs: SCAN_EVERY_MS },
-    private readonly now: () => number = () => Date.now(),
-  ) {
-    super(revive, now);
-    this.dir = join(stateDir, 'results');
-  }
-
-  async put(id: string, result: StoredResult, expires: number): Promise<boolean> {
-    const { head, body, bytes } = encodeResult(result, expires);
-    if (tooLargeToKeep(body)) return false;
-    makeStateDir(this.dir);
-    const free = result.free === true;
-    const temp = join(this.dir, `${id}.${process.pid}.tmp`);
-    try {
-      await writeFile(temp, [head, body], { mode: 0o600 });
-      await rename(temp, this.path(id, free));
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
-    this.held.all += bytes;
-    if (free) this.held.free += bytes;
-    const { mostBytes, scanEveryMs } = this.bounds;
-    const now = this.now();
-    const over = this.held.all > mostBytes || this.held.free > freeShare(mostBytes);
-    if (over || now - this.scannedAt >= scanEveryMs) {
-      this.scannedAt = now;
-      if (!(await this.sweep(id, free).catch(() => true))) return false;
-    }
-    this.recent.remember(id, result, bytes, expires);
-    return true;
-  }
-
-  /** The file of the result kept under `id` for `owner`, unless it expired (then removed) or is another's. */
-  protected async read(id: string, owner: string): Promise<Decoded | undefined> {
-    let free = false;
-    let stored = await readFile(this.path(id, free)).catch(() => undefined);
-    if (stored === undefined) {
-      free = true;
-      stored = await readFile(this.path(id, free)).catch(() => Buffer.alloc(0));
-    }
-    const kept = decodeResult(stored);
-    if (kept === undefined) return undefined;
-    if (kept.header.expires <= this.now()) {
-      await rm(this.path(id, free), { force: true });
-      return undefined;
-    }
-    if (kept.header.owner !== owner) return undefined;
-    await this.used(id, free);
-    return kept;
-  }
-
-  /** Its last use, which the sweep reads. */
-  protected async used(id: string, free: boolean): Promise<void> {
-    const now = new Date();
-    await utimes(this.path(id, free), now, now).catch(() => {});
-  }
-
-  async close(): Promise<void> {}
-
-  private path(id: string, free: boolean): string {
-    return join(this.dir, free ? `${id}.free.result` : `${id}.result`);
-  }
-
-  /**
-   * Within the bounds (leaving; never `keep`, just written, unless it is free and does not fit):
-   * false when `keep` went.
-   */
-  private async sweep(keep: string, free: boolean): Promise<boolean> {
-    const files = readdirSync(this.dir)
-      // `.json`: an earlier version's results, which this one cannot read: they go like the rest.
-      .filter((name) => /\.(result|json|tmp)$/.test(name))
-      .flatMap((name) => {
-        try {
-          const stat = statSync(join(this.dir, name));
-          return [{ name, bytes: stat.size, used: stat.mtimeMs, free: name.endsWith('.free.result') }];
-        } catch {
-          return []; // removed meanwhile by another process
-        }
-      });
-    const keptAs = free ? `${keep}.free.result` : `${keep}.result`;
-    const gone = leaving(files, keptAs, this.bounds.mostBytes, Date.now() - 24 * 60 * 60 * 1000);
-    this.held = { all: 0, free: 0 };
-    for (const file of files) {
-      if (gone.has(file.name)) await rm(join(this.dir, file.name), { force: true });
-      else {
-        this.held.all += file.bytes;
-        if (file.free) this.held.free += file.bytes;
-      }
-    }
-    return !gone.has(keptAs);
   }
 }

@@ -7,9 +7,10 @@
  * load only when the settings ask for them.
  */
 import { randomBytes } from 'node:crypto';
+import { FileResultStore } from '../cache/file-results.js';
 import { RedisResultStore } from '../cache/redis-results.js';
 import { RedisCacheStore } from '../cache/redis-store.js';
-import { FileResultStore, type ResultStore, SCAN_EVERY_MS } from '../cache/results.js';
+import { type ResultStore, SCAN_EVERY_MS } from '../cache/results.js';
 import { SharedCache } from '../cache/shared.js';
 import { MemoryCacheStore } from '../cache/store.js';
 import type { Config, LogLevel } from '../config/index.js';

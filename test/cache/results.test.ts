@@ -7,8 +7,8 @@
 import { readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FileResultStore } from '../../src/cache/file-results.js';
 import type { StoredResult } from '../../src/cache/result-format.js';
-import { FileResultStore } from '../../src/cache/results.js';
 import { revive } from '../../src/kept/revive.js';
 import { MAX_ANSWER_BYTES } from '../../src/upstream/request.js';
 import { newStateDir } from '../helpers/cli.js';

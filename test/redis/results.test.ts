@@ -193,4 +193,32 @@ describe.skipIf(missing)('the result store on Redis, within its bound', () => {
       await connection.close();
     }
   });
+  it('counts a result put again once, and forgets what Redis expired', async () => {
+    const { url, prefix } = sharedRedis();
+    const connection = new RedisConnection(url, prefix, SILENT_LOG);
+    const store = new RedisResultStore(connection, revive, 40 * 1024);
+    const result: StoredResult = {
+      tool: 'get_cryptocurrency_listings_latest',
+      owner: 'account-a',
+      params: { limit: 5000 },
+      data: { padding: 'x'.repeat(9 * 1024) },
+      fetchedAt: 0,
+    };
+    const there = async (id: string) =>
+      (await new RedisResultStore(connection, revive).get(id, 'account-a')) !== undefined;
+    try {
+      // The same result, put by ten replicas: 9 KB, not 90, so the next three still fit beside it.
+      for (let i = 0; i < 10; i++)
+        expect(await store.put('redis-again-0000', result, Date.now() + 60_000)).toBe(true);
+      const short = ['redis-short-0001', 'redis-short-0002'];
+      for (const id of short) expect(await store.put(id, result, Date.now() + 300)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      // Expired, they hold nothing: three more fit beside the first.
+      const more = ['redis-more-00001', 'redis-more-00002', 'redis-more-00003'];
+      for (const id of more) expect(await store.put(id, result, Date.now() + 60_000)).toBe(true);
+      for (const id of ['redis-again-0000', ...more]) expect(await there(id)).toBe(true);
+    } finally {
+      await connection.close();
+    }
+  });
 });
