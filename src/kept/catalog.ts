@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RowsShape } from '../kit/pages.js';
 import type { TableEntry } from '../kit/queries.js';
@@ -57,15 +57,17 @@ const MOST_ENTRIES = 4 * MAX_TABLES;
 interface OwnerView {
   dir: string;
   tables: Map<string, KeptTable>;
+  /** When each table's file was last written, as read: another process rewrites it to expire it. */
+  written: Map<string, number>;
   scannedAt: number;
 }
 
 /**
  * The catalog of one machine: `<state dir>/results/tables/<owner's hash>/<name>.json`, a file a
  * table, so that every process on the machine names tables alike (a name is taken by creating its
- * file). Each process holds what it read of an owner's directory and reads again only the files
- * that are new to it, at most every SCAN_EVERY_MS: keeping a table costs the same however many the
- * owner has.
+ * file). Each process holds what it read of an owner's directory (first before it keeps a table
+ * for the owner) and reads again only the files that are new to it or written since, at most every
+ * SCAN_EVERY_MS: keeping a table costs the same however many the owner has.
  */
 export class FileCatalog implements TableCatalog {
   private readonly root: string;
@@ -116,15 +118,18 @@ export class FileCatalog implements TableCatalog {
   private async viewOf(owner: string, adding: boolean): Promise<OwnerView> {
     const key = ownerKey(owner);
     const held = this.owners.get(key);
-    const view = held ?? { dir: join(this.root, key), tables: new Map(), scannedAt: 0 };
-    if (!adding && this.now() - view.scannedAt >= SCAN_EVERY_MS) await this.scan(view);
+    const view = held ?? { dir: join(this.root, key), tables: new Map(), written: new Map(), scannedAt: 0 };
+    // A table is added to what was read of the directory at least once, so that its bound counts
+    // the tables other processes kept (a one-shot `svc-mcp call` is a process of its own).
+    const stale = this.now() - view.scannedAt >= SCAN_EVERY_MS;
+    if (adding ? view.scannedAt === 0 : stale) await this.scan(view);
     if (held === undefined && !this.owners.has(key) && (adding || view.tables.size > 0)) {
       this.owners.set(key, view);
     }
     return this.owners.get(key) ?? view;
   }
 
-  /** The owner's directory read again: tables gone are forgotten, new ones read. */
+  /** The owner's directory read again: tables gone are forgotten, new ones and rewritten ones read. */
   private async scan(view: OwnerView): Promise<void> {
     let names: string[];
     try {
@@ -133,11 +138,19 @@ export class FileCatalog implements TableCatalog {
       names = [];
     }
     const present = new Set(names.map((name) => name.slice(0, -'.json'.length)));
-    for (const name of view.tables.keys()) if (!present.has(name)) view.tables.delete(name);
+    for (const name of view.tables.keys()) if (!present.has(name)) forget(view, name);
     for (const name of present) {
-      if (view.tables.has(name)) continue;
-      const table = await read(join(view.dir, `${name}.json`));
-      if (table) view.tables.set(name, table);
+      const path = join(view.dir, `${name}.json`);
+      const written = await stat(path).then(
+        (file) => file.mtimeMs,
+        () => undefined,
+      );
+      if (written === undefined || view.written.get(name) === written) continue;
+      const table = await read(path);
+      if (table) {
+        view.tables.set(name, table);
+        view.written.set(name, written);
+      }
     }
     view.scannedAt = this.now();
   }
@@ -159,10 +172,15 @@ export class FileCatalog implements TableCatalog {
       (t, i) => t.expires + EXPIRED_KEPT_MS <= now || i < oldest.length - MOST_ENTRIES,
     );
     for (const table of gone) {
-      view.tables.delete(table.name);
+      forget(view, table.name);
       await rm(join(view.dir, `${table.name}.json`), { force: true });
     }
   }
+}
+
+function forget(view: OwnerView, name: string): void {
+  view.tables.delete(name);
+  view.written.delete(name);
 }
 
 async function read(path: string): Promise<KeptTable | undefined> {
