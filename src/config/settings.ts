@@ -195,7 +195,7 @@ export const SETTINGS = {
     key: 'query_timeout_ms',
     title: 'Query time (ms)',
     meaning:
-      'how long one query_data query over kept tables may run, in milliseconds (100 to 60000); past it the query is stopped and says so',
+      'how long one query_data query over kept tables may run once it has its turn, in milliseconds (100 to 60000); past it the query is stopped and says so (a query waits for its turn behind others at most six times this, then is answered busy)',
     schema: () => z.preprocess(unsetIfBlank, wholeNumber(100, 60_000, 'milliseconds').default(5_000)),
   }),
   queryMemoryMb: setting({

@@ -39,7 +39,10 @@ export type ToEngine =
       sql: string;
       /** Every live table of the owner's: the engine holds shells of these, and no others. */
       tables: TableRef[];
-      deadline: number;
+      /** How long it may run, from when the engine starts it (its wait for a turn aside). */
+      timeoutMs: number;
+      /** When the engine must have started it (clockMs): later, it is skipped ('late'). */
+      startBy: number;
     }
   | {
       kind: 'load';
@@ -51,6 +54,8 @@ export type ToEngine =
       stored: KeptBody;
       /** Rows × columns, for the engine's bound. */
       cells: number;
+      /** As a query's. */
+      startBy: number;
     };
 
 /** Why a query failed, as SQLite said it. */
@@ -58,6 +63,10 @@ export type EngineErrorCode = Exclude<QueryErrorCode, 'busy' | 'failed'>;
 
 export type FromEngine =
   | { seq: number; kind: 'ready' }
+  /** The engine began it: its time runs from now. */
+  | { seq: number; kind: 'started' }
+  /** The engine got to it past its `startBy` (the wait for a turn is bounded): not run. */
+  | { seq: number; kind: 'late' }
   | { seq: number; kind: 'loaded' }
   | { seq: number; kind: 'need'; names: string[] }
   | { seq: number; kind: 'rows'; columns: string[]; rows: unknown[][]; more: boolean }
@@ -74,3 +83,11 @@ export type FromEngine =
 
 /** The replies that end a query. */
 export type QueryReply = Extract<FromEngine, { kind: 'need' | 'rows' | 'error' }>;
+
+/**
+ * The time in milliseconds, as both threads read it alike: the process's own monotonic clock from
+ * each thread's origin, which a Date set by hand (tests that stand the clock still) does not move.
+ */
+export function clockMs(): number {
+  return performance.timeOrigin + performance.now();
+}

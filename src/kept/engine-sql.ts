@@ -279,7 +279,7 @@ export function runQuery(owner: Owner, message: Extract<ToEngine, { kind: 'query
   const { db } = owner;
   now.reads = new Set();
   now.denied = undefined;
-  now.deadline = message.deadline;
+  now.deadline = Date.now() + message.timeoutMs;
   try {
     const prepared = prepareOne(db, message.sql);
     if (typeof prepared !== 'number') return prepared;

@@ -3,14 +3,15 @@
  * of kept tables, so that a query can only ever name its owner's tables. A query is one SELECT:
  * SQLite's authorizer refuses anything else (ATTACH, PRAGMA, writes, schema changes), a second
  * statement is refused before anything runs, attaching is off at the connection's own limit, and
- * SQLite's hard heap limit bounds its memory. The progress handler interrupts a query at its
- * deadline; the host terminates this thread if it does not answer soon after
+ * SQLite's hard heap limit bounds its memory. Each message is told started (its time runs from
+ * then) or skipped when its wait for a turn is over. The progress handler interrupts a query at
+ * its time bound; the host terminates this thread if it does not answer soon after
  * (WebAssembly, unlike a native call, stops when its thread is terminated).
  * docs/decisions/013-kept-tables-in-sqlite-wasm.md says why this engine.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
-import type { EngineLimits, FromEngine, ToEngine } from './engine-protocol.js';
+import { clockMs, type EngineLimits, type FromEngine, type ToEngine } from './engine-protocol.js';
 import {
   loadTable,
   type Owner,
@@ -76,6 +77,12 @@ function reply(message: FromEngine): void {
 }
 
 parentPort?.on('message', (message: ToEngine) => {
+  // Its caller was told the engine was busy: it is not run.
+  if (clockMs() > message.startBy) {
+    reply({ seq: message.seq, kind: 'late' });
+    return;
+  }
+  reply({ seq: message.seq, kind: 'started' });
   try {
     if (message.kind === 'load') {
       const owner = ownerOf(message.owner, true);

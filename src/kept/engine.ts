@@ -1,13 +1,22 @@
 /**
  * The query engine, seen from the server's thread: a worker thread (engine-worker.ts) started on
- * the first query, stopped after IDLE_MS without one (its memory goes with it). A query that has
- * not answered GRACE_MS past its deadline, or a load past LOAD_MS, ends the thread: WebAssembly
- * stops when its thread is terminated, whatever SQLite was doing. What was waiting on it fails,
- * and the next query starts a new one. Messages waiting at once are bounded (MAX_WAITING).
+ * the first query, stopped after IDLE_MS without one (its memory goes with it). Queries and loads
+ * run one at a time, each in its turn: a query's time bound runs from its start, not while it waits
+ * behind others. A query the engine has not started within its turn's wait (`turnWaitMs`) is
+ * answered busy (the engine skips it when it gets to it). A started query that has not answered
+ * GRACE_MS past its time bound, or a load past LOAD_MS, ends the thread: WebAssembly stops when its
+ * thread is terminated, whatever SQLite was doing. What was waiting on it fails, and the next query
+ * starts a new one. Messages waiting at once are bounded (MAX_WAITING).
  */
 import { Worker } from 'node:worker_threads';
 import { packageFile } from '../package-files.js';
-import type { EngineLimits, FromEngine, QueryReply, ToEngine } from './engine-protocol.js';
+import {
+  clockMs,
+  type EngineLimits,
+  type FromEngine,
+  type QueryReply,
+  type ToEngine,
+} from './engine-protocol.js';
 
 /** How long past a query's deadline the thread is given before it is ended. */
 const GRACE_MS = 1_000;
@@ -61,7 +70,14 @@ type Waiting = {
   resolve(reply: FromEngine): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
+  /** How long it may run once started, before the thread is ended. */
+  runMs: number;
+  /** Its caller was answered (busy) before the engine's reply, which is then dropped. */
+  answered: boolean;
 };
+
+/** A query waits for its turn at most as long as this many queries at their time bound take. */
+export const TURN_WAITS = 6;
 
 export class QueryEngine {
   private worker: Worker | undefined;
@@ -70,16 +86,18 @@ export class QueryEngine {
   private seq = 0;
   private idle: NodeJS.Timeout | undefined;
 
-  constructor(private readonly limits: EngineLimits) {}
+  constructor(
+    private readonly limits: EngineLimits,
+    private readonly turnWaitMs: number,
+  ) {}
 
-  /** A query's reply (rows, tables it needs loaded, or SQLite's error) before its deadline. */
-  query(message: Omit<Extract<ToEngine, { kind: 'query' }>, 'seq'>): Promise<QueryReply> {
-    const within = Math.max(0, message.deadline - Date.now()) + GRACE_MS;
-    return this.send(message, within) as Promise<QueryReply>;
+  /** A query's reply (rows, tables it needs loaded, or SQLite's error) within its time bound. */
+  query(message: Omit<Extract<ToEngine, { kind: 'query' }>, 'seq' | 'startBy'>): Promise<QueryReply> {
+    return this.send(message, message.timeoutMs + GRACE_MS) as Promise<QueryReply>;
   }
 
   /** A table's rows loaded into its owner's database. */
-  async load(message: Omit<Extract<ToEngine, { kind: 'load' }>, 'seq'>): Promise<void> {
+  async load(message: Omit<Extract<ToEngine, { kind: 'load' }>, 'seq' | 'startBy'>): Promise<void> {
     const reply = await this.send(message, LOAD_MS);
     if (reply.kind === 'error') throw new EngineUnavailable(reply.message, 'failed');
   }
@@ -89,20 +107,43 @@ export class QueryEngine {
     await this.stop(new EngineUnavailable('the server is stopping', 'failed'));
   }
 
-  private async send(message: Omit<ToEngine, 'seq'>, withinMs: number): Promise<FromEngine> {
+  private async send(message: Omit<ToEngine, 'seq' | 'startBy'>, runMs: number): Promise<FromEngine> {
     if (this.waiting.size >= MAX_WAITING) {
       throw new EngineUnavailable(`${MAX_WAITING} queries are waiting already; retry in a moment`, 'busy');
     }
     const worker = await this.start();
     const seq = ++this.seq;
     clearTimeout(this.idle);
+    const startBy = clockMs() + this.turnWaitMs;
     return new Promise<FromEngine>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        void this.stop(new EngineUnavailable('stopped past its time', 'timeout'));
-      }, withinMs);
-      this.waiting.set(seq, { resolve, reject, timer });
-      worker.postMessage({ ...message, seq } as ToEngine);
+      const timer = setTimeout(() => this.answerBusy(seq), this.turnWaitMs);
+      this.waiting.set(seq, { resolve, reject, timer, runMs, answered: false });
+      worker.postMessage({ ...message, seq, startBy } as ToEngine);
     });
+  }
+
+  /** A message not started within its turn's wait: its caller is told the engine is busy. */
+  private answerBusy(seq: number): void {
+    const waiting = this.waiting.get(seq);
+    if (waiting === undefined || waiting.answered) return;
+    waiting.answered = true;
+    const seconds = Math.round(this.turnWaitMs / 100) / 10;
+    waiting.reject(
+      new EngineUnavailable(
+        `other queries held it for the ${seconds} s a query waits; retry in a moment`,
+        'busy',
+      ),
+    );
+  }
+
+  /** The engine began `seq`: from now it has its time, then the thread is ended. */
+  private begun(seq: number): void {
+    const waiting = this.waiting.get(seq);
+    if (waiting === undefined) return;
+    clearTimeout(waiting.timer);
+    waiting.timer = setTimeout(() => {
+      void this.stop(new EngineUnavailable('stopped past its time', 'timeout'));
+    }, waiting.runMs);
   }
 
   private start(): Promise<Worker> {
@@ -116,9 +157,11 @@ export class QueryEngine {
         if (reply.kind === 'ready') {
           this.worker = worker;
           resolve(worker);
-          return;
-        }
-        this.settle(reply);
+        } else if (reply.kind === 'started') this.begun(reply.seq);
+        else if (reply.kind === 'late') {
+          this.answerBusy(reply.seq);
+          this.settle(reply);
+        } else this.settle(reply);
       });
       worker.on('error', (error) => {
         reject(error);
@@ -136,7 +179,7 @@ export class QueryEngine {
     if (!waiting) return;
     clearTimeout(waiting.timer);
     this.waiting.delete(reply.seq);
-    waiting.resolve(reply);
+    if (!waiting.answered) waiting.resolve(reply);
     if (this.waiting.size === 0) {
       this.idle = setTimeout(() => void this.stop(), IDLE_MS);
       this.idle.unref();
@@ -158,7 +201,7 @@ export class QueryEngine {
     this.started = undefined;
     for (const waiting of pending) {
       clearTimeout(waiting.timer);
-      waiting.reject(why);
+      if (!waiting.answered) waiting.reject(why);
     }
   }
 }

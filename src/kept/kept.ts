@@ -155,8 +155,8 @@ export class KeptTables {
     });
     try {
       for (let round = 0; round <= live.length; round++) {
-        const deadline = Date.now() + this.options.queryTimeoutMs;
-        const reply = await this.engine.query({ kind: 'query', owner, sql, tables: refs, deadline });
+        const timeoutMs = this.options.queryTimeoutMs;
+        const reply = await this.engine.query({ kind: 'query', owner, sql, tables: refs, timeoutMs });
         if (reply.kind === 'rows') {
           return { ok: true, columns: reply.columns, rows: reply.rows, more: reply.more };
         }

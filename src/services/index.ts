@@ -21,7 +21,7 @@ import { RedisLedger } from '../guard/redis-ledger.js';
 import { chooseSqlite } from '../guard/sqlite.js';
 import { SqliteLedger } from '../guard/sqlite-ledger.js';
 import { FileCatalog } from '../kept/catalog.js';
-import { engineLimits, QueryEngine } from '../kept/engine.js';
+import { engineLimits, QueryEngine, TURN_WAITS } from '../kept/engine.js';
 import { KeptTables } from '../kept/kept.js';
 import { RedisCatalog } from '../kept/redis-catalog.js';
 import { revive } from '../kept/revive.js';
@@ -227,7 +227,7 @@ function scriptLimits(config: Config): RunnerLimits {
 }
 
 function keptTables(config: Config, results: ResultStore, redis: RedisConnection | undefined, log: Log) {
-  const engine = new QueryEngine(engineLimits(config.queryMemoryMb));
+  const engine = new QueryEngine(engineLimits(config.queryMemoryMb), TURN_WAITS * config.queryTimeoutMs);
   const catalog = redis ? new RedisCatalog(redis) : new FileCatalog(config.stateDir);
   return {
     engine,

@@ -1,0 +1,77 @@
+/**
+ * Queries asked at once run one at a time, each in its turn. Tried as several agents querying at
+ * once would: 14 queries of about half a second each, with the time bound at 5 s, and ten of them
+ * were refused as past their time bound, which counted their wait behind the others. Now a query's
+ * time bound runs from its start; its wait for a turn has a bound of its own (six times the time
+ * bound), past which it is answered busy; and at most 16 wait at once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newStateDir, textOf } from '../helpers/cli.js';
+import { startMcp } from '../helpers/in-process.js';
+import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import type { Session } from '../helpers/session.js';
+
+/** A count over `rows` numbers made by recursion: about a tenth of a second for 200,000. */
+const counting = (rows: number) =>
+  `WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < ${rows}) SELECT count(*) FROM r`;
+/** A recursion without end: stopped at the time bound. */
+const RUNAWAY = 'WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT count(*) FROM r';
+const TIME_BOUND = /^The query was stopped at its time bound/;
+
+let sandbox: Sandbox;
+/** Queries stopped at 1 s; at 200 ms (a turn's wait, 1.2 s). */
+let second: Session;
+let fifth: Session;
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ rateLimit: false });
+  const env = (timeoutMs: number) =>
+    sandboxEnv(sandbox, 'sandbox-enterprise', {
+      SVC_STATE_DIR: newStateDir(),
+      SVC_QUERY_TIMEOUT_MS: String(timeoutMs),
+    });
+  [second, fifth] = await Promise.all([startMcp(env(1_000)), startMcp(env(200))]);
+  // The engines' threads started and their SQLite warmed, so that a count takes its usual time.
+  for (const server of [second, fifth]) await server.call('query_data', { sql: counting(50_000) });
+});
+afterAll(async () => {
+  await Promise.all([second?.close(), fifth?.close()]);
+  await sandbox?.close();
+});
+
+const all = (server: Session, sqls: string[]) =>
+  Promise.all(sqls.map((sql) => server.call('query_data', { sql, format: 'json' })));
+
+describe('queries asked at once', () => {
+  it('each have their time bound from their start, not counting their wait', async () => {
+    const sizes = Array.from({ length: 12 }, (_, i) => 200_000 + i);
+    const answers = await all(second, sizes.map(counting));
+    for (const [i, answer] of answers.entries()) {
+      expect(answer.isError, textOf(answer)).toBeFalsy();
+      expect((answer.structuredContent as { rows: unknown[][] }).rows).toEqual([[sizes[i]]]);
+      expect(answer._meta).toMatchObject({ credits: 0 });
+    }
+  });
+
+  it('wait for a turn at most six times the time bound, then are answered busy, free', async () => {
+    const answers = await all(fifth, Array(10).fill(RUNAWAY));
+    const texts = answers.map(textOf);
+    for (const text of texts.slice(0, 5)) expect(text).toMatch(TIME_BOUND);
+    for (const text of texts.slice(-2)) {
+      expect(text).toBe(
+        'The query engine is busy (other queries held it for the 1.2 s a query waits; retry in a moment).',
+      );
+    }
+    for (const answer of answers) expect(answer._meta).toMatchObject({ credits: 0 });
+  });
+
+  it('wait 16 at most: more are answered busy at once', async () => {
+    // Answered once those asked before it have run, or been skipped: the engine is idle then.
+    await fifth.call('query_data', { sql: 'SELECT 1 AS one' });
+    const answers = await all(fifth, [RUNAWAY, ...Array(19).fill('SELECT 1 AS one')]);
+    const texts = answers.map(textOf);
+    expect(texts[0]).toMatch(TIME_BOUND);
+    const busy = texts.filter((t) => t.includes('16 queries are waiting already; retry in a moment'));
+    expect(busy).toHaveLength(4);
+    expect(answers.filter((a) => !a.isError)).toHaveLength(15);
+  });
+});
