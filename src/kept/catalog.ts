@@ -49,10 +49,17 @@ export function overBound(tables: readonly KeptTable[], now: number): KeptTable[
   return live.slice(MAX_TABLES);
 }
 
+/** Entries an owner's catalog holds at most, expired ones included: past it the oldest go. */
+const MOST_ENTRIES = 4 * MAX_TABLES;
+
+/** The entries that go: expired past EXPIRED_KEPT_MS, or the oldest past MOST_ENTRIES in all. */
+export function entriesGone(tables: readonly KeptTable[], now: number): KeptTable[] {
+  const oldest = [...tables].sort((a, b) => a.expires - b.expires);
+  return oldest.filter((t, i) => t.expires + EXPIRED_KEPT_MS <= now || i < oldest.length - MOST_ENTRIES);
+}
+
 /** How long a process trusts what it read of an owner's directory before it reads it again. */
 const SCAN_EVERY_MS = 1_000;
-/** Entries an owner's directory holds at most, expired ones included: past it the oldest go. */
-const MOST_ENTRIES = 4 * MAX_TABLES;
 
 interface OwnerView {
   dir: string;
@@ -167,11 +174,7 @@ export class FileCatalog implements TableCatalog {
       view.tables.set(table.name, expired);
       await writeFile(join(view.dir, `${table.name}.json`), JSON.stringify(expired), { mode: 0o600 });
     }
-    const oldest = [...view.tables.values()].sort((a, b) => a.expires - b.expires);
-    const gone = oldest.filter(
-      (t, i) => t.expires + EXPIRED_KEPT_MS <= now || i < oldest.length - MOST_ENTRIES,
-    );
-    for (const table of gone) {
+    for (const table of entriesGone([...view.tables.values()], now)) {
       forget(view, table.name);
       await rm(join(view.dir, `${table.name}.json`), { force: true });
     }

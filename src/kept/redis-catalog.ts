@@ -1,13 +1,14 @@
 /**
  * The catalog of kept tables on Redis, shared by every replica: one hash an owner, a field a table
- * (its name) holding its entry. A table kept through one replica is named, listed and expired the
- * same through every other.
+ * (its name) holding its entry, as many as the file catalog's at most. A table kept through one
+ * replica is named, listed and expired the same through every other.
  */
 import type { RedisConnection } from '../redis.js';
 import { script } from '../redis.js';
 import {
   candidateNames,
   EXPIRED_KEPT_MS,
+  entriesGone,
   type KeptTable,
   overBound,
   ownerKey,
@@ -60,6 +61,14 @@ export class RedisCatalog implements TableCatalog {
           Object.fromEntries(over.map((t) => [t.name, JSON.stringify({ ...t, expires: now })])),
         ),
       );
+    }
+    const expired = new Set(over.map((t) => t.name));
+    const gone = entriesGone(
+      tables.map((t) => (expired.has(t.name) ? { ...t, expires: now } : t)),
+      now,
+    );
+    if (gone.length > 0) {
+      await this.redis.use((redis) => redis.hdel(this.keyOf(owner), ...gone.map((t) => t.name)));
     }
     return tables.find((t) => t.name === name) ?? { ...table, name };
   }
