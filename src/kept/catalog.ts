@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import type { RowsShape } from '../kit/pages.js';
 import type { TableEntry } from '../kit/queries.js';
 import { makeStateDir } from '../state-dir.js';
@@ -60,6 +61,11 @@ export function entriesGone(tables: readonly KeptTable[], now: number): KeptTabl
 
 /** How long a process trusts what it read of an owner's directory before it reads it again. */
 const SCAN_EVERY_MS = 1_000;
+/**
+ * Owners whose tables a process holds what it read of: an owner's 200 entries with their columns
+ * take up to hundreds of KB, and the directory is what holds them; another is read again when used.
+ */
+const OWNERS_HELD = 100;
 
 interface OwnerView {
   dir: string;
@@ -78,7 +84,8 @@ interface OwnerView {
  */
 export class FileCatalog implements TableCatalog {
   private readonly root: string;
-  private readonly owners = new Map<string, OwnerView>();
+  /** What this process read of each owner's tables, the least recently used forgotten first. */
+  private readonly owners = new LRUCache<string, OwnerView>({ max: OWNERS_HELD });
 
   constructor(
     stateDir: string,
