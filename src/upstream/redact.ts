@@ -12,13 +12,26 @@ function escapeRegExp(text: string): string {
 /** The last key's patterns: a process calls with one key, or a few (HTTP callers' own), in turn. */
 let last: { apiKey: string; found: RegExp; pattern: RegExp } | undefined;
 
+/**
+ * How JSON may spell one of the key's characters other than as itself: a `\uXXXX` escape of it in
+ * either letter case, and `\/` for a slash. A body that spells none of them so can hold the key
+ * only as its raw text shows it.
+ */
+function escapesOf(apiKey: string): string[] {
+  const chars = new Set([...apiKey.toLowerCase(), ...apiKey.toUpperCase()]);
+  const escapes = [...chars].map((c) => `\\\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return chars.has('/') ? [...escapes, '\\\\/'] : escapes;
+}
+
 function patternsOf(apiKey: string): { found: RegExp; pattern: RegExp } {
   if (last?.apiKey !== apiKey) {
-    // A case-insensitive search of the raw text, as written or JSON-escaped, without copying it.
+    // A case-insensitive search of the raw text, as written, JSON-escaped, or with any of its
+    // characters written as an escape, without copying it.
     const escaped = JSON.stringify(apiKey).slice(1, -1);
+    const spellings = [escapeRegExp(apiKey), escapeRegExp(escaped), ...escapesOf(apiKey)];
     last = {
       apiKey,
-      found: new RegExp(`${escapeRegExp(apiKey)}|${escapeRegExp(escaped)}`, 'i'),
+      found: new RegExp(spellings.join('|'), 'i'),
       pattern: new RegExp(escapeRegExp(apiKey), 'gi'),
     };
   }
@@ -27,8 +40,9 @@ function patternsOf(apiKey: string): { found: RegExp; pattern: RegExp } {
 
 /**
  * `value` with every occurrence of the key, in any case, replaced in every string (object keys
- * included). `raw` is the text `value` was parsed from: when the key does not appear in it (as
- * written, or JSON-escaped), the value is returned untouched without walking it.
+ * included). `raw` is the text `value` was parsed from: when the key cannot appear in it (neither
+ * as written, nor JSON-escaped, nor with a character of it written as an escape), the value is
+ * returned untouched without walking it.
  */
 export function redactKey<T>(value: T, raw: string, apiKey: string): T {
   if (apiKey === '' || value === undefined) return value;

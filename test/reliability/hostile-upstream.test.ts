@@ -1,7 +1,8 @@
 /**
  * An upstream that misbehaves, on loopback: errors inside 200 answers, numbers a model would
- * misread, the key echoed back in data or in another letter case, and bodies without end or far too
- * large. Each is a clear error result (or a clean answer); the key never shows; memory stays bounded.
+ * misread, the key echoed back in data, in another letter case or in JSON escapes, and bodies
+ * without end or far too large. Each is a clear error result (or a clean answer); the key never
+ * shows; memory stays bounded.
  */
 import { describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/cli.js';
@@ -81,6 +82,18 @@ describe('the key, echoed back', () => {
     const everything = JSON.stringify(result).toLowerCase();
     expect(everything).not.toContain(SECRET_KEY.toLowerCase());
     expect(result.structuredContent).toMatchObject({ name: 'Solana [redacted]', acronym: '[redacted]' });
+  });
+
+  it('is redacted from data that echoes it in JSON escapes, all of it or one letter', async () => {
+    const asEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    const escaped = [...SECRET_KEY].map(asEscape).join('');
+    const oneLetter = `${asEscape(SECRET_KEY.charAt(0))}${SECRET_KEY.slice(1)}`;
+    session.upstream.reply(PLATFORM, {
+      body: `{"data":{"id":16,"n":"Solana ${escaped}","pltA":"S","uf":"https://x.test/?key=${oneLetter}"},"status":${JSON.stringify(okStatus)}}`,
+    });
+    const result = await session.mcp.call('get_dex_platform', { platformName: 'Solana', format: 'json' });
+    expect(JSON.stringify(result).toLowerCase()).not.toContain(SECRET_KEY.toLowerCase());
+    expect(result.structuredContent).toMatchObject({ name: 'Solana [redacted]' });
   });
 
   it('is redacted from an error message that echoes it lower-cased', async () => {
