@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       maxCreditsPerCall: 25,
       stateDir: '/tmp/x',
       cache: true,
+      resultsMaxMb: 256,
       timeoutMs: 10_000,
       now: undefined,
     });
@@ -55,6 +56,11 @@ describe('loadConfig', () => {
       /SVC_TIMEOUT_MS must be a whole number of milliseconds from 100 to 120000 \(got "50"\)/,
     ],
     ['SVC_NOW', 'yesterday', /SVC_NOW must be an ISO 8601 instant/],
+    [
+      'SVC_RESULTS_MAX_MB',
+      '64',
+      /SVC_RESULTS_MAX_MB must be a whole number of MB from 128 to 65536 \(got "64"\)/,
+    ],
   ])('%s=%s is refused with the value and what is allowed', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
