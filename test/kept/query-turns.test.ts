@@ -54,22 +54,24 @@ describe('queries asked at once', () => {
 
   it('wait for a turn at most six times the time bound, then are answered busy, free', async () => {
     const answers = await all(fifth, Array(10).fill(RUNAWAY));
+    const busy =
+      'The query engine is busy (other queries held it for the 1.2 s a query waits; retry in a moment).';
+    // Each runs 200 ms or a little more on a busy machine: the first ones start within 1.2 s, the
+    // last ones cannot, and each is one or the other.
     const texts = answers.map(textOf);
-    for (const text of texts.slice(0, 5)) expect(text).toMatch(TIME_BOUND);
-    for (const text of texts.slice(-2)) {
-      expect(text).toBe(
-        'The query engine is busy (other queries held it for the 1.2 s a query waits; retry in a moment).',
-      );
-    }
+    for (const text of texts.slice(0, 2)) expect(text).toMatch(TIME_BOUND);
+    for (const text of texts.slice(-2)) expect(text).toBe(busy);
+    for (const text of texts) expect(TIME_BOUND.test(text) || text === busy, text).toBe(true);
     for (const answer of answers) expect(answer._meta).toMatchObject({ credits: 0 });
   });
 
   it('wait 16 at most: more are answered busy at once', async () => {
-    // Answered once those asked before it have run, or been skipped: the engine is idle then.
-    await fifth.call('query_data', { sql: 'SELECT 1 AS one' });
-    const answers = await all(fifth, [RUNAWAY, ...Array(19).fill('SELECT 1 AS one')]);
+    // A runaway holds the engine for its second; the nineteen asked meanwhile wait behind it.
+    const runaway = second.call('query_data', { sql: RUNAWAY });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const answers = await all(second, Array(19).fill('SELECT 1 AS one'));
+    expect(textOf(await runaway)).toMatch(TIME_BOUND);
     const texts = answers.map(textOf);
-    expect(texts[0]).toMatch(TIME_BOUND);
     const busy = texts.filter((t) => t.includes('16 queries are waiting already; retry in a moment'));
     expect(busy).toHaveLength(4);
     expect(answers.filter((a) => !a.isError)).toHaveLength(15);
