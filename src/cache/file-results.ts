@@ -25,6 +25,21 @@ interface Held {
 const STATS_AT_ONCE = 64;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The result files in `dir` (an earlier version's `.json` ones too, which go like the rest). */
+async function filesIn(dir: string): Promise<Held[]> {
+  const names = (await readdir(dir)).filter((name) => /\.(result|json|tmp)$/.test(name));
+  const found: Held[] = [];
+  for (let at = 0; at < names.length; at += STATS_AT_ONCE) {
+    const batch = names.slice(at, at + STATS_AT_ONCE).map(async (name) => {
+      // Removed meanwhile by another process: not there.
+      const file = await stat(join(dir, name)).catch(() => undefined);
+      if (file) found.push({ name, bytes: file.size, used: file.mtimeMs, free: isFree(name) });
+    });
+    await Promise.all(batch);
+  }
+  return found;
+}
+
 /**
  * What a result directory holds, as this process knows it: paid and free files apart, each in the
  * order of their last use, the least recent first, with the bytes they hold.
@@ -32,28 +47,35 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 class Directory {
   private files = { paid: new Map<string, Held>(), free: new Map<string, Held>() };
   private bytes = { all: 0, free: 0 };
+  /** What this process wrote (a file) and removed (a name) while the directory is read. */
+  private meanwhile: Array<Held | string> | undefined;
 
-  /** Reads what the directory holds now, files of other processes included. */
+  /**
+   * Reads what the directory holds now, files of other processes included; what this process
+   * wrote and removed meanwhile is applied to it after.
+   */
   async read(dir: string): Promise<void> {
-    // `.json`: an earlier version's results, which this one cannot read: they go like the rest.
-    const names = (await readdir(dir)).filter((name) => /\.(result|json|tmp)$/.test(name));
-    const found: Held[] = [];
-    for (let at = 0; at < names.length; at += STATS_AT_ONCE) {
-      const batch = names.slice(at, at + STATS_AT_ONCE).map(async (name) => {
-        // Removed meanwhile by another process: not there.
-        const file = await stat(join(dir, name)).catch(() => undefined);
-        if (file) found.push({ name, bytes: file.size, used: file.mtimeMs, free: isFree(name) });
-      });
-      await Promise.all(batch);
+    const meanwhile: Array<Held | string> = [];
+    this.meanwhile = meanwhile;
+    try {
+      const found = await filesIn(dir);
+      this.meanwhile = undefined;
+      this.files = { paid: new Map(), free: new Map() };
+      this.bytes = { all: 0, free: 0 };
+      for (const file of found.sort((a, b) => a.used - b.used)) this.add(file);
+      for (const change of meanwhile) {
+        if (typeof change === 'string') this.remove(change);
+        else this.add(change);
+      }
+    } finally {
+      this.meanwhile = undefined;
     }
-    this.files = { paid: new Map(), free: new Map() };
-    this.bytes = { all: 0, free: 0 };
-    for (const file of found.sort((a, b) => a.used - b.used)) this.add(file);
   }
 
   /** A file written (or written again), its last use now. */
   add(file: Held): void {
-    this.remove(file.name);
+    this.meanwhile?.push(file);
+    this.forget(file.name);
     this.mapOf(file.free).set(file.name, file);
     this.bytes.all += file.bytes;
     if (file.free) this.bytes.free += file.bytes;
@@ -69,6 +91,11 @@ class Directory {
   }
 
   remove(name: string): void {
+    this.meanwhile?.push(name);
+    this.forget(name);
+  }
+
+  private forget(name: string): void {
     for (const map of [this.files.paid, this.files.free]) {
       const file = map.get(name);
       if (file === undefined) continue;
@@ -79,12 +106,12 @@ class Directory {
   }
 
   /**
-   * The files that go for the rest to be within `mostBytes` with `keep` (just written): any unused
-   * for a day; free ones, least recently used first, until they fit their share and all fit the
-   * bound; then, unless `keep` is free, paid ones alike. A free `keep` that still does not fit goes
-   * itself: it is not kept.
+   * The files that go for the rest to be within `mostBytes` with `keep` (just written, if any): any
+   * unused for a day; free ones, least recently used first, until they fit their share and all fit
+   * the bound; then, unless `keep` is free, paid ones alike. A free `keep` that still does not fit
+   * goes itself: it is not kept.
    */
-  leaving(keep: Held, mostBytes: number, dayAgo: number): Held[] {
+  leaving(mostBytes: number, dayAgo: number, keep?: Held): Held[] {
     const gone: Held[] = [];
     let { all, free } = this.bytes;
     const over = () => all > mostBytes || free > freeShare(mostBytes);
@@ -95,12 +122,12 @@ class Directory {
     };
     for (const file of this.files.free.values()) {
       if (file.used > dayAgo && !over()) break;
-      if (file.name !== keep.name) drop(file);
+      if (file.name !== keep?.name) drop(file);
     }
-    if (keep.free) return over() ? [...gone, keep] : gone;
+    if (keep?.free) return over() ? [...gone, keep] : gone;
     for (const file of this.files.paid.values()) {
       if (file.used > dayAgo && all <= mostBytes) break;
-      if (file.name !== keep.name) drop(file);
+      if (file.name !== keep?.name) drop(file);
     }
     return gone;
   }
@@ -119,6 +146,8 @@ export class FileResultStore extends BaseResultStore {
   private readonly directory = new Directory();
   /** When the directory was last read; 0 before the first put. */
   private readAt = 0;
+  /** The directory's reading under way, if any. */
+  private listing: Promise<void> | undefined;
 
   constructor(
     stateDir: string,
@@ -145,24 +174,45 @@ export class FileResultStore extends BaseResultStore {
       throw error;
     }
     this.directory.add(kept);
-    if (!(await this.withinBounds(kept).catch(() => true))) return false;
+    await this.readIfDue();
+    const gone = await this.withinBounds(kept).catch(() => []);
+    if (gone.some((file) => file.name === kept.name)) return false;
     this.recent.remember(id, result, bytes, expires);
     return true;
   }
 
-  /** Removes what must go for the directory to be within its bounds with `kept`: false when `kept` went. */
-  private async withinBounds(kept: Held): Promise<boolean> {
+  /**
+   * The directory read again once SCAN_EVERY_MS have passed, for what other processes wrote: the
+   * first time before the put goes on (a process that starts on a full directory bounds it at
+   * once); later beside the puts, off their path (20,000 files take about half a second), its
+   * bounds applied once it is read.
+   */
+  private async readIfDue(): Promise<void> {
     const now = this.now();
-    if (now - this.readAt >= this.bounds.scanEveryMs) {
-      this.readAt = now;
-      await this.directory.read(this.dir);
-    }
-    const gone = this.directory.leaving(kept, this.bounds.mostBytes, Date.now() - DAY_MS);
+    if (this.listing !== undefined || now - this.readAt < this.bounds.scanEveryMs) return;
+    const first = this.readAt === 0;
+    this.readAt = now;
+    this.listing = this.directory
+      .read(this.dir)
+      .then(() => (first ? undefined : this.withinBounds()))
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        this.listing = undefined;
+      });
+    if (first) await this.listing;
+  }
+
+  /** Removes what must go for the directory to be within its bounds, with `kept` if one was just written: what went. */
+  private async withinBounds(kept?: Held): Promise<Held[]> {
+    const gone = this.directory.leaving(this.bounds.mostBytes, Date.now() - DAY_MS, kept);
     for (const file of gone) {
       await rm(join(this.dir, file.name), { force: true });
       this.directory.remove(file.name);
     }
-    return !gone.some((file) => file.name === kept.name);
+    return gone;
   }
 
   /** The file of the result kept under `id` for `owner`, unless it expired (then removed) or is another's. */
