@@ -25,7 +25,7 @@ import {
 import type { Services } from '../services/index.js';
 import { dataRoom } from './cut.js';
 import { completed, tooLargeRefusal } from './fetch.js';
-import { storedPage, type Unservable } from './paging.js';
+import { cursorArguments, isCursorAlone, storedPage, type Unservable } from './paging.js';
 import { RefusedCall } from './refused.js';
 
 /** Who asks: the account whose key pays, and the owner of kept results (with the person, signed in). */
@@ -44,7 +44,11 @@ export async function estimateCall(
   const { config } = services;
   const tool = exposedTools(config).get(name);
   if (!tool) return { ok: false, error: unknownToolMessage(name, config, 'tools/list gives them all.') };
-  const checked = validateParams(tool.toolInput, args);
+  const filled = await cursorArguments(services, tool, args, caller.owner);
+  if ('unservable' in filled) {
+    return { ok: false, error: await cursorRefusal(services, account, tool, {}, true, filled) };
+  }
+  const checked = validateParams(tool.toolInput, filled.args);
   if (!checked.ok) return { ok: false, error: checked.message };
   const { format: _, cursor, ...asked } = checked.value as Record<string, unknown> & { cursor?: string };
   const plans = toolPlans(tool);
@@ -63,13 +67,10 @@ export async function estimateCall(
     }
   }
   if (cursor !== undefined) {
-    const onlyCursor = Object.keys(args).every((k) => k === 'cursor' || k === 'format');
-    const found = await storedPage(services, tool, {
-      params: asked,
-      cursor,
-      owner: caller.owner,
-      onlyCursor,
-    });
+    const onlyCursor = isCursorAlone(args);
+    const found =
+      filled.found ??
+      (await storedPage(services, tool, { params: asked, cursor, owner: caller.owner, onlyCursor }));
     if ('unservable' in found) {
       return { ok: false, error: await cursorRefusal(services, account, tool, asked, onlyCursor, found) };
     }

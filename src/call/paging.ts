@@ -69,6 +69,31 @@ export async function storedPage(
   return { id, from, result };
 }
 
+/** Whether a call's arguments are a cursor alone: the cursor, with the format or with nothing else. */
+export function isCursorAlone(args: Record<string, unknown>): boolean {
+  return typeof args.cursor === 'string' && Object.keys(args).every((k) => k === 'cursor' || k === 'format');
+}
+
+/**
+ * The arguments a call is checked with. A cursor sent alone stands for the call `next` gave: the
+ * arguments of the page it names are filled in from its kept result (so a tool's required
+ * arguments need not be sent again), and that page comes with them; its format is the one sent.
+ * Any other call's arguments are as sent. A cursor alone whose page cannot be served: why.
+ */
+export async function cursorArguments(
+  services: Services,
+  tool: Tool,
+  args: Record<string, unknown>,
+  owner: string,
+): Promise<{ args: Record<string, unknown>; found?: StoredPage } | Unservable> {
+  if (tool.pages === undefined || !isCursorAlone(args)) return { args };
+  const { cursor, format } = args as { cursor: string; format?: unknown };
+  const found = await storedPage(services, tool, { params: {}, cursor, owner, onlyCursor: true });
+  if ('unservable' in found) return found;
+  const params = tool.pages.restFrom(found.result.params, found.result.data, found.from);
+  return { args: { ...params, cursor, ...(format === undefined ? {} : { format }) }, found };
+}
+
 export interface Page {
   data: Record<string, unknown>;
   /** The row after the page's last. */

@@ -27,7 +27,14 @@ import { type CallContext, Question } from './context.js';
 import { fitToAnswer } from './cut.js';
 import { cursorRefusal } from './estimate.js';
 import { answerAsSent, type EndpointData, type FetchContext } from './fetch.js';
-import { answerPage, keptTableOf, storedPage } from './paging.js';
+import {
+  answerPage,
+  cursorArguments,
+  isCursorAlone,
+  keptTableOf,
+  type StoredPage,
+  storedPage,
+} from './paging.js';
 import { RefusedCall } from './refused.js';
 import { errorResult, type ResultMeta, toolResult } from './results.js';
 import { contextOf, describeFailure } from './tool-context.js';
@@ -75,12 +82,7 @@ async function runCall(
   args: Record<string, unknown> | undefined,
   context: CallContext,
 ): Promise<Outcome> {
-  const checked = validateParams(tool.toolInput, args ?? {});
-  if (!checked.ok) return { result: errorResult(checked.message), event: { outcome: 'invalid', credits: 0 } };
-  const { format, cursor, ...params } = checked.value as Record<string, unknown> & {
-    format: 'text' | 'json';
-    cursor?: string;
-  };
+  const sent = args ?? {};
   // What the call's requests were charged: an answer's `_meta` and every end's event say so.
   let charged = 0;
   const { confirm, ...caller } = context;
@@ -95,6 +97,16 @@ async function runCall(
     const source = await services.source();
     const account = accountOf(context.apiKey ?? source.apiKey ?? '');
     const owner = ownerOf(account, context.person);
+    const asked = await cursorArguments(services, tool, sent, owner);
+    if ('unservable' in asked)
+      throw new ToolRefusal(await cursorRefusal(services, account, tool, {}, true, asked));
+    const checked = validateParams(tool.toolInput, asked.args);
+    if (!checked.ok)
+      return { result: errorResult(checked.message), event: { outcome: 'invalid', credits: 0 } };
+    const { format, cursor, ...params } = checked.value as Record<string, unknown> & {
+      format: 'text' | 'json';
+      cursor?: string;
+    };
     const fetches: EndpointData[] = [];
     const toolContext = contextOf(services, { account, owner }, context, fetchContext, (fetched) => {
       fetches.push(fetched);
@@ -106,7 +118,8 @@ async function runCall(
     fetchContext.unaskedFrom = confirmation.unaskedFrom;
     const answer = await answerData(services, tool, params, toolContext, {
       cursor,
-      onlyCursor: Object.keys(args ?? {}).every((k) => k === 'cursor' || k === 'format'),
+      found: asked.found,
+      onlyCursor: isCursorAlone(sent),
       format,
       account,
       owner,
@@ -155,6 +168,8 @@ async function answerData(
   toolContext: ToolContext,
   call: {
     cursor?: string;
+    /** The page a cursor sent alone names, found already (cursorArguments). */
+    found?: StoredPage;
     onlyCursor: boolean;
     format: 'text' | 'json';
     account: string;
@@ -186,7 +201,7 @@ async function answerData(
   const found =
     cursor === undefined
       ? undefined
-      : await storedPage(services, tool, { params, cursor, owner, onlyCursor });
+      : (call.found ?? (await storedPage(services, tool, { params, cursor, owner, onlyCursor })));
   // Nothing is fetched that was not asked for: a cursor is a page of a kept result, or refused.
   if (found !== undefined && 'unservable' in found) {
     throw new ToolRefusal(await cursorRefusal(services, call.account, tool, params, onlyCursor, found));
