@@ -88,6 +88,8 @@ export async function cursorArguments(
 ): Promise<{ args: Record<string, unknown>; found?: StoredPage } | Unservable> {
   if (tool.pages === undefined || !isCursorAlone(args)) return { args };
   const { cursor, format } = args as { cursor: string; format?: unknown };
+  // Not a cursor at all: the arguments' check says what one is.
+  if (!CURSOR.test(cursor)) return { args };
   const found = await storedPage(services, tool, { params: {}, cursor, owner, onlyCursor: true });
   if ('unservable' in found) return found;
   const params = tool.pages.restFrom(found.result.params, found.result.data, found.from);

@@ -99,4 +99,15 @@ describe('a cursor alone', () => {
       'json',
     );
   });
+
+  it('that is not a cursor is refused, free, saying what a cursor is', async () => {
+    const sent = requests();
+    const result = (await mcp.call('get_cryptocurrency_map', {
+      cursor: '../../etc/passwd',
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/"cursor".*must be the cursor a previous answer's next gave/);
+    expect(result._meta).toMatchObject({ credits: 0 });
+    expect(requests()).toBe(sent);
+  });
 });
