@@ -240,7 +240,7 @@ export async function answerPage(
     view.format === 'text'
       ? {
           chars: Math.min(textPageChars, maxAnswerChars),
-          of: (data: Record<string, unknown>) => tool.summarise(data, view.params),
+          of: (data: Record<string, unknown>) => tool.summarise(data, view.params, view.whole),
         }
       : undefined;
   let bound = maxAnswerChars;

@@ -131,7 +131,7 @@ async function runCall(
     // Answered here with nothing sent (a query over kept tables, the guard's own figures): a free call.
     if (tool.kind === 'local' && fetches.length === 0) services.guard.recordFree(account, tool.name);
     return {
-      result: toolResult({ ...presentation(tool, params, format), data, meta }),
+      result: toolResult({ ...presentation(tool, params, format, answer.whole), data, meta }),
       event: {
         outcome: 'ok',
         credits: charged,
@@ -178,7 +178,7 @@ async function answerData(
     /** Whether the answer was made with nothing sent or charged, and no fetched data (StoredResult.free). */
     free: () => boolean;
   },
-): Promise<{ data: Record<string, unknown>; stored?: StoredResult }> {
+): Promise<{ data: Record<string, unknown>; stored?: StoredResult; whole?: Record<string, unknown> }> {
   const { pages } = tool;
   if (pages === undefined) {
     const answered = await tool.data(params, toolContext);
@@ -225,7 +225,7 @@ async function answerData(
       free: call.free(),
     },
   );
-  return { data, stored: found?.result };
+  return { data, stored: found?.result, whole };
 }
 
 /**
@@ -263,10 +263,15 @@ function nextInFormat(data: Record<string, unknown>, format: 'text' | 'json'): R
   return next === undefined || format === 'text' ? data : { ...data, next: { ...next, format } };
 }
 
-/** How a tool's data becomes its answer: its summary and the format. */
-function presentation(tool: Tool, params: Record<string, unknown>, format: 'text' | 'json') {
+/** How a tool's data becomes its answer: its summary (of a page, with the whole it is of) and the format. */
+function presentation(
+  tool: Tool,
+  params: Record<string, unknown>,
+  format: 'text' | 'json',
+  whole?: Record<string, unknown>,
+) {
   return {
-    summarise: (data: Record<string, unknown>) => tool.summarise(data, params),
+    summarise: (data: Record<string, unknown>) => tool.summarise(data, params, whole),
     format,
     rowName: tool.rowName,
   };

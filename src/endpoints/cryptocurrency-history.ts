@@ -146,14 +146,18 @@ const quoteSeries = z.object({
   is_fiat: z.number().optional(),
   quotes: z.array(pastQuotes).describe('Oldest first; periods without data skipped'),
 });
+type QuoteSeries = z.infer<typeof quoteSeries>;
 const upstreamQuoteSeries = lenient(quoteSeries, {
   quotes: z.array(lenient(pastQuotes, { quote: quoteOf(pastQuote) })),
 });
 
-/** One asset's quotes: its price's headline, then every quote; one quote, one sentence. */
-function quotesText(a: z.infer<typeof quoteSeries>, interval: string): string {
+/**
+ * One asset's quotes on a page: the headline of all its quotes (`all`, the whole the page is of),
+ * then every quote the page shows; one quote, one sentence.
+ */
+function quotesText(a: QuoteSeries, all: QuoteSeries, interval: string): string {
   const cur = a.quotes[0]?.quote[0]?.currency ?? 'USD';
-  const prices = a.quotes.flatMap((q) =>
+  const prices = all.quotes.flatMap((q) =>
     q.quote[0]?.price === undefined ? [] : [{ time: q.timestamp, value: q.quote[0].price }],
   );
   return seriesText(a.quotes, {
@@ -167,6 +171,7 @@ function quotesText(a: z.infer<typeof quoteSeries>, interval: string): string {
     ],
     one: (q) =>
       `${a.symbol} on ${formatTime(q.timestamp)}: ${formatPrice(q.quote[0]?.price, cur)} (volume 24h ${formatMoney(q.quote[0]?.volume_24h, cur)}, market cap ${formatMoney(q.quote[0]?.market_cap, cur)})`,
+    total: all.quotes.length,
   });
 }
 
@@ -203,8 +208,8 @@ export const quotesHistorical = defineEndpoint({
   normalise(body, params) {
     return { interval: String(params.interval), items: recordsOf(upstreamQuoteSeries, dataOf(body)) };
   },
-  summarise(data) {
+  summarise(data, _params, whole = data) {
     if (data.items.length === 0) return 'No quotes: none of the assets asked for is known.';
-    return lines(...data.items.map((a) => quotesText(a, data.interval)));
+    return lines(...data.items.map((a, i) => quotesText(a, whole.items[i] ?? a, data.interval)));
   },
 });

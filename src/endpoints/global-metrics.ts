@@ -164,9 +164,9 @@ export const globalMetricsHistorical = defineEndpoint({
     const data = parseBody(upstreamHistorical, dataOf(body));
     return { interval: params.interval, quotes: data.quotes };
   },
-  summarise(data) {
+  summarise(data, _params, whole = data) {
     const cur = currencyLabel(data.quotes[0]?.quote[0]?.currency ?? 'USD');
-    const caps = data.quotes
+    const caps = whole.quotes
       .map((q) => ({ time: q.timestamp, value: q.quote[0]?.total_market_cap }))
       .filter((p): p is { time: string; value: number } => p.value !== undefined);
     if (data.quotes.length === 0)
@@ -174,7 +174,7 @@ export const globalMetricsHistorical = defineEndpoint({
     const money = (v: number | undefined) => formatMoney(v ?? Number.NaN, cur);
     return seriesText(data.quotes, {
       headline: () =>
-        `Total market cap (${cur}), ${data.quotes.length} quotes at ${data.interval} steps: ${describeSeries(caps, money)}`,
+        `Total market cap (${cur}), ${whole.quotes.length} quotes at ${data.interval} steps: ${describeSeries(caps, money)}`,
       header: ['Time', 'Market cap', '24h volume', 'BTC dom.'],
       row: (q) => [
         formatTime(q.timestamp),
@@ -184,6 +184,7 @@ export const globalMetricsHistorical = defineEndpoint({
       ],
       one: (q) =>
         `Total market cap (${cur}) at ${formatTime(q.timestamp)}: ${money(q.quote[0]?.total_market_cap)}, 24h volume ${money(q.quote[0]?.total_volume_24h)}, BTC dominance ${formatShare(q.btc_dominance)}`,
+      total: whole.quotes.length,
     });
   },
 });

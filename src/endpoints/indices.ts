@@ -157,20 +157,21 @@ function historicalIndex<const I extends Index>(index: I, size: number) {
         items: items.sort((a, b) => Date.parse(a.update_time) - Date.parse(b.update_time)),
       };
     },
-    summarise(data) {
+    summarise(data, _params, whole = data) {
       if (data.items.length === 0) return `No ${label} values in that range.`;
-      const series = data.items.map((i) => ({ time: i.update_time, value: i.value }));
+      const series = whole.items.map((i) => ({ time: i.update_time, value: i.value }));
       const top = (i: (typeof data.items)[number]) => {
         const heaviest = [...i.constituents].sort((a, b) => b.weight - a.weight)[0];
         return heaviest ? `${heaviest.symbol} ${heaviest.weight.toFixed(1)}%` : '-';
       };
       return seriesText(data.items, {
         headline: () =>
-          `${label}, ${data.items.length} ${data.interval} values: ${describeSeries(series, (v) => formatNumber(v))}`,
+          `${label}, ${whole.items.length} ${data.interval} values: ${describeSeries(series, (v) => formatNumber(v))}`,
         header: ['Time', 'Value', 'Top constituent'],
         row: (i) => [formatTime(i.update_time), formatNumber(i.value), top(i)],
         one: (i) =>
           `${label} at ${formatTime(i.update_time)}: ${formatNumber(i.value)} (top constituent ${top(i)})`,
+        total: whole.items.length,
       });
     },
   });

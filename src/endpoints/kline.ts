@@ -155,11 +155,11 @@ export const klineCandles = defineEndpoint({
     const candles = sorted.map((c) => ({ ...c, complete: Date.parse(c.time) + length <= nowMs }));
     return { platform: params.platform, address: params.address, candles };
   },
-  summarise(data, params) {
+  summarise(data, params, whole = data) {
     if (data.candles.length === 0) return `No candles for ${data.address} on ${data.platform} in that range.`;
     const unit = params.unit === undefined || params.unit === 'usd' ? 'USD' : params.unit;
     const money = (v: number | null) => (unit === 'USD' ? formatPrice(v) : formatNumber(v));
-    const closes = data.candles.flatMap((c) => (c.close === null ? [] : [{ time: c.time, value: c.close }]));
+    const closes = whole.candles.flatMap((c) => (c.close === null ? [] : [{ time: c.time, value: c.close }]));
     const row = (c: (typeof data.candles)[number]) => [
       `${formatTime(c.time)}${c.complete ? '' : ' (so far)'}`,
       money(c.open),
@@ -171,13 +171,14 @@ export const klineCandles = defineEndpoint({
     ];
     const candles = seriesText(data.candles, {
       headline: () =>
-        `${chartHeading(data, data.candles.length, 'candles')}, close in ${unit}: ${describeSeries(closes, (v) => money(v))}`,
+        `${chartHeading(data, whole.candles.length, 'candles')}, close in ${unit}: ${describeSeries(closes, (v) => money(v))}`,
       header: ['Time', 'Open', 'High', 'Low', 'Close', 'Volume', 'Traders'],
       row,
       one: (c) => {
         const [time, open, high, low, close, volume, traders] = row(c);
         return `The candle of ${data.address} on ${data.platform} at ${time}, in ${unit}: open ${open}, high ${high}, low ${low}, close ${close}, volume ${volume}${traders ? `, ${traders} traders` : ''}`;
       },
+      total: whole.candles.length,
     });
     return lines(candles, moreLine(data.candles.length, params.limit));
   },
@@ -211,19 +212,20 @@ export const klinePoints = defineEndpoint({
     const series = params.pm === 'm' ? ('market_cap' as const) : ('price' as const);
     return { platform: params.platform, address: params.address, series, points };
   },
-  summarise(data, params) {
+  summarise(data, params, whole = data) {
     if (data.points.length === 0) return `No points for ${data.address} on ${data.platform} in that range.`;
     const show = (v: number) => (data.series === 'price' ? formatPrice(v) : formatMoney(v));
-    const values = data.points.flatMap((p) => (p.value === null ? [] : [{ time: p.time, value: p.value }]));
+    const values = whole.points.flatMap((p) => (p.value === null ? [] : [{ time: p.time, value: p.value }]));
     const what = data.series.replace('_', ' ');
     const value = (v: number | null) => (v === null ? '' : show(v));
     const points = seriesText(data.points, {
       headline: () =>
-        `${chartHeading(data, data.points.length, `${what} points`)}: ${describeSeries(values, show)}`,
+        `${chartHeading(data, whole.points.length, `${what} points`)}: ${describeSeries(values, show)}`,
       header: ['Time', what[0]?.toUpperCase() + what.slice(1), 'Volume'],
       row: (p) => [formatTime(p.time), value(p.value), formatMoney(p.volume)],
       one: (p) =>
         `The ${what} of ${data.address} on ${data.platform} at ${formatTime(p.time)}: ${value(p.value)}, volume ${formatMoney(p.volume)}`,
+      total: whole.points.length,
     });
     return lines(points, moreLine(data.points.length, params.limit));
   },

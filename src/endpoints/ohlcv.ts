@@ -96,11 +96,16 @@ const upstreamOhlcvSeries = lenient(ohlcvSeries, {
   quotes: z.array(lenient(candle.omit({ complete: true }), { quote: quoteOf(candleQuote) })),
 });
 
-/** One asset's candles: its close's headline, then every candle; one candle, one sentence. */
-function candlesText(a: z.infer<typeof ohlcvSeries>, length: CandleLength, what: string): string {
+type OhlcvSeries = z.infer<typeof ohlcvSeries>;
+
+/**
+ * One asset's candles on a page: the close's headline over all its candles (`all`, the whole the
+ * page is of), then every candle the page shows; one candle, one sentence.
+ */
+function candlesText(a: OhlcvSeries, all: OhlcvSeries, length: CandleLength, what: string): string {
   const cur = a.quotes[0]?.quote[0]?.currency ?? 'USD';
   const money = (v: number | undefined) => formatPrice(v, cur);
-  const closes = a.quotes.flatMap((c) =>
+  const closes = all.quotes.flatMap((c) =>
     c.quote[0]?.close === undefined ? [] : [{ time: c.time_open, value: c.quote[0].close }],
   );
   const row = (c: (typeof a.quotes)[number]) => {
@@ -124,6 +129,7 @@ function candlesText(a: z.infer<typeof ohlcvSeries>, length: CandleLength, what:
       const [time, open, high, low, close, volume] = row(c);
       return `${a.name} (${a.symbol}) ${length} candle of ${time} in ${currencyLabel(cur)}: open ${open}, high ${high}, low ${low}, close ${close}, volume ${volume}`;
     },
+    total: all.quotes.length,
   });
 }
 
@@ -184,13 +190,13 @@ export const ohlcvHistorical = defineEndpoint({
     }));
     return { time_period: length, interval: candleInterval(params), items };
   },
-  summarise(data) {
+  summarise(data, _params, whole = data) {
     if (data.items.length === 0) return 'No candles: none of the assets asked for is known.';
     const sampled = intervalSeconds(data.interval) > CANDLE_SECONDS[data.time_period];
     const what = `${data.time_period} close${sampled ? `, one candle at each ${data.interval} step` : ''}`;
     const open = data.items.flatMap((a) => a.quotes).find((c) => !c.complete);
     return lines(
-      ...data.items.map((a) => candlesText(a, data.time_period, what)),
+      ...data.items.map((a, i) => candlesText(a, whole.items[i] ?? a, data.time_period, what)),
       open && `The candle from ${formatTime(open.time_open)} is not closed yet: its figures are so far.`,
     );
   },

@@ -98,16 +98,17 @@ export const fearAndGreedHistorical = defineEndpoint({
   normalise(body, params) {
     return { start: params.start, items: parseBody(z.array(upstreamFearAndGreedDay), dataOf(body)) };
   },
-  summarise(data) {
-    const [latest] = data.items;
-    if (!latest) return `No fear and greed values from start=${data.start}.`;
-    const oldestFirst = [...data.items].reverse().map((v) => ({ time: v.timestamp, value: v.value }));
+  summarise(data, _params, whole = data) {
+    const [latest] = whole.items;
+    if (!latest || data.items.length === 0) return `No fear and greed values from start=${data.start}.`;
+    const oldestFirst = [...whole.items].reverse().map((v) => ({ time: v.timestamp, value: v.value }));
     return seriesText(data.items, {
       headline: () =>
-        `Fear & Greed ${latest.value} – ${latest.value_classification} on ${formatTime(latest.timestamp, true)}; ${data.items.length} daily values: ${describeSeries(oldestFirst, String, { dateOnly: true, changeIn: 'points' })}`,
+        `Fear & Greed ${latest.value} – ${latest.value_classification} on ${formatTime(latest.timestamp, true)}; ${whole.items.length} daily values: ${describeSeries(oldestFirst, String, { dateOnly: true, changeIn: 'points' })}`,
       header: ['Date', 'Value', 'Label'],
       row: (v) => [formatTime(v.timestamp, true), String(v.value), v.value_classification],
       one: (v) => `Fear & Greed on ${formatTime(v.timestamp, true)}: ${v.value} – ${v.value_classification}`,
+      total: whole.items.length,
     });
   },
 });

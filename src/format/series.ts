@@ -47,6 +47,8 @@ export function describeSeries(
 /** How a series reads as text: its headline, each point as a row, and one point as a sentence. */
 export interface SeriesView<T> {
   headline(): string;
+  /** Points in the whole series a page is of: a page of one point of several has the headline too. */
+  total?: number;
   header: string[];
   row(point: T): string[];
   one(point: T): string;
@@ -58,7 +60,7 @@ export interface SeriesView<T> {
  */
 export function seriesText<T>(points: readonly T[], view: SeriesView<T>): string {
   const [only] = points;
-  if (points.length === 1 && only !== undefined) return view.one(only);
+  if ((view.total ?? points.length) === 1 && only !== undefined) return view.one(only);
   return lines(
     view.headline(),
     table(

@@ -111,8 +111,12 @@ export interface ToolBase<I extends z.ZodObject = z.ZodObject, O extends z.ZodOb
   pages?: Pages<z.output<I>, z.output<O>>;
   /** The tool's structured data for checked parameters. */
   data(params: z.output<I>, context: ToolContext): Promise<z.output<O>>;
-  /** Structured data → the compact text answer. */
-  summarise(data: z.output<O>, params: z.output<I>): string;
+  /**
+   * Structured data → the compact text answer. For a page of a list or history, `whole` is all of
+   * it: a headline's figures (a series' first, last, min, max and change) are the whole's, so that
+   * the first page already tells what was paid for; the rows shown are the page's.
+   */
+  summarise(data: z.output<O>, params: z.output<I>, whole?: z.output<O>): string;
 }
 
 export interface LocalTool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject>

@@ -10,9 +10,10 @@ import { firstText } from '../helpers/cli.js';
 import { openInProcess } from '../helpers/in-process.js';
 import { heavyCallsEnv, type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
 import type { Session } from '../helpers/session.js';
+import { BONK_CHART } from '../helpers/tool-names.js';
 
 /** A row of a table whose first cell is a time: `2026-11-13 00:00 UTC | …` or `2026-11-13 | …`. */
-const TIME_ROW = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2} UTC)?( \((today|this hour), so far\))? \| /;
+const TIME_ROW = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2} UTC)?( \(((today|this hour), )?so far\))? \| /;
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -99,6 +100,39 @@ describe('by default', () => {
     expect(pages.length).toBeGreaterThan(1);
     expect(pages.flatMap(timeRows)).toHaveLength(600);
     expect(pages[0]).toMatch(/^Periods 1–\d+ of 200; next is the following page, free/m);
+  });
+});
+
+/** A series' headline lines: "…, 400 quotes at daily steps: first $4.2T (…), last …, min …, max …, change …". */
+const headlines = (text: string) =>
+  text.split('\n').filter((line) => /: first .*, last .*, min .*, max /.test(line));
+
+describe('a history of several text pages', () => {
+  let mcp: Session;
+  beforeAll(async () => {
+    mcp = await openInProcess(heavyCallsEnv(sandbox, { SVC_CACHE: 'off', SVC_TEXT_PAGE_CHARS: '3000' }));
+  });
+  afterAll(() => mcp?.close());
+
+  it.each([
+    ['get_global_metrics_historical', { count: 300, interval: 'daily' }, 1],
+    ['get_cryptocurrency_quotes_historical', { symbol: 'BTC,ETH', count: 100, interval: 'hourly' }, 2],
+    ['get_ohlcv_historical', { symbol: 'BTC,ETH,SOL', time_period: 'hourly', count: 100 }, 3],
+    ['get_fear_and_greed_historical', { limit: 300 }, 1],
+    ['get_svc20_index_historical', { count: 100 }, 1],
+    ['get_kline_candles', { ...BONK_CHART, limit: 300 }, 1],
+    ['get_kline_points', { ...BONK_CHART, limit: 500 }, 1],
+  ])('%s: every page heads with the whole series, each asset once', async (tool, args, assets) => {
+    const pages = await textPages(mcp, tool, args);
+    expect(pages.length).toBeGreaterThan(1);
+    const first = headlines(pages[0] as string);
+    expect(first).toHaveLength(assets);
+    for (const page of pages) expect(headlines(page)).toEqual(first);
+    // The count is the whole's: as many points as all the pages show, per asset.
+    const count = Number(
+      /(?:^|[,;] )(\d+) (?:\w+ )?(?:quotes|points|values|candles)\b/.exec(first[0] as string)?.[1],
+    );
+    expect(count * assets).toBe(pages.flatMap(timeRows).length);
   });
 });
 
