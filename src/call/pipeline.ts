@@ -131,7 +131,7 @@ async function runCall(
     // Answered here with nothing sent (a query over kept tables, the guard's own figures): a free call.
     if (tool.kind === 'local' && fetches.length === 0) services.guard.recordFree(account, tool.name);
     return {
-      result: toolResult({ ...presentation(tool, params, format, answer.whole), data, meta }),
+      result: toolResult({ ...presentation(tool, answer.of ?? { params }, format), data, meta }),
       event: {
         outcome: 'ok',
         credits: charged,
@@ -178,7 +178,7 @@ async function answerData(
     /** Whether the answer was made with nothing sent or charged, and no fetched data (StoredResult.free). */
     free: () => boolean;
   },
-): Promise<{ data: Record<string, unknown>; stored?: StoredResult; whole?: Record<string, unknown> }> {
+): Promise<{ data: Record<string, unknown>; stored?: StoredResult; of?: Whole }> {
   const { pages } = tool;
   if (pages === undefined) {
     const answered = await tool.data(params, toolContext);
@@ -208,12 +208,12 @@ async function answerData(
   }
   const whole = found?.result.data ?? (await tool.data(params, toolContext));
   const answer = found ? undefined : answerAsSent(call.fetches, whole);
+  const of = { whole, params: found?.result.params ?? params };
   const data = await answerPage(
     services,
     { ...tool, pages },
     {
-      whole,
-      params: found?.result.params ?? params,
+      ...of,
       from: found?.from ?? 0,
       format: call.format,
       owner,
@@ -225,7 +225,7 @@ async function answerData(
       free: call.free(),
     },
   );
-  return { data, stored: found?.result, whole };
+  return { data, stored: found?.result, of };
 }
 
 /**
@@ -263,13 +263,14 @@ function nextInFormat(data: Record<string, unknown>, format: 'text' | 'json'): R
   return next === undefined || format === 'text' ? data : { ...data, next: { ...next, format } };
 }
 
-/** How a tool's data becomes its answer: its summary (of a page, with the whole it is of) and the format. */
-function presentation(
-  tool: Tool,
-  params: Record<string, unknown>,
-  format: 'text' | 'json',
-  whole?: Record<string, unknown>,
-) {
+/** The whole a page is of, and the arguments it was fetched with: what the page's text describes. */
+interface Whole {
+  whole?: Record<string, unknown>;
+  params: Record<string, unknown>;
+}
+
+/** How a tool's data becomes its answer: its summary (of a page, by the whole it is of) and the format. */
+function presentation(tool: Tool, { whole, params }: Whole, format: 'text' | 'json') {
   return {
     summarise: (data: Record<string, unknown>) => tool.summarise(data, params, whole),
     format,

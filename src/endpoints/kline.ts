@@ -180,7 +180,7 @@ export const klineCandles = defineEndpoint({
       },
       total: whole.candles.length,
     });
-    return lines(candles, moreLine(data.candles.length, params.limit));
+    return lines(candles, moreLine(whole.candles.length, params.limit));
   },
 });
 
@@ -227,6 +227,6 @@ export const klinePoints = defineEndpoint({
         `The ${what} of ${data.address} on ${data.platform} at ${formatTime(p.time)}: ${value(p.value)}, volume ${formatMoney(p.volume)}`,
       total: whole.points.length,
     });
-    return lines(points, moreLine(data.points.length, params.limit));
+    return lines(points, moreLine(whole.points.length, params.limit));
   },
 });

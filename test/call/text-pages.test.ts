@@ -134,6 +134,12 @@ describe('a history of several text pages', () => {
     );
     expect(count * assets).toBe(pages.flatMap(timeRows).length);
   });
+  it("a DEX chart's pages say the call's limit was reached, each of them, by the limit the call sent", async () => {
+    const pages = await textPages(mcp, 'get_kline_candles', { ...BONK_CHART, limit: 150 });
+    expect(pages.length).toBeGreaterThan(2);
+    for (const page of pages) expect(page).toMatch(/^As many as limit \(150\) asks for: /m);
+    expect(pages.join('\n').match(/^As many as limit/gm)).toHaveLength(pages.length);
+  });
 });
 
 describe('SVC_TEXT_PAGE_CHARS', () => {
