@@ -47,10 +47,10 @@ export const queryData = defineLocalTool({
     if (!answer.ok) throw new ToolRefusal(await queryRefusal(answer, sql, context));
     return { columns: answer.columns, rows: answer.rows, more: answer.more };
   },
-  summarise(data) {
+  summarise(data, _params, whole = data) {
     if (data.rows.length === 0) return `No rows. Columns: ${data.columns.join(', ')}.`;
     return lines(
-      `${counted(data.rows.length, 'row')} of ${data.columns.join(', ')}:`,
+      `${counted(whole.rows.length, 'row')} of ${data.columns.join(', ')}:`,
       table(
         data.columns,
         data.rows.map((row) => row.map(cellText)),

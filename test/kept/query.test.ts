@@ -118,8 +118,10 @@ describe('a month of hourly candles for ten assets, kept as a table', () => {
     expect(seen.size).toBe(7_440);
     expect(pages).toBeGreaterThan(1);
     const text = textOf(await mcp.call('query_data', { sql: `SELECT * FROM ${kept.table}` }));
-    // The text page shows as many rows as its 20,000 characters hold, and next goes on from there.
-    const shown = /^([\d,]+) rows of /.exec(text)?.[1];
+    // The text page shows as many rows as its 20,000 characters hold, and next goes on from there;
+    // its headline counts all the query's rows.
+    expect(text).toMatch(/^7,440 rows of id, name, symbol, /);
+    const shown = /^Rows 1–([\d,]+) of 7,440; /m.exec(text)?.[1];
     expect(Number(shown)).toBeGreaterThan(20);
     expect(text).toMatch(
       new RegExp(
