@@ -5,8 +5,9 @@
  * behind others. A query the engine has not started within its turn's wait (`turnWaitMs`) is
  * answered busy (the engine skips it when it gets to it). A started query that has not answered
  * GRACE_MS past its time bound, or a load past LOAD_MS, ends the thread: WebAssembly stops when its
- * thread is terminated, whatever SQLite was doing. What was waiting on it fails, and the next query
- * starts a new one. Messages waiting at once are bounded (MAX_WAITING).
+ * thread is terminated, whatever SQLite was doing. It fails; what waited behind it is sent to a new
+ * thread (its tables are loaded again as its queries name them). Messages waiting at once are
+ * bounded (MAX_WAITING).
  */
 import { Worker } from 'node:worker_threads';
 import { packageFile } from '../package-files.js';
@@ -74,6 +75,8 @@ type Waiting = {
   runMs: number;
   /** Its caller was answered (busy) before the engine's reply, which is then dropped. */
   answered: boolean;
+  /** What was sent: sent again to a new thread when the one it waited on was ended for another. */
+  message: ToEngine;
 };
 
 /** A query waits for its turn at most as long as this many queries at their time bound take. */
@@ -117,8 +120,9 @@ export class QueryEngine {
     const startBy = clockMs() + this.turnWaitMs;
     return new Promise<FromEngine>((resolve, reject) => {
       const timer = setTimeout(() => this.answerBusy(seq), this.turnWaitMs);
-      this.waiting.set(seq, { resolve, reject, timer, runMs, answered: false });
-      worker.postMessage({ ...message, seq, startBy } as ToEngine);
+      const sent = { ...message, seq, startBy } as ToEngine;
+      this.waiting.set(seq, { resolve, reject, timer, runMs, answered: false, message: sent });
+      worker.postMessage(sent);
     });
   }
 
@@ -141,9 +145,31 @@ export class QueryEngine {
     const waiting = this.waiting.get(seq);
     if (waiting === undefined) return;
     clearTimeout(waiting.timer);
-    waiting.timer = setTimeout(() => {
-      void this.stop(new EngineUnavailable('stopped past its time', 'timeout'));
-    }, waiting.runMs);
+    waiting.timer = setTimeout(() => void this.endRunaway(seq), waiting.runMs);
+  }
+
+  /**
+   * Ends the thread `seq` ran past its time on: it fails with its time bound, and what waited behind
+   * it goes to a new thread, each in its turn and within its own wait, as it was sent.
+   */
+  private async endRunaway(seq: number): Promise<void> {
+    const behind = [...this.waiting.values()].filter((w) => w.message.seq !== seq);
+    for (const waiting of behind) this.waiting.delete(waiting.message.seq);
+    await this.stop(new EngineUnavailable('stopped past its time', 'timeout'));
+    if (behind.length === 0) return;
+    try {
+      const worker = await this.start();
+      for (const waiting of behind) {
+        this.waiting.set(waiting.message.seq, waiting);
+        worker.postMessage(waiting.message);
+      }
+    } catch (error) {
+      const why = new EngineUnavailable(error instanceof Error ? error.message : String(error), 'failed');
+      for (const waiting of behind) {
+        clearTimeout(waiting.timer);
+        if (!waiting.answered) waiting.reject(why);
+      }
+    }
   }
 
   private start(): Promise<Worker> {

@@ -17,6 +17,12 @@ const counting = (rows: number) =>
 /** A recursion without end: stopped at the time bound. */
 const RUNAWAY = 'WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT count(*) FROM r';
 const TIME_BOUND = /^The query was stopped at its time bound/;
+/**
+ * A search that one call of SQLite's instr() makes, past the reach of its progress handler: a 4 MB
+ * needle tried at each of 16 million places. Only ending the engine's thread stops it.
+ */
+const UNSTOPPABLE =
+  "WITH t(h) AS (SELECT hex(zeroblob(8000000))) SELECT instr(h, substr(h, 1, 4000000) || '1') FROM t";
 
 let sandbox: Sandbox;
 /** Queries stopped at 1 s; at 200 ms (a turn's wait, 1.2 s). */
@@ -75,5 +81,16 @@ describe('queries asked at once', () => {
     const busy = texts.filter((t) => t.includes('16 queries are waiting already; retry in a moment'));
     expect(busy).toHaveLength(4);
     expect(answers.filter((a) => !a.isError)).toHaveLength(15);
+  });
+
+  it("behind one only the thread's end stops, are answered by the thread that follows", async () => {
+    const runaway = second.call('query_data', { sql: UNSTOPPABLE });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const behind = await all(second, [counting(1_000), counting(1_001)]);
+    expect(textOf(await runaway)).toMatch(TIME_BOUND);
+    for (const [i, answer] of behind.entries()) {
+      expect(answer.isError, textOf(answer)).toBeFalsy();
+      expect((answer.structuredContent as { rows: unknown[][] }).rows).toEqual([[1_000 + i]]);
+    }
   });
 });
