@@ -1,13 +1,13 @@
 /**
  * The query engine, seen from the server's thread: a worker thread (engine-worker.ts) started on
  * the first query, stopped after IDLE_MS without one (its memory goes with it). Queries and loads
- * run one at a time, each in its turn: a query's time bound runs from its start, not while it waits
- * behind others. A query the engine has not started within its turn's wait (`turnWaitMs`) is
- * answered busy (the engine skips it when it gets to it). A started query that has not answered
- * GRACE_MS past its time bound, or a load past LOAD_MS, ends the thread: WebAssembly stops when its
- * thread is terminated, whatever SQLite was doing. It fails; what waited behind it is sent to a new
- * thread (its tables are loaded again as its queries name them). Messages waiting at once are
- * bounded (MAX_WAITING).
+ * run one at a time, each in its turn, owners taking turns: a query's time bound runs from its
+ * start, not while it waits. A query the engine has not started within its turn's wait
+ * (`turnWaitMs`) is answered busy. A started query that has not answered GRACE_MS past its time
+ * bound, or a load past LOAD_MS, ends the thread: WebAssembly stops when its thread is terminated,
+ * whatever SQLite was doing. It fails; what waited goes to a new thread (its tables are loaded
+ * again as its queries name them). Messages waiting at once are bounded (MAX_WAITING), and one
+ * owner's among them (OWNER_WAITING).
  */
 import { Worker } from 'node:worker_threads';
 import { packageFile } from '../package-files.js';
@@ -27,6 +27,8 @@ const LOAD_MS = 30_000;
 const IDLE_MS = 5 * 60_000;
 /** Queries and loads waiting on the engine at once. */
 export const MAX_WAITING = 16;
+/** Of them, one owner's: the rest are left for the others, whose queries take turns with theirs. */
+export const OWNER_WAITING = 12;
 /** The JavaScript heap of the engine's thread: what holds a table's rows while they load. */
 const WORKER_HEAP_MB = 384;
 
@@ -75,7 +77,6 @@ type Waiting = {
   runMs: number;
   /** Its caller was answered (busy) before the engine's reply, which is then dropped. */
   answered: boolean;
-  /** What was sent: sent again to a new thread when the one it waited on was ended for another. */
   message: ToEngine;
 };
 
@@ -85,7 +86,12 @@ export const TURN_WAITS = 6;
 export class QueryEngine {
   private worker: Worker | undefined;
   private started: Promise<Worker> | undefined;
+  /** Every message not yet answered: queued, or the one the thread has. */
   private readonly waiting = new Map<number, Waiting>();
+  /** Messages not yet given to the thread, by owner, in the order their owners take turns. */
+  private readonly queued = new Map<string, Waiting[]>();
+  /** The message the thread has. */
+  private running: number | undefined;
   private seq = 0;
   private idle: NodeJS.Timeout | undefined;
 
@@ -114,16 +120,47 @@ export class QueryEngine {
     if (this.waiting.size >= MAX_WAITING) {
       throw new EngineUnavailable(`${MAX_WAITING} queries are waiting already; retry in a moment`, 'busy');
     }
-    const worker = await this.start();
+    const mine = this.queued.get(message.owner) ?? [];
+    const runningMine = this.waiting.get(this.running ?? 0)?.message.owner === message.owner;
+    if (mine.length + (runningMine ? 1 : 0) >= OWNER_WAITING) {
+      throw new EngineUnavailable(
+        `${OWNER_WAITING} of your queries are waiting already; retry when one is answered`,
+        'busy',
+      );
+    }
     const seq = ++this.seq;
     clearTimeout(this.idle);
-    const startBy = clockMs() + this.turnWaitMs;
-    return new Promise<FromEngine>((resolve, reject) => {
+    const sent = { ...message, seq, startBy: clockMs() + this.turnWaitMs } as ToEngine;
+    const answer = new Promise<FromEngine>((resolve, reject) => {
       const timer = setTimeout(() => this.answerBusy(seq), this.turnWaitMs);
-      const sent = { ...message, seq, startBy } as ToEngine;
-      this.waiting.set(seq, { resolve, reject, timer, runMs, answered: false, message: sent });
-      worker.postMessage(sent);
+      const waiting = { resolve, reject, timer, runMs, answered: false, message: sent };
+      this.waiting.set(seq, waiting);
+      this.queued.set(message.owner, [...mine, waiting]);
     });
+    this.next();
+    return await answer;
+  }
+
+  /**
+   * Gives the thread its next message when it has none: the first queued of the owner whose turn
+   * it is, that owner then going last. So each owner's queries wait behind at most one of each
+   * other owner's, whatever one caller asks at once. Starts the thread first when there is none.
+   */
+  private next(): void {
+    if (this.running !== undefined || this.queued.size === 0) return;
+    if (this.worker === undefined) {
+      this.start().then(
+        () => this.next(),
+        (error: unknown) => this.fail(new EngineUnavailable(String(error), 'failed')),
+      );
+      return;
+    }
+    const [owner, mine] = this.queued.entries().next().value as [string, Waiting[]];
+    this.queued.delete(owner);
+    const first = mine[0] as Waiting;
+    if (mine.length > 1) this.queued.set(owner, mine.slice(1));
+    this.running = first.message.seq;
+    this.worker.postMessage(first.message);
   }
 
   /** A message not started within its turn's wait: its caller is told the engine is busy. */
@@ -138,6 +175,17 @@ export class QueryEngine {
         'busy',
       ),
     );
+    // Still queued: it never reaches the thread.
+    if (this.running !== seq) this.dequeue(waiting);
+  }
+
+  private dequeue(waiting: Waiting): void {
+    const { owner, seq } = waiting.message;
+    const rest = (this.queued.get(owner) ?? []).filter((w) => w !== waiting);
+    if (rest.length > 0) this.queued.set(owner, rest);
+    else this.queued.delete(owner);
+    this.waiting.delete(seq);
+    this.idleIfDone();
   }
 
   /** The engine began `seq`: from now it has its time, then the thread is ended. */
@@ -149,27 +197,20 @@ export class QueryEngine {
   }
 
   /**
-   * Ends the thread `seq` ran past its time on: it fails with its time bound, and what waited behind
-   * it goes to a new thread, each in its turn and within its own wait, as it was sent.
+   * Ends the thread `seq` ran past its time on: it fails with its time bound, and what is queued
+   * goes to a new thread in its turn (its tables are loaded again as its queries name them).
    */
   private async endRunaway(seq: number): Promise<void> {
-    const behind = [...this.waiting.values()].filter((w) => w.message.seq !== seq);
-    for (const waiting of behind) this.waiting.delete(waiting.message.seq);
-    await this.stop(new EngineUnavailable('stopped past its time', 'timeout'));
-    if (behind.length === 0) return;
-    try {
-      const worker = await this.start();
-      for (const waiting of behind) {
-        this.waiting.set(waiting.message.seq, waiting);
-        worker.postMessage(waiting.message);
-      }
-    } catch (error) {
-      const why = new EngineUnavailable(error instanceof Error ? error.message : String(error), 'failed');
-      for (const waiting of behind) {
-        clearTimeout(waiting.timer);
-        if (!waiting.answered) waiting.reject(why);
-      }
-    }
+    const runaway = this.waiting.get(seq);
+    if (runaway === undefined || this.running !== seq) return;
+    this.waiting.delete(seq);
+    this.running = undefined;
+    if (!runaway.answered) runaway.reject(new EngineUnavailable('stopped past its time', 'timeout'));
+    const worker = this.worker;
+    this.worker = undefined;
+    this.started = undefined;
+    await worker?.terminate();
+    this.next();
   }
 
   private start(): Promise<Worker> {
@@ -202,14 +243,22 @@ export class QueryEngine {
 
   private settle(reply: FromEngine): void {
     const waiting = this.waiting.get(reply.seq);
-    if (!waiting) return;
-    clearTimeout(waiting.timer);
-    this.waiting.delete(reply.seq);
-    if (!waiting.answered) waiting.resolve(reply);
-    if (this.waiting.size === 0) {
-      this.idle = setTimeout(() => void this.stop(), IDLE_MS);
-      this.idle.unref();
+    if (this.running === reply.seq) this.running = undefined;
+    if (waiting !== undefined) {
+      clearTimeout(waiting.timer);
+      this.waiting.delete(reply.seq);
+      if (!waiting.answered) waiting.resolve(reply);
     }
+    this.idleIfDone();
+    this.next();
+  }
+
+  /** With nothing waiting, the thread is stopped after IDLE_MS. */
+  private idleIfDone(): void {
+    if (this.waiting.size > 0) return;
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => void this.stop(), IDLE_MS);
+    this.idle.unref();
   }
 
   /** Ends the thread; what waited on it fails with `why`. */
@@ -223,6 +272,8 @@ export class QueryEngine {
   private fail(why: EngineUnavailable): void {
     const pending = [...this.waiting.values()];
     this.waiting.clear();
+    this.queued.clear();
+    this.running = undefined;
     this.worker = undefined;
     this.started = undefined;
     for (const waiting of pending) {
