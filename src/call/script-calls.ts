@@ -55,7 +55,7 @@ export async function runScript(
     stop: () => stopped.abort(),
   };
   try {
-    const outcome = await services.scripts.run(run.code, host, calls.signal);
+    const outcome = await services.scripts.run(run.code, host, { owner: calls.owner, signal: calls.signal });
     const { logs, logsDropped, calls: made } = outcome;
     const resultChars = services.config.maxAnswerChars;
     const common = { logs, logsDropped, calls: made, credits: cap.spent, resultChars };

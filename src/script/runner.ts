@@ -31,6 +31,8 @@ export interface RunnerLimits {
   maxAnswerChars: number;
   /** Scripts running at once in the process; another is refused until one ends. */
   maxScripts: number;
+  /** Of them, one owner's: the others are left for other callers. */
+  ownerScripts: number;
 }
 
 export interface ScriptOutcome {
@@ -57,16 +59,29 @@ interface Thread {
 export class ScriptRunner {
   private idle: Thread | undefined;
   private running = 0;
+  /** Scripts running, by owner. */
+  private readonly owners = new Map<string, number>();
 
   constructor(private readonly limits: RunnerLimits) {}
 
-  async run(code: string, host: ScriptHost, signal?: AbortSignal): Promise<ScriptOutcome> {
-    if (this.running >= this.limits.maxScripts) {
+  /** `owner`'s script on a runner thread, unless as many as the bounds allow are running. */
+  async run(
+    code: string,
+    host: ScriptHost,
+    { owner, signal }: { owner: string; signal?: AbortSignal },
+  ): Promise<ScriptOutcome> {
+    const { maxScripts, ownerScripts } = this.limits;
+    const mine = this.owners.get(owner) ?? 0;
+    if (mine >= ownerScripts) {
       throw new RunnerBusy(
-        `${this.limits.maxScripts} scripts are running already; try again when one has ended.`,
+        `${ownerScripts} of your scripts are running already; try again when one has ended.`,
       );
     }
+    if (this.running >= maxScripts) {
+      throw new RunnerBusy(`${maxScripts} scripts are running already; try again when one has ended.`);
+    }
     this.running++;
+    this.owners.set(owner, mine + 1);
     try {
       const thread = this.idle ?? (await startThread());
       this.idle = undefined;
@@ -79,6 +94,9 @@ export class ScriptRunner {
       return outcome;
     } finally {
       this.running--;
+      const left = (this.owners.get(owner) ?? 1) - 1;
+      if (left > 0) this.owners.set(owner, left);
+      else this.owners.delete(owner);
     }
   }
 

@@ -223,6 +223,7 @@ function scriptLimits(config: Config): RunnerLimits {
     maxInFlight: 8,
     maxAnswerChars: 8_000_000,
     maxScripts: 4,
+    ownerScripts: 2,
   };
 }
 
