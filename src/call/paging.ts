@@ -13,6 +13,7 @@
 import type { ServiceAnswer, StoredResult } from '../cache/result-format.js';
 import { KEEP_MIN_MS } from '../cache/results.js';
 import { formatWhole } from '../format/numbers.js';
+import { oneLine } from '../format/text.js';
 import type { KeptTable } from '../kept/catalog.js';
 import type { Kept } from '../kept/kept.js';
 import { rowCount } from '../kept/rows.js';
@@ -67,6 +68,19 @@ export async function storedPage(
     return { unservable: `the arguments sent with it are not those its next gave: send next as it is` };
   }
   return { id, from, result };
+}
+
+/**
+ * A tool's text of its data (of a page, by the whole it is of), what a third party wrote in it on
+ * one line each (format/text.ts oneLine).
+ */
+export function summaryOf(
+  tool: Tool,
+  data: Record<string, unknown>,
+  params: Record<string, unknown>,
+  whole?: Record<string, unknown>,
+): string {
+  return tool.summarise(oneLine(data), params, oneLine(whole));
 }
 
 /** Whether a call's arguments are a cursor alone: the cursor, with the format or with nothing else. */
@@ -240,7 +254,7 @@ export async function answerPage(
     view.format === 'text'
       ? {
           chars: Math.min(textPageChars, maxAnswerChars),
-          of: (data: Record<string, unknown>) => tool.summarise(data, view.params, view.whole),
+          of: (data: Record<string, unknown>) => summaryOf(tool, data, view.params, view.whole),
         }
       : undefined;
   let bound = maxAnswerChars;

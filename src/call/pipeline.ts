@@ -34,6 +34,7 @@ import {
   keptTableOf,
   type StoredPage,
   storedPage,
+  summaryOf,
 } from './paging.js';
 import { RefusedCall } from './refused.js';
 import { errorResult, type ResultMeta, toolResult } from './results.js';
@@ -272,7 +273,7 @@ interface Whole {
 /** How a tool's data becomes its answer: its summary (of a page, by the whole it is of) and the format. */
 function presentation(tool: Tool, { whole, params }: Whole, format: 'text' | 'json') {
   return {
-    summarise: (data: Record<string, unknown>) => tool.summarise(data, params, whole),
+    summarise: (data: Record<string, unknown>) => summaryOf(tool, data, params, whole),
     format,
     rowName: tool.rowName,
   };

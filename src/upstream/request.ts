@@ -3,6 +3,7 @@
  * time and size, the body parsed, its status object read, the key redacted from what came back.
  */
 import type { Dispatcher } from 'undici';
+import { oneLine } from '../format/text.js';
 import { CALL_CANCELLED } from '../messages.js';
 import { UpstreamError } from './errors.js';
 import { redactKey } from './redact.js';
@@ -157,7 +158,8 @@ function statusOf(body: unknown): { code?: number; message?: string; credits?: n
   const credits = Number(status.credit_count);
   return {
     code: Number.isFinite(code) && status.error_code !== null ? code : undefined,
-    message: typeof status.error_message === 'string' ? status.error_message : undefined,
+    // The service's words, on one line: they go into the answer's text.
+    message: typeof status.error_message === 'string' ? oneLine(status.error_message) : undefined,
     credits: Number.isFinite(credits) && status.credit_count !== undefined ? credits : undefined,
   };
 }
