@@ -23,9 +23,9 @@ import {
   toolPlans,
 } from '../kit/index.js';
 import type { Services } from '../services/index.js';
+import { cursorArguments, isCursorAlone, storedPage, type Unservable } from './cursors.js';
 import { dataRoom } from './cut.js';
 import { completed, tooLargeRefusal } from './fetch.js';
-import { cursorArguments, isCursorAlone, storedPage, type Unservable } from './paging.js';
 import { RefusedCall } from './refused.js';
 
 /** Who asks: the account whose key pays, and the owner of kept results (with the person, signed in). */

@@ -24,18 +24,11 @@ import type { Services } from '../services/index.js';
 import { BusyError } from '../services/limiter.js';
 import { confirmCall } from './confirmation.js';
 import { type CallContext, Question } from './context.js';
+import { cursorArguments, isCursorAlone, type StoredPage, storedPage } from './cursors.js';
 import { fitToAnswer } from './cut.js';
 import { cursorRefusal } from './estimate.js';
 import { answerAsSent, type EndpointData, type FetchContext } from './fetch.js';
-import {
-  answerPage,
-  cursorArguments,
-  isCursorAlone,
-  keptTableOf,
-  type StoredPage,
-  storedPage,
-  summaryOf,
-} from './paging.js';
+import { answerPage, keptTableOf, summaryOf } from './paging.js';
 import { RefusedCall } from './refused.js';
 import { errorResult, type ResultMeta, toolResult } from './results.js';
 import { contextOf, describeFailure } from './tool-context.js';
