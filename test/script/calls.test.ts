@@ -10,6 +10,7 @@ import { newStateDir, textOf } from '../helpers/cli.js';
 import { type InProcessSession, openInProcess, startMcp } from '../helpers/in-process.js';
 import { NOW } from '../helpers/now.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
+import { until } from '../helpers/until.js';
 
 type Script = { result: unknown; logs: string[]; calls: number; credits: number; note?: string };
 
@@ -150,6 +151,7 @@ describe('how a script ends', () => {
   it('cancelled with a call in flight: the ledger holds what reached the service, and nothing more', async () => {
     const session = await startMcp(env());
     const path = '/v3/fear-and-greed/latest';
+    sandbox.faults.clear();
     sandbox.faults.add({ path, kind: 'delay', ms: 1_500, count: 1 });
     const before = sandbox.stats.byPath.get(path) ?? 0;
     try {
@@ -161,7 +163,9 @@ describe('how a script ends', () => {
         },
         { signal: cancel.signal },
       );
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Cancelled once its first request reached the service (it answers 1.5 s later), however
+      // long the script's thread took to start on a busy machine.
+      await until(() => (sandbox.stats.byPath.get(path) ?? 0) > before);
       cancel.abort();
       await expect(call).rejects.toThrow();
       await new Promise((resolve) => setTimeout(resolve, 1_500));
@@ -177,6 +181,7 @@ describe('how a script ends', () => {
   it('past its deadline with a call in flight: stopped then, the request cut and charged as sent', async () => {
     const session = await startMcp(env({ SVC_SCRIPT_TIMEOUT_MS: '1000' }));
     const path = '/v3/fear-and-greed/latest';
+    sandbox.faults.clear();
     sandbox.faults.add({ path, kind: 'delay', ms: 5_000, count: 1 });
     const before = sandbox.stats.byPath.get(path) ?? 0;
     try {
