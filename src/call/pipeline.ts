@@ -140,14 +140,23 @@ async function runCall(
         event: { outcome: 'cancelled', credits: charged },
       };
     }
-    const reason =
-      error instanceof RefusedCall ? error.reason : error instanceof BusyError ? 'busy' : undefined;
-    const outcome = reason ? 'refused' : error instanceof ToolRefusal ? 'invalid' : 'error';
     return {
       result: errorResult(describeFailure(error, tool, services, context), charged),
-      event: { outcome, reason, credits: charged },
+      event: { ...outcomeOf(error), credits: charged },
     };
   }
+}
+
+/** How a call that failed ended: refused (and why), refused for its input, or an error. */
+function outcomeOf(error: unknown): Pick<CallEvent, 'outcome' | 'reason'> {
+  const reason =
+    error instanceof RefusedCall || error instanceof ToolRefusal
+      ? error.reason
+      : error instanceof BusyError
+        ? 'busy'
+        : undefined;
+  if (reason !== undefined) return { outcome: 'refused', reason };
+  return { outcome: error instanceof ToolRefusal ? 'invalid' : 'error' };
 }
 
 /**

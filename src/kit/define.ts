@@ -57,9 +57,18 @@ export interface RequestPrice {
   cached: boolean;
 }
 
-/** A local tool's call refused for its input, before anything is sent, with what to do instead. */
+/**
+ * A local tool's call refused for its input, before anything is sent, with what to do instead; or,
+ * with a reason, refused as the server's own refusals are (busy: the query engine had no turn).
+ */
 export class ToolRefusal extends Error {
   override name = 'ToolRefusal';
+  constructor(
+    message: string,
+    readonly reason?: 'busy',
+  ) {
+    super(message);
+  }
 }
 
 /** A planned call, priced: or why a real call with those arguments would be refused before sending. */

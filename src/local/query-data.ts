@@ -44,7 +44,10 @@ export const queryData = defineLocalTool({
   pages: computedPages('rows'),
   async data({ sql }, context) {
     const answer = await context.query(sql);
-    if (!answer.ok) throw new ToolRefusal(await queryRefusal(answer, sql, context));
+    if (!answer.ok) {
+      const busy = answer.code === 'busy' ? 'busy' : undefined;
+      throw new ToolRefusal(await queryRefusal(answer, sql, context), busy);
+    }
     return { columns: answer.columns, rows: answer.rows, more: answer.more };
   },
   summarise(data, _params, whole = data) {

@@ -7,7 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newStateDir, textOf } from '../helpers/cli.js';
+import { rawRequest } from '../helpers/http.js';
 import { startHttpServer, startMcp } from '../helpers/in-process.js';
+import { sample } from '../helpers/metrics.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { connectHttp, type HttpServer, type Session } from '../helpers/session.js';
 
@@ -120,13 +122,29 @@ describe('owners querying at once', () => {
       expect(text, text).toMatch(/^The query (was stopped at its time bound|engine is busy)/);
   });
 
+  /** The server's counts of query_data's busy refusals and of its calls refused for their input. */
+  const figures = async () => {
+    const text = (await rawRequest(`${server.origin}/metrics`, { method: 'GET' })).text;
+    return {
+      busy: sample(text, 'svc_mcp_refusals_total', { reason: 'busy' }) ?? 0,
+      invalid: sample(text, 'svc_mcp_tool_calls_total', { tool: 'query_data', outcome: 'invalid' }) ?? 0,
+    };
+  };
+
   it('wait 16 at most, 12 of one owner: more are answered busy at once', async () => {
+    const before = await figures();
     // A runaway only the thread's end stops holds the engine for 1.3 s while the rest are asked.
     const theirs = all(stranger, [UNSTOPPABLE, ...Array(13).fill('SELECT 1 AS one')]);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const mine = await all(other, Array(6).fill('SELECT 1 AS one'));
     const full = 'The query engine is busy (16 queries are waiting already; retry in a moment).';
     expect(mine.map(textOf).filter((t) => t === full)).toHaveLength(2);
-    expect((await theirs).map(textOf).filter((t) => t === mineWaiting)).toHaveLength(2);
+    const texts = [...mine, ...(await theirs)].map(textOf);
+    expect(texts.filter((t) => t === mineWaiting)).toHaveLength(2);
+    // The operator sees each busy engine as a refusal for being busy, not as a call's bad input.
+    const after = await figures();
+    const busy = texts.filter((t) => t.startsWith('The query engine is busy')).length;
+    expect(after.busy - before.busy).toBe(busy);
+    expect(after.invalid - before.invalid).toBe(texts.filter((t) => TIME_BOUND.test(t)).length);
   });
 });
