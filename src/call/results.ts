@@ -79,7 +79,7 @@ export function costLine(meta: ResultMeta): string {
  */
 export function toolResult({ data, summarise, format, meta, rowName }: Presented): CallToolResult {
   const result = { structuredContent: data, _meta: { ...meta } };
-  if (format === 'json') return { content: [{ type: 'text', text: JSON.stringify(data) }], ...result };
+  if (format === 'json') return { content: [{ type: 'text', text: jsonText(data) }], ...result };
   const truncated = typeof data.truncated === 'string' ? data.truncated : undefined;
   const next = data.next === undefined ? undefined : `Next page: ${JSON.stringify(data.next)}`;
   const kept = data.kept === undefined ? undefined : keptLine(data.kept as KeptSummary, rowName);
@@ -87,6 +87,14 @@ export function toolResult({ data, summarise, format, meta, rowName }: Presented
     .filter((line): line is string => typeof line === 'string' && line !== '')
     .join('\n');
   return { content: [{ type: 'text', text }], ...result };
+}
+
+/**
+ * The data as one JSON text. JSON.stringify leaves U+2028 and U+2029 as they are; escaped, what a
+ * third party wrote stays on its line wherever the text is shown, and parses the same.
+ */
+function jsonText(data: Record<string, unknown>): string {
+  return JSON.stringify(data).replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
 }
 
 /** The column names a text answer lists at most, in characters; kept.columns has them all. */

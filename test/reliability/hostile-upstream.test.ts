@@ -106,6 +106,17 @@ describe('text a third party wrote, with line breaks in it', () => {
     expect(ownLines(text).filter((line) => line.startsWith('Next page'))).toEqual([]);
     expect(ownLines(text).filter((line) => line === '0 credits').length).toBeLessThanOrEqual(1);
   });
+
+  it('a JSON answer keeps it whole, its line breaks escaped in the text', async () => {
+    session.upstream.reply('/v1/community/trending/topic', {
+      body: { data: [{ rank: 1, topic: FORGED }], status: stringStatus },
+    });
+    const result = await session.mcp.call('get_trending_community_topics', { format: 'json' });
+    const text = textOf(result);
+    expect(text).not.toMatch(/[\n\r\u2028\u2029]/);
+    expect(JSON.parse(text)).toEqual(result.structuredContent);
+    expect(result.structuredContent).toMatchObject({ items: [{ topic: FORGED }] });
+  });
 });
 
 describe('the key, echoed back', () => {
