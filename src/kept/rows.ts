@@ -20,15 +20,31 @@ interface Leaf {
   path: string;
   name?: string;
   children?: Map<string, Leaf>;
+  /** The fields of the object last met here, in their order, and their leaves: rows repeat them. */
+  keys: string[];
+  kids: Leaf[];
   type?: ColumnType;
   seen?: boolean;
   index?: number;
 }
 
+/** The leaf of an object's `index`th field, `key`: found without a lookup when the last object met had it there too. */
+function field(node: Leaf, index: number, key: string): Leaf {
+  if (node.keys[index] === key) return node.kids[index] as Leaf;
+  const at = child(node, key);
+  node.keys[index] = key;
+  node.kids[index] = at;
+  return at;
+}
+
+function leafAt(path: string): Leaf {
+  return { path, keys: [], kids: [] };
+}
+
 function child(node: Leaf, key: string): Leaf {
   let next = node.children?.get(key);
   if (next === undefined) {
-    next = { path: node.path === '' ? key : `${node.path}_${key}` };
+    next = leafAt(node.path === '' ? key : `${node.path}_${key}`);
     node.children ??= new Map();
     node.children.set(key, next);
   }
@@ -60,13 +76,17 @@ type Visit = (leaf: Leaf, value: unknown) => void;
 
 /** Calls `visit(leaf, value)` for each of the object's leaves, in the order its fields come; `skip` is left out. */
 function eachLeaf(object: Row, node: Leaf, visit: Visit, skip?: string): void {
+  let index = 0;
   for (const key in object) {
     if (key === skip) continue;
     const value = object[key];
-    const at = child(node, key);
+    const at = field(node, index++, key);
     if (isPlainObject(value)) eachLeaf(value, at, visit);
     else if (Array.isArray(value) && isCurrencyList(value)) {
-      for (const item of value) eachLeaf(item, child(at, item.currency as string), visit, 'currency');
+      for (let i = 0; i < value.length; i++) {
+        const item = value[i] as Row;
+        eachLeaf(item, field(at, i, item.currency as string), visit, 'currency');
+      }
     } else visit(at, value);
   }
 }
@@ -76,7 +96,7 @@ function eachLeaf(object: Row, node: Leaf, visit: Visit, skip?: string): void {
  * series of several assets, the asset's fields then the point's), then `done` once the row is whole.
  */
 function eachRow(data: Row, shape: RowsShape, visit: Visit, done: () => void): void {
-  const root: Leaf = { path: '' };
+  const root = leafAt('');
   if ('list' in shape) {
     for (const row of (data[shape.list] as Row[] | undefined) ?? []) {
       eachLeaf(row, root, visit);
@@ -129,7 +149,7 @@ function eachLeafOnce(data: Row, shape: RowsShape, visit: Visit): void {
     eachRow(data, shape, visit, () => {});
     return;
   }
-  const root: Leaf = { path: '' };
+  const root = leafAt('');
   for (const asset of (data.items as Row[] | undefined) ?? []) {
     const points = (asset[shape.points] as Row[] | undefined) ?? [];
     if (points.length > 0) eachLeaf(asset, root, visit, shape.points);

@@ -10,7 +10,7 @@ function escapeRegExp(text: string): string {
 }
 
 /** The last key's patterns: a process calls with one key, or a few (HTTP callers' own), in turn. */
-let last: { apiKey: string; found: RegExp; pattern: RegExp } | undefined;
+let last: { apiKey: string; found: RegExp; literal: RegExp; pattern: RegExp } | undefined;
 
 /**
  * How JSON may spell one of the key's characters other than as itself: a `\uXXXX` escape of it in
@@ -23,7 +23,7 @@ function escapesOf(apiKey: string): string[] {
   return chars.has('/') ? [...escapes, '\\\\/'] : escapes;
 }
 
-function patternsOf(apiKey: string): { found: RegExp; pattern: RegExp } {
+function patternsOf(apiKey: string): { found: RegExp; literal: RegExp; pattern: RegExp } {
   if (last?.apiKey !== apiKey) {
     // A case-insensitive search of the raw text, as written, JSON-escaped, or with any of its
     // characters written as an escape, without copying it.
@@ -32,6 +32,7 @@ function patternsOf(apiKey: string): { found: RegExp; pattern: RegExp } {
     last = {
       apiKey,
       found: new RegExp(spellings.join('|'), 'i'),
+      literal: new RegExp(escapeRegExp(apiKey), 'i'),
       pattern: new RegExp(escapeRegExp(apiKey), 'gi'),
     };
   }
@@ -46,8 +47,9 @@ function patternsOf(apiKey: string): { found: RegExp; pattern: RegExp } {
  */
 export function redactKey<T>(value: T, raw: string, apiKey: string): T {
   if (apiKey === '' || value === undefined) return value;
-  const { found, pattern } = patternsOf(apiKey);
-  if (!found.test(raw)) return value;
+  const { found, literal, pattern } = patternsOf(apiKey);
+  // Every spelling but the key as written has a backslash: text without one is searched for that alone.
+  if (!(raw.includes('\\') ? found : literal).test(raw)) return value;
   const clean = (text: string) => text.replace(pattern, REDACTED);
   const walk = (node: unknown): unknown => {
     if (typeof node === 'string') return clean(node);
