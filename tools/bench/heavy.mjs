@@ -64,15 +64,11 @@ const { url, server } = await replay(body);
 const state = mkdtempSync(join(tmpdir(), 'svc-mcp-bench-heavy-'));
 try {
   const agent = new Agent({ keepAliveTimeout: 30_000 });
-  const bare = [];
-  for (let i = 0; i < CALLS + 1; i++) {
-    bare.push(
-      await timed(async () => {
-        const res = await request(`${url}${PATH}?${QUERY}`, { dispatcher: agent });
-        JSON.parse(await res.body.text());
-      }),
-    );
-  }
+  const bareCall = () =>
+    timed(async () => {
+      const res = await request(`${url}${PATH}?${QUERY}`, { dispatcher: agent });
+      JSON.parse(await res.body.text());
+    });
   const env = {
     SVC_API_KEY: KEY,
     SVC_BASE_URL: url,
@@ -82,18 +78,24 @@ try {
   const { client, pid } = await connectStdio([...NODE_ARGS, CLI, 'stdio'], env);
   const call = (count) =>
     client.callTool({ name: 'get_global_metrics_historical', arguments: { ...ARGS, count, format: 'json' } });
-  // The first call warms what one call loads; the rest are measured.
+  // The first of each warms what it loads; the rest are measured, a bare one beside each of ours,
+  // so that both meet the machine in the same state (a shared machine's speed drifts).
+  await bareCall();
   await call(ARGS.count);
   const rssBefore = rssMb(pid);
+  const bare = [];
   const ours = [];
-  for (let i = 1; i <= CALLS; i++) ours.push(await timed(() => call(ARGS.count - i)));
+  for (let i = 1; i <= CALLS; i++) {
+    bare.push(await bareCall());
+    ours.push(await timed(() => call(ARGS.count - i)));
+  }
   const rssAfter = rssMb(pid);
   const rssPeak = rssMb(pid, 'VmHWM');
   const again = [];
   for (let i = 0; i < CALLS; i++) again.push(await timed(() => call(ARGS.count - CALLS)));
   await client.close();
   await agent.close();
-  const bareMs = percentile(bare.slice(1), 50);
+  const bareMs = percentile(bare, 50);
   const oursMs = percentile(ours, 50);
   const mb = body.length / 1e6;
   console.log(
