@@ -2,12 +2,15 @@
  * The cursors `next` gives: `<result id>.<row>`, a page of a kept result, served free to the owner
  * it was kept for and the tool that kept it. A cursor sent alone stands for the call `next` gave.
  */
+import { z } from 'zod';
 import type { StoredResult } from '../cache/result-format.js';
 import { KEEP_MIN_MS } from '../cache/results.js';
 import { formatWhole } from '../format/numbers.js';
+import { type ParamsResult, validateParams } from '../kit/arguments.js';
 import { canonicalParams } from '../kit/canonical.js';
 import type { Tool } from '../kit/define.js';
-import { CURSOR } from '../kit/pages.js';
+import { CURSOR, cursorParam } from '../kit/pages.js';
+import { formatParam } from '../kit/params.js';
 import type { Services } from '../services/index.js';
 
 /** A stored result's page a cursor names, when the result is still kept and the arguments are its page's. */
@@ -60,11 +63,25 @@ export function isCursorAlone(args: Record<string, unknown>): boolean {
   return typeof args.cursor === 'string' && Object.keys(args).every((k) => k === 'cursor' || k === 'format');
 }
 
+/** What a cursor sent alone to a paged tool is checked by first: a cursor, and a format. */
+const CURSOR_ALONE = z.object({ cursor: cursorParam, format: formatParam });
+
+/**
+ * A call's arguments checked before anything is opened or read: in full, or a cursor sent alone to
+ * a paged tool as a cursor (the arguments of its page come from its kept result: cursorArguments,
+ * which then has them checked in full).
+ */
+export function firstCheck(tool: Tool, args: Record<string, unknown>): ParamsResult<Record<string, unknown>> {
+  const alone = tool.pages !== undefined && isCursorAlone(args);
+  return validateParams(alone ? CURSOR_ALONE : tool.toolInput, args);
+}
+
 /**
  * The arguments a call is checked with. A cursor sent alone stands for the call `next` gave: the
  * arguments of the page it names are filled in from its kept result (so a tool's required
  * arguments need not be sent again), and that page comes with them; its format is the one sent.
- * Any other call's arguments are as sent. A cursor alone whose page cannot be served: why.
+ * Any other call's arguments are as sent. A cursor alone whose page cannot be served: why. The
+ * arguments have passed firstCheck.
  */
 export async function cursorArguments(
   services: Services,
@@ -74,8 +91,6 @@ export async function cursorArguments(
 ): Promise<{ args: Record<string, unknown>; found?: StoredPage } | Unservable> {
   if (tool.pages === undefined || !isCursorAlone(args)) return { args };
   const { cursor, format } = args as { cursor: string; format?: unknown };
-  // Not a cursor at all: the arguments' check says what one is.
-  if (!CURSOR.test(cursor)) return { args };
   const found = await storedPage(services, tool, { params: {}, cursor, owner, onlyCursor: true });
   if ('unservable' in found) return found;
   const params = tool.pages.restFrom(found.result.params, found.result.data, found.from);

@@ -23,7 +23,7 @@ import {
   toolPlans,
 } from '../kit/index.js';
 import type { Services } from '../services/index.js';
-import { cursorArguments, isCursorAlone, storedPage, type Unservable } from './cursors.js';
+import { cursorArguments, firstCheck, isCursorAlone, storedPage, type Unservable } from './cursors.js';
 import { dataRoom } from './cut.js';
 import { completed, tooLargeRefusal } from './fetch.js';
 import { RefusedCall } from './refused.js';
@@ -44,11 +44,13 @@ export async function estimateCall(
   const { config } = services;
   const tool = exposedTools(config).get(name);
   if (!tool) return { ok: false, error: unknownToolMessage(name, config, 'tools/list gives them all.') };
+  const first = firstCheck(tool, args);
+  if (!first.ok) return { ok: false, error: first.message };
   const filled = await cursorArguments(services, tool, args, caller.owner);
   if ('unservable' in filled) {
     return { ok: false, error: await cursorRefusal(services, account, tool, {}, true, filled) };
   }
-  const checked = validateParams(tool.toolInput, filled.args);
+  const checked = filled.found ? validateParams(tool.toolInput, filled.args) : first;
   if (!checked.ok) return { ok: false, error: checked.message };
   const { format: _, cursor, ...asked } = checked.value as Record<string, unknown> & { cursor?: string };
   const plans = toolPlans(tool);

@@ -24,7 +24,7 @@ import type { Services } from '../services/index.js';
 import { BusyError } from '../services/limiter.js';
 import { confirmCall } from './confirmation.js';
 import { type CallContext, Question } from './context.js';
-import { cursorArguments, isCursorAlone, type StoredPage, storedPage } from './cursors.js';
+import { cursorArguments, firstCheck, isCursorAlone, type StoredPage, storedPage } from './cursors.js';
 import { fitToAnswer } from './cut.js';
 import { cursorRefusal } from './estimate.js';
 import { answerAsSent, type EndpointData, type FetchContext } from './fetch.js';
@@ -37,6 +37,11 @@ import { contextOf, describeFailure } from './tool-context.js';
 interface Outcome {
   result: CallToolResult | Question;
   event: Omit<CallEvent, 'tool' | 'durationMs'>;
+}
+
+/** A call refused for its arguments: free, nothing sent. */
+function invalid(message: string): Outcome {
+  return { result: errorResult(message), event: { outcome: 'invalid', credits: 0 } };
 }
 
 /** Run one tool call. Never throws. A caller that cannot be asked is always answered. */
@@ -88,15 +93,16 @@ async function runCall(
     },
   };
   try {
+    const first = firstCheck(tool, sent);
+    if (!first.ok) return invalid(first.message);
     const source = await services.source();
     const account = accountOf(context.apiKey ?? source.apiKey ?? '');
     const owner = ownerOf(account, context.person);
     const asked = await cursorArguments(services, tool, sent, owner);
     if ('unservable' in asked)
       throw new ToolRefusal(await cursorRefusal(services, account, tool, {}, true, asked));
-    const checked = validateParams(tool.toolInput, asked.args);
-    if (!checked.ok)
-      return { result: errorResult(checked.message), event: { outcome: 'invalid', credits: 0 } };
+    const checked = asked.found ? validateParams(tool.toolInput, asked.args) : first;
+    if (!checked.ok) return invalid(checked.message);
     const { format, cursor, ...params } = checked.value as Record<string, unknown> & {
       format: 'text' | 'json';
       cursor?: string;

@@ -102,12 +102,17 @@ describe('a cursor alone', () => {
 
   it('that is not a cursor is refused, free, saying what a cursor is', async () => {
     const sent = requests();
-    const result = (await mcp.call('get_cryptocurrency_map', {
-      cursor: '../../etc/passwd',
-    })) as CallToolResult;
-    expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/"cursor".*must be the cursor a previous answer's next gave/);
-    expect(result._meta).toMatchObject({ credits: 0 });
+    // query_data's sql and the history's asset are required: the cursor is what is wrong.
+    for (const tool of ['get_cryptocurrency_map', 'query_data', 'get_ohlcv_historical']) {
+      const result = (await mcp.call(tool, { cursor: '../../etc/passwd' })) as CallToolResult;
+      expect(result.isError, tool).toBe(true);
+      expect(textOf(result)).toMatch(/"cursor".*must be the cursor a previous answer's next gave/);
+      expect(result._meta).toMatchObject({ credits: 0 });
+      const estimate = (await mcp.call('estimate_cost', {
+        calls: [{ tool, arguments: { cursor: 'Xk2p9aQ0', format: 'json' } }],
+      })) as CallToolResult;
+      expect(textOf(estimate)).toMatch(/"cursor".*must be the cursor a previous answer's next gave/);
+    }
     expect(requests()).toBe(sent);
   });
 });
