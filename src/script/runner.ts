@@ -2,8 +2,8 @@
  * Scripts, seen from the server's thread: each runs on a runner thread (worker.ts) of its own for
  * as long as it runs, so that a script that never yields holds no other call up. The server keeps
  * what the guest cannot be trusted to: a bound on the calls a script makes and on those in flight at
- * once, a host timer that terminates the thread soon after the script's deadline (a builtin that
- * never checks the interrupt cannot outlast it), and the end of the script only once every call it
+ * once, a host timer that ends the script's calls at its deadline and terminates the thread soon
+ * after (a builtin that never checks the interrupt cannot outlast it), and the end of the script only once every call it
  * started has ended, so that its answer says all it was charged.
  */
 import { Worker } from 'node:worker_threads';
@@ -144,6 +144,7 @@ function runOn(
   return new Promise((resolve, reject) => {
     let ended: Omit<ScriptOutcome, 'calls'> | undefined;
     const finish = (reusable: boolean) => {
+      clearTimeout(due);
       clearTimeout(timer);
       signal?.removeEventListener('abort', cancel);
       worker.off('message', listen);
@@ -163,13 +164,17 @@ function runOn(
       }
     };
     const exited = () => finish(false);
+    // At the deadline its calls end, in flight or waiting for a turn: the script has no time left
+    // to use their answers. Its thread is given GRACE_MS more to end by its own interrupt.
+    const due = setTimeout(() => {
+      calls.stop();
+      host.stop();
+    }, limits.timeoutMs);
     const timer = setTimeout(() => {
       ended = stopped(
         'The script was stopped at its deadline (SVC_SCRIPT_TIMEOUT_MS): it ran too long, or never ended.',
         'timeout',
       );
-      calls.stop();
-      host.stop();
       void worker.terminate();
     }, limits.timeoutMs + GRACE_MS);
     const cancel = () => {

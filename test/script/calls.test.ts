@@ -199,6 +199,29 @@ describe('how a script ends', () => {
     }
   });
 
+  it('at its deadline, calls in flight are cut and calls waiting for a turn are never sent', async () => {
+    const session = await startMcp(env({ SVC_SCRIPT_TIMEOUT_MS: '1000' }));
+    const path = '/v3/cryptocurrency/quotes/latest';
+    sandbox.faults.clear();
+    // Eight answer half a second past the deadline: a ninth waiting for a turn would then be sent.
+    sandbox.faults.add({ path, kind: 'delay', ms: 1_500, count: 8 });
+    const before = sandbox.stats.byPath.get(path) ?? 0;
+    try {
+      // Nine different calls at once: eight in flight (a script's most), the ninth waiting.
+      const code =
+        "const symbols = ['BTC', 'LTC', 'XRP', 'DOGE', 'DASH', 'XMR', 'XLM', 'USDT', 'ETH'];\n" +
+        'await Promise.all(symbols.map((symbol) => tools.get_cryptocurrency_quotes_latest({ symbol }))); return 1;';
+      const result = await run({ code }, session);
+      expect(textOf(result)).toMatch(/^The script was stopped at its deadline/);
+      const sent = (sandbox.stats.byPath.get(path) ?? 0) - before;
+      expect(sent).toBe(8);
+      expect(credits(result)).toBe(sent);
+    } finally {
+      sandbox.faults.clear();
+      await session.close();
+    }
+  });
+
   it('a return value past its bound is left out, with a note that says how to return less', async () => {
     const result = await run({ code: 'return "x".repeat(200000);' });
     expect(result.isError).toBeFalsy();
