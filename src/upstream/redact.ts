@@ -50,14 +50,37 @@ export function redactKey<T>(value: T, raw: string, apiKey: string): T {
   const { found, literal, pattern } = patternsOf(apiKey);
   // Every spelling but the key as written has a backslash: text without one is searched for that alone.
   if (!(raw.includes('\\') ? found : literal).test(raw)) return value;
-  const clean = (text: string) => text.replace(pattern, REDACTED);
-  const walk = (node: unknown): unknown => {
+  return cleanCopy(value, (text) => text.replace(pattern, REDACTED)) as T;
+}
+
+/**
+ * `value` copied with `clean` applied to every string, object keys included, each key an own field
+ * (`__proto__` too). Walked with a list of its own rather than by recursion: a body nested deeper
+ * than the call stack goes is copied all the same.
+ */
+function cleanCopy(value: unknown, clean: (text: string) => string): unknown {
+  const pending: [object, unknown[] | Record<string, unknown>][] = [];
+  const copy = (node: unknown): unknown => {
     if (typeof node === 'string') return clean(node);
-    if (Array.isArray(node)) return node.map(walk);
-    if (node && typeof node === 'object') {
-      return Object.fromEntries(Object.entries(node).map(([k, v]) => [clean(k), walk(v)]));
-    }
-    return node;
+    if (node === null || typeof node !== 'object') return node;
+    const to = Array.isArray(node) ? [] : {};
+    pending.push([node, to]);
+    return to;
   };
-  return walk(value) as T;
+  const root = copy(value);
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [from, to] = next;
+    if (Array.isArray(to)) for (const item of from as unknown[]) to.push(copy(item));
+    else {
+      for (const [key, item] of Object.entries(from)) {
+        Object.defineProperty(to, clean(key), {
+          value: copy(item),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+    }
+  }
+  return root;
 }

@@ -150,6 +150,18 @@ describe('the key, echoed back', () => {
     expect(result.structuredContent).toMatchObject({ name: 'Solana [redacted]' });
   });
 
+  it('is redacted from a body nested deeper than the call stack goes, in one request', async () => {
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    session.upstream.reply(PLATFORM, {
+      body: `{"data":{"id":16,"n":"Solana ${SECRET_KEY}","pltA":"S","nested":${deep}},"status":${JSON.stringify(okStatus)}}`,
+    });
+    const before = session.upstream.requests.length;
+    const result = await session.mcp.call('get_dex_platform', { platformName: 'Solana', format: 'json' });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ name: 'Solana [redacted]' });
+    expect(session.upstream.requests.length - before).toBe(1);
+  });
+
   it('is redacted from an error message that echoes it lower-cased', async () => {
     session.upstream.reply(FNG, {
       status: 401,
