@@ -50,6 +50,11 @@ export class RunnerBusy extends Error {}
 const GRACE_MS = 1_000;
 /** A runner thread is replaced after this many scripts, so that the heap QuickJS grew goes back. */
 const SCRIPTS_A_THREAD = 50;
+/**
+ * A runner thread's stack: room for QuickJS's own bound on the script's stack (stackBytes) to be
+ * met before V8's, so that a value or recursion nested too deeply fails as the script's error.
+ */
+const THREAD_STACK_MB = 16;
 
 interface Thread {
   worker: Worker;
@@ -109,12 +114,17 @@ export class ScriptRunner {
 
 function startThread(): Promise<Thread> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(packageFile('dist/script-runner.js'));
+    const worker = new Worker(packageFile('dist/script-runner.js'), {
+      resourceLimits: { stackSizeMb: THREAD_STACK_MB },
+    });
     worker.unref();
     const ready = (message: FromRunner) => {
       if (message.kind !== 'ready') return;
       worker.off('message', ready);
       worker.off('error', reject);
+      // An error the thread did not catch ends it ('exit' follows): never the process. A script
+      // running on it reads the error for its outcome (runOn).
+      worker.on('error', () => {});
       resolve({ worker, scripts: 0 });
     };
     worker.on('message', ready);
@@ -149,6 +159,7 @@ function runOn(
       signal?.removeEventListener('abort', cancel);
       worker.off('message', listen);
       worker.off('exit', exited);
+      worker.off('error', failed);
       // Every call the script started ends first: the answer then says all it was charged.
       void calls.settled().then(() => {
         const outcome = { ...(ended ?? stopped('the script runner stopped')), calls: calls.count };
@@ -164,6 +175,9 @@ function runOn(
       }
     };
     const exited = () => finish(false);
+    const failed = (error: Error) => {
+      ended ??= stopped(`The script's runner thread failed (${error.name}: ${error.message}).`);
+    };
     // At the deadline its calls end, in flight or waiting for a turn: the script has no time left
     // to use their answers. Its thread is given GRACE_MS more to end by its own interrupt.
     const due = setTimeout(() => {
@@ -186,6 +200,7 @@ function runOn(
     signal?.addEventListener('abort', cancel, { once: true });
     worker.on('message', listen);
     worker.once('exit', exited);
+    worker.once('error', failed);
     worker.postMessage({ kind: 'run', code, limits: guest } satisfies ToRunner);
   });
 }

@@ -158,6 +158,26 @@ class Run {
     }
   }
 
+  /**
+   * QuickJS itself threw, which its own bounds should prevent: V8's stack ran out inside it (code
+   * nested thousands deep, given to eval). Its runtime is left mid-way, so this thread ends once
+   * the script's end is sent; the server starts a fresh one for the next script.
+   */
+  broke(error: unknown): void {
+    const overflow = error instanceof RangeError;
+    post({
+      kind: 'done',
+      logs: this.logs,
+      logsDropped: this.logsDropped,
+      ok: false,
+      failure: overflow ? 'stack' : 'error',
+      message: overflow
+        ? 'The script nested code or a value too deeply for the runner (thousands of levels): nest less deeply.'
+        : `The script's runtime failed (${String(error)}).`,
+    });
+    process.exit(0);
+  }
+
   private failWith(error: QuickJSHandle, parsing = false): void {
     const dumped = this.context.dump(error);
     error.dispose();
@@ -190,9 +210,13 @@ function stringOf(context: QuickJSContext, handle: QuickJSHandle | undefined): s
 let current: Run | undefined;
 
 port.on('message', (message: ToRunner) => {
-  if (message.kind === 'run') {
-    current = new Run(message.code, message.limits);
-    current.start();
-  } else current?.answer(message);
+  try {
+    if (message.kind === 'run') {
+      current = new Run(message.code, message.limits);
+      current.start();
+    } else current?.answer(message);
+  } catch (error) {
+    current?.broke(error);
+  }
 });
 post({ kind: 'ready' });

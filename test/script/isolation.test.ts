@@ -77,6 +77,16 @@ describe('bounds', () => {
       /^The script's stack overflowed at line 1, column \d+ \(1024 KB\): recursion too deep/,
     ],
     [
+      'a value nested 100,000 deep, made text',
+      'let x = [];\nfor (let i = 0; i < 100000; i++) x = [x];\nreturn String(x).length;',
+      /^The script's stack overflowed at line 3, column \d+ \(1024 KB\)/,
+    ],
+    [
+      'JSON nested 100,000 deep',
+      "return JSON.parse('['.repeat(100000) + ']'.repeat(100000)).length;",
+      /^The script failed at line 1, column \d+: SyntaxError: stack overflow/,
+    ],
+    [
       'a promise that never settles',
       'await new Promise(() => {});',
       /^The script waits on a promise that nothing can settle/,
@@ -91,6 +101,13 @@ describe('bounds', () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(said);
     expect((await mcp.call('get_fear_and_greed_latest')).isError).toBeFalsy();
+  });
+
+  it('code nested 100,000 deep, given to eval, ends the script and its thread; the next runs', async () => {
+    const result = await run("return eval('('.repeat(100000) + '1' + ')'.repeat(100000));");
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^The script nested code or a value too deeply for the runner/);
+    expect(await resultOf('return 6 * 7;')).toBe(42);
   });
 
   it('10,000 calls: the first 100 are made, the rest refused, each saying so', async () => {
