@@ -9,7 +9,7 @@
  */
 import type { Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
-import { isId, notAMessage } from './jsonrpc-message.js';
+import { isId, nestingProblem, notAMessage } from './jsonrpc-message.js';
 
 /**
  * Longest line kept while waiting for its end: far above any request (a tool call's arguments are
@@ -113,7 +113,7 @@ export class JsonLinesTransport implements Transport {
       this.parseError('the line is not valid JSON');
       return;
     }
-    const problem = notAMessage(message);
+    const problem = nestingProblem(message) ?? notAMessage(message);
     if (problem === undefined) {
       this.onmessage?.(message as JSONRPCMessage);
       return;

@@ -10,6 +10,26 @@ import { clip } from '../messages.js';
 /** The longest protocol revision read (revisions are dates): a longer one is never echoed back. */
 export const MAX_REVISION_CHARS = 40;
 
+/** Deepest nesting of arrays and objects in a message; a tool call's arguments are flat. */
+const MAX_NESTING = 64;
+
+/**
+ * Why a parsed message (or batch) is nested too deeply to be read further, if it is: what reads
+ * it next (the SDK's schemas, the tools' checks) is then bounded in depth. Walked without recursion.
+ */
+export function nestingProblem(value: unknown): string | undefined {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (item === null || typeof item !== 'object') continue;
+    if (depth + 1 > MAX_NESTING) {
+      return `the message is nested more than ${MAX_NESTING} levels deep (arrays and objects, in params, arguments, _meta or id); at most ${MAX_NESTING} are allowed`;
+    }
+    for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return undefined;
+}
+
 /** A JSON-RPC id as MCP has it: a string, or a whole number (a number past 2^53 is not one exactly). */
 export function isId(id: unknown): id is string | number {
   return typeof id === 'string' || Number.isSafeInteger(id);

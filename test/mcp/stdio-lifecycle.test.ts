@@ -132,6 +132,8 @@ describe('lines that are not a message', () => {
       '{"jsonrpc":"2.0","id":16,"method":"ping","params":{"_meta":{"progressToken":1.5}}}',
       '{"jsonrpc":"2.0","id":17,"result":{},"error":{"code":1,"message":"x"}}',
       '{"jsonrpc":"2.0","id":18,"error":{"message":"x"}}',
+      // Arguments nested 100,000 deep: read in linear time and refused before anything walks them.
+      `{"jsonrpc":"2.0","id":19,"method":"tools/call","params":{"name":"get_fear_and_greed_latest","arguments":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`,
     ];
     proc.child.stdin?.end(
       `${lines(initialize)}${notMessages.join('\n')}\n${lines({ jsonrpc: '2.0', id: 3, method: 'ping' })}`,
@@ -139,7 +141,22 @@ describe('lines that are not a message', () => {
     expect(await proc.exited).toEqual({ code: 0, signal: null });
     const messages = messagesOf(proc.stdout());
     const invalid = messages.filter((m) => m.error?.code === -32600);
-    expect(invalid.map((m) => m.id)).toEqual([null, null, null, 5, 6, 7, null, 14, null, null, 16, 17, 18]);
+    expect(invalid.map((m) => m.id)).toEqual([
+      null,
+      null,
+      null,
+      5,
+      6,
+      7,
+      null,
+      14,
+      null,
+      null,
+      16,
+      17,
+      18,
+      19,
+    ]);
     expect(invalid.map((m) => m.error.message.replace(/;.*/, ''))).toEqual([
       'Invalid Request: the message is a number, not an object',
       'Invalid Request: the message is null, not an object',
@@ -154,6 +171,7 @@ describe('lines that are not a message', () => {
       'Invalid Request: "params._meta.progressToken" is neither a string nor a whole number',
       'Invalid Request: it has "error", which a response does not carry (only jsonrpc, id, result)',
       'Invalid Request: "error" is not an object with a whole number "code" and a string "message"',
+      'Invalid Request: the message is nested more than 64 levels deep (arrays and objects, in params, arguments, _meta or id)',
     ]);
     expect(messages.find((m) => m.id === 3)?.result).toEqual({});
   });

@@ -13,12 +13,10 @@ import {
 import { readBytes } from '../../http/read-body.js';
 import type { HttpRefusal } from '../../http/refusal.js';
 import { clip } from '../../messages.js';
-import { MAX_REVISION_CHARS, notAMessage } from '../jsonrpc-message.js';
+import { MAX_REVISION_CHARS, nestingProblem, notAMessage } from '../jsonrpc-message.js';
 
 /** Largest request body: a tool call's arguments are a few hundred bytes. */
 export const MAX_REQUEST_BYTES = 256 * 1024;
-/** Deepest nesting of arrays and objects in a message; a tool call's arguments are flat. */
-const MAX_NESTING = 64;
 /** Most messages in one JSON-RPC batch (2025-03-26 and earlier: later revisions have none). */
 const MAX_BATCH_MESSAGES = 16;
 /** The first revision without JSON-RPC batches (dates compare as text). */
@@ -41,16 +39,13 @@ export async function readBody(req: IncomingMessage): Promise<Body> {
 }
 
 /**
- * Why a parsed body cannot be served, if it cannot: nesting past MAX_NESTING, or a batch under a
+ * Why a parsed body cannot be served, if it cannot: nesting too deep (nestingProblem), or a batch under a
  * revision without batches (`protocolVersion`, the MCP-Protocol-Version header), an empty batch or
  * one over MAX_BATCH_MESSAGES.
  */
 export function bodyRefusal(parsed: unknown, protocolVersion: string | undefined): HttpRefusal | undefined {
-  if (deeperThan(parsed, MAX_NESTING)) {
-    return invalid(
-      `The message is nested more than ${MAX_NESTING} levels deep (arrays and objects, in params, arguments, _meta or id); at most ${MAX_NESTING} are allowed.`,
-    );
-  }
+  const nested = nestingProblem(parsed);
+  if (nested !== undefined) return invalid(`${nested.charAt(0).toUpperCase()}${nested.slice(1)}.`);
   if (!Array.isArray(parsed)) return notMessageRefusal(parsed);
   // Batches only where the header names one revision that has them (Node joins repeated headers
   // with commas, which is no revision at all).
@@ -144,16 +139,4 @@ function notMessageRefusal(message: unknown, where = ''): HttpRefusal | undefine
 
 function invalid(message: string): HttpRefusal {
   return { status: 400, code: INVALID_REQUEST, message: `Invalid Request: ${message}` };
-}
-
-/** Whether `value` nests arrays and objects more than `limit` deep, walked without recursion. */
-function deeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop() as [unknown, number];
-    if (item === null || typeof item !== 'object') continue;
-    if (depth + 1 > limit) return true;
-    for (const child of Object.values(item)) stack.push([child, depth + 1]);
-  }
-  return false;
 }
