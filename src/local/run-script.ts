@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { counted, lines } from '../format/text.js';
 import { defineLocalTool, type ToolContext, ToolRefusal } from '../kit/define.js';
+import { MAX_NESTING, nestedDeeperThan } from '../kit/nesting.js';
 import { paramsObject } from '../kit/params.js';
 
 /** The longest script taken, in characters. */
@@ -82,11 +83,15 @@ export const runScriptTool = defineLocalTool({
       );
     }
     const over = answer.json.length > answer.resultChars;
+    const result: unknown = over ? null : JSON.parse(answer.json);
+    const deep = nestedDeeperThan(result);
     const note = over
       ? `The return value is ${answer.json.length.toLocaleString('en-US')} characters of JSON, over ${answer.resultChars.toLocaleString('en-US')}: return less (the figures, or the rows wanted).`
-      : logNote;
+      : deep
+        ? `The return value nests arrays and objects more than ${MAX_NESTING} levels deep: return something flatter.`
+        : logNote;
     return {
-      result: over ? null : JSON.parse(answer.json),
+      result: deep ? null : result,
       logs,
       calls,
       credits,

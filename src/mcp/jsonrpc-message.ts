@@ -5,29 +5,20 @@
  * answer with an invalid request (-32600) that names the rule.
  */
 import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+import { MAX_NESTING, nestedDeeperThan } from '../kit/nesting.js';
 import { clip } from '../messages.js';
 
 /** The longest protocol revision read (revisions are dates): a longer one is never echoed back. */
 export const MAX_REVISION_CHARS = 40;
 
-/** Deepest nesting of arrays and objects in a message; a tool call's arguments are flat. */
-const MAX_NESTING = 64;
-
 /**
  * Why a parsed message (or batch) is nested too deeply to be read further, if it is: what reads
- * it next (the SDK's schemas, the tools' checks) is then bounded in depth. Walked without recursion.
+ * it next (the SDK's schemas, the tools' checks) is then bounded in depth.
  */
 export function nestingProblem(value: unknown): string | undefined {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop() as [unknown, number];
-    if (item === null || typeof item !== 'object') continue;
-    if (depth + 1 > MAX_NESTING) {
-      return `the message is nested more than ${MAX_NESTING} levels deep (arrays and objects, in params, arguments, _meta or id); at most ${MAX_NESTING} are allowed`;
-    }
-    for (const child of Object.values(item)) stack.push([child, depth + 1]);
-  }
-  return undefined;
+  return nestedDeeperThan(value)
+    ? `the message is nested more than ${MAX_NESTING} levels deep (arrays and objects, in params, arguments, _meta or id); at most ${MAX_NESTING} are allowed`
+    : undefined;
 }
 
 /** A JSON-RPC id as MCP has it: a string, or a whole number (a number past 2^53 is not one exactly). */

@@ -231,6 +231,18 @@ describe('how a script ends', () => {
     );
   });
 
+  it('a return value nested past 64 levels is left out, with a note, in JSON and in text', async () => {
+    const code = 'let x = [];\nfor (let i = 0; i < 8000; i++) x = [x];\nreturn x;';
+    const result = await run({ code });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(scriptOf(result).result).toBeNull();
+    expect(scriptOf(result).note).toBe(
+      'The return value nests arrays and objects more than 64 levels deep: return something flatter.',
+    );
+    const text = await mcp.call('run_script', { code });
+    expect(textOf(text)).toMatch(/^Script ran: 0 calls, 0 credits\.\nResult: null\nThe return value nests/);
+  });
+
   it('its cap is never above what is left of the budget', async () => {
     const session = await startMcp(env({ SVC_CREDIT_BUDGET: '3' }));
     try {
