@@ -28,7 +28,10 @@ interface Leaf {
   index?: number;
 }
 
-/** The leaf of an object's `index`th field, `key`: found without a lookup when the last object met had it there too. */
+/**
+ * The leaf of an object's `index`th field, `key`: found without a lookup when the last object met
+ * here had the same field there (rows of one shape).
+ */
 function field(node: Leaf, index: number, key: string): Leaf {
   if (node.keys[index] === key) return node.kids[index] as Leaf;
   const at = child(node, key);

@@ -35,4 +35,5 @@ export type ScriptEnd =
 export type FromRunner =
   | { kind: 'ready' }
   | { kind: 'request'; id: number; request: HostRequest }
-  | ({ kind: 'done'; logs: string[]; logsDropped: number } & ScriptEnd);
+  /** The script's end; `threadEnds` when its thread exits after it (its runtime is not reusable). */
+  | ({ kind: 'done'; logs: string[]; logsDropped: number; threadEnds?: true } & ScriptEnd);

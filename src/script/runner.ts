@@ -3,8 +3,8 @@
  * as long as it runs, so that a script that never yields holds no other call up. The server keeps
  * what the guest cannot be trusted to: a bound on the calls a script makes and on those in flight at
  * once, a host timer that ends the script's calls at its deadline and terminates the thread soon
- * after (a builtin that never checks the interrupt cannot outlast it), and the end of the script only once every call it
- * started has ended, so that its answer says all it was charged.
+ * after (a builtin that never checks the interrupt cannot outlast it), and the end of the script
+ * only once every call it started has ended, so that its answer says all it was charged.
  */
 import { Worker } from 'node:worker_threads';
 import { packageFile } from '../package-files.js';
@@ -59,6 +59,8 @@ const THREAD_STACK_MB = 16;
 interface Thread {
   worker: Worker;
   scripts: number;
+  /** False once the thread has exited: an idle thread that exited is not given a script. */
+  alive: boolean;
 }
 
 export class ScriptRunner {
@@ -88,7 +90,7 @@ export class ScriptRunner {
     this.running++;
     this.owners.set(owner, mine + 1);
     try {
-      const thread = this.idle ?? (await startThread());
+      const thread = this.idle?.alive ? this.idle : await startThread();
       this.idle = undefined;
       thread.scripts++;
       const { outcome, reusable } = await runOn(thread.worker, code, host, this.limits, signal);
@@ -125,7 +127,11 @@ function startThread(): Promise<Thread> {
       // An error the thread did not catch ends it ('exit' follows): never the process. A script
       // running on it reads the error for its outcome (runOn).
       worker.on('error', () => {});
-      resolve({ worker, scripts: 0 });
+      const thread = { worker, scripts: 0, alive: true };
+      worker.once('exit', () => {
+        thread.alive = false;
+      });
+      resolve(thread);
     };
     worker.on('message', ready);
     worker.once('error', reject);
@@ -169,9 +175,9 @@ function runOn(
     const listen = (message: FromRunner) => {
       if (message.kind === 'request') calls.take(message.id, message.request);
       else if (message.kind === 'done') {
-        const { kind: _, logs, logsDropped, ...end } = message;
+        const { kind: _, logs, logsDropped, threadEnds, ...end } = message;
         ended = { end: end as ScriptEnd, logs, logsDropped };
-        finish(true);
+        finish(threadEnds !== true);
       }
     };
     const exited = () => finish(false);

@@ -169,6 +169,7 @@ class Run {
       kind: 'done',
       logs: this.logs,
       logsDropped: this.logsDropped,
+      threadEnds: true,
       ok: false,
       failure: overflow ? 'stack' : 'error',
       message: overflow

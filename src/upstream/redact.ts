@@ -48,7 +48,7 @@ function patternsOf(apiKey: string): { found: RegExp; literal: RegExp; pattern: 
 export function redactKey<T>(value: T, raw: string, apiKey: string): T {
   if (apiKey === '' || value === undefined) return value;
   const { found, literal, pattern } = patternsOf(apiKey);
-  // Every spelling but the key as written has a backslash: text without one is searched for that alone.
+  // Every spelling but the key as written has a backslash: text without one needs only that search.
   if (!(raw.includes('\\') ? found : literal).test(raw)) return value;
   return cleanCopy(value, (text) => text.replace(pattern, REDACTED)) as T;
 }

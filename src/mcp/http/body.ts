@@ -39,9 +39,9 @@ export async function readBody(req: IncomingMessage): Promise<Body> {
 }
 
 /**
- * Why a parsed body cannot be served, if it cannot: nesting too deep (nestingProblem), or a batch under a
- * revision without batches (`protocolVersion`, the MCP-Protocol-Version header), an empty batch or
- * one over MAX_BATCH_MESSAGES.
+ * Why a parsed body cannot be served, if it cannot: nesting too deep (nestingProblem), or a batch
+ * under a revision without batches (`protocolVersion`, the MCP-Protocol-Version header), an empty
+ * batch or one over MAX_BATCH_MESSAGES.
  */
 export function bodyRefusal(parsed: unknown, protocolVersion: string | undefined): HttpRefusal | undefined {
   const nested = nestingProblem(parsed);
