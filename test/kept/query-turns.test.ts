@@ -134,12 +134,16 @@ describe('owners querying at once', () => {
   it('wait 16 at most, 12 of one owner: more are answered busy at once', async () => {
     const before = await figures();
     // A runaway only the thread's end stops holds the engine for 1.3 s while the rest are asked.
-    const theirs = all(stranger, [UNSTOPPABLE, ...Array(13).fill('SELECT 1 AS one')]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const theirs = [UNSTOPPABLE, ...Array(13).fill('SELECT 1 AS one')].map((sql) =>
+      stranger.call('query_data', { sql, format: 'json' }),
+    );
+    // Their thirteenth waiting is answered busy at once: all fourteen have then reached the queue,
+    // with no fixed pause that a busy machine could outlast.
+    await Promise.race(theirs);
     const mine = await all(other, Array(6).fill('SELECT 1 AS one'));
     const full = 'The query engine is busy (16 queries are waiting already; retry in a moment).';
     expect(mine.map(textOf).filter((t) => t === full)).toHaveLength(2);
-    const texts = [...mine, ...(await theirs)].map(textOf);
+    const texts = [...mine, ...(await Promise.all(theirs))].map(textOf);
     expect(texts.filter((t) => t === mineWaiting)).toHaveLength(2);
     // The operator sees each busy engine as a refusal for being busy, not as a call's bad input.
     const after = await figures();
