@@ -21,18 +21,31 @@ function placeOf(stack: unknown): string | undefined {
   return frame[2] === undefined ? `line ${line}` : `line ${line}, column ${frame[2]}`;
 }
 
-/** The failure a dumped guest error is; `parsing` when the script's code was being read. */
-export function guestError(dumped: unknown, code: string, limits: GuestLimits, parsing = false): Failure {
+/**
+ * The failure a dumped guest error is: `parsing` when the script's code was being read, `returning`
+ * when its return value was being made JSON.
+ */
+export function guestError(
+  dumped: unknown,
+  code: string,
+  limits: GuestLimits,
+  stage?: 'parsing' | 'returning',
+): Failure {
   // Out of memory, QuickJS may have no room left to make an error of: it throws nothing readable.
+  // Past the deadline, reading what was thrown was interrupted (a getter that never ends).
   const nothing = dumped === '' || dumped === null || dumped === undefined;
-  const thrown = nothing ? { name: 'InternalError', message: 'out of memory' } : dumped;
+  const lost = Date.now() > limits.deadline ? 'interrupted' : 'out of memory';
+  const thrown = nothing ? { name: 'InternalError', message: lost } : dumped;
   const error = (thrown && typeof thrown === 'object' ? thrown : { message: String(thrown) }) as {
     name?: unknown;
     message?: unknown;
     stack?: unknown;
   };
-  const name = typeof error.name === 'string' ? error.name : 'Error';
-  const message = typeof error.message === 'string' ? error.message : String(thrown);
+  // One of QuickJS's own ends that crossed back from a call the runner made into the guest comes
+  // as a plain Error that names it ("InternalError: interrupted").
+  const [, ownEnd] = /^InternalError: (.*)$/.exec(String(error.message)) ?? [];
+  const name = ownEnd !== undefined ? 'InternalError' : typeof error.name === 'string' ? error.name : 'Error';
+  const message = ownEnd ?? (typeof error.message === 'string' ? error.message : String(thrown));
   const place = placeOf(error.stack);
   const at = place ? ` at ${place}` : '';
   if (name === 'InternalError' && message === 'interrupted') {
@@ -56,11 +69,18 @@ export function guestError(dumped: unknown, code: string, limits: GuestLimits, p
       message: `The script's stack overflowed${at} (${limits.stackBytes / 1024} KB): recursion too deep; use a loop.`,
     };
   }
-  if (parsing && name === 'SyntaxError') {
+  if (stage === 'parsing' && name === 'SyntaxError') {
     const typescript = TYPESCRIPT.test(code)
       ? ' TypeScript is not taken: write plain JavaScript, without type annotations.'
       : '';
     return { ok: false, failure: 'syntax', message: `SyntaxError${at}: ${message}.${typescript}` };
+  }
+  if (stage === 'returning' && place === undefined) {
+    return {
+      ok: false,
+      failure: 'error',
+      message: `The script's return value could not be made JSON: ${name}: ${message}. Return plain data: no cycles, and a BigInt as a string (String(n)).`,
+    };
   }
   return { ok: false, failure: 'error', message: `The script failed${at}: ${name}: ${message}` };
 }

@@ -168,7 +168,7 @@ function runOn(
       worker.off('error', failed);
       // Every call the script started ends first: the answer then says all it was charged.
       void calls.settled().then(() => {
-        const outcome = { ...(ended ?? stopped('the script runner stopped')), calls: calls.count };
+        const outcome = { ...(ended ?? stopped('the script runner stopped')), calls: calls.made };
         resolve({ outcome, reusable: reusable && calls.count === calls.answered });
       });
     };
@@ -219,6 +219,10 @@ function stopped(message: string, failure: 'timeout' | 'error' = 'error'): Omit<
 class HostCalls {
   count = 0;
   answered = 0;
+  /** The calls made: those past the bound on calls are refused before they are. */
+  get made(): number {
+    return Math.min(this.count, this.limits.maxCalls);
+  }
   private inFlight = 0;
   private readonly queue: (() => void)[] = [];
   private readonly running = new Set<Promise<void>>();

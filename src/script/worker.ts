@@ -44,6 +44,8 @@ class Run {
   private seq = 0;
   private ended = false;
   private promise: QuickJSHandle | undefined;
+  /** The prelude's function that makes the return value JSON text (guest.ts). */
+  private toJson: QuickJSHandle | undefined;
 
   constructor(
     private readonly code: string,
@@ -63,10 +65,10 @@ class Run {
       this.failWith(prelude.error);
       return;
     }
-    prelude.value.dispose();
+    this.toJson = prelude.value;
     const evaluated = this.context.evalCode(wrapped(this.code), SCRIPT_FILE);
     if (evaluated.error) {
-      this.failWith(evaluated.error, true);
+      this.failWith(evaluated.error, 'parsing');
       return;
     }
     this.promise = evaluated.value;
@@ -139,9 +141,7 @@ class Run {
     if (!promise || this.ended) return;
     const state = this.context.getPromiseState(promise);
     if (state.type === 'fulfilled') {
-      const json = this.context.getString(state.value);
-      state.value.dispose();
-      this.end({ ok: true, json });
+      this.returned(state.value);
       return;
     }
     if (state.type === 'rejected') {
@@ -179,10 +179,23 @@ class Run {
     process.exit(0);
   }
 
-  private failWith(error: QuickJSHandle, parsing = false): void {
+  /** The script's end with its return value, made JSON text by the prelude's function, in the guest's bounds. */
+  private returned(value: QuickJSHandle): void {
+    const made = this.context.callFunction(this.toJson as QuickJSHandle, this.context.undefined, value);
+    value.dispose();
+    if (made.error) {
+      this.failWith(made.error, 'returning');
+      return;
+    }
+    const json = this.context.getString(made.value);
+    made.value.dispose();
+    this.end({ ok: true, json });
+  }
+
+  private failWith(error: QuickJSHandle, stage?: 'parsing' | 'returning'): void {
     const dumped = this.context.dump(error);
     error.dispose();
-    this.end(guestError(dumped, this.code, this.limits, parsing));
+    this.end(guestError(dumped, this.code, this.limits, stage));
   }
 
   private end(end: ScriptEnd): void {
@@ -192,6 +205,7 @@ class Run {
     for (const deferred of this.waiting.values()) deferred.dispose();
     this.waiting.clear();
     this.promise?.dispose();
+    this.toJson?.dispose();
     try {
       this.context.dispose();
       this.runtime.dispose();

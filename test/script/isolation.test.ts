@@ -111,7 +111,7 @@ describe('bounds', () => {
   });
 
   it('10,000 calls: the first 100 are made, the rest refused, each saying so', async () => {
-    const value = (await resultOf(
+    const result = await run(
       `
       const asked = [];
       for (let i = 0; i < 10000; i++) asked.push(tools.get_fear_and_greed_latest().then(() => 'ok', (e) => e.message));
@@ -119,11 +119,14 @@ describe('bounds', () => {
       return { ok: answers.filter((a) => a === 'ok').length, refused: answers.find((a) => a !== 'ok') };
     `,
       roomy,
-    )) as { ok: number; refused: string };
-    expect(value).toEqual({
+    );
+    const script = result.structuredContent as Script;
+    expect(script.result).toEqual({
       ok: 100,
       refused: 'Refused: a script makes at most 100 tool calls and queries.',
     });
+    // The answer counts the calls made, not those refused before they were made.
+    expect(script.calls).toBe(100);
   });
 
   it('huge logs are kept within their bound, the rest counted', async () => {
@@ -132,6 +135,56 @@ describe('bounds', () => {
     expect(script.logs.join('').length).toBeLessThanOrEqual(20_000);
     expect(script.logs[0]).toBe('line 0');
     expect(script.note).toMatch(/^[\d,]+ log lines past the bound not kept\.$/);
+  });
+});
+
+describe('what a script returns', () => {
+  it('is its own value, whatever the script replaced of JSON and promises', async () => {
+    for (const [code, value] of [
+      ["JSON.stringify = () => '{'; return 1;", 1],
+      ["JSON.stringify = () => '['.repeat(100000); return 2;", 2],
+      ["Promise.prototype.then = function () { return 'x'; }; return 3;", 3],
+      ['Promise.prototype.then = function () { return new Promise(() => {}); }; return 4;', 4],
+      ['delete globalThis.JSON; return 5;', 5],
+    ] as const) {
+      expect(await resultOf(code), code).toBe(value);
+    }
+    expect(await resultOf('return 6 * 7;')).toBe(42);
+  });
+
+  it('is null where JSON has no form for it, as for undefined', async () => {
+    for (const code of [
+      'return () => 1;',
+      "return Symbol('x');",
+      'return { toJSON() { return undefined; } };',
+      "return { toJSON() { return Symbol('x'); } };",
+    ]) {
+      expect(await resultOf(code), code).toBeNull();
+    }
+  });
+
+  it('that JSON cannot hold ends the script saying so, at no line the script lacks', async () => {
+    for (const [code, said] of [
+      ['return 1n;', /BigInt/],
+      ['const a = {}; a.a = a; return a;', /circular/],
+    ] as const) {
+      const result = await run(code);
+      expect(result.isError, code).toBe(true);
+      expect(textOf(result)).toMatch(/^The script's return value could not be made JSON: TypeError: /);
+      expect(textOf(result)).toMatch(said);
+      expect(textOf(result)).not.toMatch(/ at line /);
+    }
+  });
+
+  it('whose toJSON or thrown value never ends is stopped at the deadline, saying so', async () => {
+    for (const code of [
+      'Object.prototype.toJSON = () => { while (true) {} }; return { a: 1 };',
+      'throw new Proxy({}, { get() { while (true) {} } });',
+    ]) {
+      const result = await run(code);
+      expect(result.isError, code).toBe(true);
+      expect(textOf(result), code).toMatch(/^The script was stopped at its deadline/);
+    }
   });
 });
 
