@@ -64,33 +64,39 @@ export function lines(...parts: (string | undefined | false)[]): string {
   return parts.filter((p): p is string => typeof p === 'string' && p !== '').join('\n');
 }
 
-/** Line breaks of every kind. */
-const BREAK = /[\n\r\v\f\u0085\u2028\u2029]/;
-const BREAKS = /[\n\r\v\f\u0085\u2028\u2029]+/g;
+/**
+ * Line breaks of every kind, and the other control characters but tab (C0, DEL, C1): a terminal
+ * that shows the text (the CLI's) would take ESC and its kin as commands.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
+const BREAK_OR_CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
+const BREAKS_OR_CONTROLS = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]+/g;
 
-/** Whether an object holds a string with a line break, found once an object. */
+/** Whether an object holds a string with a line break or a control character, found once an object. */
 const broken = new WeakMap<object, boolean>();
 
-function hasBreak(value: unknown): boolean {
-  if (typeof value === 'string') return BREAK.test(value);
+function hasBreakOrControl(value: unknown): boolean {
+  if (typeof value === 'string') return BREAK_OR_CONTROL.test(value);
   if (typeof value !== 'object' || value === null) return false;
   let found = broken.get(value);
   if (found === undefined) {
-    found = Object.values(value).some(hasBreak);
+    found = Object.values(value).some(hasBreakOrControl);
     broken.set(value, found);
   }
   return found;
 }
 
 /**
- * Data as a text answer shows it: each string's line breaks made one space, so that what a third
- * party wrote (a token's name, a topic, an error message) stays on its line and cannot pass for a
- * line of the server's own (a next page, the cost). The data itself is not changed: what holds such
- * a string is copied, the rest is the same objects (and is walked once).
+ * Data as a text answer shows it: each string's line breaks and control characters made one space,
+ * so that what a third party wrote (a token's name, a topic, an error message) stays on its line
+ * and cannot pass for a line of the server's own (a next page, the cost), nor command a terminal.
+ * The data itself is not changed: what holds such a string is copied, the rest is the same objects
+ * (and is walked once).
  */
 export function oneLine<T>(value: T): T {
-  if (!hasBreak(value)) return value;
-  if (typeof value === 'string') return value.replace(BREAKS, ' ') as T;
+  if (!hasBreakOrControl(value)) return value;
+  if (typeof value === 'string') return value.replace(BREAKS_OR_CONTROLS, ' ') as T;
   if (Array.isArray(value)) return value.map(oneLine) as T;
   return Object.fromEntries(Object.entries(value as object).map(([key, item]) => [key, oneLine(item)])) as T;
 }

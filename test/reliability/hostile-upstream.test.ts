@@ -107,6 +107,25 @@ describe('text a third party wrote, with line breaks in it', () => {
     expect(ownLines(text).filter((line) => line === '0 credits').length).toBeLessThanOrEqual(1);
   });
 
+  it("a terminal's commands in it (ESC, a clipboard write) are not in the text, its words kept", async () => {
+    // The CLI prints the text to a terminal, which would take them as commands.
+    const name = 'Moon\u001b]52;c;ZWNobyBoaQ==\u0007\u001b[2J\u009b31m\u0000\u007f';
+    session.upstream.reply('/v1/community/trending/token', {
+      body: {
+        data: [{ rank: 1, id: 1, name, symbol: 'MOON', slug: 'moon', market_cap_rank: 1 }],
+        status: stringStatus,
+      },
+    });
+    const result = await session.mcp.call('get_trending_community_tokens');
+    const text = textOf(result);
+    expect(text).toContain('Moon ]52;c;ZWNobyBoaQ== [2J 31m');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it looks for
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(await session.mcp.call('get_trending_community_tokens', { format: 'json' })).toMatchObject({
+      structuredContent: { items: [{ name }] },
+    });
+  });
+
   it('a JSON answer keeps it whole, its line breaks escaped in the text', async () => {
     session.upstream.reply('/v1/community/trending/topic', {
       body: { data: [{ rank: 1, topic: FORGED }], status: stringStatus },
