@@ -12,6 +12,7 @@ import { startHttpServer, startMcp } from '../helpers/in-process.js';
 import { sample } from '../helpers/metrics.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { connectHttp, type HttpServer, type Session } from '../helpers/session.js';
+import { until } from '../helpers/until.js';
 
 const KEY_HEADER = 'X-SVC_PRO_API_KEY';
 
@@ -122,10 +123,11 @@ describe('owners querying at once', () => {
       expect(text, text).toMatch(/^The query (was stopped at its time bound|engine is busy)/);
   });
 
-  /** The server's counts of query_data's busy refusals and of its calls refused for their input. */
+  /** The server's calls in flight, and its counts of query_data's busy refusals and of its calls refused for their input. */
   const figures = async () => {
     const text = (await rawRequest(`${server.origin}/metrics`, { method: 'GET' })).text;
     return {
+      inFlight: sample(text, 'svc_mcp_tool_calls_in_flight') ?? 0,
       busy: sample(text, 'svc_mcp_refusals_total', { reason: 'busy' }) ?? 0,
       invalid: sample(text, 'svc_mcp_tool_calls_total', { tool: 'query_data', outcome: 'invalid' }) ?? 0,
     };
@@ -133,13 +135,19 @@ describe('owners querying at once', () => {
 
   it('wait 16 at most, 12 of one owner: more are answered busy at once', async () => {
     const before = await figures();
-    // A runaway only the thread's end stops holds the engine for 1.3 s while the rest are asked.
-    const theirs = [UNSTOPPABLE, ...Array(13).fill('SELECT 1 AS one')].map((sql) =>
-      stranger.call('query_data', { sql, format: 'json' }),
+    // A runaway only the thread's end stops holds the engine for 1.3 s while the rest are asked:
+    // asked first, and in the server before the others are sent, so that none of them runs before it.
+    const runaway = stranger.call('query_data', { sql: UNSTOPPABLE, format: 'json' });
+    await until(async () => (await figures()).inFlight >= 1);
+    const quick = Array.from({ length: 13 }, () =>
+      stranger.call('query_data', { sql: 'SELECT 1 AS one', format: 'json' }),
     );
+    const theirs = [runaway, ...quick];
     // Their thirteenth waiting is answered busy at once: all fourteen have then reached the queue,
     // with no fixed pause that a busy machine could outlast.
-    await Promise.race(theirs);
+    await new Promise((resolve) => {
+      for (const call of quick) void call.then((answer) => textOf(answer) === mineWaiting && resolve(answer));
+    });
     const mine = await all(other, Array(6).fill('SELECT 1 AS one'));
     const full = 'The query engine is busy (16 queries are waiting already; retry in a moment).';
     expect(mine.map(textOf).filter((t) => t === full)).toHaveLength(2);
