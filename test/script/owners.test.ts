@@ -6,9 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newStateDir, textOf } from '../helpers/cli.js';
+import { rawRequest } from '../helpers/http.js';
 import { startHttpServer } from '../helpers/in-process.js';
+import { sample } from '../helpers/metrics.js';
 import { type Sandbox, startTestSandbox } from '../helpers/sandbox.js';
 import { connectHttp, type HttpServer, type Session } from '../helpers/session.js';
+import { until } from '../helpers/until.js';
 
 const KEY_HEADER = 'X-SVC_PRO_API_KEY';
 
@@ -32,6 +35,12 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+/** The tool calls the server is answering now (its /metrics). */
+async function callsInFlight(): Promise<number> {
+  const text = (await rawRequest(`${server.origin}/metrics`, { method: 'GET' })).text;
+  return sample(text, 'svc_mcp_tool_calls_in_flight') ?? 0;
+}
+
 describe('scripts at once', () => {
   it("are two of one owner's at most: another's script runs meanwhile", async () => {
     const looping = Array.from({ length: 4 }, () => stranger.call('run_script', { code: 'while (true) {}' }));
@@ -52,7 +61,8 @@ describe('scripts at once', () => {
       const looping = [stranger, stranger, sessions[0], sessions[1]].map((s) =>
         (s as Session).call('run_script', { code: 'while (true) {}' }),
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The four are in the server before the fifth is sent, with no fixed pause a busy machine could outlast.
+      await until(async () => (await callsInFlight()) >= 4);
       const fifth = await (sessions[2] as Session).call('run_script', { code: 'return 1' });
       expect(fifth.isError).toBe(true);
       expect(textOf(fifth)).toMatch(/^4 scripts are running already; try again when one has ended\./);
