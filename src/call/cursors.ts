@@ -46,7 +46,10 @@ export async function storedPage(
   if (!result || result.tool !== tool.name) return GONE;
   const from = Number(row);
   const total = pages.count(result.data);
-  if (from < 1 || from >= total) {
+  if (from < 1) {
+    return { unservable: 'row 1 begins the first page, which the call itself answers and no cursor names' };
+  }
+  if (from >= total) {
     return {
       unservable: `row ${formatWhole(from + 1)} is past the kept result's ${formatWhole(total)} rows`,
     };

@@ -282,6 +282,14 @@ describe('a listing of more rows than one answer carries', () => {
     })) as CallToolResult;
     expect(beyond.isError).toBe(true);
     expect(textOf(beyond)).toMatch(/cannot be served: row 101 is past the kept result's 100 rows\./);
+    // Row 0 is no cursor's: the first page is the call's own answer.
+    const first0 = (await narrow.call('get_cryptocurrency_listings_latest', {
+      cursor: next.cursor.replace(/\.\d+$/, '.0'),
+    })) as CallToolResult;
+    expect(first0.isError).toBe(true);
+    expect(textOf(first0)).toMatch(
+      /cannot be served: row 1 begins the first page, which the call itself answers and no cursor names\./,
+    );
     // Another key on the same state directory: the result does not exist for it.
     const other = await startMcp(
       sandboxEnv(sandbox, 'sandbox-professional', { SVC_STATE_DIR: stateDir, SVC_NOW: NOW }),
