@@ -42,9 +42,8 @@ function plannedTable(calls: readonly z.output<typeof plannedCall>[], perCall: n
   >();
   for (const c of calls) {
     const cell = c.error !== undefined ? '-' : c.cached ? '0 (cached)' : undefined;
-    const note =
-      c.error ??
-      (c.within_limit === false ? `over the limit of ${perCall} per call. ${c.note}` : (c.note ?? ''));
+    const over = c.within_limit === false ? `over the limit of ${perCall} per call.` : undefined;
+    const note = c.error ?? [over, c.note].filter((part) => part !== undefined).join(' ');
     const key = JSON.stringify([c.tool, cell ?? c.credits, note]);
     const row = rows.get(key) ?? { tool: c.tool, calls: 0, credits: 0, cell: cell ?? '', note };
     row.calls += 1;
@@ -56,7 +55,7 @@ function plannedTable(calls: readonly z.output<typeof plannedCall>[], perCall: n
     [...rows.values()].map((r) => [
       r.tool,
       r.calls === 1 ? '' : String(r.calls),
-      r.cell === '' ? String(r.credits) : r.cell,
+      r.cell === '' ? formatNumber(r.credits) : r.cell,
       r.note,
     ]),
   );

@@ -184,6 +184,15 @@ describe('a call over the per-call limit, as a person would plan it', () => {
     return { seen, credits };
   }
 
+  it('a call over the limit with no plan that fits says so in its row, its figures grouped', async () => {
+    const result = await limited.call('estimate_cost', {
+      calls: [{ tool: 'run_script', arguments: { code: 'return 1', max_credits: 1e15 } }],
+    });
+    const text = textOf(result);
+    expect(text).toContain('run_script | 1,000,000,000,000,000 | over the limit of 25 per call.\n');
+    expect(text).not.toContain('undefined');
+  });
+
   it('leads with the price, then what is refused and why, then the calls that fit, which cover it', async () => {
     const result = await limited.call('estimate_cost', {
       calls: [{ tool: 'get_ohlcv_historical', arguments: YEAR }],
