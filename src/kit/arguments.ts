@@ -43,12 +43,12 @@ export function unknownMember(path: readonly PropertyKey[], key: string): string
   return `Unknown member "${clip(key, 40)}" in ${where(path)}; see the parameter's description for what it takes.`;
 }
 
-/** "Unknown parameter …: did you mean …? This endpoint takes: …" */
+/** "Unknown parameter …: did you mean …? This tool takes: …" */
 export function unknownParameter(schema: z.ZodObject, name: string): string {
   const allowed = Object.keys(schema.shape);
   const meant = closestName(name, allowed);
   const guess = meant === undefined ? '' : `: did you mean "${meant}"?`;
-  return `Unknown parameter "${clip(name, 40)}"${guess}${guess ? ' This' : '; this'} endpoint takes: ${allowed.length ? allowed.join(', ') : 'none'}.`;
+  return `Unknown parameter "${clip(name, 40)}"${guess}${guess ? ' This' : '; this'} tool takes: ${allowed.length ? allowed.join(', ') : 'none'}.`;
 }
 
 function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: Record<string, unknown>): string {

@@ -40,7 +40,7 @@ async function refusal(tool: string, args: Record<string, unknown>): Promise<str
 describe('a refused argument', () => {
   it('a mistyped parameter: the closest one the tool takes', async () => {
     expect(await refusal('get_cryptocurrency_quotes_latest', { symbl: 'BTC' })).toMatch(
-      /^Unknown parameter "symbl": did you mean "symbol"\? This endpoint takes: id, slug, symbol, /,
+      /^Unknown parameter "symbl": did you mean "symbol"\? This tool takes: id, slug, symbol, /,
     );
   });
 

@@ -41,7 +41,7 @@ describe('one-line errors, exit 2', () => {
     const run = await runCli(['call', 'get_cryptocurrency_quotes_latest', '{"symbl": "BTC"}']);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      'Unknown parameter "symbl": did you mean "symbol"? This endpoint takes: id, slug, symbol, convert, convert_id, skip_invalid, cursor, format.\n',
+      'Unknown parameter "symbl": did you mean "symbol"? This tool takes: id, slug, symbol, convert, convert_id, skip_invalid, cursor, format.\n',
     );
   });
 

@@ -110,7 +110,7 @@ describe('every tool refuses what its own schema forbids, sending nothing', () =
   it('names the caller chose are cut short in errors: an unknown 3 MB parameter, a 1 MB tool name', async () => {
     const longName = 'p'.repeat(3_000_000);
     const unknown = textOf(await mcp.call('get_fear_and_greed_latest', { [longName]: 1 }));
-    expect(unknown).toMatch(/^Unknown parameter "p{40}…"; this endpoint takes: format\.$/);
+    expect(unknown).toMatch(/^Unknown parameter "p{40}…"; this tool takes: format\.$/);
     const tool = textOf(await mcp.call('t'.repeat(1_000_000)));
     expect(tool.length).toBeLessThan(3000);
     expect(tool).toMatch(/^Unknown tool "t{100}…"/);

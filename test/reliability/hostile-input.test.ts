@@ -129,7 +129,7 @@ describe('names', () => {
       'get_fear_and_greed_historical',
       JSON.parse('{"__proto__": {"limit": 1}, "limit": 5}'),
     );
-    expect(text).toBe('Unknown parameter "__proto__"; this endpoint takes: start, limit, cursor, format.');
+    expect(text).toBe('Unknown parameter "__proto__"; this tool takes: start, limit, cursor, format.');
   });
 });
 
@@ -149,7 +149,7 @@ describe('over HTTP', () => {
           content: [
             {
               type: 'text',
-              text: 'Unknown parameter "__proto__"; this endpoint takes: start, limit, cursor, format.',
+              text: 'Unknown parameter "__proto__"; this tool takes: start, limit, cursor, format.',
             },
           ],
           isError: true,
@@ -175,7 +175,7 @@ describe.each(SESSION_KINDS)('__proto__ from the $client client over $transport'
       );
       expect(result.isError).toBe(true);
       expect(textOf(result)).toBe(
-        'Unknown parameter "__proto__"; this endpoint takes: start, limit, cursor, format.',
+        'Unknown parameter "__proto__"; this tool takes: start, limit, cursor, format.',
       );
       expect(sandbox.stats.requests).toBe(before);
     } finally {
