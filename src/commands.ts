@@ -122,7 +122,10 @@ const commands: Record<string, Command> = {
       ]);
       const tool = exposedTools(config).get(name);
       if (!tool) throw new UsageError(unknownToolMessage(name, config, '`svc-mcp tools` lists them.'));
-      const { callTool } = await import('./call/pipeline.js');
+      const [{ callTool }, { structuredJson }] = await Promise.all([
+        import('./call/pipeline.js'),
+        import('./call/results.js'),
+      ]);
       const { createServices } = await import('./services/index.js');
       const services = await createServices(config);
       try {
@@ -132,7 +135,7 @@ const commands: Record<string, Command> = {
           console.error(text);
           return 1;
         }
-        console.log(values.json ? JSON.stringify(result.structuredContent, null, 2) : text);
+        console.log(values.json ? structuredJson(result) : text);
         return 0;
       } finally {
         await services.close();

@@ -1,6 +1,6 @@
 /** How a tool call's answers and failures look to the client: text, structured data and `_meta`. */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { counted, namesWithin } from '../format/text.js';
+import { counted, jsonShown, namesWithin } from '../format/text.js';
 import type { KeptSummary } from '../kit/queries.js';
 
 /** What a result's `_meta` says about the answer: its cost and how fresh it is. */
@@ -79,7 +79,7 @@ export function costLine(meta: ResultMeta): string {
  */
 export function toolResult({ data, summarise, format, meta, rowName }: Presented): CallToolResult {
   const result = { structuredContent: data, _meta: { ...meta } };
-  if (format === 'json') return { content: [{ type: 'text', text: jsonText(data) }], ...result };
+  if (format === 'json') return { content: [{ type: 'text', text: jsonShown(data) }], ...result };
   const truncated = typeof data.truncated === 'string' ? data.truncated : undefined;
   const next = data.next === undefined ? undefined : `Next page: ${JSON.stringify(data.next)}`;
   const kept = data.kept === undefined ? undefined : keptLine(data.kept as KeptSummary, rowName);
@@ -89,12 +89,9 @@ export function toolResult({ data, summarise, format, meta, rowName }: Presented
   return { content: [{ type: 'text', text }], ...result };
 }
 
-/**
- * The data as one JSON text. JSON.stringify leaves U+2028 and U+2029 as they are; escaped, what a
- * third party wrote stays on its line wherever the text is shown, and parses the same.
- */
-function jsonText(data: Record<string, unknown>): string {
-  return JSON.stringify(data).replace(/[\u2028\u2029]/g, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
+/** A result's structured data as a person reads it: indented JSON, what a terminal would act on escaped. */
+export function structuredJson(result: CallToolResult): string {
+  return jsonShown(result.structuredContent, 2);
 }
 
 /** The column names a text answer lists at most, in characters; kept.columns has them all. */

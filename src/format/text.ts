@@ -87,6 +87,18 @@ function hasBreakOrControl(value: unknown): boolean {
   return found;
 }
 
+/** What JSON.stringify leaves as it is that a terminal or a line reader would act on: DEL, C1, U+2028, U+2029. */
+const UNESCAPED = /[\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * `value` as JSON text with those escaped too (as \uXXXX), so that what a third party wrote stays on
+ * its line and commands no terminal wherever the text is shown; it parses the same.
+ */
+export function jsonShown(value: unknown, indent?: number): string {
+  const json = JSON.stringify(value, null, indent) ?? 'null';
+  return json.replace(UNESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /**
  * Data as a text answer shows it: each string's line breaks and control characters made one space,
  * so that what a third party wrote (a token's name, a topic, an error message) stays on its line

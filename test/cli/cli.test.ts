@@ -13,6 +13,9 @@ import { SECRET_KEY } from '../helpers/secret.js';
 import { DEFAULT_TOOLS } from '../helpers/tool-names.js';
 
 const VERSION = JSON.parse(readFileSync(`${REPO_ROOT}/package.json`, 'utf8')).version as string;
+/** Control characters but tab and the line feed that ends a line, and the Unicode line breaks. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it looks for
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
 const FEAR_AND_GREED_LINE = /^Fear & Greed \d{1,3} – (Extreme Fear|Fear|Neutral|Greed|Extreme Greed)$/;
 
 describe('svc-mcp call', () => {
@@ -84,6 +87,30 @@ describe('svc-mcp call', () => {
     expect(Object.keys(data).sort()).toEqual(['update_time', 'value', 'value_classification']);
     expect(data.value).toBeGreaterThanOrEqual(0);
     expect(data.value).toBeLessThanOrEqual(100);
+  });
+
+  it("prints a third party's control characters as spaces in text, escaped with --json", async () => {
+    // A terminal would take them as commands: ESC starts a clipboard write and a clear, CSI too.
+    const name = 'Moon\u001b]52;c;ZWNobyBoaQ==\u0007\u001b[2J\u009b31m\u007f\u2028';
+    const upstream = await startFakeUpstream();
+    upstream.reply('/v1/community/trending/token', {
+      body: {
+        status: { error_code: '0', error_message: '', credit_count: 1 },
+        data: [{ rank: 1, id: 1, name, symbol: 'MOON', slug: 'moon', market_cap_rank: 1 }],
+      },
+    });
+    try {
+      const env = { SVC_API_KEY: SECRET_KEY, SVC_BASE_URL: upstream.url, SVC_STATE_DIR: newStateDir() };
+      const text = await runCli(['call', 'get_trending_community_tokens'], env);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toContain('Moon ]52;c;ZWNobyBoaQ== [2J 31m');
+      const json = await runCli(['call', 'get_trending_community_tokens', '--json'], env);
+      expect(json.code, json.stderr).toBe(0);
+      for (const printed of [text.stdout, json.stdout]) expect(printed).not.toMatch(CONTROLS);
+      expect(JSON.parse(json.stdout)).toMatchObject({ items: [{ name }] });
+    } finally {
+      await upstream.close();
+    }
   });
 
   it('--json with arguments', async () => {

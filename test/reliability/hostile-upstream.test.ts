@@ -65,6 +65,10 @@ describe('numbers a model would misread', () => {
   });
 });
 
+/** Control characters but tab and the line feed that ends a line. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it looks for
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
+
 describe('text a third party wrote, with line breaks in it', () => {
   // A token's name or a topic is anyone's to choose: its line breaks must not make lines of their
   // own, which a model would read as the server's (a next page, the cost).
@@ -119,11 +123,12 @@ describe('text a third party wrote, with line breaks in it', () => {
     const result = await session.mcp.call('get_trending_community_tokens');
     const text = textOf(result);
     expect(text).toContain('Moon ]52;c;ZWNobyBoaQ== [2J 31m');
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it looks for
-    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
-    expect(await session.mcp.call('get_trending_community_tokens', { format: 'json' })).toMatchObject({
-      structuredContent: { items: [{ name }] },
-    });
+    expect(text).not.toMatch(CONTROLS);
+    // A JSON text escapes them all: JSON.stringify leaves DEL and the C1 ones as they are.
+    const json = await session.mcp.call('get_trending_community_tokens', { format: 'json' });
+    expect(json).toMatchObject({ structuredContent: { items: [{ name }] } });
+    expect(textOf(json)).not.toMatch(CONTROLS);
+    expect(JSON.parse(textOf(json))).toEqual(json.structuredContent);
   });
 
   it('a JSON answer keeps it whole, its line breaks escaped in the text', async () => {
