@@ -7,15 +7,12 @@ import module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { newStateDir, REPO_ROOT, runCli, spawnCli } from '../helpers/cli.js';
+import { CONTROLS, newStateDir, REPO_ROOT, runCli, spawnCli } from '../helpers/cli.js';
 import { startFakeUpstream } from '../helpers/fake-upstream.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { DEFAULT_TOOLS } from '../helpers/tool-names.js';
 
 const VERSION = JSON.parse(readFileSync(`${REPO_ROOT}/package.json`, 'utf8')).version as string;
-/** Control characters but tab and the line feed that ends a line, and the Unicode line breaks. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it looks for
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
 const FEAR_AND_GREED_LINE = /^Fear & Greed \d{1,3} – (Extreme Fear|Fear|Neutral|Greed|Extreme Greed)$/;
 
 describe('svc-mcp call', () => {

@@ -87,6 +87,10 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** Control characters but tab and the line feed that ends a line, and the Unicode line breaks: what no text shown to a person or a terminal may hold of a third party's. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it looks for
+export const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
+
 /** The text of a tool result's blocks, joined. */
 export function textOf(result: CallToolResult): string {
   return result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');

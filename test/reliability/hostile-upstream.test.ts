@@ -5,7 +5,7 @@
  * shows; memory stays bounded.
  */
 import { describe, expect, it } from 'vitest';
-import { textOf } from '../helpers/cli.js';
+import { CONTROLS, textOf } from '../helpers/cli.js';
 import { useFakeUpstreamSession } from '../helpers/fake-session.js';
 import { SECRET_KEY } from '../helpers/secret.js';
 import { okStatus, stringStatus } from '../helpers/upstream-shapes.js';
@@ -64,10 +64,6 @@ describe('numbers a model would misread', () => {
     expect(textOf(result)).toMatch(/^The service answered in an unexpected shape \(value: /);
   });
 });
-
-/** Control characters but tab and the line feed that ends a line. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it looks for
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
 
 describe('text a third party wrote, with line breaks in it', () => {
   // A token's name or a topic is anyone's to choose: its line breaks must not make lines of their
