@@ -78,6 +78,14 @@ export function byTime(points) {
   return [...seen.values()].sort((a, b) => a.time - b.time);
 }
 
+/**
+ * Text put into markup as the text it is: a token's symbol or a label is anyone's to write, and read
+ * as tags it could run script in this frame, which speaks to the host.
+ */
+export function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 /** Show a message in place of a chart (no data, or a result this view does not draw). */
 export function showMessage(text) {
   document.getElementById('message').textContent = text;

@@ -4,7 +4,7 @@
  * metrics history; the top of the listings with their 24 h change.
  */
 import { AreaSeries, HistogramSeries, LineSeries } from 'lightweight-charts';
-import { byTime, connect, reportSize, showMessage, toSeconds } from './bridge.mjs';
+import { byTime, connect, escapeHtml, reportSize, showMessage, toSeconds } from './bridge.mjs';
 import { COLORS, legendOnCrosshair, newChart, short, when } from './chart.mjs';
 
 const TOP = 15;
@@ -58,7 +58,7 @@ function listings(items) {
     const change = q.percent_change_24h ?? 0;
     const width = (Math.abs(change) / widest) * 50;
     const bar = `<span class="bar" style="${change < 0 ? `right:50%;background:${COLORS.down}` : `left:50%;background:${COLORS.up}`};width:${width}%"></span>`;
-    return `<tr><td>${a.symbol}</td><td class="num">${short(q.price)}</td><td class="num">${short(q.market_cap)}</td><td class="change">${bar}<span class="label">${change > 0 ? '+' : ''}${change.toFixed(2)}%</span></td></tr>`;
+    return `<tr><td>${escapeHtml(a.symbol)}</td><td class="num">${short(q.price)}</td><td class="num">${short(q.market_cap)}</td><td class="change">${bar}<span class="label">${change > 0 ? '+' : ''}${change.toFixed(2)}%</span></td></tr>`;
   });
   document.getElementById('chart').innerHTML =
     `<table><thead><tr><th>Asset</th><th>Price</th><th>Market cap</th><th>24 h</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;

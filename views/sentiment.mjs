@@ -4,7 +4,7 @@
  * for their histories (fear and greed 20/40/60/80; altcoin season 25/75).
  */
 import { LineSeries } from 'lightweight-charts';
-import { byTime, connect, reportSize, showMessage, toSeconds } from './bridge.mjs';
+import { byTime, connect, escapeHtml, reportSize, showMessage, toSeconds } from './bridge.mjs';
 import { COLORS, legendOnCrosshair, newChart, when } from './chart.mjs';
 
 const FEAR_AND_GREED_BANDS = [20, 40, 60, 80];
@@ -21,11 +21,11 @@ function gauge(value, label, title) {
     return `<path d="M ${100 + 90 * Math.cos(a0)} ${100 - 90 * Math.sin(a0)} A 90 90 0 0 1 ${100 + 90 * Math.cos(a1)} ${100 - 90 * Math.sin(a1)}" stroke="${color}" stroke-width="16" fill="none"/>`;
   };
   document.getElementById('chart').innerHTML =
-    `<svg viewBox="0 0 200 130" role="img" aria-label="${title} ${value}">
+    `<svg viewBox="0 0 200 130" role="img" aria-label="${escapeHtml(`${title} ${value}`)}">
     ${arc(0, 25, COLORS.down)}${arc(25, 50, '#ffb74d')}${arc(50, 75, '#c0ca33')}${arc(75, 100, COLORS.up)}
     <line x1="100" y1="100" x2="${x}" y2="${y}" stroke="${COLORS.text}" stroke-width="4" stroke-linecap="round"/>
     <circle cx="100" cy="100" r="6" fill="${COLORS.text}"/>
-    <text x="100" y="124" text-anchor="middle" font-size="16" fill="${COLORS.text}">${Math.round(value)} – ${label}</text>
+    <text x="100" y="124" text-anchor="middle" font-size="16" fill="${COLORS.text}">${escapeHtml(`${Math.round(value)} – ${label}`)}</text>
   </svg>`;
 }
 

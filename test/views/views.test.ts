@@ -178,3 +178,34 @@ describe.skipIf(!found)('views in a browser', () => {
     30_000,
   );
 });
+
+describe.skipIf(!found)("a third party's text in a view", () => {
+  // A token's symbol and the service's labels are anyone's to write: shown as text, never as markup,
+  // which in the view's frame could run script that speaks to the host for it.
+  const MARKUP = '<img src="x" onerror="document.body.dataset.ran = 1">';
+
+  it.each([
+    ['get_cryptocurrency_listings_latest', { limit: 20 }, 'overview', 'tbody tr'],
+    ['get_fear_and_greed_latest', {}, 'sentiment', 'svg text'],
+    ['get_altcoin_season_index_latest', {}, 'sentiment', 'svg text'],
+  ] as const)('%s shows it as text', async (tool, args, view, where) => {
+    const result = (await mcp.call(tool, args)) as CallToolResult;
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const data = structuredClone(result.structuredContent) as Record<string, unknown>;
+    if (Array.isArray(data.items)) (data.items[0] as { symbol: string }).symbol = MARKUP;
+    else if ('value_classification' in data) data.value_classification = MARKUP;
+    else data.season = MARKUP;
+    const { contents } = await mcp.client.readResource({ uri: `ui://svc-mcp/${view}.html` });
+    const html = (contents[0] as { text: string }).text;
+    await page.evaluate(([h, input, r]) => (globalThis as unknown as HostPage).showView(h, input, r), [
+      html,
+      args,
+      { ...result, structuredContent: data },
+    ] as const);
+    const frame = (await (await page.$('iframe'))?.contentFrame()) as Frame;
+    await expect.poll(() => frame.locator(where).count()).toBeGreaterThan(0);
+    expect(await frame.locator(where).first().textContent()).toContain(MARKUP);
+    expect(await frame.locator('img').count()).toBe(0);
+    expect(await frame.evaluate('document.body.dataset.ran')).toBeUndefined();
+  });
+});
