@@ -28,7 +28,8 @@ import { cursorArguments, firstCheck, isCursorAlone, type StoredPage, storedPage
 import { fitToAnswer } from './cut.js';
 import { cursorRefusal } from './estimate.js';
 import { answerAsSent, type EndpointData, type FetchContext } from './fetch.js';
-import { answerPage, keptTableOf, summaryOf } from './paging.js';
+import { summaryOf } from './page-answer.js';
+import { answerPage, keptTableOf } from './paging.js';
 import { RefusedCall } from './refused.js';
 import { errorResult, type ResultMeta, toolResult } from './results.js';
 import { contextOf, describeFailure } from './tool-context.js';
