@@ -78,6 +78,19 @@ export function calendarStep(start: number, unit: CalendarUnit, step: 1 | -1): n
   }
 }
 
+/**
+ * The starts of a series' periods: calendar periods, or fixed steps of `period` seconds from the
+ * Unix epoch. `start(t)` is the period containing t; `next(s, k)` the one after (1) or before (-1).
+ */
+export function periodSteps(period: CalendarUnit | number) {
+  if (typeof period === 'number')
+    return { start: (t: number) => floorTo(t, period), next: (s: number, k: 1 | -1) => s + k * period };
+  return {
+    start: (t: number) => calendarStart(t, period),
+    next: (s: number, k: 1 | -1) => calendarStep(s, period, k),
+  };
+}
+
 /** Epoch numbers above this are milliseconds (1e11 seconds is the year 5138; 1e11 ms is 1973). */
 const MILLISECONDS_FROM = 1e11;
 

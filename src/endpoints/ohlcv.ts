@@ -4,6 +4,7 @@
  * (`complete: false`) and in the text ("so far").
  */
 import { z } from 'zod';
+import { type CalendarUnit, DAY, floorTo, isoSeconds, periodSteps } from '../calendar.js';
 import { currencyLabel, formatMoney, formatPrice } from '../format/numbers.js';
 import { seriesText } from '../format/series.js';
 import { formatTime, lines, table } from '../format/text.js';
@@ -16,6 +17,7 @@ import { historyByPlan, plansFrom } from '../kit/plans.js';
 import { quoteEntry, quoteOf } from '../kit/quotes.js';
 import { CALENDAR_INTERVALS, intervalSeconds, seriesServiceParams } from '../kit/series.js';
 import { recordsOf } from '../kit/shapes.js';
+import { parseTime } from '../kit/time.js';
 import {
   currencyParams,
   exactlyOne,
@@ -52,6 +54,35 @@ const spacingFitsCandle: Rule = (value, add) => {
       path: 'interval',
       message: 'must be daily or longer with daily candles; for hourly candles send time_period=hourly',
     });
+};
+
+/**
+ * A range no candle opens in is refused before it is sent, free: time_start is exclusive (a daily
+ * candle counting from its date), so time_start and time_end on one candle's start give none. The
+ * refusal names the time_start that gives the candle the range begins in.
+ */
+const candleInRange: Rule = (value, add) => {
+  const p = value as { time_start?: string | number; time_end?: string | number; time_period?: string };
+  if (p.time_start === undefined || p.time_end === undefined) return;
+  const [start, end] = [parseTime(p.time_start), parseTime(p.time_end)];
+  if (start === undefined || end === undefined || start > end) return;
+  const daily = p.time_period !== 'hourly';
+  const interval = candleInterval(value);
+  const steps = periodSteps(
+    (CALENDAR_INTERVALS as readonly string[]).includes(interval)
+      ? (interval as CalendarUnit)
+      : intervalSeconds(interval),
+  );
+  const opens = steps.start(daily ? floorTo(start, DAY) : start);
+  if (steps.next(opens, 1) <= end) return;
+  const at = (t: number) => (daily ? isoSeconds(t).slice(0, 10) : isoSeconds(t));
+  const how = daily
+    ? 'time_start is exclusive, and a daily candle counts from its date'
+    : 'time_start is exclusive';
+  add({
+    path: 'time_start',
+    message: `no candle opens after it and by time_end (${how}): for the candle that opens at ${at(opens)}, send time_start=${at(steps.next(opens, -1))}`,
+  });
 };
 
 /**
@@ -158,6 +189,7 @@ export const ohlcvHistorical = defineEndpoint({
     timeOrder,
     exactlyOne('id', 'slug', 'symbol'),
     spacingFitsCandle,
+    candleInRange,
   ),
   // The service's own spacing is daily whatever the candle: the tool sends its own.
   serviceParams: {

@@ -85,6 +85,38 @@ describe('a refused argument', () => {
       'Invalid value for "interval": must be daily or longer with daily candles; for hourly candles send time_period=hourly.',
     );
   });
+
+  it('a range no candle opens in (time_start is exclusive): the time_start that gives the one meant', async () => {
+    expect(
+      await refusal('get_ohlcv_historical', {
+        symbol: 'BTC',
+        time_start: '2026-11-20',
+        time_end: '2026-11-20',
+      }),
+    ).toBe(
+      'Invalid value for "time_start": no candle opens after it and by time_end (time_start is exclusive, and a daily candle counts from its date): for the candle that opens at 2026-11-20, send time_start=2026-11-19.',
+    );
+    expect(
+      await refusal('get_ohlcv_historical', {
+        symbol: 'BTC',
+        time_period: 'hourly',
+        time_start: '2026-11-20T10:30:00Z',
+        time_end: '2026-11-20T10:59:00Z',
+      }),
+    ).toBe(
+      'Invalid value for "time_start": no candle opens after it and by time_end (time_start is exclusive): for the candle that opens at 2026-11-20T10:00:00Z, send time_start=2026-11-20T09:00:00Z.',
+    );
+    // What it gives is that candle, the one asked for.
+    const result = await mcp.call('get_ohlcv_historical', {
+      symbol: 'BTC',
+      time_start: '2026-11-19',
+      time_end: '2026-11-20',
+      format: 'json',
+    });
+    const quotes = (result.structuredContent as { items: { quotes: { time_open: string }[] }[] }).items[0]
+      ?.quotes;
+    expect(quotes?.map((q) => q.time_open)).toEqual(['2026-11-20T00:00:00.000Z']);
+  });
 });
 
 describe('an unknown asset', () => {

@@ -13,6 +13,7 @@ export {
   isoSeconds,
   MINUTE,
   monthsBefore,
+  periodSteps,
 } from '../../calendar.js';
 
 /** Quotes are kept every 5 minutes: the grid of the historical endpoints. */

@@ -8,14 +8,13 @@ import { type Candle, candleOver, volumeOver } from '../market/candles.js';
 import { circulatingSupply, priceAt, totalSupply, volume24h } from '../market/model.js';
 import {
   type CalendarUnit,
-  calendarStart,
-  calendarStep,
   DAY,
   floorTo,
   HOUR,
   historyStart,
   iso,
   MINUTE,
+  periodSteps,
 } from '../market/time.js';
 import type { history as endpoints } from '../service/index.js';
 import { intervalSeconds } from '../service/time.js';
@@ -45,15 +44,7 @@ function firstData(a: Asset, now: number): number {
 
 /** Step starts: calendar periods, or fixed steps from the Unix epoch. */
 function stepper(interval: string) {
-  if (CALENDAR.has(interval)) {
-    const unit = interval as CalendarUnit;
-    return {
-      start: (t: number) => calendarStart(t, unit),
-      next: (s: number, k: 1 | -1) => calendarStep(s, unit, k),
-    };
-  }
-  const step = intervalSeconds(interval);
-  return { start: (t: number) => floorTo(t, step), next: (s: number, k: 1 | -1) => s + k * step };
+  return periodSteps(CALENDAR.has(interval) ? (interval as CalendarUnit) : intervalSeconds(interval));
 }
 
 /**
