@@ -3,7 +3,9 @@
  * its authorizer and its progress handler; the tables' shells and their rows; one query run under
  * its deadline, read-only, its rows bounded.
  */
+
 import type sqlite3InitModule from '@sqlite.org/sqlite-wasm';
+import { addStatistics } from './engine-functions.js';
 import { insertRows } from './engine-insert.js';
 import type { EngineErrorCode, EngineLimits, QueryReply, TableRef, ToEngine } from './engine-protocol.js';
 import { revive } from './revive.js';
@@ -99,6 +101,7 @@ export function openDatabase(): Db {
   capi.sqlite3_limit(db, capi.SQLITE_LIMIT_LENGTH, limits.maxValueBytes);
   capi.sqlite3_limit(db, capi.SQLITE_LIMIT_SQL_LENGTH, MAX_SQL_BYTES);
   capi.sqlite3_progress_handler(db, PROGRESS_STEPS, () => (Date.now() > now.deadline ? 1 : 0), 0);
+  addStatistics(sqlite3, db);
   capi.sqlite3_set_authorizer(
     db,
     (_, code, arg1, arg2) => {

@@ -26,7 +26,7 @@ export const queryData = defineLocalTool({
   toolset: 'analysis',
   inDefault: true,
   summary:
-    'SQL over what earlier answers kept: each list or history answer names its table and columns (kept). One SQLite SELECT: joins, GROUP BY, window functions.',
+    'SQL over what earlier answers kept: each list or history answer names its table and columns (kept). One SQLite SELECT: joins, GROUP BY, window functions, stddev.',
   input: paramsObject({
     sql: z
       .string()

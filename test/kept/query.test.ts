@@ -159,6 +159,46 @@ describe('a month of hourly candles for ten assets, kept as a table', () => {
       expect.any(String),
     ]);
   });
+
+  it('the standard deviation and variance a model writes, by group and over a window', async () => {
+    const rowsOf = async (sql: string) => {
+      const result = await query(sql);
+      expect(result.isError, textOf(result)).toBeFalsy();
+      return (result.structuredContent as Rows).rows;
+    };
+    // 1, 2, 3, 4 (a NULL and text that is no number left out): sample variance 5/3, population 5/4.
+    const [stats] = await rowsOf(
+      `SELECT stddev(column1), stdev(column1), stddev_samp(column1), stddev_pop(column1), variance(column1), var_samp(column1), var_pop(column1)
+       FROM (VALUES (1), (2), (NULL), ('x'), (3), (4))`,
+    );
+    const expected = [5 / 3, 5 / 3, 5 / 3, 5 / 4].map(Math.sqrt).concat([5 / 3, 5 / 3, 5 / 4]);
+    expected.forEach((value, i) => {
+      expect(stats?.[i]).toBeCloseTo(value, 12);
+    });
+    expect(await rowsOf('SELECT stddev(column1), stddev_pop(column1) FROM (VALUES (7))')).toEqual([
+      [null, 0],
+    ]);
+    const sliding = await rowsOf(
+      'SELECT stddev_pop(column1) OVER (ORDER BY column1 ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM (VALUES (1), (3), (7))',
+    );
+    [0, 1, 2].forEach((value, i) => {
+      expect(sliding[i]?.[0]).toBeCloseTo(value, 12);
+    });
+    // Hourly volatility per asset: the population's by name, and by hand.
+    const [byHand = [], byName = []] = await Promise.all(
+      ['sqrt(avg(ret * ret) - avg(ret) * avg(ret))', 'stddev_pop(ret)'].map((figure) =>
+        rowsOf(
+          `WITH r AS (SELECT symbol, quote_usd_close / lag(quote_usd_close) OVER (PARTITION BY symbol ORDER BY time_open) - 1 AS ret FROM ${kept.table})
+           SELECT symbol, ${figure} FROM r WHERE ret IS NOT NULL GROUP BY symbol ORDER BY symbol`,
+        ),
+      ),
+    );
+    expect(byName).toHaveLength(10);
+    byName.forEach(([symbol, value], i) => {
+      expect(symbol).toBe(byHand[i]?.[0]);
+      expect(value).toBeCloseTo(byHand[i]?.[1] as number, 10);
+    });
+  });
 });
 
 describe('a query that cannot run says what would', () => {
