@@ -1,7 +1,8 @@
 /**
  * Why a query gave no rows, in one line that leads on: the caller's tables for an unknown one, a
- * table's columns for an unknown column, SQLite's own words and the place for a syntax error, and
- * for a table that expired, the call that would fetch it again with its price.
+ * table's columns for an unknown column, SQLite's own words and the place for a syntax error (with
+ * SQLite's form of another dialect's function or syntax the query used), and for a table that
+ * expired, the call that would fetch it again with its price.
  */
 
 import { formatNumber } from '../format/numbers.js';
@@ -62,6 +63,50 @@ function sqliteLine(failure: Failure, sql: string): string {
   return `SQLite: ${words}, at character ${formatNumber(at + 1)} ("${clip(sql.slice(at), 30)}").`;
 }
 
+/** Other dialects' functions a model writes, and SQLite's forms of what they do. */
+const FUNCTIONS = new Map([
+  [
+    'date_trunc',
+    "date(x) for the day, strftime('%Y-%m-%d %H:00', x) for the hour, strftime('%Y-%m', x) for the month",
+  ],
+  ['now', "datetime('now')"],
+  ['getdate', "datetime('now')"],
+  ['greatest', 'max(a, b, …)'],
+  ['least', 'min(a, b, …)'],
+  ['datediff', 'julianday(b) - julianday(a), in days'],
+  ['dateadd', "datetime(x, '+1 day') (or '-7 days', '+1 hour')"],
+  ['date_add', "datetime(x, '+1 day') (or '-7 days', '+1 hour')"],
+  ['to_char', 'strftime(format, x)'],
+  ['to_timestamp', "datetime(x, 'unixepoch')"],
+  ['unix_timestamp', 'unixepoch(x)'],
+  ['len', 'length(x)'],
+  ['nvl', 'coalesce(x, y)'],
+  ['isnull', 'coalesce(x, y)'],
+  ['stdevp', 'stddev_pop(x)'],
+  ['varp', 'var_pop(x)'],
+]);
+
+/** Other dialects' syntax a model writes, found in the SQL of a syntax error, and SQLite's form. */
+const FORMS: readonly (readonly [RegExp, string])[] = [
+  [/::\s*[a-z]/i, 'CAST(x AS TEXT) (or REAL, INTEGER), not ::'],
+  [/\bilike\b/i, 'LIKE, which ignores the case of ASCII letters, not ILIKE'],
+  [/^\s*select\s+top\s+\d/i, 'LIMIT n at the end, not TOP n'],
+  [/\bextract\s*\(/i, "strftime('%H', x) (%d, %m, %Y, %w too), not EXTRACT"],
+  [/\binterval\s+'/i, "datetime(x, '-7 days') (or '+1 hour', 'start of month'), not INTERVAL"],
+];
+
+/** SQLite's form of another dialect's function or syntax the query used, when it did: " In SQLite: …." */
+function inSqlite(failure: Failure, sql: string): string {
+  const unknown = /^no such function: (\w+)/.exec(failure.message)?.[1]?.toLowerCase();
+  const form =
+    unknown !== undefined
+      ? FUNCTIONS.get(unknown)
+      : failure.code === 'syntax'
+        ? FORMS.find(([pattern]) => pattern.test(sql))?.[1]
+        : undefined;
+  return form === undefined ? '' : ` In SQLite: ${form}.`;
+}
+
 export async function queryRefusal(failure: Failure, sql: string, context: ToolContext): Promise<string> {
   const live = failure.tables.filter((t) => t.expires > failure.now);
   switch (failure.code) {
@@ -78,7 +123,7 @@ export async function queryRefusal(failure: Failure, sql: string, context: ToolC
       return `${sqliteLine(failure, sql)} ${which.length > 0 ? `${columnsLine(which)}.` : tablesLine(live)}`;
     }
     case 'syntax':
-      return `${sqliteLine(failure, sql)} Send one SELECT in SQLite's dialect.`;
+      return `${sqliteLine(failure, sql)}${inSqlite(failure, sql)} Send one SELECT in SQLite's dialect.`;
     case 'denied': {
       // A schema change is named by the statement's own first words (DROP TABLE, CREATE INDEX),
       // a statement that is no query by its first word (REINDEX).
@@ -107,6 +152,6 @@ export async function queryRefusal(failure: Failure, sql: string, context: ToolC
     case 'failed':
       return `The query engine failed (${failure.message}); try again.`;
     default:
-      return sqliteLine(failure, sql);
+      return `${sqliteLine(failure, sql)}${inSqlite(failure, sql)}`;
   }
 }

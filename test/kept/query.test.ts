@@ -246,6 +246,27 @@ describe('a query that cannot run says what would', () => {
     );
   });
 
+  it("another dialect's form gives SQLite's for it", async () => {
+    expect(textOf(await query("SELECT date_trunc('day', '2026-11-20T10:00:00Z')"))).toBe(
+      `SQLite: no such function: date_trunc, at character 8 ("date_trunc('day', '2026-11-20T…"). In SQLite: date(x) for the day, strftime('%Y-%m-%d %H:00', x) for the hour, strftime('%Y-%m', x) for the month.`,
+    );
+    expect(textOf(await query('SELECT greatest(1, 2)'))).toMatch(/\. In SQLite: max\(a, b, …\)\.$/);
+    expect(textOf(await query("SELECT '2026-11-20'::date"))).toBe(
+      `SQLite: unrecognized token: ":", at character 20 ("::date"). In SQLite: CAST(x AS TEXT) (or REAL, INTEGER), not ::. Send one SELECT in SQLite's dialect.`,
+    );
+    expect(textOf(await query("SELECT 'a' ILIKE 'A'"))).toMatch(
+      /\. In SQLite: LIKE, which ignores the case of ASCII letters, not ILIKE\. Send one SELECT in SQLite's dialect\.$/,
+    );
+    expect(textOf(await query('SELECT TOP 5 1'))).toMatch(/\. In SQLite: LIMIT n at the end, not TOP n\. /);
+    expect(textOf(await query("SELECT EXTRACT(hour FROM '2026-11-20T10:00:00Z')"))).toMatch(
+      /\. In SQLite: strftime\('%H', x\) \(%d, %m, %Y, %w too\), not EXTRACT\. /,
+    );
+    // A function SQLite has, misused: its own words alone.
+    expect(textOf(await query('SELECT max()'))).toBe(
+      'SQLite: wrong number of arguments to function max(), at character 8 ("max()").',
+    );
+  });
+
   it('an expired table says so, and gives the call that fetches it again with its price', async () => {
     const { table } = (
       (await mcp.call('get_fear_and_greed_historical', { limit: 7, format: 'json' })).structuredContent as {
