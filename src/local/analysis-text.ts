@@ -22,7 +22,9 @@ function shortTime(iso: string | null | undefined, hourly: boolean): string {
   return hourly ? `${day} ${iso.slice(11, 16)}` : day;
 }
 
-const whole = (value: number | null) => (value === null ? 'n/a' : `${Math.round(value)}%`);
+/** A percent to the whole one, or under 1% to two decimals: a stablecoin's figures are not all "0%". */
+const percent = (value: number | null) =>
+  value === null ? 'n/a' : `${Math.abs(value) < 1 && value !== 0 ? value.toFixed(2) : Math.round(value)}%`;
 const ratio = (value: number | null) => (value === null ? 'n/a' : value.toFixed(2));
 
 /** "ETH -12.4% over 90 days, volatility 58%, max drawdown -31% (12 Sep → 3 Oct)". */
@@ -32,8 +34,8 @@ function headline(a: AssetFigures, span: string, hourly: boolean): string {
   const drawdown =
     a.max_drawdown_pct === null || a.max_drawdown_pct === 0
       ? 'no drawdown'
-      : `max drawdown ${whole(a.max_drawdown_pct)} (${shortTime(a.drawdown_peak_time, hourly)} → ${shortTime(a.drawdown_trough_time, hourly)})`;
-  return `${a.symbol} ${formatPercent(a.return_pct)} ${span}, volatility ${whole(a.volatility_pct)}, ${drawdown}`;
+      : `max drawdown ${percent(a.max_drawdown_pct)} (${shortTime(a.drawdown_peak_time, hourly)} → ${shortTime(a.drawdown_trough_time, hourly)})`;
+  return `${a.symbol} ${formatPercent(a.return_pct)} ${span}, volatility ${percent(a.volatility_pct)}, ${drawdown}`;
 }
 
 function figuresTable(assets: readonly AssetFigures[], benchmark: string): string {
@@ -42,8 +44,8 @@ function figuresTable(assets: readonly AssetFigures[], benchmark: string): strin
     assets.map((a) => [
       a.symbol,
       formatPercent(a.return_pct),
-      whole(a.volatility_pct),
-      whole(a.max_drawdown_pct),
+      percent(a.volatility_pct),
+      percent(a.max_drawdown_pct),
       a.rsi_14 === null ? 'n/a' : String(Math.round(a.rsi_14)),
       a.sma['50'] === null || a.last === null ? 'n/a' : formatPercent((a.last.close / a.sma['50'] - 1) * 100),
       ratio(a.correlation),

@@ -308,6 +308,23 @@ describe('the text', () => {
     expect(lines).toContain('Correlation | ETH | SOL | XRP | DOGE | ADA | BNB | TRX | LINK | DOT | LTC');
     expect(text).toMatch(/\nDaily closes in USD, 90 complete candles an asset; against BTC\.\n/);
   });
+
+  it("a stablecoin's figures under 1% keep their digits, as its return does", async () => {
+    const mcp = await server();
+    const result = await mcp.call('analyze_assets', { symbol: 'USDT', format: 'json' });
+    const [usdt] = (
+      result.structuredContent as { assets: { volatility_pct: number; max_drawdown_pct: number }[] }
+    ).assets;
+    expect(Math.abs(usdt?.volatility_pct ?? 1)).toBeLessThan(1);
+    expect(Math.abs(usdt?.max_drawdown_pct ?? 1)).toBeLessThan(1);
+    const [headline, , row] = firstText(await mcp.call('analyze_assets', { symbol: 'USDT' })).split('\n');
+    const volatility = usdt?.volatility_pct.toFixed(2);
+    const drawdown = usdt?.max_drawdown_pct.toFixed(2);
+    expect(headline).toMatch(
+      new RegExp(`, volatility ${volatility}%, max drawdown ${drawdown}% \\(\\d+ [A-Z][a-z]{2} → `),
+    );
+    expect(row).toMatch(new RegExp(`^USDT \\| [+-]0\\.\\d\\d% \\| ${volatility}% \\| ${drawdown}% \\| `));
+  });
 });
 
 describe('bad input', () => {
