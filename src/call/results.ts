@@ -97,10 +97,20 @@ export function structuredJson(result: CallToolResult): string {
 /** The column names a text answer lists at most, in characters; kept.columns has them all. */
 const COLUMNS_SHOWN_CHARS = 600;
 
-/** "7,440 candles kept as ohlcv_3f9k until 14:20 UTC: query them with query_data, free. Columns: …" */
+/** An expiry this far off or more is said with its day: a table kept for a day is not kept "until" now. */
+const DAY_SHOWN_FROM_MS = 12 * 3_600_000;
+
+/**
+ * "7,440 candles kept as ohlcv_3f9k until 14:20 UTC: query them with query_data, free. Columns: …",
+ * and "until 2026-11-30 12:35 UTC" for a table kept 12 hours or more.
+ */
 export function keptLine(kept: KeptSummary, rowName = 'row'): string {
   const shown = namesWithin(Object.keys(kept.columns), COLUMNS_SHOWN_CHARS, ' (kept.columns)');
-  const until = kept.expires.slice(11, 16);
+  const time = kept.expires.slice(11, 16);
+  const until =
+    Date.parse(kept.expires) - Date.now() >= DAY_SHOWN_FROM_MS
+      ? `${kept.expires.slice(0, 10)} ${time}`
+      : time;
   const them = kept.rows === 1 ? 'it' : 'them';
   return `${counted(kept.rows, rowName)} kept as ${kept.table} until ${until} UTC: query ${them} with query_data (SQL), free. Columns: ${shown}.`;
 }

@@ -86,6 +86,19 @@ describe('a month of hourly candles for ten assets, kept as a table', () => {
     );
   });
 
+  it('a table kept for a day says until which day, not only the hour', async () => {
+    const args = { date: '2026-11-20', limit: 3 };
+    const json = await mcp.call('get_cryptocurrency_listings_historical', { ...args, format: 'json' });
+    const { expires } = (json.structuredContent as { kept: Kept }).kept;
+    expect(Date.parse(expires) - Date.now()).toBeGreaterThan(23 * HOUR);
+    const text = textOf(await mcp.call('get_cryptocurrency_listings_historical', args));
+    const [, until] =
+      /^3 assets kept as listings_[0-9a-z]{4} until (\d{4}-\d\d-\d\d \d\d:\d\d) UTC: query them/m.exec(
+        text,
+      ) ?? [];
+    expect(Math.abs(Date.parse(`${until}Z`) - Date.parse(expires))).toBeLessThan(2 * 60_000);
+  });
+
   it('a GROUP BY per symbol gives the counts and maxima of every page, free, with nothing sent', async () => {
     const before = requests();
     const result = await query(

@@ -40,7 +40,7 @@ async function everything(session: Session) {
   const text = JSON.stringify(answers)
     .replaceAll(stateDirs[sessions.indexOf(session)]!, '<state>')
     .replace(/[\w-]{16}(\.\d+\\?")/g, '<result>$1')
-    .replace(/\b([a-z][a-z0-9_]*)_[0-9a-z]{4}( until )\d\d:\d\d UTC/g, '$1_<id>$2<time>')
+    .replace(/\b([a-z][a-z0-9_]*)_[0-9a-z]{4}( until )(?:\d{4}-\d\d-\d\d )?\d\d:\d\d UTC/g, '$1_<id>$2<time>')
     .replace(/(\\?"table\\?":\\?"[a-z][a-z0-9_]*)_[0-9a-z]{4}/g, '$1_<id>')
     .replace(/(\\?"expires\\?":\\?")[\dT:.Z-]+/g, '$1<time>');
   return JSON.parse(text.replace(/<state>\/ledger\.(json|sqlite)/g, 'file'));
