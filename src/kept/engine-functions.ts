@@ -14,15 +14,27 @@ type Db = InstanceType<Sqlite3['oo1']['DB']>;
 /** The state's bytes: the count, the mean and the sum of squared distances from it, as doubles. */
 const STATE_BYTES = 24;
 
-/** What each name gives from a group's count and sum of squared distances. */
-const FIGURES: Record<string, (n: number, m2: number) => number | null> = {
-  stddev: (n, m2) => (n > 1 ? Math.sqrt(m2 / (n - 1)) : null),
-  stdev: (n, m2) => (n > 1 ? Math.sqrt(m2 / (n - 1)) : null),
-  stddev_samp: (n, m2) => (n > 1 ? Math.sqrt(m2 / (n - 1)) : null),
-  stddev_pop: (n, m2) => (n > 0 ? Math.sqrt(m2 / n) : null),
-  variance: (n, m2) => (n > 1 ? m2 / (n - 1) : null),
-  var_samp: (n, m2) => (n > 1 ? m2 / (n - 1) : null),
-  var_pop: (n, m2) => (n > 0 ? m2 / n : null),
+/** A figure from a group's count and sum of squared distances; null when it has too few values. */
+type Figure = (n: number, m2: number) => number | null;
+
+const sampleVariance: Figure = (n, m2) => (n > 1 ? m2 / (n - 1) : null);
+const populationVariance: Figure = (n, m2) => (n > 0 ? m2 / n : null);
+const deviation =
+  (variance: Figure): Figure =>
+  (n, m2) => {
+    const v = variance(n, m2);
+    return v === null ? null : Math.sqrt(v);
+  };
+
+/** What each name gives. */
+const FIGURES: Record<string, Figure> = {
+  stddev: deviation(sampleVariance),
+  stdev: deviation(sampleVariance),
+  stddev_samp: deviation(sampleVariance),
+  stddev_pop: deviation(populationVariance),
+  variance: sampleVariance,
+  var_samp: sampleVariance,
+  var_pop: populationVariance,
 };
 
 /** A value as the figures count it: a finite number, or none. */

@@ -3,7 +3,6 @@
  * its authorizer and its progress handler; the tables' shells and their rows; one query run under
  * its deadline, read-only, its rows bounded.
  */
-
 import type sqlite3InitModule from '@sqlite.org/sqlite-wasm';
 import { addStatistics } from './engine-functions.js';
 import { insertRows } from './engine-insert.js';
