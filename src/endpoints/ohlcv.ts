@@ -58,13 +58,15 @@ const spacingFitsCandle: Rule = (value, add) => {
 
 /**
  * A range no candle opens in is refused before it is sent, free: time_start is exclusive (a daily
- * candle counting from its date), so time_start and time_end on one candle's start give none. The
- * refusal names the time_start that gives the candle the range begins in.
+ * candle counting from its date), so time_start and time_end on one candle's start give none, and
+ * so does today's date without time_end (the range then runs to now, on the clock the other time
+ * checks read). The refusal names the time_start that gives the candle the range begins in.
  */
 const candleInRange: Rule = (value, add) => {
   const p = value as { time_start?: string | number; time_end?: string | number; time_period?: string };
-  if (p.time_start === undefined || p.time_end === undefined) return;
-  const [start, end] = [parseTime(p.time_start), parseTime(p.time_end)];
+  if (p.time_start === undefined) return;
+  const start = parseTime(p.time_start);
+  const end = p.time_end === undefined ? Math.floor(Date.now() / 1000) : parseTime(p.time_end);
   if (start === undefined || end === undefined || start > end) return;
   const daily = p.time_period !== 'hourly';
   const interval = candleInterval(value);
@@ -81,7 +83,7 @@ const candleInRange: Rule = (value, add) => {
     : 'time_start is exclusive';
   add({
     path: 'time_start',
-    message: `no candle opens after it and by time_end (${how}): for the candle that opens at ${at(opens)}, send time_start=${at(steps.next(opens, -1))}`,
+    message: `no candle opens after it and by ${p.time_end === undefined ? 'now' : 'time_end'} (${how}): for the candle that opens at ${at(opens)}, send time_start=${at(steps.next(opens, -1))}`,
   });
 };
 

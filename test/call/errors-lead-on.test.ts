@@ -106,6 +106,12 @@ describe('a refused argument', () => {
     ).toBe(
       'Invalid value for "time_start": no candle opens after it and by time_end (time_start is exclusive): for the candle that opens at 2026-11-20T10:00:00Z, send time_start=2026-11-20T09:00:00Z.',
     );
+    // Without time_end the range runs to now: from today's date, a daily candle opens tomorrow.
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    expect(await refusal('get_ohlcv_historical', { symbol: 'BTC', time_start: today })).toBe(
+      `Invalid value for "time_start": no candle opens after it and by now (time_start is exclusive, and a daily candle counts from its date): for the candle that opens at ${today}, send time_start=${yesterday}.`,
+    );
     // What it gives is that candle, the one asked for.
     const result = await mcp.call('get_ohlcv_historical', {
       symbol: 'BTC',
