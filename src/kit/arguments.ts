@@ -84,6 +84,9 @@ function problemOf(issue: z.core.$ZodIssue, value: unknown, field: z.ZodType | u
     case 'invalid_value':
       return `${shown} is not ${bounds ?? 'one of its values'}`;
     case 'invalid_type':
+      // A number for text (an id a model took for one): the same value, quoted, is what is taken.
+      if (typeof value === 'number' && issue.expected === 'string')
+        return `${shown} is a number; it takes text: send "${shown}"`;
       if (typeof value === 'number') return `${shown} is not ${bounds ?? expectedWords(issue.expected)}`;
       return `must be ${bounds ?? expectedWords(issue.expected)}, not ${typeWords(value)} (${shown})`;
     case 'too_big':

@@ -76,6 +76,15 @@ describe('a refused argument', () => {
     );
   });
 
+  it('a number where text is taken: the same, quoted', async () => {
+    expect(await refusal('get_post_comments', { post_id: 317807035 })).toBe(
+      'Invalid value for "post_id": 317807035 is a number; it takes text: send "317807035".',
+    );
+    expect(await refusal('convert_price', { amount: 1, symbol: 1 })).toBe(
+      'Invalid value for "symbol": 1 is a number; it takes text: send "1".',
+    );
+  });
+
   it('a value another parameter takes: named with it', async () => {
     expect(await refusal('get_ohlcv_historical', { symbol: 'BTC', time_period: 'weekly' })).toBe(
       'Invalid value for "time_period": "weekly" is not one of daily, hourly; interval takes it: send interval=weekly.',
