@@ -104,7 +104,7 @@ export const fearAndGreedHistorical = defineEndpoint({
     const oldestFirst = [...whole.items].reverse().map((v) => ({ time: v.timestamp, value: v.value }));
     return seriesText(data.items, {
       headline: () =>
-        `Fear & Greed ${latest.value} – ${latest.value_classification} on ${formatTime(latest.timestamp, true)}; ${whole.items.length} daily values: ${describeSeries(oldestFirst, String, { dateOnly: true, changeIn: 'points' })}`,
+        `Fear & Greed ${latest.value} – ${latest.value_classification} on ${formatTime(latest.timestamp, true)} at 00:00 UTC (its value now: get_fear_and_greed_latest); ${whole.items.length} daily values: ${describeSeries(oldestFirst, String, { dateOnly: true, changeIn: 'points' })}`,
       header: ['Date', 'Value', 'Label'],
       row: (v) => [formatTime(v.timestamp, true), String(v.value), v.value_classification],
       one: (v) => `Fear & Greed on ${formatTime(v.timestamp, true)}: ${v.value} – ${v.value_classification}`,

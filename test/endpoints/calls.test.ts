@@ -104,6 +104,13 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
       expect(data<{ items: unknown[] }>(paged).items).toEqual(ten.items.slice(3, 6));
     });
 
+    it('historical: its headline says each value is the day’s at 00:00 UTC, and where the value now is', async () => {
+      const text = expectAnswer(await mcp.call('get_fear_and_greed_historical', { limit: 3 }), 'headline');
+      expect(text.split('\n')[0]).toMatch(
+        /^Fear & Greed \d+ – [A-Za-z ]+ on \d{4}-\d{2}-\d{2} at 00:00 UTC \(its value now: get_fear_and_greed_latest\); 3 daily values: first /,
+      );
+    });
+
     it('historical with limit=500: every value in one text page, a row each, then the service may have more', async () => {
       const result = await mcp.call('get_fear_and_greed_historical', { limit: 500 });
       const text = expectAnswer(result, 'limit 500');
