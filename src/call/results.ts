@@ -30,7 +30,7 @@ export interface ResultMeta {
 export function errorResult(message: string, credits = 0): CallToolResult {
   const charged =
     credits > 0
-      ? `\n${counted(credits, 'credit')} charged: the request was sent, and the service may have charged it.`
+      ? `\n${counted(credits, 'credit')} charged, for the requests the call sent before it ended: the service charges a request that reaches it, answered or not.`
       : '';
   return { content: [{ type: 'text', text: `${message}${charged}` }], isError: true, _meta: { credits } };
 }

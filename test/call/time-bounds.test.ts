@@ -34,7 +34,7 @@ describe('SVC_TIMEOUT_MS=2000', () => {
     // The second attempt gets what is left of the 4 s; a third could not start in time.
     expect(fake.upstream.requests.length - before).toBe(2);
     expect(text).toBe(
-      "The service did not answer within the 4 s a call's requests may take (after 2 attempts). Try again shortly; if the service is this slow, raise SVC_TIMEOUT_MS (now 2000, at most 120000).\n1 credit charged: the request was sent, and the service may have charged it.",
+      "The service did not answer within the 4 s a call's requests may take (after 2 attempts). Try again shortly; if the service is this slow, raise SVC_TIMEOUT_MS (now 2000, at most 120000).\n1 credit charged, for the requests the call sent before it ended: the service charges a request that reaches it, answered or not.",
     );
   });
 });

@@ -119,6 +119,19 @@ describe('a script of tool calls', () => {
     expect(sandbox.stats.requests - before).toBe(2);
   });
 
+  it('a script that fails after paid calls says what they were charged, not that they may have been', async () => {
+    const result = await run({
+      max_credits: 2,
+      code: 'for (let i = 0; i < 3; i++) await tools.get_fear_and_greed_latest(); return 1;',
+    });
+    expect(result.isError).toBe(true);
+    expect(credits(result)).toBe(2);
+    expect(textOf(result).split('\n').slice(1)).toEqual([
+      '3 calls, 2 credits.',
+      '2 credits charged, for the requests the call sent before it ended: the service charges a request that reaches it, answered or not.',
+    ]);
+  });
+
   it('get_credit_usage books each call to its tool and counts the script as a call', async () => {
     const session = await startMcp(env());
     try {
