@@ -39,13 +39,14 @@ export function seriesCredits(startExclusive = false) {
   });
 }
 
-/** Heading line of one asset's series: first, last, min, max and change of its first currency. */
+/** Heading line of one asset's series: first, last, min, max and change of its first currency (dated by day alone with `dateOnly`). */
 export function seriesLine(
   a: { name: string; symbol: string },
   points: { time: string; value: number }[],
   currency: string,
   what: string,
+  dateOnly = false,
 ): string {
   const money = (v: number) => formatPrice(v, currency);
-  return `${a.name} (${a.symbol}) ${what} in ${currencyLabel(currency)}, ${points.length} points: ${describeSeries(points, money)}`;
+  return `${a.name} (${a.symbol}) ${what} in ${currencyLabel(currency)}, ${points.length} points: ${describeSeries(points, money, { dateOnly })}`;
 }

@@ -138,13 +138,17 @@ type OhlcvSeries = z.infer<typeof ohlcvSeries>;
 function candlesText(a: OhlcvSeries, all: OhlcvSeries, length: CandleLength, what: string): string {
   const cur = a.quotes[0]?.quote[0]?.currency ?? 'USD';
   const money = (v: number | undefined) => formatPrice(v, cur);
+  // A close is dated as its candle: a day's by its date, an hour's by the minute it closes.
+  const daily = length === 'daily';
   const closes = all.quotes.flatMap((c) =>
-    c.quote[0]?.close === undefined ? [] : [{ time: c.time_open, value: c.quote[0].close }],
+    c.quote[0]?.close === undefined
+      ? []
+      : [{ time: daily ? c.time_open : (c.time_close ?? c.time_open), value: c.quote[0].close }],
   );
   const row = (c: (typeof a.quotes)[number]) => {
     const q = c.quote[0];
     const open = length === 'daily' ? ' (today, so far)' : ' (this hour, so far)';
-    const time = `${formatTime(c.time_open, length === 'daily')}${c.complete ? '' : open}`;
+    const time = `${formatTime(c.time_open, daily)}${c.complete ? '' : open}`;
     return [
       time,
       money(q?.open),
@@ -155,7 +159,7 @@ function candlesText(a: OhlcvSeries, all: OhlcvSeries, length: CandleLength, wha
     ];
   };
   return seriesText(a.quotes, {
-    headline: () => seriesLine(a, closes, cur, what),
+    headline: () => seriesLine(a, closes, cur, what, daily),
     header: ['Open time', 'Open', 'High', 'Low', 'Close', 'Volume'],
     row,
     one: (c) => {

@@ -105,3 +105,28 @@ describe("the service's own limit: the indices answer 10 values with both bounds
     expect(data.next).toBeUndefined();
   });
 });
+
+describe('a candle’s close is dated as the candle it closes', () => {
+  type Candles = {
+    items: { quotes: { time_open: string; time_close: string; quote: { close: number }[] }[] }[];
+  };
+  const first = async (args: Record<string, unknown>) => {
+    const result = await session.call('get_ohlcv_historical', { symbol: 'BTC', count: 3, ...args });
+    const candle = (result.structuredContent as Candles).items[0]!.quotes[0]!;
+    const close = (result.structuredContent as Candles).items[0]!.quotes[0]!.quote[0]!.close;
+    const shown = /first \$([\d,.]+) \(([^)]+)\)/.exec(textOf(result).split('\n')[0]!);
+    expect(Number(shown?.[1]?.replaceAll(',', '')), textOf(result)).toBeCloseTo(close, 2);
+    return { candle, when: shown?.[2] };
+  };
+
+  it('a daily close by its candle’s date, not the midnight it opened at', async () => {
+    const { candle, when } = await first({});
+    expect(when).toBe(candle.time_open.slice(0, 10));
+  });
+
+  it('an hourly close by the minute its candle closes', async () => {
+    const { candle, when } = await first({ time_period: 'hourly' });
+    expect(when).toBe(`${candle.time_close.slice(0, 10)} ${candle.time_close.slice(11, 16)} UTC`);
+    expect(candle.time_close.slice(14, 16)).toBe('59');
+  });
+});
