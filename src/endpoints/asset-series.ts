@@ -4,7 +4,7 @@
  */
 
 import { currencyLabel, formatPrice } from '../format/numbers.js';
-import { describeSeries } from '../format/series.js';
+import { describeSeries, type SeriesPoint } from '../format/series.js';
 import { perItems } from '../kit/credits.js';
 import { enumParam, intParam } from '../kit/params.js';
 import { expectedPoints, MAX_SERIES_COUNT, SERIES_COUNT_TEXT, type SeriesRange } from '../kit/series.js';
@@ -39,14 +39,13 @@ export function seriesCredits(startExclusive = false) {
   });
 }
 
-/** Heading line of one asset's series: first, last, min, max and change of its first currency (dated by day alone with `dateOnly`). */
+/** Heading line of one asset's series: first, last, min, max and change of its first currency. */
 export function seriesLine(
   a: { name: string; symbol: string },
-  points: { time: string; value: number }[],
+  points: SeriesPoint[],
   currency: string,
   what: string,
-  dateOnly = false,
 ): string {
   const money = (v: number) => formatPrice(v, currency);
-  return `${a.name} (${a.symbol}) ${what} in ${currencyLabel(currency)}, ${points.length} points: ${describeSeries(points, money, { dateOnly })}`;
+  return `${a.name} (${a.symbol}) ${what} in ${currencyLabel(currency)}, ${points.length} points: ${describeSeries(points, money)}`;
 }

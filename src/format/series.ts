@@ -5,6 +5,8 @@ import { formatTime, lines, table } from './text.js';
 export interface SeriesPoint {
   time: string | number;
   value: number;
+  /** What the point is said to be of, in place of its time (a candle's span). */
+  label?: string;
 }
 
 /**
@@ -25,7 +27,7 @@ export function describeSeries(
     if (p.value < min.value) min = p;
     if (p.value > max.value) max = p;
   }
-  const at = (p: SeriesPoint) => formatTime(p.time, dateOnly);
+  const at = (p: SeriesPoint) => p.label ?? formatTime(p.time, dateOnly);
   const difference = last.value - first.value;
   const change =
     changeIn === 'points'

@@ -107,26 +107,29 @@ describe("the service's own limit: the indices answer 10 values with both bounds
 });
 
 describe('a candle’s close is dated as the candle it closes', () => {
-  type Candles = {
-    items: { quotes: { time_open: string; time_close: string; quote: { close: number }[] }[] }[];
-  };
-  const first = async (args: Record<string, unknown>) => {
+  type Candles = { items: { quotes: { time_open: string; quote: { close: number }[] }[] }[] };
+  /** The headline's first and last closes, and the candles they are of. */
+  const ends = async (args: Record<string, unknown>) => {
     const result = await session.call('get_ohlcv_historical', { symbol: 'BTC', count: 3, ...args });
-    const candle = (result.structuredContent as Candles).items[0]!.quotes[0]!;
-    const close = (result.structuredContent as Candles).items[0]!.quotes[0]!.quote[0]!.close;
-    const shown = /first \$([\d,.]+) \(([^)]+)\)/.exec(textOf(result).split('\n')[0]!);
-    expect(Number(shown?.[1]?.replaceAll(',', '')), textOf(result)).toBeCloseTo(close, 2);
-    return { candle, when: shown?.[2] };
+    const candles = (result.structuredContent as Candles).items[0]!.quotes;
+    const headline = textOf(result).split('\n')[0]!;
+    const shown = /first \$([\d,.]+) \(([^)]+)\), last \$[\d,.]+ \(([^)]+)\)/.exec(headline);
+    expect(Number(shown?.[1]?.replaceAll(',', '')), headline).toBeCloseTo(candles[0]!.quote[0]!.close, 2);
+    return { first: candles[0]!.time_open, last: candles.at(-1)!.time_open, shown: [shown?.[2], shown?.[3]] };
   };
 
-  it('a daily close by its candle’s date, not the midnight it opened at', async () => {
-    const { candle, when } = await first({});
-    expect(when).toBe(candle.time_open.slice(0, 10));
+  it('a daily close by its candle’s date, not the midnight it opened at; today’s so far', async () => {
+    const { first, last, shown } = await ends({});
+    expect(shown).toEqual([first.slice(0, 10), `${last.slice(0, 10)}, so far`]);
   });
 
-  it('an hourly close by the minute its candle closes', async () => {
-    const { candle, when } = await first({ time_period: 'hourly' });
-    expect(when).toBe(`${candle.time_close.slice(0, 10)} ${candle.time_close.slice(11, 16)} UTC`);
-    expect(candle.time_close.slice(14, 16)).toBe('59');
+  it('an hourly close by its candle’s hour, from open to close; this hour’s so far', async () => {
+    const { first, last, shown } = await ends({ time_period: 'hourly' });
+    const hour = (iso: string) => Number(iso.slice(11, 13));
+    const hh = (n: number) => String(n % 24).padStart(2, '0');
+    expect(shown).toEqual([
+      `${first.slice(0, 10)} ${hh(hour(first))}:00–${hh(hour(first) + 1)}:00 UTC`,
+      `${last.slice(0, 10)} ${last.slice(11, 16)} UTC, so far`,
+    ]);
   });
 });
