@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { isoOf } from '../calendar.js';
 import { formatMoney, formatNumber, formatPrice } from '../format/numbers.js';
-import { describeSeries, seriesText } from '../format/series.js';
+import { candleSpan, describeSeries, seriesText } from '../format/series.js';
 import { formatTime, lines } from '../format/text.js';
 import { perItems } from '../kit/credits.js';
 import { dataOf, defineEndpoint, looseNumber, parseBody } from '../kit/define.js';
@@ -159,7 +159,12 @@ export const klineCandles = defineEndpoint({
     if (data.candles.length === 0) return `No candles for ${data.address} on ${data.platform} in that range.`;
     const unit = params.unit === undefined || params.unit === 'usd' ? 'USD' : params.unit;
     const money = (v: number | null) => (unit === 'USD' ? formatPrice(v) : formatNumber(v));
-    const closes = whole.candles.flatMap((c) => (c.close === null ? [] : [{ time: c.time, value: c.close }]));
+    const length = candleMs(params.interval, whole.candles);
+    const closes = whole.candles.flatMap((c) =>
+      c.close === null
+        ? []
+        : [{ time: c.time, value: c.close, label: candleSpan(c.time, length, c.complete) }],
+    );
     const row = (c: (typeof data.candles)[number]) => [
       `${formatTime(c.time)}${c.complete ? '' : ' (so far)'}`,
       money(c.open),

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { type CalendarUnit, DAY, floorTo, isoSeconds, periodSteps } from '../calendar.js';
 import { currencyLabel, formatMoney, formatPrice } from '../format/numbers.js';
-import { seriesText } from '../format/series.js';
+import { candleSpan, seriesText } from '../format/series.js';
 import { formatTime, lines, table } from '../format/text.js';
 import { perItems } from '../kit/credits.js';
 import { dataOf, defineEndpoint } from '../kit/define.js';
@@ -135,19 +135,6 @@ type OhlcvSeries = z.infer<typeof ohlcvSeries>;
  * One asset's candles on a page: the close's headline over all its candles (`all`, the whole the
  * page is of), then every candle the page shows; one candle, one sentence.
  */
-/**
- * The candle a close is of, as the headline dates it: a day's by its date, an hour's by its span
- * ("2026-11-25 10:00–11:00 UTC"); one not closed yet, so far. Not the time it opened alone, which
- * reads as the price at that time: the open's, not the close's.
- */
-function candleSpan(c: { time_open: string; complete: boolean }, daily: boolean): string {
-  const opened = formatTime(c.time_open, daily);
-  if (!c.complete) return `${opened}, so far`;
-  if (daily) return opened;
-  const closed = formatTime(new Date(Date.parse(c.time_open) + CANDLE_SECONDS.hourly * 1000).toISOString());
-  return `${opened.slice(0, -4)}–${closed.slice(11)}`;
-}
-
 function candlesText(a: OhlcvSeries, all: OhlcvSeries, length: CandleLength, what: string): string {
   const cur = a.quotes[0]?.quote[0]?.currency ?? 'USD';
   const money = (v: number | undefined) => formatPrice(v, cur);
@@ -155,7 +142,13 @@ function candlesText(a: OhlcvSeries, all: OhlcvSeries, length: CandleLength, wha
   const closes = all.quotes.flatMap((c) =>
     c.quote[0]?.close === undefined
       ? []
-      : [{ time: c.time_open, value: c.quote[0].close, label: candleSpan(c, daily) }],
+      : [
+          {
+            time: c.time_open,
+            value: c.quote[0].close,
+            label: candleSpan(c.time_open, CANDLE_SECONDS[length] * 1000, c.complete),
+          },
+        ],
   );
   const row = (c: (typeof a.quotes)[number]) => {
     const q = c.quote[0];

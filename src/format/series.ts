@@ -9,6 +9,23 @@ export interface SeriesPoint {
   label?: string;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The candle a close is of, as a series' headline dates it: a day's by its date, a longer one's by
+ * its first and last dates, a shorter one's by its span ("2026-11-25 10:00–11:00 UTC"); one not
+ * closed yet, so far. Not the time it opened alone, which reads as the price then: the open's.
+ */
+export function candleSpan(opened: string, lengthMs: number, complete: boolean): string {
+  const days = lengthMs >= DAY_MS;
+  const from = formatTime(opened, days);
+  if (!complete) return `${from}, so far`;
+  const end = Date.parse(opened) + lengthMs - (days ? DAY_MS : 0);
+  const to = formatTime(new Date(end).toISOString(), days);
+  if (days) return lengthMs === DAY_MS ? from : `${from} to ${to}`;
+  return `${from.slice(0, -4)}–${to.slice(11)}`;
+}
+
 /**
  * "first $1.2T (2026-11-13), last $1.3T (2026-11-22), min …, max …, change +8.3%". Indices on a
  * 0–100 scale read better as a change in points: pass `changeIn: 'points'`.

@@ -153,7 +153,9 @@ describe('representative arguments', () => {
 
   it('k-line candles and points of a token, by chain and address', async () => {
     const candles = await mcp.call('get_kline_candles', { ...BONK_CHART, interval: '4h', limit: 12 });
-    expect(expectAnswer(candles, 'candles')).toMatch(/^12 candles for \w+ on solana, close in USD:/);
+    expect(expectAnswer(candles, 'candles')).toMatch(
+      /^12 candles for \w+ on solana, close in USD: first \$[\d,.]+ \(\d{4}-\d\d-\d\d \d\d:00–\d\d:00 UTC\),/,
+    );
     const rows = data<{ candles: { time: string; traders: number }[] }>(candles).candles;
     expect(rows).toHaveLength(12);
     expect(rows[1]!.time > rows[0]!.time).toBe(true);

@@ -10,7 +10,7 @@ import {
   formatWhole,
   plainDecimal,
 } from '../../src/format/numbers.js';
-import { describeSeries, seriesText } from '../../src/format/series.js';
+import { candleSpan, describeSeries, seriesText } from '../../src/format/series.js';
 import { counted, formatDuration, formatTime, lines, table } from '../../src/format/text.js';
 
 describe('numbers', () => {
@@ -113,6 +113,17 @@ describe('series', () => {
     { time: '2026-11-21T00:00:00Z', value: 80 },
     { time: '2026-11-22T00:00:00Z', value: 120 },
   ];
+
+  it('dates a candle’s close by the candle: its day, its days, or its span; so far when open', () => {
+    const hour = 3_600_000;
+    expect(candleSpan('2026-11-25T00:00:00.000Z', 24 * hour, true)).toBe('2026-11-25');
+    expect(candleSpan('2026-11-23T00:00:00.000Z', 7 * 24 * hour, true)).toBe('2026-11-23 to 2026-11-29');
+    expect(candleSpan('2026-11-25T20:00:00.000Z', 4 * hour, true)).toBe('2026-11-25 20:00–00:00 UTC');
+    expect(candleSpan('2026-11-25T10:00:00.000Z', hour, false)).toBe('2026-11-25 10:00 UTC, so far');
+    expect(candleSpan('2026-11-25T00:00:00.000Z', 24 * hour, false)).toBe('2026-11-25, so far');
+    const closes = [{ time: '2026-11-25T10:00:00.000Z', value: 1, label: '2026-11-25 10:00–11:00 UTC' }];
+    expect(describeSeries(closes, String)).toMatch(/^first 1 \(2026-11-25 10:00–11:00 UTC\),/);
+  });
 
   it('describes first, last, min, max and the change', () => {
     expect(describeSeries(points, String, { dateOnly: true })).toBe(
