@@ -5,6 +5,7 @@
 
 import { currencyLabel, formatPrice } from '../format/numbers.js';
 import { describeSeries, type SeriesPoint } from '../format/series.js';
+import { counted } from '../format/text.js';
 import { perItems } from '../kit/credits.js';
 import { enumParam, intParam } from '../kit/params.js';
 import { expectedPoints, MAX_SERIES_COUNT, SERIES_COUNT_TEXT, type SeriesRange } from '../kit/series.js';
@@ -47,5 +48,5 @@ export function seriesLine(
   what: string,
 ): string {
   const money = (v: number) => formatPrice(v, currency);
-  return `${a.name} (${a.symbol}) ${what} in ${currencyLabel(currency)}, ${points.length} points: ${describeSeries(points, money)}`;
+  return `${a.name} (${a.symbol}) ${what} in ${currencyLabel(currency)}, ${counted(points.length, 'point')}: ${describeSeries(points, money)}`;
 }

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { isoOf } from '../calendar.js';
 import { formatNumber } from '../format/numbers.js';
-import { formatTime, lines } from '../format/text.js';
+import { counted, formatTime, lines } from '../format/text.js';
 import { perCall } from '../kit/credits.js';
 import { dataOf, defineEndpoint, parseBody } from '../kit/define.js';
 import { lenient } from '../kit/lenient.js';
@@ -93,7 +93,7 @@ export const latestContent = defineEndpoint({
   summarise(data, params) {
     if (data.items.length === 0) return noneAbout('news', params) ?? `No content from start=${data.start}.`;
     return lines(
-      `Latest content, ${data.items.length} items from start=${data.start}:`,
+      `Latest content, ${counted(data.items.length, 'item')} from start=${data.start}:`,
       ...data.items.map((a) => {
         const about = (a.assets ?? []).map((m) => m.symbol).slice(0, 5);
         return `- ${formatTime(a.released_at ?? a.created_at)} · ${excerpt(a.title, 140)}${a.source_name ? ` — ${a.source_name}` : ''}${about.length > 0 ? ` (${about.join(', ')})` : ''}${a.source_url ? ` ${a.source_url}` : ''}`;
@@ -180,7 +180,7 @@ function postsEndpoint<const N extends string>(spec: {
       // Every post of the page, shorter when there are many: the next page starts after the last.
       const chars = Math.max(80, Math.floor(2400 / data.items.length));
       return lines(
-        `${data.items.length} posts:`,
+        `${counted(data.items.length, 'post')}:`,
         ...data.items.map((p) => postLine(p, chars)),
         data.last_score && `More: last_score=${data.last_score}.`,
       );
@@ -229,7 +229,7 @@ export const postComments = defineEndpoint({
   summarise(data) {
     if (data.items.length === 0) return `No comments on post ${data.post_id}.`;
     return lines(
-      `${data.items.length} comments on post ${data.post_id}:`,
+      `${counted(data.items.length, 'comment')} on post ${data.post_id}:`,
       ...data.items.map((c) => postLine(c)),
     );
   },

@@ -1,7 +1,7 @@
 /** Lists of cryptocurrencies: new listings, gainers and losers, trending, most visited, a past day's ranking. */
 import { z } from 'zod';
 import { formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
-import { formatTime, lines, table } from '../format/text.js';
+import { counted, formatTime, lines, table } from '../format/text.js';
 import { perItems } from '../kit/credits.js';
 import { dataOf, defineEndpoint } from '../kit/define.js';
 import { convertExclusive, enumParam, namesListParam, paramsObject } from '../kit/params.js';
@@ -60,7 +60,7 @@ export const newCryptocurrencies = defineEndpoint({
   summarise(data) {
     if (data.items.length === 0) return `No new listings from start=${data.start}.`;
     return lines(
-      `${data.items.length} newly listed cryptocurrencies from start=${data.start}:`,
+      `${counted(data.items.length, 'newly listed cryptocurrency')} from start=${data.start}:`,
       table(
         ['Added', 'Asset', 'Price', '24h', 'Market cap'],
         data.items.map((a) => {

@@ -1,7 +1,7 @@
 /** Reference data about cryptocurrencies: the id map, asset info, and categories. */
 import { z } from 'zod';
 import { formatMoney, formatPercent } from '../format/numbers.js';
-import { formatTime, lines, table } from '../format/text.js';
+import { counted, formatTime, lines, table } from '../format/text.js';
 import { perCall, perItems } from '../kit/credits.js';
 import { dataOf, defineEndpoint, UnexpectedBodyError } from '../kit/define.js';
 import { lenient } from '../kit/lenient.js';
@@ -104,7 +104,7 @@ export const cryptocurrencyMap = defineEndpoint({
       `No asset has the symbol${data.not_found.length === 1 ? '' : 's'} ${clip(data.not_found.join(', '), 200)}: ${FIND_ASSET}.`;
     if (data.items.length === 0) return notFound ?? `No cryptocurrencies from start=${data.start}.`;
     return lines(
-      `${data.items.length} cryptocurrencies from start=${data.start}, by ${params.sort}:`,
+      `${counted(data.items.length, 'cryptocurrency')} from start=${data.start}, by ${params.sort}:`,
       table(
         MAP_COLUMNS,
         data.items.map((a) => mapRow(a, a.platform?.name)),
@@ -270,7 +270,7 @@ export const categories = defineEndpoint({
   summarise(data) {
     if (data.items.length === 0) return 'No categories match.';
     return lines(
-      `${data.items.length} categories from start=${data.start}:`,
+      `${counted(data.items.length, 'category')} from start=${data.start}:`,
       table(
         ['Category', 'Id', 'Coins', 'Market cap', 'Cap 24h', 'Volume'],
         data.items.map((c) => [
@@ -326,7 +326,7 @@ export const categoryCoins = defineEndpoint({
   },
   summarise(c) {
     return lines(
-      `${c.name}: ${c.num_tokens ?? c.coins.length} coins, market cap ${formatMoney(c.market_cap)} (${formatPercent(c.market_cap_change)} 24h), volume ${formatMoney(c.volume)} (${formatTime(c.last_updated)})`,
+      `${c.name}: ${counted(c.num_tokens ?? c.coins.length, 'coin')}, market cap ${formatMoney(c.market_cap)} (${formatPercent(c.market_cap_change)} 24h), volume ${formatMoney(c.volume)} (${formatTime(c.last_updated)})`,
       c.coins.length > 0 && `Coins from start=${c.start}:`,
       c.coins.length > 0 && assetTable(c.coins),
     );

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { currencyLabel, formatMoney, formatNumber, formatShare } from '../format/numbers.js';
 import { describeSeries, seriesText } from '../format/series.js';
-import { formatTime, lines, table } from '../format/text.js';
+import { counted, formatTime, lines, table } from '../format/text.js';
 import { perCall, perItems } from '../kit/credits.js';
 import { dataOf, defineEndpoint, parseBody } from '../kit/define.js';
 import { lenient } from '../kit/lenient.js';
@@ -174,7 +174,7 @@ export const globalMetricsHistorical = defineEndpoint({
     const money = (v: number | undefined) => formatMoney(v ?? Number.NaN, cur);
     return seriesText(data.quotes, {
       headline: () =>
-        `Total market cap (${cur}), ${whole.quotes.length} quotes at ${data.interval} steps: ${describeSeries(caps, money)}`,
+        `Total market cap (${cur}), ${counted(whole.quotes.length, 'quote')} at ${data.interval} steps: ${describeSeries(caps, money)}`,
       header: ['Time', 'Market cap', '24h volume', 'BTC dom.'],
       row: (q) => [
         formatTime(q.timestamp),

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { formatNumber, formatPercent, formatPrice } from '../format/numbers.js';
 import { describeSeries, seriesText } from '../format/series.js';
-import { formatTime, lines, table } from '../format/text.js';
+import { counted, formatTime, lines, table } from '../format/text.js';
 import { perCall } from '../kit/credits.js';
 import { dataOf, defineEndpoint, parseBody } from '../kit/define.js';
 import { lenient } from '../kit/lenient.js';
@@ -91,7 +91,7 @@ function latestIndex<const I extends Index>(index: I, size: number) {
     summarise(data) {
       return lines(
         `${label} ${formatNumber(data.value)} (${formatPercent(data.value_24h_percentage_change)} 24h), updated ${formatTime(data.last_update)}, next ${formatTime(data.next_update)}`,
-        `${data.constituents.length} constituents, heaviest first:`,
+        `${counted(data.constituents.length, 'constituent')}, heaviest first:`,
         constituentTable(data.constituents),
       );
     },

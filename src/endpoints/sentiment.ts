@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { isoOf } from '../calendar.js';
 import { formatMoney, formatNumber } from '../format/numbers.js';
 import { describeSeries, seriesText } from '../format/series.js';
-import { formatTime, lines } from '../format/text.js';
+import { counted, formatTime, lines } from '../format/text.js';
 import { perCall } from '../kit/credits.js';
 import { dataOf, defineEndpoint, parseBody } from '../kit/define.js';
 import { lenient } from '../kit/lenient.js';
@@ -104,7 +104,7 @@ export const fearAndGreedHistorical = defineEndpoint({
     const oldestFirst = [...whole.items].reverse().map((v) => ({ time: v.timestamp, value: v.value }));
     return seriesText(data.items, {
       headline: () =>
-        `Fear & Greed ${latest.value} – ${latest.value_classification} on ${formatTime(latest.timestamp, true)} at 00:00 UTC (its value now: get_fear_and_greed_latest); ${whole.items.length} daily values: ${describeSeries(oldestFirst, String, { dateOnly: true, changeIn: 'points' })}`,
+        `Fear & Greed ${latest.value} – ${latest.value_classification} on ${formatTime(latest.timestamp, true)} at 00:00 UTC (its value now: get_fear_and_greed_latest); ${counted(whole.items.length, 'daily value')}: ${describeSeries(oldestFirst, String, { dateOnly: true, changeIn: 'points' })}`,
       header: ['Date', 'Value', 'Label'],
       row: (v) => [formatTime(v.timestamp, true), String(v.value), v.value_classification],
       one: (v) => `Fear & Greed on ${formatTime(v.timestamp, true)}: ${v.value} – ${v.value_classification}`,
@@ -195,7 +195,7 @@ export const altcoinSeasonHistorical = defineEndpoint({
     const series = data.points.map((p) => ({ time: p.timestamp, value: p.altcoin_index }));
     return seriesText(data.points, {
       headline: () =>
-        `Altcoin Season Index ${formatNumber(last.altcoin_index, 0)} – ${altcoinSeason(last.altcoin_index)}; ${data.points.length} points over ${data.timeframe}: ${describeSeries(series, (v) => formatNumber(v, 0), { changeIn: 'points' })}`,
+        `Altcoin Season Index ${formatNumber(last.altcoin_index, 0)} – ${altcoinSeason(last.altcoin_index)}; ${counted(data.points.length, 'point')} over ${data.timeframe}: ${describeSeries(series, (v) => formatNumber(v, 0), { changeIn: 'points' })}`,
       header: ['Time', 'Index', 'Altcoin cap'],
       row: (p) => [
         formatTime(p.timestamp),

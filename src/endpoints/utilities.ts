@@ -1,7 +1,7 @@
 /** Utilities: price conversion between any two currencies, and the fiat currency map. */
 import { z } from 'zod';
 import { currencyLabel, formatNumber, formatPrice } from '../format/numbers.js';
-import { formatTime, lines, table } from '../format/text.js';
+import { counted, formatTime, lines, table } from '../format/text.js';
 import { perCall } from '../kit/credits.js';
 import { dataOf, defineEndpoint } from '../kit/define.js';
 import { lenient } from '../kit/lenient.js';
@@ -94,7 +94,7 @@ export const fiatMap = defineEndpoint({
   },
   summarise(data) {
     return lines(
-      `${data.items.length} currencies; convert_id takes the id:`,
+      `${counted(data.items.length, 'currency')}; convert_id takes the id:`,
       table(
         ['Symbol', 'Name', 'Sign', 'Id'],
         data.items.map((f) => [currencyLabel(f.symbol), f.name, f.sign ?? '', String(f.id)]),

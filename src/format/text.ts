@@ -56,7 +56,13 @@ export function namesWithin(names: readonly string[], chars: number, more = ''):
 /** "1 credit", "1,200 credits": a count and its noun, singular for one. */
 export function counted(n: number, noun: string): string {
   const shown = Number.isInteger(n) ? formatWhole(n) : n.toLocaleString('en-US');
-  return `${shown} ${noun}${n === 1 ? '' : 's'}`;
+  return `${shown} ${n === 1 ? noun : plural(noun)}`;
+}
+
+/** A noun's plural as English writes it: categories, matches, indexes, days. */
+function plural(noun: string): string {
+  if (/[^aeiou]y$/.test(noun)) return `${noun.slice(0, -1)}ies`;
+  return /(s|x|z|ch|sh)$/.test(noun) ? `${noun}es` : `${noun}s`;
 }
 
 /** Join answer lines, dropping the empty ones. */

@@ -5,6 +5,7 @@
  * answer with an invalid request (-32600) that names the rule.
  */
 import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+import { counted } from '../format/text.js';
 import { MAX_NESTING, nestedDeeperThan } from '../kit/nesting.js';
 import { clip } from '../messages.js';
 
@@ -62,7 +63,7 @@ export function notAMessage(value: unknown): string | undefined {
         return '"params._meta.progressToken" is neither a string nor a whole number';
       const revision = meta?.[PROTOCOL_VERSION_META_KEY];
       if (typeof revision === 'string' && revision.length > MAX_REVISION_CHARS)
-        return `"params._meta.${PROTOCOL_VERSION_META_KEY}" is ${revision.length} characters long; a protocol revision is a date, like 2026-07-28`;
+        return `"params._meta.${PROTOCOL_VERSION_META_KEY}" is ${counted(revision.length, 'character')} long; a protocol revision is a date, like 2026-07-28`;
     }
   } else if ('id' in message && 'result' in message) {
     kind = 'result';

@@ -115,6 +115,11 @@ describe('representative arguments', () => {
     const pairs = await mcp.call('get_market_pairs', { slug: 'ethereum', matched_symbol: 'USDT', limit: 5 });
     const eth = data<{ market_pairs: { market_pair: string }[] }>(pairs);
     for (const p of eth.market_pairs) expect(p.market_pair).toBe('ETH/USDT');
+    const one = expectAnswer(await mcp.call('get_cryptocurrency_map', { symbol: 'BTC' }), 'one asset');
+    expect(one).toMatch(/^1 cryptocurrency from start=1, by id:/);
+    const three = expectAnswer(await mcp.call('list_categories', { limit: 3 }), 'three categories');
+    expect(three).toMatch(/^3 categories from start=1:/m);
+    expect(three).toMatch(/^3 categories kept as categories_/m);
     const categories = await mcp.call('list_categories', { symbol: 'BONK' });
     const names = data<Items<{ name: string }>>(categories).items.map((k) => k.name);
     expect(names).toContain('Meme');

@@ -60,6 +60,16 @@ describe('numbers', () => {
     expect(counted(2.5, 'credit')).toBe('2.5 credits');
   });
 
+  it('counts nouns as English writes their plurals', () => {
+    expect(counted(3, 'category')).toBe('3 categories');
+    expect(counted(2, 'newly listed cryptocurrency')).toBe('2 newly listed cryptocurrencies');
+    expect(counted(1, 'cryptocurrency')).toBe('1 cryptocurrency');
+    expect(counted(2, 'day')).toBe('2 days');
+    expect(counted(2, 'index')).toBe('2 indexes');
+    expect(counted(2, 'match')).toBe('2 matches');
+    expect(counted(1, 'daily value')).toBe('1 daily value');
+  });
+
   it('plain decimals never use an exponent', () => {
     expect(plainDecimal(1e-8)).toBe('0.00000001');
     expect(plainDecimal(1e21)).toBe('1000000000000000000000');
