@@ -30,16 +30,22 @@ export function clip(text: string, max = 60): string {
   return text.length > max ? `${printable}…` : printable;
 }
 
-/** Edits (insert, delete, replace) from `a` to `b`. */
+/** Edits (insert, delete, replace, swap two letters side by side) from `a` to `b`. */
 export function editDistance(a: string, b: string): number {
-  // Rows of the classic table; every index read is within the row just built (length b.length + 1).
+  // Rows of the classic table; every index read is within the rows built (length b.length + 1).
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
       const replace = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, replace));
+      let edits = Math.min(previous[j]! + 1, current[j - 1]! + 1, replace);
+      // Two letters typed the wrong way round (valeu, value) are one edit.
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        edits = Math.min(edits, before[j - 2]! + 1);
+      current.push(edits);
     }
+    before = previous;
     previous = current;
   }
   return previous[b.length]!;

@@ -9,7 +9,7 @@ import { formatNumber } from '../format/numbers.js';
 import { counted, formatTime, namesWithin } from '../format/text.js';
 import type { ToolContext } from '../kit/define.js';
 import type { QueryAnswer, TableEntry } from '../kit/queries.js';
-import { clip } from '../messages.js';
+import { clip, closestName } from '../messages.js';
 
 type Failure = Extract<QueryAnswer, { ok: false }>;
 
@@ -53,6 +53,14 @@ function columnsLine(tables: readonly TableEntry[]): string {
       COLUMNS_LISTED_CHARS,
     );
   return tables.map((t) => `${t.name}'s columns: ${columns(t)}`).join('; ');
+}
+
+/** " Did you mean value?": the column closest to the unknown one (its table's name aside), if any is. */
+function columnMeant(failure: Failure, tables: readonly TableEntry[]): string {
+  const unknown = /^no such column: (?:[^.\s]+\.)?(\S+)/.exec(failure.message)?.[1];
+  const meant =
+    unknown && closestName(unknown, [...new Set(tables.flatMap((t) => t.columns.map(([c]) => c)))]);
+  return meant ? ` Did you mean ${meant}?` : '';
 }
 
 /** SQLite's words, with where it placed the error when it did. */
@@ -114,13 +122,18 @@ export async function queryRefusal(failure: Failure, sql: string, context: ToolC
       const name = /no such table: (?:\w+\.)?(\S+)/.exec(failure.message)?.[1]?.toLowerCase() ?? '';
       const expired = failure.tables.find((t) => t.name === name && t.expires <= failure.now);
       if (expired) return expiredLine(expired, context);
-      return `No table ${clip(name, 40)}. ${tablesLine(live)}`;
+      const meant = closestName(
+        name,
+        live.map((t) => t.name),
+      );
+      return `No table ${clip(name, 40)}${meant ? `: did you mean ${meant}?` : '.'} ${tablesLine(live)}`;
     }
     case 'no column': {
       // The tables the query names; naming none, the one table there is, else which there are.
       const tables = named(sql, live);
       const which = tables.length > 0 ? tables : live.length === 1 ? live : [];
-      return `${sqliteLine(failure, sql)} ${which.length > 0 ? `${columnsLine(which)}.` : tablesLine(live)}`;
+      if (which.length === 0) return `${sqliteLine(failure, sql)} ${tablesLine(live)}`;
+      return `${sqliteLine(failure, sql)}${columnMeant(failure, which)} ${columnsLine(which)}.`;
     }
     case 'syntax':
       return `${sqliteLine(failure, sql)}${inSqlite(failure, sql)} Send one SELECT in SQLite's dialect.`;

@@ -28,8 +28,11 @@ describe('closestNames', () => {
     expect(closestNames('', tools)).toEqual([]);
   });
 
-  it('editDistance counts inserts, deletes and replacements', () => {
+  it('editDistance counts inserts, deletes, replacements and two letters swapped', () => {
     expect(editDistance('greed', 'gred')).toBe(1);
+    expect(editDistance('valeu', 'value')).toBe(1);
+    expect(editDistance('ab', 'ba')).toBe(1);
+    expect(editDistance('abc', 'ca')).toBe(3);
     expect(editDistance('kitten', 'sitting')).toBe(3);
     expect(editDistance('', 'abc')).toBe(3);
   });

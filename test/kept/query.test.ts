@@ -231,7 +231,25 @@ describe('a query that cannot run says what would', () => {
     ).kept;
     const result = await query(`SELECT valeu FROM ${table}`);
     expect(textOf(result)).toBe(
-      `SQLite: no such column: valeu, at character 8 ("valeu FROM ${table}"). ${table}'s columns: value, value_classification, timestamp.`,
+      `SQLite: no such column: valeu, at character 8 ("valeu FROM ${table}"). Did you mean value? ${table}'s columns: value, value_classification, timestamp.`,
+    );
+    // Qualified by its table, the closest column is named the same way.
+    const qualified = textOf(await query(`SELECT t.value_clasification FROM ${table} t`));
+    expect(qualified).toContain('no such column: t.value_clasification, at character 8');
+    expect(qualified).toContain('. Did you mean value_classification? ');
+    // Nothing close: the columns alone.
+    expect(textOf(await query(`SELECT zzz FROM ${table}`))).toMatch(/\("zzz FROM \w+"\)\. \w+'s columns: /);
+  });
+
+  it('an unknown table close to one of the caller’s names it', async () => {
+    const { table } = (
+      (await mcp.call('get_fear_and_greed_historical', { limit: 5, format: 'json' })).structuredContent as {
+        kept: Kept;
+      }
+    ).kept;
+    const typo = `${table.slice(0, -1)}${table.endsWith('x') ? 'y' : 'x'}`;
+    expect(textOf(await query(`SELECT * FROM ${typo}`))).toMatch(
+      new RegExp(`^No table ${typo}: did you mean ${table}\\? Your tables: `),
     );
   });
 
