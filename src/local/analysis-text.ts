@@ -80,10 +80,12 @@ const NEEDS = [
 
 function shortOf(assets: readonly AssetFigures[]): string | undefined {
   const fewest = Math.min(...assets.map((a) => a.points));
-  const missing = NEEDS.filter(([, needs]) => fewest < needs).map(([what, needs]) => `${what} ${needs}`);
-  return missing.length === 0
-    ? undefined
-    : `n/a where there are too few closes (needs: ${missing.join(', ')}).`;
+  const missing = NEEDS.filter(([, needs]) => fewest < needs).map(
+    ([what, needs], i) => `${what} (${i === 0 ? 'needs ' : ''}${needs})`,
+  );
+  if (missing.length === 0) return undefined;
+  const them = missing.length === 1 ? 'it' : 'them';
+  return `Too few closes (${fewest} an asset) for ${missing.join(', ')}: not computed (n/a, null in json); a longer window gives ${them}.`;
 }
 
 export function summariseAnalysis(data: Analysis, params: { days?: number; time_start?: unknown }): string {

@@ -164,7 +164,7 @@ describe('the figures', () => {
       assets: [{ points: 10, sma: { '20': null, '50': null, '200': null }, macd: null, rsi_14: null }],
     });
     expect(text).toMatch(
-      /n\/a where there are too few closes \(needs: SMA200 200, SMA50 50, MACD 34, SMA20 and Bollinger %b 20, RSI 15\)/,
+      /^Too few closes \(10 an asset\) for SMA200 \(needs 200\), SMA50 \(50\), MACD \(34\), SMA20 and Bollinger %b \(20\), RSI \(15\): not computed \(n\/a, null in json\); a longer window gives them\.$/m,
     );
   });
 });
