@@ -11,15 +11,21 @@ type Failure = Extract<ScriptEnd, { ok: false }>;
 const TYPESCRIPT =
   /(?:\b(?:const|let|var)\s+\w+\s*:\s*[\w[\]<>{}| ]+\s*=|\(\s*\w+\s*:\s*\w|\)\s*:\s*(?:Promise|string|number|boolean|void|any|unknown)\b|\binterface\s+\w+|\btype\s+\w+\s*=|\bas\s+(?:const|string|number|any|unknown)\b)/;
 
-/** "line 3, column 7" of the script, from the first stack frame in it. */
-function placeOf(stack: unknown): string | undefined {
+/**
+ * "line 3, column 7" of the script, from the first stack frame in it; "the end of the script" past
+ * its last line, where the wrapper's own closing (guest.ts) met what the script left open.
+ */
+function placeOf(stack: unknown, code: string): string | undefined {
   if (typeof stack !== 'string') return undefined;
   const frame = new RegExp(`${SCRIPT_FILE.replace('.', '\\.')}:(\\d+)(?::(\\d+))?`).exec(stack);
   if (!frame) return undefined;
   const line = Number(frame[1]) - LINES_BEFORE;
   if (line < 1) return undefined;
+  if (line > code.split('\n').length) return END;
   return frame[2] === undefined ? `line ${line}` : `line ${line}, column ${frame[2]}`;
 }
+
+const END = 'the end of the script';
 
 /**
  * The failure a dumped guest error is: `parsing` when the script's code was being read, `returning`
@@ -46,7 +52,7 @@ export function guestError(
   const [, ownEnd] = /^InternalError: (.*)$/.exec(String(error.message)) ?? [];
   const name = ownEnd !== undefined ? 'InternalError' : typeof error.name === 'string' ? error.name : 'Error';
   const message = ownEnd ?? (typeof error.message === 'string' ? error.message : String(thrown));
-  const place = placeOf(error.stack);
+  const place = placeOf(error.stack, code);
   const at = place ? ` at ${place}` : '';
   if (name === 'InternalError' && message === 'interrupted') {
     return {
@@ -73,7 +79,12 @@ export function guestError(
     const typescript = TYPESCRIPT.test(code)
       ? ' TypeScript is not taken: write plain JavaScript, without type annotations.'
       : '';
-    return { ok: false, failure: 'syntax', message: `SyntaxError${at}: ${message}.${typescript}` };
+    // What QuickJS says there is of the wrapper's closing, which the script does not have.
+    const said =
+      place === END
+        ? 'something it opens is not closed (a bracket, a brace, a string or an expression)'
+        : message;
+    return { ok: false, failure: 'syntax', message: `SyntaxError${at}: ${said}.${typescript}` };
   }
   if (stage === 'returning' && place === undefined) {
     return {

@@ -298,6 +298,12 @@ describe('what a script can call', () => {
     );
     const syntax = await run({ code: 'const a = 1;\nreturn a +* 2;' });
     expect(textOf(syntax)).toMatch(/^SyntaxError at line 2, column \d+: /);
+    // Left open to its end, a script is not told of a line it does not have.
+    for (const code of ['return (', 'const a = [1,\n2', 'if (true) {\n  return 1;']) {
+      expect(textOf(await run({ code })), code).toMatch(
+        /^SyntaxError at the end of the script: something it opens is not closed \(a bracket, a brace, a string or an expression\)\.\n/,
+      );
+    }
     const typed = await run({ code: 'const a: number = 1;\nreturn a;' });
     expect(textOf(typed)).toMatch(
       /TypeScript is not taken: write plain JavaScript, without type annotations\./,
