@@ -11,6 +11,7 @@ import { enumParam, namesListParam, paramsObject } from '../kit/params.js';
 import { plansFrom } from '../kit/plans.js';
 import { recordsOf } from '../kit/shapes.js';
 import {
+  assetsAsked,
   idsParam,
   noneAbout,
   oneId,
@@ -138,12 +139,20 @@ function postLine(p: z.infer<typeof comment> & { post_id?: string }, chars = 200
   return `- ${formatTime(p.post_time)} ${p.owner.nickname}${p.post_id ? ` [post ${p.post_id}]` : ''}: ${excerpt(p.text_content, chars)}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}`;
 }
 
+/** " about symbol BTC", when the posts were asked about an asset. */
+function about(params: { id?: unknown; slug?: unknown; symbol?: unknown }): string {
+  const asked = assetsAsked(params);
+  return asked === undefined ? '' : ` about ${asked}`;
+}
+
 function postsEndpoint<const N extends string>(spec: {
   name: N;
   title: string;
   path: string;
   summary: string;
   cursor: string;
+  /** What the posts are and their order, as the answer's first line says: "top", "most popular first". */
+  heading: readonly [string, string];
 }) {
   return defineEndpoint({
     name: spec.name,
@@ -180,7 +189,7 @@ function postsEndpoint<const N extends string>(spec: {
       // Every post of the page, shorter when there are many: the next page starts after the last.
       const chars = Math.max(80, Math.floor(2400 / data.items.length));
       return lines(
-        `${counted(data.items.length, 'post')}:`,
+        `${counted(data.items.length, `${spec.heading[0]} post`)}${about(params)}, ${spec.heading[1]}:`,
         ...data.items.map((p) => postLine(p, chars)),
         data.last_score && `More: last_score=${data.last_score}.`,
       );
@@ -194,6 +203,7 @@ export const latestPosts = postsEndpoint({
   path: '/v1/content/posts/latest',
   summary: 'The newest community posts, overall or about one asset.',
   cursor: 'a time',
+  heading: ['latest', 'newest first'],
 });
 
 export const topPosts = postsEndpoint({
@@ -202,6 +212,7 @@ export const topPosts = postsEndpoint({
   path: '/v1/content/posts/top',
   summary: 'The most popular community posts, overall or about one asset.',
   cursor: 'a score',
+  heading: ['top', 'most popular first'],
 });
 
 export const postComments = defineEndpoint({

@@ -152,8 +152,9 @@ describe('representative arguments', () => {
     expect(expectAnswer(posts, 'posts')).toContain(`last_score=${page.last_score}`);
     const next = await mcp.call('get_latest_posts', { last_score: page.last_score });
     expect(data<{ items: { post_id: string }[] }>(next).items[0]!.post_id).not.toBe(page.items[0]!.post_id);
+    expect(expectAnswer(posts, 'posts')).toMatch(/^\d+ latest posts, newest first:\n/);
     const top = await mcp.call('get_top_posts', { symbol: 'BTC' });
-    expectAnswer(top, 'top posts');
+    expect(expectAnswer(top, 'top posts')).toMatch(/^\d+ top posts about symbol BTC, most popular first:\n/);
   });
 
   it('k-line candles and points of a token, by chain and address', async () => {
