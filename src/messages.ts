@@ -53,16 +53,19 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The one of `names` a mistyped `typed` most likely meant (`symbl` → symbol, `timeStart` →
- * time_start): the fewest edits, letter case and `_` aside, within a third of its length; none
- * when nothing is that close.
+ * time_start): the fewest edits, letter case and `_` aside, within a third of its length (or
+ * `most`); none when nothing is that close.
  */
-export function closestName(typed: string, names: readonly string[]): string | undefined {
+export function closestName(typed: string, names: readonly string[], most?: number): string | undefined {
   const plain = (name: string) => name.toLowerCase().replace(/_/g, '');
   const word = plain(typed.slice(0, 100));
   let best: { name: string; edits: number } | undefined;
   for (const name of names) {
     const edits = editDistance(word, plain(name));
-    if (edits <= Math.max(1, Math.floor(name.length / 3)) && (best === undefined || edits < best.edits))
+    if (
+      edits <= (most ?? Math.max(1, Math.floor(name.length / 3))) &&
+      (best === undefined || edits < best.edits)
+    )
       best = { name, edits };
   }
   return best?.name;

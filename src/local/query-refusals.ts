@@ -122,9 +122,11 @@ export async function queryRefusal(failure: Failure, sql: string, context: ToolC
       const name = /no such table: (?:\w+\.)?(\S+)/.exec(failure.message)?.[1]?.toLowerCase() ?? '';
       const expired = failure.tables.find((t) => t.name === name && t.expires <= failure.now);
       if (expired) return expiredLine(expired, context);
+      // One edit at most: names differ by their random ends, which a looser match would pair by chance.
       const meant = closestName(
         name,
         live.map((t) => t.name),
+        1,
       );
       return `No table ${clip(name, 40)}${meant ? `: did you mean ${meant}?` : '.'} ${tablesLine(live)}`;
     }
