@@ -257,7 +257,8 @@ function valueAt(stmt: Stmt, index: number): unknown {
     case capi.SQLITE_TEXT:
       return capi.sqlite3_column_text(s, index);
     case capi.SQLITE_BLOB:
-      return `(a blob of ${capi.sqlite3_column_bytes(s, index)} bytes)`;
+      // Grouped as the answers' text groups whole numbers (format/numbers.ts, which this thread does not load).
+      return `(a blob of ${capi.sqlite3_column_bytes(s, index).toLocaleString('en-US')} bytes)`;
     default:
       return null;
   }

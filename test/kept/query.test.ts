@@ -173,6 +173,11 @@ describe('a month of hourly candles for ten assets, kept as a table', () => {
     ]);
   });
 
+  it('a blob is given as its size, grouped as the text writes numbers', async () => {
+    const result = await query('SELECT zeroblob(1000000)', { format: 'json' });
+    expect((result.structuredContent as Rows).rows).toEqual([['(a blob of 1,000,000 bytes)']]);
+  });
+
   it('the standard deviation and variance a model writes, by group and over a window', async () => {
     const rowsOf = async (sql: string) => {
       const result = await query(sql);
