@@ -71,7 +71,8 @@ export const oneId = z
   .describe('One asset id, e.g. 1.');
 export const oneSlug = z
   .string()
-  .regex(/^[0-9a-z-]+$/, { message: 'must be one lowercase slug, e.g. "bitcoin"' })
+  .overwrite((v) => v.toLowerCase())
+  .regex(/^[0-9a-z-]+$/, { message: 'must be one slug, e.g. "bitcoin"' })
   .max(100)
   .optional()
   .describe('One slug, e.g. bitcoin.');

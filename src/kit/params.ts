@@ -51,9 +51,17 @@ export function listText(what = 'items', example = 'BTC, ETH') {
 }
 
 /** A comma list of at most `items` entries of at most `chars` characters each, checked by length first. */
-function boundedList(pattern: RegExp, items: number, chars: number, what: string, example: string) {
+function boundedList(
+  pattern: RegExp,
+  items: number,
+  chars: number,
+  what: string,
+  example: string,
+  lower = false,
+) {
   const rule = `must be at most ${items} ${what} of at most ${chars} characters each, separated by commas, e.g. "${example}"`;
   return listText(what, example)
+    .overwrite((v) => (lower ? v.toLowerCase() : v))
     .max(items * (chars + 1) - 1, rule)
     .regex(pattern, rule)
     .refine((v) => {
@@ -176,8 +184,10 @@ export const slugListParam = boundedList(
   SLUG_LIST,
   BOUNDS.listItems,
   BOUNDS.slugChars,
-  'lowercase slugs',
+  'slugs',
   'bitcoin, ethereum',
+  // Every slug is lower case: one written in capitals means the same one.
+  true,
 );
 export const symbolListParam = boundedList(
   SYMBOL_LIST,

@@ -168,7 +168,7 @@ const REFUSALS: [string, string, Record<string, unknown>, string][] = [
   ['quotes bad id list', 'get_cryptocurrency_quotes_latest', { id: '1,,1027' }, 'id'],
   ['quotes non-numeric id', 'get_cryptocurrency_quotes_latest', { id: 'bitcoin' }, 'id'],
   ['quotes id as a number', 'get_cryptocurrency_quotes_latest', { id: 1 }, 'id'],
-  ['quotes uppercase slug', 'get_cryptocurrency_quotes_latest', { slug: 'Bitcoin' }, 'slug'],
+  ['quotes slug with a sign no slug has', 'get_cryptocurrency_quotes_latest', { slug: 'bitcoin!' }, 'slug'],
   [
     'quotes symbol with a space inside it',
     'get_cryptocurrency_quotes_latest',

@@ -119,6 +119,13 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
       expect([bitcoin(byId), bitcoin(byIdAfter)]).toContainEqual(bitcoin(bySymbol));
     });
 
+    it('a slug in capitals is the same slug: slugs are lower case', async () => {
+      const one = data<Quotes>(
+        await mcp.call('get_cryptocurrency_quotes_latest', { slug: 'Bitcoin, ETHEREUM' }),
+      );
+      expect(one.items.map((a) => a.slug).sort()).toEqual(['bitcoin', 'ethereum']);
+    });
+
     it('the text leads with the asset and tabulates several', async () => {
       const result = await mcp.call('get_cryptocurrency_quotes_latest', { id: '1,1027,825' });
       const text = expectAnswer(result, 'three assets');

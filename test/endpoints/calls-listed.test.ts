@@ -115,6 +115,13 @@ describe('representative arguments', () => {
     const pairs = await mcp.call('get_market_pairs', { slug: 'ethereum', matched_symbol: 'USDT', limit: 5 });
     const eth = data<{ market_pairs: { market_pair: string }[] }>(pairs);
     for (const p of eth.market_pairs) expect(p.market_pair).toBe('ETH/USDT');
+    // One slug in capitals is the same slug.
+    const capitals = await mcp.call('get_market_pairs', {
+      slug: 'Ethereum',
+      matched_symbol: 'USDT',
+      limit: 5,
+    });
+    expect(data<typeof eth>(capitals).market_pairs).toEqual(eth.market_pairs);
     const one = expectAnswer(await mcp.call('get_cryptocurrency_map', { symbol: 'BTC' }), 'one asset');
     expect(one).toMatch(/^1 cryptocurrency from start=1, by id:/);
     const three = expectAnswer(await mcp.call('list_categories', { limit: 3 }), 'three categories');
