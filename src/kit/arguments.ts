@@ -88,6 +88,9 @@ function problemOf(issue: z.core.$ZodIssue, value: unknown, field: z.ZodType | u
       if (typeof value === 'number' && issue.expected === 'string')
         return `${shown} is a number; it takes text: send "${shown}"`;
       if (typeof value === 'number') return `${shown} is not ${bounds ?? expectedWords(issue.expected)}`;
+      // A list for a comma list (an array a model built of the names): the same names, as the text taken.
+      if (Array.isArray(value) && issue.expected === 'string' && value.length > 0 && value.every(isName))
+        return `is a list; it takes text: send ${clip(JSON.stringify(value.join(',')), 80)}`;
       return `must be ${bounds ?? expectedWords(issue.expected)}, not ${typeWords(value)} (${shown})`;
     case 'too_big':
     case 'too_small':
@@ -122,6 +125,10 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;
+}
+
+function isName(item: unknown): boolean {
+  return typeof item === 'string' || (typeof item === 'number' && Number.isFinite(item));
 }
 
 function typeWords(value: unknown): string {

@@ -85,6 +85,19 @@ describe('a refused argument', () => {
     );
   });
 
+  it('a list where a comma list is taken: the same, as the text it takes', async () => {
+    expect(await refusal('get_cryptocurrency_quotes_latest', { symbol: ['BTC', 'ETH'] })).toBe(
+      'Invalid value for "symbol": is a list; it takes text: send "BTC,ETH".',
+    );
+    expect(await refusal('get_cryptocurrency_quotes_latest', { id: [1, 1027] })).toBe(
+      'Invalid value for "id": is a list; it takes text: send "1,1027".',
+    );
+    // A list of anything else is not made text.
+    expect(await refusal('get_cryptocurrency_quotes_latest', { symbol: [{ s: 'BTC' }] })).toMatch(
+      /^Invalid value for "symbol": must be text, not a list /,
+    );
+  });
+
   it('a value another parameter takes: named with it', async () => {
     expect(await refusal('get_ohlcv_historical', { symbol: 'BTC', time_period: 'weekly' })).toBe(
       'Invalid value for "time_period": "weekly" is not one of daily, hourly; interval takes it: send interval=weekly.',
