@@ -43,10 +43,53 @@ export function unknownMember(path: readonly PropertyKey[], key: string): string
   return `Unknown member "${clip(key, 40)}" in ${where(path)}; see the parameter's description for what it takes.`;
 }
 
+/**
+ * Names other market-data services give what the tools take, and the tools' names for it, the
+ * likeliest first: a name no spelling is close to ("vs_currency") is met with the one this tool
+ * takes ("convert"), when it takes one of them.
+ */
+const OTHER_NAMES: Readonly<Record<string, readonly string[]>> = {
+  currency: ['convert'],
+  vs_currency: ['convert'],
+  vs_currencies: ['convert'],
+  quote_currency: ['convert'],
+  fiat: ['convert'],
+  start_date: ['time_start', 'date'],
+  from: ['time_start', 'date'],
+  since: ['time_start'],
+  start_time: ['time_start'],
+  date_from: ['time_start'],
+  end_date: ['time_end'],
+  to: ['time_end'],
+  until: ['time_end'],
+  end_time: ['time_end'],
+  date_to: ['time_end'],
+  days: ['days', 'limit', 'time_start'],
+  limit: ['count'],
+  count: ['limit'],
+  top: ['limit'],
+  n: ['limit', 'count'],
+  per_page: ['limit'],
+  page_size: ['limit'],
+  period: ['days', 'time_period', 'interval'],
+  timeframe: ['time_period', 'interval', 'days'],
+  resolution: ['interval'],
+  granularity: ['interval'],
+  sort_by: ['sort'],
+  order_by: ['sort'],
+  order: ['sort_dir'],
+  sort_order: ['sort_dir'],
+  coin: ['symbol'],
+  coins: ['symbol'],
+  ticker: ['symbol'],
+  tickers: ['symbol'],
+};
+
 /** "Unknown parameter …: did you mean …? This tool takes: …" */
 export function unknownParameter(schema: z.ZodObject, name: string): string {
   const allowed = Object.keys(schema.shape);
-  const meant = closestName(name, allowed);
+  const other = Object.hasOwn(OTHER_NAMES, name.toLowerCase()) ? OTHER_NAMES[name.toLowerCase()] : undefined;
+  const meant = closestName(name, allowed) ?? other?.find((taken) => allowed.includes(taken));
   const guess = meant === undefined ? '' : `: did you mean "${meant}"?`;
   return `Unknown parameter "${clip(name, 40)}"${guess}${guess ? ' This' : '; this'} tool takes: ${allowed.length ? allowed.join(', ') : 'none'}.`;
 }

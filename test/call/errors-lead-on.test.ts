@@ -44,6 +44,33 @@ describe('a refused argument', () => {
     );
   });
 
+  it('a name other market-data services use: the one this tool takes for it', async () => {
+    const meant = async (tool: string, args: Record<string, unknown>) =>
+      /did you mean "(\w+)"\?/.exec(await refusal(tool, args))?.[1];
+    expect(await meant('get_cryptocurrency_quotes_latest', { symbol: 'BTC', vs_currency: 'EUR' })).toBe(
+      'convert',
+    );
+    expect(await meant('get_cryptocurrency_quotes_latest', { symbol: 'BTC', currency: 'EUR' })).toBe(
+      'convert',
+    );
+    expect(
+      await meant('get_cryptocurrency_quotes_historical', { symbol: 'BTC', start_date: '2026-11-01' }),
+    ).toBe('time_start');
+    expect(await meant('get_ohlcv_historical', { symbol: 'BTC', from: '2026-11-01', to: '2026-11-10' })).toBe(
+      'time_start',
+    );
+    expect(
+      await meant('get_cryptocurrency_quotes_historical', { symbol: 'BTC', end_date: '2026-11-10' }),
+    ).toBe('time_end');
+    expect(await meant('get_fear_and_greed_historical', { days: 7 })).toBe('limit');
+    expect(await meant('get_cryptocurrency_quotes_historical', { symbol: 'BTC', limit: 7 })).toBe('count');
+    expect(await meant('analyze_assets', { symbol: 'BTC', period: 30 })).toBe('days');
+    expect(await meant('get_cryptocurrency_listings_latest', { top: 10 })).toBe('limit');
+    expect(await meant('get_cryptocurrency_listings_latest', { sort_by: 'volume_24h' })).toBe('sort');
+    // A name this tool has nothing for: none is guessed.
+    expect(await meant('get_fear_and_greed_latest', { vs_currency: 'EUR' })).toBeUndefined();
+  });
+
   it('a date after now: in the future, with its value', async () => {
     expect(
       await refusal('get_cryptocurrency_quotes_historical', { symbol: 'BTC', time_start: '2030-01-01' }),
