@@ -61,8 +61,9 @@ export async function estimateCall(
   if (tool.kind === 'local') {
     if (!tool.estimate) return { ok: true, credits: 0, cached: false, ...onPlans, within_limit: true };
     try {
-      const { credits, cached } = await tool.estimate(asked, pricingContext(services, caller));
-      return { ok: true, credits, cached, ...onPlans, within_limit: credits <= config.maxCreditsPerCall };
+      const { credits, cached, note } = await tool.estimate(asked, pricingContext(services, caller));
+      const within_limit = credits <= config.maxCreditsPerCall;
+      return { ok: true, credits, cached, ...onPlans, within_limit, ...(note === undefined ? {} : { note }) };
     } catch (error) {
       if (error instanceof ToolRefusal) return { ok: false, error: error.message };
       throw error;

@@ -142,6 +142,14 @@ function problemOf(issue: z.core.$ZodIssue, value: unknown, field: z.ZodType | u
         const most = issue.code === 'too_big' ? `at most ${issue.maximum}` : `at least ${issue.minimum}`;
         return `is too ${issue.code === 'too_big' ? 'long' : 'short'}: ${most} characters (got ${value.length})`;
       }
+      if (Array.isArray(value)) {
+        if (issue.code === 'too_big')
+          return `is a list of ${value.length.toLocaleString('en-US')}: at most ${issue.maximum}`;
+        const least = `at least ${issue.minimum}`;
+        return value.length === 0
+          ? `is an empty list: give ${least}`
+          : `is a list of ${value.length.toLocaleString('en-US')}: ${least}`;
+      }
       break;
   }
   return lowerFirst(issue.message);

@@ -55,6 +55,8 @@ export interface RequestPrice {
   credits: number;
   /** The cache would answer it now: free. */
   cached: boolean;
+  /** What the price is, when it is not what the call will be charged (a script's: the most it may spend). */
+  note?: string;
 }
 
 /**

@@ -34,6 +34,10 @@ const output = z.object({
   note: z.string().optional(),
 });
 
+/** What a script's price is: the most its calls may spend, not what they will. */
+const PRICE_NOTE =
+  'At most: what its calls may spend (max_credits, else the per-call limit); a call answered from the cache or the kept tables costs nothing.';
+
 /** The most the script may spend: max_credits, or the per-call limit within what is left. */
 async function capOf(maxCredits: number | undefined, context: ToolContext): Promise<number> {
   if (maxCredits !== undefined) return maxCredits;
@@ -53,7 +57,8 @@ export const runScriptTool = defineLocalTool({
   input,
   output,
   async estimate({ code, max_credits }, context) {
-    return { credits: code === undefined ? 0 : await capOf(max_credits, context), cached: false };
+    if (code === undefined) return { credits: 0, cached: false };
+    return { credits: await capOf(max_credits, context), cached: false, note: PRICE_NOTE };
   },
   async data({ code, max_credits, declarations }, context) {
     const declared = declarations === undefined ? undefined : context.declarations(declarations);

@@ -9,6 +9,9 @@ import { NOW } from '../helpers/now.js';
 import { type Sandbox, sandboxEnv, startTestSandbox } from '../helpers/sandbox.js';
 import type { Session } from '../helpers/session.js';
 
+const SCRIPT_NOTE =
+  'At most: what its calls may spend (max_credits, else the per-call limit); a call answered from the cache or the kept tables costs nothing.';
+
 interface Row {
   tool: string;
   credits?: number;
@@ -189,8 +192,26 @@ describe('a call over the per-call limit, as a person would plan it', () => {
       calls: [{ tool: 'run_script', arguments: { code: 'return 1', max_credits: 1e15 } }],
     });
     const text = textOf(result);
-    expect(text).toContain('run_script | 1,000,000,000,000,000 | over the limit of 25 per call.\n');
+    expect(text).toContain(
+      `run_script | 1,000,000,000,000,000 | over the limit of 25 per call. ${SCRIPT_NOTE}\n`,
+    );
     expect(text).not.toContain('undefined');
+  });
+
+  it('a plan of no calls, or of too many, is refused in words, not the validator’s', async () => {
+    const none = await limited.call('estimate_cost', { calls: [] });
+    expect(textOf(none)).toBe('Invalid value for "calls": is an empty list: give at least 1.');
+    const many = Array.from({ length: 51 }, () => ({ tool: 'get_fear_and_greed_latest' }));
+    expect(textOf(await limited.call('estimate_cost', { calls: many }))).toBe(
+      'Invalid value for "calls": is a list of 51: at most 50.',
+    );
+  });
+
+  it('a script is priced at the most it may spend, and its row says so', async () => {
+    const result = await limited.call('estimate_cost', {
+      calls: [{ tool: 'run_script', arguments: { code: 'return 1' } }],
+    });
+    expect(textOf(result)).toContain(`run_script | 25 | ${SCRIPT_NOTE}\n`);
   });
 
   it('leads with the price, then what is refused and why, then the calls that fit, which cover it', async () => {
