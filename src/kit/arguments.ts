@@ -121,6 +121,13 @@ function problemOf(issue: z.core.$ZodIssue, value: unknown, field: z.ZodType | u
   const bounds = boundsOf(field);
   const shown = clip(JSON.stringify(value) ?? String(value), 40);
   if (typeof value === 'string' && value.trim() === '' && issue.code !== 'custom') return 'is empty';
+  // A value of no kind a union takes: what it takes (its rule's words, else the kinds), and what came.
+  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+    const takes = /^Invalid input\b/.test(issue.message)
+      ? `must be ${issue.errors.map((e) => expectedWords(e[0]?.code === 'invalid_type' ? e[0].expected : 'another value')).join(' or ')}`
+      : lowerFirst(issue.message);
+    return `${takes}, not ${typeWords(value)} (${shown})`;
+  }
   // A rule's own message says what it allows: only the validator's wording is put in ours.
   if (!/^(Too (big|small)|Invalid (input|option))\b/.test(issue.message)) return lowerFirst(issue.message);
   switch (issue.code) {

@@ -139,7 +139,9 @@ export function convertIdParam(max: number) {
 /** Time bound: Unix seconds or ISO 8601, a real instant from 2010 to tomorrow. */
 export function timeParam(what: string) {
   return z
-    .union([z.string(), z.number()])
+    .union([z.string(), z.number()], {
+      error: 'must be a date and time, as Unix seconds or ISO 8601 (e.g. 2026-11-01T00:00:00Z)',
+    })
     .superRefine((v, context) => {
       const problem = timeProblem(v);
       if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });

@@ -77,6 +77,12 @@ describe('a refused argument', () => {
     ).toBe(
       'Invalid value for "time_start": is in the future (2030-01-01T00:00:00Z): the service has data up to now.',
     );
+    // Neither text nor a number: what a time is, not the validator's "invalid input".
+    for (const time_start of [true, { date: '2026-11-01' }, ['2026-11-01']]) {
+      expect(await refusal('get_global_metrics_historical', { time_start })).toBe(
+        `Invalid value for "time_start": must be a date and time, as Unix seconds or ISO 8601 (e.g. 2026-11-01T00:00:00Z), not ${Array.isArray(time_start) ? 'a list' : typeof time_start === 'object' ? 'an object' : 'a boolean'} (${JSON.stringify(time_start)}).`,
+      );
+    }
     expect(await refusal('get_global_metrics_historical', { time_start: 'yesterday' })).toMatch(
       /^Invalid value for "time_start": is not a date and time \(got "yesterday"\): give Unix seconds or ISO 8601/,
     );
