@@ -27,6 +27,10 @@ const MEANT: readonly { match: RegExp; why: string }[] = [
     match: /^\S+ (symbol|matched_symbol|convert)=USD, EUR: the table accepts/,
     why: 'a tool tidies the spaces a model writes around commas and sends none; the service is sent none',
   },
+  {
+    match: /^\S+ slug=[^:]*[A-Z][^:]*: the table accepts/,
+    why: 'every slug is lower case: a tool lowers one written in capitals and sends it lowered',
+  },
 ];
 
 /** Values tried on every parameter, as a query string carries them. */
