@@ -220,9 +220,14 @@ function boundsOf(field: z.ZodType | undefined): string | undefined {
   const { minValue: min, maxValue: max } = base;
   // zod's whole numbers are bounded by the safe integers, which says nothing here.
   const finite = (v: number | null): v is number => v !== null && Math.abs(v) < Number.MAX_SAFE_INTEGER;
-  if (finite(min) && finite(max)) return `${kind} from ${min} to ${max}`;
-  if (finite(min)) return `${kind} of at least ${min}`;
-  return finite(max) ? `${kind} of at most ${max}` : undefined;
+  if (finite(min) && finite(max)) return `${kind} from ${written(min)} to ${written(max)}`;
+  if (finite(min)) return `${kind} of at least ${written(min)}`;
+  return finite(max) ? `${kind} of at most ${written(max)}` : undefined;
+}
+
+/** A bound as people write it: 1,000,000 and 0.00000001, not 1000000 and 1e-8. */
+function written(value: number): string {
+  return value.toLocaleString('en-US', { maximumFractionDigits: 20 });
 }
 
 /**

@@ -93,7 +93,7 @@ describe('a refused argument', () => {
       'Missing parameter "platformName": it is required (name from list_dex_platforms, e.g. Solana).',
     );
     expect(await refusal('convert_price', { symbol: 'BTC' })).toBe(
-      'Missing parameter "amount": it is required (a number from 1e-8 to 1000000000000).',
+      'Missing parameter "amount": it is required (a number from 0.00000001 to 1,000,000,000,000).',
     );
   });
 

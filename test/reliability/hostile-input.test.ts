@@ -73,7 +73,7 @@ describe('numbers out of range say the range, in words', () => {
     [
       'get_fear_and_greed_historical',
       { start: 1_000_001 },
-      /^Invalid value for "start": 1000001 is out of range: a whole number from 1 to 1000000\.$/,
+      /^Invalid value for "start": 1000001 is out of range: a whole number from 1 to 1,000,000\.$/,
     ],
     [
       'get_fear_and_greed_historical',
