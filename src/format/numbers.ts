@@ -65,8 +65,13 @@ function numberFormat(options: Intl.NumberFormatOptions): Intl.NumberFormat {
 function formatAmount(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
   const abs = Math.abs(value);
-  if (abs > 0 && abs < 1) return String(Number(value.toPrecision(4)));
+  if (abs > 0 && abs < 1) return fourDigits(value);
   return numberFormat({ minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+}
+
+/** Under 1, four significant digits in plain decimals: 0.07088, 0.000000001857 (never 1.857e-9). */
+function fourDigits(value: number): string {
+  return numberFormat({ maximumSignificantDigits: 4 }).format(value);
 }
 
 /** A whole number with separators (1,234,567), as formatNumber writes it, without the locale data. */
@@ -79,7 +84,7 @@ export function formatNumber(value: number | null | undefined, maxDecimals = 2):
   if (value === null || value === undefined || !Number.isFinite(value)) return 'n/a';
   if (Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER) return formatWhole(value);
   const abs = Math.abs(value);
-  if (abs > 0 && abs < 1) return String(Number(value.toPrecision(4)));
+  if (abs > 0 && abs < 1) return fourDigits(value);
   return numberFormat({ maximumFractionDigits: maxDecimals }).format(value);
 }
 

@@ -21,6 +21,8 @@ describe('numbers', () => {
     [45_600, 'GBP', '£45.6K'],
     [733.5, 'USD', '$733.50'],
     [0.070881, 'USD', '$0.07088'],
+    [1.857e-9, 'USD', '$0.000000001857'],
+    [-8.8012e-7, 'USD', '-$0.0000008801'],
     [-2_500_000, 'USD', '-$2.5M'],
     [0.0312, 'BTC', '0.0312 BTC'],
     [12, '2790', '€12.00'],
@@ -38,6 +40,8 @@ describe('numbers', () => {
   it('numbers, percentages and shares', () => {
     expect(formatNumber(1234.5678)).toBe('1,234.57');
     expect(formatNumber(0.000123456)).toBe('0.0001235');
+    expect(formatNumber(1.857e-9)).toBe('0.000000001857');
+    expect(formatPrice(8.8012e-7)).toBe('$0.0000008801');
     expect(formatNumber(null)).toBe('n/a');
     expect(formatPercent(2.44)).toBe('+2.4%');
     expect(formatPercent(-0.345)).toBe('-0.34%');
