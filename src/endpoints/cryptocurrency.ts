@@ -1,6 +1,6 @@
 /** Cryptocurrency listings (ranked by market cap) and quotes for named assets, v3. */
 import { z } from 'zod';
-import { formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
+import { formatMoney, formatNumber, formatPercent, formatPrice } from '../format/numbers.js';
 import { formatTime, lines, table } from '../format/text.js';
 import { perItems } from '../kit/credits.js';
 import { dataOf, defineEndpoint } from '../kit/define.js';
@@ -131,16 +131,34 @@ export function listingsInput<T extends z.ZodType>(tag: T) {
   );
 }
 
-/** The listings answer: a heading, then the table of the page. */
+/** The filters a listings call asked for, as its text says them: "price 1 to 100, tokens, tagged defi". */
+function filtersOf(params: Record<string, unknown>): string | undefined {
+  const said: string[] = [];
+  for (const name of [...RANGE_FILTERS, 'percent_change_24h']) {
+    const [min, max] = [params[`${name}_min`], params[`${name}_max`]].map((v) =>
+      typeof v === 'number' ? formatNumber(v) : undefined,
+    );
+    if (min !== undefined && max !== undefined) said.push(`${name} ${min} to ${max}`);
+    else if (min !== undefined) said.push(`${name} at least ${min}`);
+    else if (max !== undefined) said.push(`${name} at most ${max}`);
+  }
+  const { cryptocurrency_type: type, tag } = params;
+  if (typeof type === 'string' && type !== 'all') said.push(type);
+  if (typeof tag === 'string' && tag !== 'all') said.push(`tagged ${tag}`);
+  return said.length === 0 ? undefined : `filtered: ${said.join(', ')}`;
+}
+
+/** The listings answer: a heading (with the filters asked for), then the table of the page. */
 function summariseListings(
   data: { start: number; items: Asset[] },
-  params: { start: number; limit: number; sort?: string; sort_dir?: string },
+  params: Record<string, unknown> & { start: number; sort?: string; sort_dir?: string },
 ): string {
   const [first] = data.items;
-  if (!first) return `No cryptocurrencies match from start=${params.start}.`;
+  const filters = filtersOf(params);
+  if (!first) return `No cryptocurrencies match from start=${params.start}${filters ? ` (${filters})` : ''}.`;
   const last = data.start + data.items.length - 1;
   return lines(
-    `Cryptocurrencies ${data.start}–${last} by ${params.sort ?? 'market_cap'} (${params.sort_dir ?? 'desc'}), ${formatTime(first.last_updated)}`,
+    `Cryptocurrencies ${data.start}–${last} by ${params.sort ?? 'market_cap'} (${params.sort_dir ?? 'desc'}), ${formatTime(first.last_updated)}${filters ? `; ${filters}` : ''}`,
     assetTable(data.items),
   );
 }

@@ -60,7 +60,13 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
         price_max: 100,
         limit: 10,
       });
-      expectAnswer(result, 'price sort');
+      expect(expectAnswer(result, 'price sort').split('\n')[0]).toMatch(
+        /^Cryptocurrencies 1–\d+ by price \(asc\), .+ UTC; filtered: price 1 to 100$/,
+      );
+      const none = await mcp.call('get_cryptocurrency_listings_latest', { price_min: 1e9, limit: 5 });
+      expect(expectAnswer(none, 'none')).toMatch(
+        /^No cryptocurrencies match from start=1 \(filtered: price at least 1,000,000,000\)\.$/m,
+      );
       const prices = data<Listing>(result).items.map((a) => a.quote[0]!.price ?? -1);
       expect(prices.length).toBeGreaterThan(0);
       expect([...prices].sort((a, b) => a - b)).toEqual(prices);
@@ -75,7 +81,9 @@ describe.each(SESSION_KINDS.map((kind) => [kindLabel(kind), kind] as const))('%s
         cryptocurrency_type: 'tokens',
         limit: 10,
       });
-      expectAnswer(result, 'tokens');
+      expect(expectAnswer(result, 'tokens')).toMatch(
+        /^Cryptocurrencies 1–10 by market_cap \(desc\), .+ UTC; filtered: tokens$/m,
+      );
       expect(data<Listing>(result).items.map((a) => a.symbol)).not.toContain('BTC');
     });
 
