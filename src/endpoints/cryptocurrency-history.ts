@@ -27,6 +27,8 @@ import { seriesCredits, seriesLine, seriesParams } from './asset-series.js';
 // ---------------------------------------------------------------- price performance
 
 const PERFORMANCE_PERIODS = ['all_time', 'yesterday', '24h', '7d', '30d', '90d', '365d'] as const;
+/** Periods whose high and low are dated to the minute, not the day. */
+const SHORT_PERIODS: ReadonlySet<string> = new Set(['yesterday', '24h']);
 const performanceQuote = quoteEntry(['open', 'high', 'low', 'close', 'percent_change', 'price_change']);
 const period = z.object({
   period: z.string(),
@@ -91,11 +93,14 @@ export const pricePerformance = defineEndpoint({
           a.periods.map((p) => {
             const q = p.quote[0];
             const money = (v: number | undefined) => formatPrice(v, q?.currency);
+            // Within a day or two, when in the day a high or low came says something; longer, its day.
+            const dateOnly = !SHORT_PERIODS.has(p.period);
+            const at = (time: string | null | undefined) => (time ? ` (${formatTime(time, dateOnly)})` : '');
             return [
               p.period,
               money(q?.open),
-              `${money(q?.high)}${p.high_timestamp ? ` (${formatTime(p.high_timestamp, true)})` : ''}`,
-              `${money(q?.low)}${p.low_timestamp ? ` (${formatTime(p.low_timestamp, true)})` : ''}`,
+              `${money(q?.high)}${at(p.high_timestamp)}`,
+              `${money(q?.low)}${at(p.low_timestamp)}`,
               money(q?.close),
               formatPercent(q?.percent_change),
             ];

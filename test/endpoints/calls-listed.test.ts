@@ -134,7 +134,13 @@ describe('representative arguments', () => {
 
   it('performance, latest candle, legacy quotes and listings', async () => {
     const perf = await mcp.call('get_price_performance', { symbol: 'ETH', time_period: '24h,30d,365d' });
-    expect(expectAnswer(perf, 'performance')).toMatch(/^Ethereum \(ETH\)[^\n]*\nPeriod \| Open/);
+    const rows = expectAnswer(perf, 'performance');
+    expect(rows).toMatch(/^Ethereum \(ETH\)[^\n]*\nPeriod \| Open/);
+    // Within a day or two, the hour of a high or low; over longer periods, its day.
+    expect(rows).toMatch(
+      /^24h \| [^|]+ \| [^|]+ \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\) \| [^|]+ \(\d{4}-\d\d-\d\d \d\d:\d\d UTC\) \| /m,
+    );
+    expect(rows).toMatch(/^30d \| [^|]+ \| [^|]+ \(\d{4}-\d\d-\d\d\) \| [^|]+ \(\d{4}-\d\d-\d\d\) \| /m);
     expect(
       data<Items<{ periods: { period: string }[] }>>(perf).items[0]!.periods.map((p) => p.period),
     ).toEqual(['24h', '30d', '365d']);
