@@ -21,6 +21,8 @@ export function candleSpan(opened: string, lengthMs: number, complete: boolean):
   const from = formatTime(opened, days);
   if (!complete) return `${from}, so far`;
   const end = Date.parse(opened) + lengthMs - (days ? DAY_MS : 0);
+  // A time that is none (the service's text as it came) is said as it came.
+  if (!Number.isFinite(end)) return from;
   const to = formatTime(new Date(end).toISOString(), days);
   if (days) return lengthMs === DAY_MS ? from : `${from} to ${to}`;
   return `${from.slice(0, -4)}–${to.slice(11)}`;

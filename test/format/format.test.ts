@@ -135,6 +135,7 @@ describe('series', () => {
     expect(candleSpan('2026-11-25T20:00:00.000Z', 4 * hour, true)).toBe('2026-11-25 20:00–00:00 UTC');
     expect(candleSpan('2026-11-25T10:00:00.000Z', hour, false)).toBe('2026-11-25 10:00 UTC, so far');
     expect(candleSpan('2026-11-25T00:00:00.000Z', 24 * hour, false)).toBe('2026-11-25, so far');
+    expect(candleSpan('soon', hour, true)).toBe('soon');
     const closes = [{ time: '2026-11-25T10:00:00.000Z', value: 1, label: '2026-11-25 10:00–11:00 UTC' }];
     expect(describeSeries(closes, String)).toMatch(/^first 1 \(2026-11-25 10:00–11:00 UTC\),/);
   });
