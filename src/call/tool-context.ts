@@ -68,6 +68,7 @@ export function describeFailure(
   if (error instanceof UpstreamError) {
     return describeUpstreamError(error, {
       plans: toolPlans(tool).map(planTitle),
+      ...(services.config.plan === undefined ? {} : { plan: planTitle(services.config.plan) }),
       timeoutMs: services.config.timeoutMs,
       keyFromCaller: context.apiKey !== undefined,
       takes: new Set(Object.keys(tool.toolInput.shape)),

@@ -43,6 +43,8 @@ export class UpstreamError extends Error {
 export interface ErrorContext {
   /** Plans that include the endpoint, for a 1006 answer. */
   plans: readonly string[];
+  /** SVC_PLAN's plan, by its title, when it is set. */
+  plan?: string;
   /** SVC_TIMEOUT_MS: raising it helps a timeout only while it is below its maximum. */
   timeoutMs: number;
   /** The key came with the request (HTTP), not from SVC_API_KEY, which then cannot help. */
@@ -109,6 +111,9 @@ function advice(error: UpstreamError, context: ErrorContext, now: Date): string 
         ? 'This call needs an API key: send a valid key with the request.'
         : 'This call needs an API key: set SVC_API_KEY.';
     case 1006: {
+      // The plan set has the endpoint: what it lacks (how far back its history reaches) is in the
+      // service's own words, and setting SVC_PLAN would change nothing.
+      if (context.plan !== undefined && context.plans.includes(context.plan)) return '';
       // Each fact once: the service's own message may already name the plans.
       const named = context.plans.length > 0 && context.plans.every((plan) => error.detail.includes(plan));
       const plans = named ? '' : `It is available on: ${context.plans.join(', ')}. `;

@@ -85,6 +85,26 @@ describe('the sandbox key of each plan', () => {
 });
 
 describe('SVC_PLAN', () => {
+  it('a history past the plan’s depth, on a plan that has the tool, is not told to set SVC_PLAN', async () => {
+    const sandbox = await startTestSandbox({ rateLimit: false });
+    const mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-basic', { SVC_PLAN: 'basic' }));
+    try {
+      const far = await mcp.call('get_global_metrics_historical', {
+        time_start: '2025-01-01',
+        interval: 'daily',
+      });
+      expect(far.isError).toBe(true);
+      expect(firstText(far)).toMatch(
+        /^The service answered HTTP 403 \(error 1006\): Your plan \(Basic\) includes 1 month of /,
+      );
+      expect(firstText(far)).not.toContain('Set SVC_PLAN');
+      expect(far._meta?.credits).toBe(0);
+    } finally {
+      await mcp.close();
+      await sandbox.close();
+    }
+  });
+
   it.each(['hobbyist', 'startup', 'standard'])(
     'SVC_PLAN=%s with every toolset lists the tools the plan has',
     async (plan) => {
