@@ -17,6 +17,7 @@ import {
 } from '../kit/params.js';
 import { plansFrom } from '../kit/plans.js';
 import { quoteEntry, quoteOf } from '../kit/quotes.js';
+import { clip } from '../messages.js';
 import {
   currencyParams,
   exactlyOne,
@@ -93,6 +94,22 @@ const AUX = [
   'market_reputation',
 ] as const;
 
+/** Which pairs were asked for, as the text says it: " in derivatives against USDT". */
+function pairsFilter(params: {
+  category?: string;
+  fee_type?: string;
+  matched_id?: string;
+  matched_symbol?: string;
+}): string {
+  const { category, fee_type, matched_id, matched_symbol } = params;
+  const against = matched_symbol ?? (matched_id === undefined ? undefined : `id ${matched_id}`);
+  return [
+    category !== undefined && category !== 'all' ? ` in ${category}` : '',
+    against === undefined ? '' : ` against ${clip(against, 100)}`,
+    fee_type !== undefined && fee_type !== 'all' ? ` with fee type ${fee_type}` : '',
+  ].join('');
+}
+
 export const marketPairs = defineEndpoint({
   name: 'get_market_pairs',
   rowName: 'pair',
@@ -144,23 +161,25 @@ export const marketPairs = defineEndpoint({
   normalise(body, params) {
     return { ...parseBody(upstreamPairs, dataOf(body)), start: params.start };
   },
-  summarise(data) {
+  summarise(data, params) {
+    const which = `market pairs${pairsFilter(params)}`;
+    if (data.market_pairs.length === 0)
+      return `${data.name} (${data.symbol}): no ${which} from start=${data.start}.`;
     return lines(
-      `${data.name} (${data.symbol}): ${formatNumber(data.num_market_pairs)} market pairs; ${data.market_pairs.length} from start=${data.start}:`,
-      data.market_pairs.length > 0 &&
-        table(
-          ['Exchange', 'Pair', 'Category', 'Price', 'Volume 24h'],
-          data.market_pairs.map((p) => {
-            const q = p.quote[0];
-            return [
-              p.exchange,
-              p.market_pair,
-              p.category ?? '',
-              formatPrice(q?.price, q?.currency),
-              formatMoney(q?.volume_24h, q?.currency),
-            ];
-          }),
-        ),
+      `${data.name} (${data.symbol}): ${formatNumber(data.num_market_pairs)} ${which}; ${data.market_pairs.length} from start=${data.start}:`,
+      table(
+        ['Exchange', 'Pair', 'Category', 'Price', 'Volume 24h'],
+        data.market_pairs.map((p) => {
+          const q = p.quote[0];
+          return [
+            p.exchange,
+            p.market_pair,
+            p.category ?? '',
+            formatPrice(q?.price, q?.currency),
+            formatMoney(q?.volume_24h, q?.currency),
+          ];
+        }),
+      ),
     );
   },
 });

@@ -115,6 +115,13 @@ describe('representative arguments', () => {
     const pairs = await mcp.call('get_market_pairs', { slug: 'ethereum', matched_symbol: 'USDT', limit: 5 });
     const eth = data<{ market_pairs: { market_pair: string }[] }>(pairs);
     for (const p of eth.market_pairs) expect(p.market_pair).toBe('ETH/USDT');
+    expect(expectAnswer(pairs, 'pairs')).toMatch(
+      /^Ethereum \(ETH\): [\d,]+ market pairs against USDT; 5 from start=1:\n/,
+    );
+    const none = await mcp.call('get_market_pairs', { symbol: 'ETH', category: 'derivatives', limit: 3 });
+    expect(expectAnswer(none, 'no pairs')).toMatch(
+      /^Ethereum \(ETH\): no market pairs in derivatives from start=1\.$/m,
+    );
     // One slug in capitals is the same slug.
     const capitals = await mcp.call('get_market_pairs', {
       slug: 'Ethereum',
