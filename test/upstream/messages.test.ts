@@ -148,6 +148,18 @@ describe('describeUpstreamError', () => {
     expect(text).toMatch(/^The service did not answer within 2 min\. /);
   });
 
+  it('a 1006 on a plan (SVC_PLAN) that has the endpoint names no setting: the plan is set, its depth is the matter', () => {
+    const error = new UpstreamError(
+      'http',
+      403,
+      1006,
+      'Your plan (Basic) includes 1 month of global metrics history; this request reaches back further',
+    );
+    const context = { plans: ['Basic', 'Standard'], timeoutMs: 10_000, keyFromCaller: false };
+    expect(describeUpstreamError(error, { ...context, plan: 'Basic' })).not.toMatch(/SVC_/);
+    expect(describeUpstreamError(error, { ...context, plan: 'Hobbyist' })).toMatch(/SVC_PLAN/);
+  });
+
   it('a timeout below the maximum says the current value and how far it may go', () => {
     const error = new UpstreamError('timeout', undefined, undefined, 'The service did not answer within 3 s');
     error.attempts = 2;
