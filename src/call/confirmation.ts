@@ -10,7 +10,7 @@ import type { Tool, ToolContext } from '../kit/index.js';
 import type { Services } from '../services/index.js';
 import type { CallContext, Question } from './context.js';
 import { priceRequest, refuseOverLimits } from './estimate.js';
-import { tooLargeRefusal } from './fetch.js';
+import { refusalBeforeSending } from './fetch.js';
 import { RefusedCall } from './refused.js';
 
 /**
@@ -49,8 +49,8 @@ export async function confirmCall(
   const priced = await priceRequest(services, call.account, tool, params);
   if (priced.cached) return { unaskedFrom: threshold };
   const now = Math.floor(services.now() / 1000);
-  // Not put to the person: its answer would be too large to read, and the fetch refuses it, free.
-  if (tooLargeRefusal(tool, priced.params, now) !== undefined) return {};
+  // Not put to the person: the fetch refuses it, free (too large to read, or past SVC_PLAN's history).
+  if (refusalBeforeSending(tool, priced.params, now, services.config.plan) !== undefined) return {};
   return confirmEstimate(services, tool.title, priced.credits, call, (most) =>
     largestFit(tool.credits, priced.params, most, now),
   );

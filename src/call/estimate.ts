@@ -25,7 +25,7 @@ import {
 import type { Services } from '../services/index.js';
 import { cursorArguments, firstCheck, isCursorAlone, storedPage, type Unservable } from './cursors.js';
 import { dataRoom } from './cut.js';
-import { completed, tooLargeRefusal } from './fetch.js';
+import { completed, refusalBeforeSending } from './fetch.js';
 import { RefusedCall } from './refused.js';
 
 /** Who asks: the account whose key pays, and the owner of kept results (with the person, signed in). */
@@ -82,8 +82,8 @@ export async function estimateCall(
   }
   const priced = await priceRequest(services, account, tool, asked);
   const now = Math.floor(services.now() / 1000);
-  const tooLarge = tooLargeRefusal(tool, priced.params, now);
-  if (tooLarge !== undefined) return { ok: false, error: tooLarge };
+  const refused = refusalBeforeSending(tool, priced.params, now, config.plan);
+  if (refused !== undefined) return { ok: false, error: refused.message };
   const withinLimit = priced.credits <= config.maxCreditsPerCall;
   const fit = withinLimit
     ? undefined

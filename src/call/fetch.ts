@@ -14,7 +14,7 @@ import { formatWhole } from '../format/numbers.js';
 import { accountOf } from '../guard/accounts.js';
 import type { Reservation } from '../guard/guard.js';
 import { estimateCredits } from '../kit/credits.js';
-import type { Endpoint } from '../kit/index.js';
+import { type Endpoint, historyRefusal, type Plan } from '../kit/index.js';
 import { notify } from '../ops/events.js';
 import { traced } from '../ops/telemetry.js';
 import type { DataSource } from '../services/data-source.js';
@@ -183,6 +183,23 @@ export function tooLargeRefusal(
   return `Refused before sending: the answer to this call may take up to ${formatWhole(Math.ceil(bytes / 1e6))} MB, more than the ${most} MiB one answer may be read at; the service would charge it and none of it could be shown. Nothing was charged. Ask for at most ${formatWhole(fits)} records in one call (fewer ids or convert currencies, a smaller count or limit), and the rest in further calls.`;
 }
 
+/**
+ * Why a request is not sent at all, free: its answer may be larger than the client reads
+ * (tooLargeRefusal), or it reaches back further than SVC_PLAN's history. Undefined when it may go.
+ */
+export function refusalBeforeSending(
+  endpoint: Endpoint,
+  params: Record<string, unknown>,
+  now: number,
+  plan: Plan | undefined,
+): { message: string; reason: 'too_large' | 'plan_history' } | undefined {
+  const tooLarge = tooLargeRefusal(endpoint, params, now);
+  if (tooLarge !== undefined) return { message: tooLarge, reason: 'too_large' };
+  const reach = plan === undefined ? undefined : endpoint.reach?.(params, now);
+  const past = reach === undefined || plan === undefined ? undefined : historyRefusal(reach, plan, now);
+  return past === undefined ? undefined : { message: past, reason: 'plan_history' };
+}
+
 /** Who makes a request to the service, and how their call ends. */
 interface UpstreamCall {
   apiKey: string;
@@ -227,8 +244,8 @@ async function requestUpstream(
   const now = Math.floor(services.now() / 1000);
   const estimate = estimateCredits(endpoint.credits, params, now);
   const expectedBytes = expectedAnswerBytes(endpoint, params, now);
-  const tooLarge = tooLargeRefusal(endpoint, params, now);
-  if (tooLarge !== undefined) throw new RefusedCall(tooLarge, 'too_large');
+  const refused = refusalBeforeSending(endpoint, params, now, services.config.plan);
+  if (refused !== undefined) throw new RefusedCall(refused.message, refused.reason);
   // A script's cap first: within it, a request is never one its person had to be asked about.
   call.cap?.hold(estimate);
   let reservation: Reservation;

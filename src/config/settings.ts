@@ -82,7 +82,7 @@ export const SETTINGS = {
     env: 'SVC_PLAN',
     key: 'plan',
     title: 'Plan',
-    meaning: `the key's plan (${PLANS.join(', ')}): hides tools it lacks`,
+    meaning: `the key's plan (${PLANS.join(', ')}): hides tools it lacks, and refuses (free) a history reaching past its depth`,
     whenUnset: 'unset: show all',
     schema: () => z.preprocess(lowerCase, oneOf(PLANS).optional()),
   }),

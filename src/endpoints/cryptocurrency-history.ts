@@ -10,7 +10,7 @@ import { namedPages, seriesPages } from '../kit/pages.js';
 import { convertExclusive, namesListParam, paramsObject, timeOrder } from '../kit/params.js';
 import { historyByPlan, plansFrom } from '../kit/plans.js';
 import { quoteEntry, quoteOf } from '../kit/quotes.js';
-import { CALENDAR_INTERVALS, seriesServiceParams } from '../kit/series.js';
+import { CALENDAR_INTERVALS, seriesReach, seriesServiceParams } from '../kit/series.js';
 import { recordsOf } from '../kit/shapes.js';
 import {
   currencyParams,
@@ -210,6 +210,7 @@ export const quotesHistorical = defineEndpoint({
   pages: seriesPages({ fixed: 70, perCurrency: 200 }, { shape: 'per asset', time: 'timestamp' }),
   refreshSeconds: 300,
   plans: plansFrom('hobbyist'),
+  reach: seriesReach,
   normalise(body, params) {
     return { interval: String(params.interval), items: recordsOf(upstreamQuoteSeries, dataOf(body)) };
   },

@@ -4,7 +4,7 @@ import { formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
 import { counted, formatTime, lines, table } from '../format/text.js';
 import { perItems } from '../kit/credits.js';
 import { dataOf, defineEndpoint } from '../kit/define.js';
-import { convertExclusive, enumParam, namesListParam, paramsObject } from '../kit/params.js';
+import { convertExclusive, enumParam, namesListParam, paramsObject, parseTime } from '../kit/params.js';
 import { historyByPlan, plansFrom } from '../kit/plans.js';
 import { recordsOf } from '../kit/shapes.js';
 import { currencyParams, pageParams, requiredTimeParam, servicePage } from './asset-params.js';
@@ -247,6 +247,7 @@ export const listingsHistorical = defineEndpoint({
   // A completed day does not change.
   refreshSeconds: 86_400,
   plans: plansFrom('hobbyist'),
+  reach: (p, now) => ({ at: parseTime(p.date) ?? now, step: 86_400, later: 'a later date' }),
   normalise(body, params) {
     return {
       date: formatTime(params.date, true),

@@ -22,6 +22,7 @@ import {
   expectedPoints,
   MAX_SERIES_COUNT,
   SERIES_COUNT_TEXT,
+  seriesReach,
   seriesServiceParams,
 } from '../kit/series.js';
 import { currencyParams, timeBoundParam, timeEndParam } from './asset-params.js';
@@ -160,6 +161,7 @@ export const globalMetricsHistorical = defineEndpoint({
   pages: seriesPages({ fixed: 240, perCurrency: 310 }, { shape: { list: 'quotes' }, time: 'timestamp' }),
   refreshSeconds: 300,
   plans: ALL_PLANS,
+  reach: seriesReach,
   normalise(body, params) {
     const data = parseBody(upstreamHistorical, dataOf(body));
     return { interval: params.interval, quotes: data.quotes };

@@ -15,7 +15,7 @@ import { namedPages, seriesPages } from '../kit/pages.js';
 import { convertExclusive, enumParam, paramsObject, type Rule, timeOrder } from '../kit/params.js';
 import { historyByPlan, plansFrom } from '../kit/plans.js';
 import { quoteEntry, quoteOf } from '../kit/quotes.js';
-import { CALENDAR_INTERVALS, intervalSeconds, seriesServiceParams } from '../kit/series.js';
+import { CALENDAR_INTERVALS, intervalSeconds, seriesReach, seriesServiceParams } from '../kit/series.js';
 import { recordsOf } from '../kit/shapes.js';
 import { parseTime } from '../kit/time.js';
 import {
@@ -225,6 +225,7 @@ export const ohlcvHistorical = defineEndpoint({
   ),
   refreshSeconds: 300,
   plans: plansFrom('startup'),
+  reach: (p, now) => seriesReach({ ...p, interval: candleInterval(p) }, now),
   normalise(body, params, nowMs) {
     const length: CandleLength = params.time_period ?? 'daily';
     const items = recordsOf(upstreamOhlcvSeries, dataOf(body)).map((a) => ({

@@ -12,7 +12,7 @@ import type { CreditRule } from './credits.js';
 import { fastParse, readWith } from './fast-parse.js';
 import { cursorParam, type Pages, type RowsShape } from './pages.js';
 import { formatParam } from './params.js';
-import { ALL_PLANS, type Plan, plansText } from './plans.js';
+import { ALL_PLANS, type Plan, plansText, type Reach } from './plans.js';
 import type { KeptSummary, QueryAnswer } from './queries.js';
 import type { ScriptAnswer, ScriptRun } from './scripts.js';
 import type { Toolset } from './toolsets.js';
@@ -210,6 +210,11 @@ export interface EndpointSpec<
   /** How often the endpoint's data refreshes: the cache's time to live (0: live data, never cached). */
   refreshSeconds: number;
   plans: readonly Plan[];
+  /**
+   * How far back a call (its parameters completed) reaches into the history, whose depth each plan
+   * bounds: checked against SVC_PLAN before anything is sent. `now` is Unix seconds.
+   */
+  reach?(params: z.output<I>, now: number): Reach;
   /**
    * Upstream body (either documented shape) → the tool's structured data, at the server's time in
    * milliseconds (a candle still open is marked so). Throws on a body that fits neither.

@@ -1,3 +1,5 @@
+import { monthsBefore } from '../calendar.js';
+
 /**
  * The service's plans, and how far back each one's history reaches, as the tools' descriptions say
  * them (docs/service.md, "Plans"). The sandbox enforces the plans from a table of its own.
@@ -46,4 +48,27 @@ export function describeDepth(months: number): string {
 export function historyByPlan(plans: readonly Plan[]): string {
   const [first = 'basic'] = plans;
   return `History: ${describeDepth(HISTORY_MONTHS[first])} (${planTitle(first)}) to ${describeDepth(HISTORY_MONTHS.enterprise)}.`;
+}
+
+/** How far back a request reaches: the earliest instant it asks for (Unix seconds), its step, and how to ask for less. */
+export interface Reach {
+  at: number;
+  /** One of its periods, in seconds: the margin the check leaves the service's own counting. */
+  step: number;
+  /** "a later time_start or a smaller count". */
+  later: string;
+}
+
+/**
+ * Why a request is not sent on `plan` (SVC_PLAN): it reaches back further than the plan's history,
+ * by more than one of its periods, so the service would refuse it (403, 1006). Undefined when it
+ * may be within. `now` is Unix seconds.
+ */
+export function historyRefusal(reach: Reach, plan: Plan, now: number): string | undefined {
+  if (plan === 'enterprise') return undefined;
+  const months = HISTORY_MONTHS[plan];
+  const limit = monthsBefore(now, months);
+  if (reach.at + reach.step >= limit) return undefined;
+  const day = (t: number) => new Date(t * 1000).toISOString().slice(0, 10);
+  return `Refused before sending: this request reaches back to ${day(reach.at)}, but the ${planTitle(plan)} plan (SVC_PLAN=${plan}) has ${describeDepth(months)} of history, back to ${day(limit)}: ask for ${reach.later}. Nothing was charged.`;
 }

@@ -5,6 +5,7 @@
  */
 import { type CalendarUnit, calendarPeriods } from '../calendar.js';
 import { intParam, parseTime } from './params.js';
+import type { Reach } from './plans.js';
 
 export const CALENDAR_INTERVALS = ['hourly', 'daily', 'weekly', 'monthly', 'yearly'] as const;
 const CALENDAR_SECONDS: Record<string, number> = {
@@ -82,4 +83,16 @@ export function seriesCount(
 export function expectedPoints(p: SeriesRange, now: number, startExclusive = false): number {
   const count = seriesCount(p, now, { startExclusive });
   return Math.max(1, Math.min(count, rangePeriods(p, now, startExclusive) ?? count));
+}
+
+/**
+ * How far back a series call (its parameters completed, count and interval set) reaches: its
+ * time_start, else `count` periods back from time_end or now.
+ */
+export function seriesReach(p: SeriesRange, now: number): Reach {
+  const step = intervalSeconds(p.interval);
+  const later = 'a later time_start or a smaller count';
+  if (p.time_start !== undefined) return { at: parseTime(p.time_start) ?? now, step, later };
+  const end = p.time_end === undefined ? now : (parseTime(p.time_end) ?? now);
+  return { at: end - ((p.count ?? SERIES_COUNT) - 1) * step, step, later };
 }

@@ -22,6 +22,7 @@ export const REFUSAL_REASONS = [
   'not_confirmed',
   'script_limit',
   'too_large',
+  'plan_history',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 /** Where an answer came from: the service, the cache, another identical call, a stale answer standing in for a failed service, or the server itself. */

@@ -85,20 +85,39 @@ describe('the sandbox key of each plan', () => {
 });
 
 describe('SVC_PLAN', () => {
-  it('a history past the plan’s depth, on a plan that has the tool, is not told to set SVC_PLAN', async () => {
+  it('a history past the plan’s depth is refused before sending, free; one within it is answered', async () => {
     const sandbox = await startTestSandbox({ rateLimit: false });
-    const mcp = await startMcp(sandboxEnv(sandbox, 'sandbox-basic', { SVC_PLAN: 'basic' }));
+    const mcp = await startMcp(
+      sandboxEnv(sandbox, 'sandbox-startup', { SVC_PLAN: 'startup', SVC_TOOLSETS: 'all' }),
+    );
     try {
-      const far = await mcp.call('get_global_metrics_historical', {
-        time_start: '2025-01-01',
-        interval: 'daily',
+      const before = sandbox.stats.requests;
+      const far = {
+        get_global_metrics_historical: { time_start: '2025-01-01', interval: 'daily' },
+        get_cryptocurrency_quotes_historical: { symbol: 'BTC', count: 90, interval: 'daily' },
+        get_ohlcv_historical: { symbol: 'BTC', count: 90 },
+        get_cryptocurrency_listings_historical: { date: '2025-06-01' },
+      };
+      for (const [tool, args] of Object.entries(far)) {
+        const refused = await mcp.call(tool, args);
+        expect(refused.isError, tool).toBe(true);
+        expect(firstText(refused)).toMatch(
+          /^Refused before sending: this request reaches back to \d{4}-\d\d-\d\d, but the Startup plan \(SVC_PLAN=startup\) has 1 month of history, back to \d{4}-\d\d-\d\d: ask for a later (time_start or a smaller count|date)\. Nothing was charged\.$/,
+        );
+        expect(refused._meta?.credits).toBe(0);
+      }
+      expect(sandbox.stats.requests, 'nothing sent').toBe(before);
+      const priced = await mcp.call('estimate_cost', {
+        calls: [{ tool: 'get_ohlcv_historical', arguments: { symbol: 'BTC', count: 90 } }],
       });
-      expect(far.isError).toBe(true);
-      expect(firstText(far)).toMatch(
-        /^The service answered HTTP 403 \(error 1006\): Your plan \(Basic\) includes 1 month of /,
-      );
-      expect(firstText(far)).not.toContain('Set SVC_PLAN');
-      expect(far._meta?.credits).toBe(0);
+      expect(firstText(priced)).toContain('Refused before sending: this request reaches back to');
+      for (const [tool, args] of Object.entries({
+        get_global_metrics_historical: { count: 20, interval: 'daily' },
+        get_ohlcv_historical: { symbol: 'BTC', count: 20 },
+      })) {
+        const near = await mcp.call(tool, args);
+        expect(near.isError, firstText(near)).toBeFalsy();
+      }
     } finally {
       await mcp.close();
       await sandbox.close();
