@@ -57,10 +57,15 @@ export const newCryptocurrencies = defineEndpoint({
   normalise(body, params) {
     return { start: params.start, items: recordsOf(upstreamNewAsset, dataOf(body)) };
   },
-  summarise(data) {
+  summarise(data, params) {
     if (data.items.length === 0) return `No new listings from start=${data.start}.`;
+    // Oldest first (sort_dir=asc), the list runs from the earliest listings: not new ones.
+    const heading =
+      params.sort_dir === 'asc'
+        ? `${counted(data.items.length, 'listed cryptocurrency')} from start=${data.start}, oldest first:`
+        : `${counted(data.items.length, 'newly listed cryptocurrency')} from start=${data.start}, newest first:`;
     return lines(
-      `${counted(data.items.length, 'newly listed cryptocurrency')} from start=${data.start}:`,
+      heading,
       table(
         ['Added', 'Asset', 'Price', '24h', 'Market cap'],
         data.items.map((a) => {

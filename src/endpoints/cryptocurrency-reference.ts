@@ -18,6 +18,7 @@ import { ALL_PLANS } from '../kit/plans.js';
 import { rankOf, recordsOf } from '../kit/shapes.js';
 import { clip, FIND_ASSET } from '../messages.js';
 import {
+  assetsAsked,
   currencyParams,
   exactlyOne,
   idsParam,
@@ -267,10 +268,11 @@ export const categories = defineEndpoint({
   normalise(body, params) {
     return { start: params.start, items: recordsOf(upstreamCategory, dataOf(body)) };
   },
-  summarise(data) {
+  summarise(data, params) {
     if (data.items.length === 0) return 'No categories match.';
+    const holding = assetsAsked(params);
     return lines(
-      `${counted(data.items.length, 'category')} from start=${data.start}:`,
+      `${counted(data.items.length, 'category')}${holding === undefined ? '' : ` holding ${holding}`} from start=${data.start}:`,
       table(
         ['Category', 'Id', 'Coins', 'Market cap', 'Cap 24h', 'Volume'],
         data.items.map((c) => [

@@ -92,7 +92,11 @@ describe('representative arguments', () => {
     const past = await mcp.call('get_cryptocurrency_listings_historical', { date: '2026-10-10', limit: 3 });
     expect(expectAnswer(past, 'past day')).toMatch(/at the end of 2026-10-10/);
     const fresh = await mcp.call('get_new_cryptocurrencies', { limit: 3 });
-    expect(expectAnswer(fresh, 'new')).toMatch(/^3 newly listed/);
+    expect(expectAnswer(fresh, 'new')).toMatch(
+      /^3 newly listed cryptocurrencies from start=1, newest first:/,
+    );
+    const oldest = await mcp.call('get_new_cryptocurrencies', { limit: 3, sort_dir: 'asc' });
+    expect(expectAnswer(oldest, 'oldest')).toMatch(/^3 listed cryptocurrencies from start=1, oldest first:/);
     const visited = await mcp.call('get_most_visited_cryptocurrencies', {
       time_period: '30d',
       start: 11,
@@ -134,6 +138,9 @@ describe('representative arguments', () => {
     const three = expectAnswer(await mcp.call('list_categories', { limit: 3 }), 'three categories');
     expect(three).toMatch(/^3 categories from start=1:/m);
     expect(three).toMatch(/^3 categories kept as categories_/m);
+    expect(expectAnswer(await mcp.call('list_categories', { symbol: 'BONK' }), 'of BONK')).toMatch(
+      /^\d+ categor(y|ies) holding symbol BONK from start=1:/,
+    );
     const categories = await mcp.call('list_categories', { symbol: 'BONK' });
     const names = data<Items<{ name: string }>>(categories).items.map((k) => k.name);
     expect(names).toContain('Meme');
