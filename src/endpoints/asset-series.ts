@@ -48,5 +48,10 @@ export function seriesLine(
   what: string,
 ): string {
   const money = (v: number) => formatPrice(v, currency);
-  return `${a.name} (${a.symbol}) ${what} in ${currencyLabel(currency)}, ${counted(points.length, 'point')}: ${describeSeries(points, money)}`;
+  // None: the likeliest reason a model can check is a range before the asset's history began.
+  const before =
+    points.length === 0
+      ? '; an asset has none before its first (get_cryptocurrency_map gives its first_historical_data)'
+      : '';
+  return `${a.name} (${a.symbol}) ${what} in ${currencyLabel(currency)}, ${counted(points.length, 'point')}: ${describeSeries(points, money)}${before}`;
 }

@@ -81,7 +81,9 @@ describe('representative arguments', () => {
       interval: 'daily',
     });
     const text = expectAnswer(before, 'history before data');
-    expect(text).toMatch(/0 points: no data points in the range asked/);
+    expect(text).toMatch(
+      /0 points: no data points in the range asked; an asset has none before its first \(get_cryptocurrency_map gives its first_historical_data\)/,
+    );
     expect(text).not.toMatch(/Time \| Price/);
   });
 
