@@ -60,9 +60,10 @@ function toolTable() {
 /** docs/kept-tables.md's table: each tool whose answers are kept as tables, its tables' names and columns. */
 function keptTables() {
   const rows = tools
-    .filter((t) => t.kind === 'endpoint' && t.pages !== undefined)
+    .filter((t) => t.kind === 'endpoint' && (t.rows ?? t.pages?.rows) !== undefined)
     .map((t) => {
-      const columns = columnsOfSchema(t.output, t.pages.rows).join(', ');
+      // The table's rows as the tool keeps them (kit/define.ts tableRows): its own, else its pages'.
+      const columns = columnsOfSchema(t.output, t.rows ?? t.pages.rows).join(', ');
       return `| \`${t.name}\` | \`${tablePrefix(t.name)}_…\` | ${columns} |`;
     });
   return ['| Tool | Tables | Columns |', '|---|---|---|', ...rows].join('\n');

@@ -56,7 +56,7 @@ const upstreamPerformance = lenient(performance, {
 
 export const pricePerformance = defineEndpoint({
   name: 'get_price_performance',
-  rowName: 'asset',
+  rowName: 'period',
   title: 'Price performance by period',
   toolset: 'cryptocurrency',
   path: '/v2/cryptocurrency/price-performance-stats/latest',
@@ -78,6 +78,8 @@ export const pricePerformance = defineEndpoint({
   output: z.object({ items: z.array(performance) }),
   credits: perItems({ per: 100, what: 'assets', items: namedCount, convert: true }),
   pages: namedPages({ fixed: 300, perCurrency: 1_400 }),
+  // Paged by asset; kept a row per asset and period, each figure a column.
+  rows: { points: 'periods' },
   refreshSeconds: 60,
   plans: plansFrom('startup'),
   normalise(body) {

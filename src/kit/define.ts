@@ -203,8 +203,8 @@ export interface EndpointSpec<
   /** How the service charges: the guard's estimate and the sandbox's charge both apply it. */
   credits: CreditRule<z.output<I>>;
   /**
-   * Where the rows of an answer that is a list but not paged are (posts, trending tokens): kept
-   * as a table like a paged answer's (whose rows its pages say).
+   * Where the rows of its kept table are, when its pages do not say (a list that is not paged:
+   * posts, trending tokens) or say otherwise (price performance: paged by asset, a row per period).
    */
   rows?: RowsShape;
   /** How often the endpoint's data refreshes: the cache's time to live (0: live data, never cached). */
@@ -350,5 +350,5 @@ readWith(looseNumber, ({ giveWay }) => (v) => {
 /** Where a tool's rows are, when its answers are kept as tables: an endpoint's that answers a list. */
 export function tableRows(tool: Tool): RowsShape | undefined {
   if (tool.kind === 'local') return undefined;
-  return tool.pages?.rows ?? tool.rows;
+  return tool.rows ?? tool.pages?.rows;
 }

@@ -173,6 +173,30 @@ describe('a month of hourly candles for ten assets, kept as a table', () => {
     ]);
   });
 
+  it('price performance is kept a row per asset and period, each figure a column', async () => {
+    const args = { symbol: 'BTC,ETH', time_period: '7d,30d' };
+    const text = textOf(await mcp.call('get_price_performance', args));
+    expect(text).toMatch(/^4 periods kept as price_performance_\w+ until /m);
+    const answer = await mcp.call('get_price_performance', { ...args, format: 'json' });
+    const data = answer.structuredContent as {
+      kept: Kept;
+      items: { symbol: string; periods: { period: string; quote: { percent_change: number }[] }[] }[];
+    };
+    expect(data.kept.rows).toBe(4);
+    expect(data.kept.columns).toMatchObject({
+      symbol: 'text',
+      period: 'text',
+      quote_usd_percent_change: 'real',
+    });
+    const result = await query(
+      `SELECT symbol, period, quote_usd_percent_change FROM ${data.kept.table} ORDER BY symbol, period`,
+    );
+    const expected = data.items
+      .flatMap((a) => a.periods.map((p) => [a.symbol, p.period, p.quote[0]?.percent_change]))
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0])) || String(a[1]).localeCompare(String(b[1])));
+    expect((result.structuredContent as Rows).rows).toEqual(expected);
+  });
+
   it('a blob is given as its size, grouped as the text writes numbers', async () => {
     const result = await query('SELECT zeroblob(1000000)', { format: 'json' });
     expect((result.structuredContent as Rows).rows).toEqual([['(a blob of 1,000,000 bytes)']]);
