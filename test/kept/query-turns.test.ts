@@ -117,8 +117,13 @@ describe('owners querying at once', () => {
     const mine = await other.call('query_data', { sql: counting(2_000), format: 'json' });
     expect(mine.isError, textOf(mine)).toBeFalsy();
     expect((mine.structuredContent as { rows: unknown[][] }).rows).toEqual([[2_000]]);
+    // Twelve of theirs wait at most, the one running counted: of fifteen, three are refused when
+    // all arrive within the first's 300 ms, fewer when a loaded machine spreads them past it (the
+    // exact twelve is the next test's, which holds the engine while they arrive).
     const texts = (await theirs).map(textOf);
-    expect(texts.filter((t) => t === mineWaiting)).toHaveLength(3);
+    const refused = texts.filter((t) => t === mineWaiting).length;
+    expect(refused).toBeGreaterThanOrEqual(1);
+    expect(refused).toBeLessThanOrEqual(3);
     for (const text of texts)
       expect(text, text).toMatch(/^The query (was stopped at its time bound|engine is busy)/);
   });
