@@ -125,3 +125,8 @@ function trim(text: string): string {
 export function plainDecimal(value: number): string {
   return numberFormat({ useGrouping: false, maximumFractionDigits: 20 }).format(value);
 }
+
+/** A number to `digits` significant digits in plain decimals, without separators: 0.000000001857, 2026. */
+export function plainSignificant(value: number, digits: number): string {
+  return numberFormat({ useGrouping: false, maximumSignificantDigits: digits }).format(value);
+}

@@ -4,6 +4,7 @@
  * than read page by page. Nothing is sent and nothing is charged; the rows are paged like any answer.
  */
 import { z } from 'zod';
+import { plainSignificant } from '../format/numbers.js';
 import { counted, lines, table } from '../format/text.js';
 import { defineLocalTool, ToolRefusal } from '../kit/define.js';
 import { computedPages } from '../kit/pages.js';
@@ -13,10 +14,10 @@ import { queryRefusal } from './query-refusals.js';
 /** The longest SQL taken. */
 export const MAX_SQL_CHARS = 10_000;
 
-/** A cell as the text shows it: a number to 10 significant digits, null as "null". */
+/** A cell as the text shows it: a number to 10 significant digits, never as an exponent; null as "null". */
 function cellText(value: unknown): string {
   if (value === null || value === undefined) return 'null';
-  if (typeof value === 'number') return String(Number(value.toPrecision(10)));
+  if (typeof value === 'number') return plainSignificant(value, 10);
   return String(value).replaceAll('\n', ' ');
 }
 

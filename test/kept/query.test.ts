@@ -202,6 +202,18 @@ describe('a month of hourly candles for ten assets, kept as a table', () => {
     expect((result.structuredContent as Rows).rows).toEqual([['(a blob of 1,000,000 bytes)']]);
   });
 
+  it('the text writes a number in plain digits, never an exponent, as the JSON keeps it', async () => {
+    const sql = 'SELECT 0.000000001857 AS tiny, 1e21 AS huge, 123456789.123456789 AS long, 2026 AS year';
+    const text = textOf(await query(sql, { format: 'text' }));
+    expect(text).toContain('0.000000001857');
+    expect(text).toContain('1000000000000000000000');
+    expect(text).toContain('123456789.1');
+    expect(text).toMatch(/\b2026\b/);
+    expect(text).not.toMatch(/\de[+-]?\d/);
+    const json = await query(sql, { format: 'json' });
+    expect((json.structuredContent as Rows).rows).toEqual([[1.857e-9, 1e21, 123456789.12345679, 2026]]);
+  });
+
   it('the standard deviation and variance a model writes, by group and over a window', async () => {
     const rowsOf = async (sql: string) => {
       const result = await query(sql);
