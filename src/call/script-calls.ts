@@ -7,6 +7,7 @@
  * reaches the script as an Error with the message the tool gives directly.
  */
 
+import type { z } from 'zod';
 import { exposedTools, tools } from '../inventory/tools.js';
 import { unknownToolMessage } from '../inventory/unknown-tool.js';
 import { validateParams } from '../kit/arguments.js';
@@ -91,7 +92,7 @@ async function wholeData(
   if (tool === undefined) throw new Error("query_data is not among this server's tools.");
   const given = args !== null && typeof args === 'object' && !Array.isArray(args) ? args : undefined;
   if (given === undefined) throw new Error(`${tool.name} takes one object of arguments, e.g. {}.`);
-  const checked = validateParams(tool.toolInput, given as Record<string, unknown>);
+  const checked = validateParams(tool.toolInput, asText(tool.toolInput, given as Record<string, unknown>));
   if (!checked.ok) throw new Error(checked.message);
   const { format: _, cursor: __, ...params } = checked.value as Record<string, unknown>;
   const fetches: EndpointData[] = [];
@@ -112,6 +113,32 @@ async function wholeData(
   } catch (error) {
     throw new Error(calls.describe(error, tool));
   }
+}
+
+/**
+ * A script's arguments as its tools take them. A tool's data holds ids as numbers, and a script
+ * passes them on as they are: where a parameter takes text, a whole number is given as its digits
+ * and a list of whole numbers or text as its items joined by commas (the comma list such a
+ * parameter takes). Any other value is left as it is, for the check to refuse.
+ */
+function asText(input: z.ZodObject, args: Record<string, unknown>): Record<string, unknown> {
+  const given = { ...args };
+  for (const [name, value] of Object.entries(args)) {
+    if (!takesText(input.shape[name] as z.ZodType | undefined)) continue;
+    if (Number.isSafeInteger(value)) given[name] = String(value);
+    else if (Array.isArray(value) && value.length > 0 && value.every(isItem)) given[name] = value.join(',');
+  }
+  return given;
+}
+
+const isItem = (item: unknown) => Number.isSafeInteger(item) || typeof item === 'string';
+
+/** Whether a parameter takes text alone (optional, or with a default, or not). */
+function takesText(field: z.ZodType | undefined): boolean {
+  let type = field?._zod.def;
+  while (type?.type === 'optional' || type?.type === 'default' || type?.type === 'nullable')
+    type = (type as unknown as { innerType: z.ZodType }).innerType._zod.def;
+  return type?.type === 'string';
 }
 
 /** The declarations of the named tools a script may call (all that the settings expose when none are named). */

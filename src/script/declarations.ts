@@ -88,7 +88,7 @@ export function declaration(tool: Tool): string {
 /** The declarations of `tools`, and of what a script has besides them. */
 export function declarations(tools: readonly Tool[]): string {
   return [
-    '// In a script: the body of an async function; `return` gives the answer (JSON).',
+    '// In a script: the body of an async function; `return` gives the answer (JSON). Where a string is taken, a whole number is sent as its digits and a list as its items joined by commas (ids from data pass as they are).',
     ...tools.map(declaration),
     'query(sql: string): Promise<{ columns: string[]; rows: unknown[][]; more: boolean }>; // query_data over your kept tables, free',
     'console.log(...values: unknown[]): void; // kept, bounded, beside the answer',

@@ -158,6 +158,40 @@ describe('a script of tool calls', () => {
     });
     expect(scriptOf(result).result).toBe(textOf(direct));
   });
+
+  it("takes the ids of one tool's data in another's call: numbers, and lists of them", async () => {
+    const sandboxBefore = sandbox.stats.requests;
+    const result = await run({
+      code: `const l = await tools.get_cryptocurrency_listings_latest({ limit: 3 });
+        const ids = l.items.map((a) => a.id);
+        const one = await tools.get_cryptocurrency_quotes_latest({ id: ids[0] });
+        const all = await tools.get_cryptocurrency_quotes_latest({ id: ids, convert_id: 2790 });
+        return [ids, one.items.map((a) => a.id), all.items.map((a) => a.id), all.items[0].quote[0].currency];`,
+    });
+    const [ids, one, all, currency] = scriptOf(result).result as [number[], number[], number[], string];
+    expect(ids).toHaveLength(3);
+    expect(one).toEqual([ids[0]]);
+    expect(all).toEqual(ids);
+    expect(currency).toBe('2790');
+    expect(sandbox.stats.requests - sandboxBefore).toBe(3);
+  });
+
+  it('a value that is not a whole number or a list of them is refused where text is taken', async () => {
+    const result = await run({
+      code: `const tries = [{ id: 1.5 }, { id: [1, { a: 1 }] }, { id: true }];
+        const out = [];
+        for (const args of tries) {
+          try { await tools.get_cryptocurrency_quotes_latest(args); out.push('sent'); } catch (e) { out.push(e.message); }
+        }
+        return out;`,
+    });
+    const messages = scriptOf(result).result as string[];
+    expect(messages[0]).toMatch(/^Invalid value for "id": 1.5 is a number; it takes text/);
+    expect(messages[1]).toMatch(/^Invalid value for "id": .*list/);
+    expect(messages[2]).toMatch(/^Invalid value for "id": /);
+    expect(scriptOf(result).calls).toBe(3);
+    expect(scriptOf(result).credits).toBe(0);
+  });
 });
 
 describe('how a script ends', () => {
