@@ -7,10 +7,10 @@
  * reaches the script as an Error with the message the tool gives directly.
  */
 
-import type { z } from 'zod';
+import { z } from 'zod';
 import { exposedTools, tools } from '../inventory/tools.js';
 import { unknownToolMessage } from '../inventory/unknown-tool.js';
-import { validateParams } from '../kit/arguments.js';
+import { baseOf, validateParams } from '../kit/arguments.js';
 import type { Tool, ToolContext } from '../kit/index.js';
 import type { ScriptAnswer, ScriptRun } from '../kit/scripts.js';
 import type { Selection } from '../kit/toolsets.js';
@@ -124,7 +124,7 @@ async function wholeData(
 function asText(input: z.ZodObject, args: Record<string, unknown>): Record<string, unknown> {
   const given = { ...args };
   for (const [name, value] of Object.entries(args)) {
-    if (!takesText(input.shape[name] as z.ZodType | undefined)) continue;
+    if (!(baseOf(input.shape[name] as z.ZodType | undefined) instanceof z.ZodString)) continue;
     if (Number.isSafeInteger(value)) given[name] = String(value);
     else if (Array.isArray(value) && value.length > 0 && value.every(isItem)) given[name] = value.join(',');
   }
@@ -132,14 +132,6 @@ function asText(input: z.ZodObject, args: Record<string, unknown>): Record<strin
 }
 
 const isItem = (item: unknown) => Number.isSafeInteger(item) || typeof item === 'string';
-
-/** Whether a parameter takes text alone (optional, or with a default, or not). */
-function takesText(field: z.ZodType | undefined): boolean {
-  let type = field?._zod.def;
-  while (type?.type === 'optional' || type?.type === 'default' || type?.type === 'nullable')
-    type = (type as unknown as { innerType: z.ZodType }).innerType._zod.def;
-  return type?.type === 'string';
-}
 
 /** The declarations of the named tools a script may call (all that the settings expose when none are named). */
 export function scriptDeclarations(

@@ -141,6 +141,9 @@ function problemOf(issue: z.core.$ZodIssue, value: unknown, field: z.ZodType | u
       // A list for a comma list (an array a model built of the names): the same names, as the text taken.
       if (Array.isArray(value) && issue.expected === 'string' && value.length > 0 && value.every(isName))
         return `is a list; it takes text: send ${clip(JSON.stringify(value.join(',')), 80)}`;
+      // Text for a list of names (a tool's name written alone): the same names, as the list taken.
+      if (typeof value === 'string' && issue.expected === 'array' && takesNames(field))
+        return `is text; it takes a list: send ${clip(JSON.stringify(value.split(',').map((n) => n.trim())), 80)}`;
       return `must be ${bounds ?? expectedWords(issue.expected)}, not ${typeWords(value)} (${shown})`;
     case 'too_big':
     case 'too_small':
@@ -185,6 +188,12 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
+/** Whether a parameter takes a list of text. */
+function takesNames(field: z.ZodType | undefined): boolean {
+  const base = baseOf(field);
+  return base instanceof z.ZodArray && baseOf(base.element as z.ZodType) instanceof z.ZodString;
+}
+
 function isName(item: unknown): boolean {
   return typeof item === 'string' || (typeof item === 'number' && Number.isFinite(item));
 }
@@ -200,7 +209,7 @@ function typeWords(value: unknown): string {
 function elsewhere(schema: z.ZodObject, name: string, value: unknown, issue: z.core.$ZodIssue): string {
   if (typeof value !== 'string') return '';
   for (const [other, field] of Object.entries(schema.shape)) {
-    const base = unwrap(field as z.ZodType, () => false);
+    const base = baseOf(field as z.ZodType);
     if (other !== name && base instanceof z.ZodEnum && (base.options as unknown[]).includes(value)) {
       return issue.message.includes(`send ${other}=`) ? '' : `; ${other} takes it: send ${other}=${value}`;
     }
@@ -213,7 +222,7 @@ function elsewhere(schema: z.ZodObject, name: string, value: unknown, issue: z.c
  * a refusal spells the bounds out): "one of 5m, 15m, daily", "a whole number from 1 to 500".
  */
 function boundsOf(field: z.ZodType | undefined): string | undefined {
-  const base = unwrap(field, () => false);
+  const base = baseOf(field);
   if (base instanceof z.ZodEnum) return `one of ${base.options.join(', ')}`;
   if (!(base instanceof z.ZodNumber)) return undefined;
   const kind = base.isInt ? 'a whole number' : 'a number';
@@ -253,6 +262,11 @@ function lowerFirst(text: string): string {
 }
 
 /** Unwraps optional and default layers, which do not carry the inner description or type. */
+/** A parameter's schema without its optional and default wrappers: what a value given must be. */
+export function baseOf(field: z.ZodType | undefined): z.ZodType | undefined {
+  return unwrap(field, () => false);
+}
+
 function unwrap(field: z.ZodType | undefined, stop: (f: z.ZodType) => boolean): z.ZodType | undefined {
   let current = field;
   while (current && !stop(current) && (current.def.type === 'optional' || current.def.type === 'default')) {

@@ -131,6 +131,19 @@ describe('a refused argument', () => {
     );
   });
 
+  it('text where a list of names is taken: the same, as the list it takes', async () => {
+    expect(await refusal('run_script', { declarations: 'get_ohlcv_historical' })).toBe(
+      'Invalid value for "declarations": is text; it takes a list: send ["get_ohlcv_historical"].',
+    );
+    expect(await refusal('run_script', { declarations: 'get_ohlcv_historical, query_data' })).toBe(
+      'Invalid value for "declarations": is text; it takes a list: send ["get_ohlcv_historical","query_data"].',
+    );
+    // A list of objects is not made from text.
+    expect(await refusal('estimate_cost', { calls: 'get_fear_and_greed_latest' })).toMatch(
+      /^Invalid value for "calls": must be a list, not text /,
+    );
+  });
+
   it('a value another parameter takes: named with it', async () => {
     expect(await refusal('get_ohlcv_historical', { symbol: 'BTC', time_period: 'weekly' })).toBe(
       'Invalid value for "time_period": "weekly" is not one of daily, hourly; interval takes it: send interval=weekly.',
