@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { clip, closestName } from '../messages.js';
+import { parseTime } from './time.js';
 
 export type ParamsResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -138,6 +139,10 @@ function problemOf(issue: z.core.$ZodIssue, value: unknown, field: z.ZodType | u
       if (typeof value === 'number' && issue.expected === 'string')
         return `${shown} is a number; it takes text: send "${shown}"`;
       if (typeof value === 'number') return `${shown} is not ${bounds ?? expectedWords(issue.expected)}`;
+      if (typeof value === 'string' && issue.expected === 'number') {
+        const sent = numberIn(value, field);
+        if (sent !== undefined) return `${shown} is ${sent}`;
+      }
       // A list for a comma list (an array a model built of the names): the same names, as the text taken.
       if (Array.isArray(value) && issue.expected === 'string' && value.length > 0 && value.every(isName))
         return `is a list; it takes text: send ${clip(JSON.stringify(value.join(',')), 80)}`;
@@ -186,6 +191,16 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;
+}
+
+/**
+ * The number text given for a number stands for, as what to send: the number it writes, or, for
+ * Unix seconds (a chart's from and to), the seconds of the time it writes.
+ */
+function numberIn(text: string, field: z.ZodType | undefined): string | undefined {
+  if (/^-?\d+(\.\d+)?$/.test(text.trim())) return `text; it takes a number: send ${Number(text)}`;
+  const seconds = describedAs(field)?.includes('Unix seconds') ? parseTime(text) : undefined;
+  return seconds === undefined ? undefined : `a date as text; it takes Unix seconds: send ${seconds}`;
 }
 
 /** Whether a parameter takes a list of text. */

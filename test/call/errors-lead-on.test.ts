@@ -131,6 +131,23 @@ describe('a refused argument', () => {
     );
   });
 
+  it('a number or a time written as text where a number is taken: the number to send', async () => {
+    expect(await refusal('get_fear_and_greed_historical', { limit: '5' })).toBe(
+      'Invalid value for "limit": "5" is text; it takes a number: send 5.',
+    );
+    const chart = { platform: 'solana', address: 'So11111111111111111111111111111111111111112' };
+    expect(await refusal('get_kline_candles', { ...chart, from: '2026-11-20T00:00:00Z' })).toBe(
+      'Invalid value for "from": "2026-11-20T00:00:00Z" is a date as text; it takes Unix seconds: send 1795132800.',
+    );
+    expect(await refusal('get_kline_points', { ...chart, to: '1795132800' })).toBe(
+      'Invalid value for "to": "1795132800" is text; it takes a number: send 1795132800.',
+    );
+    // Text that is neither is refused saying what is taken.
+    expect(await refusal('get_kline_points', { ...chart, to: 'yesterday' })).toMatch(
+      /^Invalid value for "to": must be a whole number from 0 to 4,102,444,800, not text/,
+    );
+  });
+
   it('text where a list of names is taken: the same, as the list it takes', async () => {
     expect(await refusal('run_script', { declarations: 'get_ohlcv_historical' })).toBe(
       'Invalid value for "declarations": is text; it takes a list: send ["get_ohlcv_historical"].',
