@@ -39,7 +39,7 @@ function chartInput(defaultLimit: number) {
         .min(1)
         .max(50)
         .regex(/^[A-Za-z0-9 ._-]+$/, { message: 'must be a chain name or id, e.g. "solana" or "ethereum"' })
-        .describe('Chain name or id, e.g. solana.'),
+        .describe('Chain name, e.g. solana, or its id in list_dex_platforms.'),
       address: z
         .string()
         .regex(/^[0-9A-Za-z]{20,128}$/, {
