@@ -67,6 +67,9 @@ describe('a refused argument', () => {
     expect(await meant('analyze_assets', { symbol: 'BTC', period: 30 })).toBe('days');
     expect(await meant('get_cryptocurrency_listings_latest', { top: 10 })).toBe('limit');
     expect(await meant('get_cryptocurrency_listings_latest', { sort_by: 'volume_24h' })).toBe('sort');
+    expect(await meant('convert_price', { amount: 1, from: 'BTC', convert: 'EUR' })).toBe('symbol');
+    expect(await meant('convert_price', { amount: 1, symbol: 'BTC', to: 'EUR' })).toBe('convert');
+    expect(await meant('convert_price', { amount: 1, symbol: 'BTC', to_currency: 'EUR' })).toBe('convert');
     // A name this tool has nothing for: none is guessed.
     expect(await meant('get_fear_and_greed_latest', { vs_currency: 'EUR' })).toBeUndefined();
   });
