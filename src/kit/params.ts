@@ -175,7 +175,10 @@ export function namesListParam(allowed: readonly string[], description: string) 
     .superRefine((v, context) => {
       const unknown = splitList(v).find((name) => !allowed.includes(name));
       if (unknown !== undefined)
-        context.addIssue({ code: 'custom', message: `"${clip(unknown, 40)}" is not one of its values` });
+        context.addIssue({
+          code: 'custom',
+          message: `"${clip(unknown, 40)}" is not one of ${allowed.join(', ')}`,
+        });
     })
     .optional()
     .describe(`${description} Comma list of: ${allowed.join(', ')}.`);

@@ -151,6 +151,12 @@ describe('a refused argument', () => {
     );
   });
 
+  it('a name outside a comma list of names: the names it takes', async () => {
+    expect(await refusal('get_latest_content', { news_type: 'video' })).toBe(
+      'Invalid value for "news_type": "video" is not one of news, community, alexandria, all.',
+    );
+  });
+
   it('text where a list of names is taken: the same, as the list it takes', async () => {
     expect(await refusal('run_script', { declarations: 'get_ohlcv_historical' })).toBe(
       'Invalid value for "declarations": is text; it takes a list: send ["get_ohlcv_historical"].',
