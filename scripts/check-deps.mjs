@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 /** What each part may import, besides itself and packages. Leaves import nothing of ours. */
 const MAY_IMPORT = {
   calendar: [],
+  'currency-ids': [],
   icon: [],
   messages: [],
   'package-files': [],
@@ -26,10 +27,10 @@ const MAY_IMPORT = {
   heap: ['cpu-turns', 'idle-collection'],
   'time-bounds': [],
   analysis: [],
-  format: ['calendar'],
+  format: ['calendar', 'currency-ids'],
   // The way a tool is defined; then the tools defined with it; then the list of them all.
   kit: ['calendar', 'messages'],
-  endpoints: ['calendar', 'kit', 'format', 'messages'],
+  endpoints: ['calendar', 'currency-ids', 'kit', 'format', 'messages'],
   local: ['analysis', 'calendar', 'kit', 'endpoints', 'format', 'messages'],
   inventory: ['kit', 'endpoints', 'local', 'messages'],
   config: ['kit', 'messages', 'state-dir', 'time-bounds'],
@@ -40,7 +41,7 @@ const MAY_IMPORT = {
   guard: ['calendar', 'kit', 'format', 'redis', 'state-dir'],
   // Kept results as tables, and the query engine over them: a result kept as the service sent it is
   // normalised again by its tool's endpoint.
-  kept: ['cache', 'endpoints', 'kit', 'package-files', 'redis', 'state-dir'],
+  kept: ['cache', 'currency-ids', 'endpoints', 'kit', 'package-files', 'redis', 'state-dir'],
   // Scripts over the tools: the runner's thread (QuickJS), and their declarations.
   script: ['kit', 'package-files'],
   // The sandbox is the service's independent witness: its table of the service is its own.

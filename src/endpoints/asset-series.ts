@@ -3,7 +3,8 @@
  * credit rule and the line that sums up one asset's series.
  */
 
-import { currencyLabel, formatPrice } from '../format/numbers.js';
+import { currencyLabel } from '../currency-ids.js';
+import { formatPrice } from '../format/numbers.js';
 import { describeSeries, type SeriesPoint } from '../format/series.js';
 import { counted } from '../format/text.js';
 import { perItems } from '../kit/credits.js';

@@ -1,6 +1,7 @@
 /** Global market totals: the latest figures and a historical series. */
 import { z } from 'zod';
-import { currencyLabel, formatMoney, formatNumber, formatShare } from '../format/numbers.js';
+import { currencyLabel } from '../currency-ids.js';
+import { formatMoney, formatNumber, formatShare } from '../format/numbers.js';
 import { describeSeries, seriesText } from '../format/series.js';
 import { counted, formatTime, lines, table } from '../format/text.js';
 import { perCall, perItems } from '../kit/credits.js';

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { type CalendarUnit, DAY, floorTo, isoSeconds, periodSteps } from '../calendar.js';
-import { currencyLabel, formatMoney, formatPrice } from '../format/numbers.js';
+import { currencyLabel } from '../currency-ids.js';
+import { formatMoney, formatPrice } from '../format/numbers.js';
 import { candleSpan, seriesText } from '../format/series.js';
 import { formatTime, lines, table } from '../format/text.js';
 import { perItems } from '../kit/credits.js';

@@ -1,6 +1,7 @@
 /** Utilities: price conversion between any two currencies, and the fiat currency map. */
 import { z } from 'zod';
-import { currencyLabel, formatNumber, formatPrice } from '../format/numbers.js';
+import { currencyLabel } from '../currency-ids.js';
+import { formatNumber, formatPrice } from '../format/numbers.js';
 import { counted, formatTime, lines, table } from '../format/text.js';
 import { perCall } from '../kit/credits.js';
 import { dataOf, defineEndpoint } from '../kit/define.js';

@@ -1,5 +1,7 @@
 /** Numbers for people: $1.93T, +2.4%, 1,234.5. */
 
+import { currencyLabel } from '../currency-ids.js';
+
 const SIGNS: Record<string, string> = {
   USD: '$',
   EUR: '€',
@@ -9,24 +11,6 @@ const SIGNS: Record<string, string> = {
   INR: '₹',
   KRW: '₩',
 };
-/** Ids the service gives common currencies (convert_id answers are keyed by them), shown by symbol. */
-const CURRENCY_IDS: Record<string, string> = {
-  '1': 'BTC',
-  '1027': 'ETH',
-  '2781': 'USD',
-  '2787': 'CNY',
-  '2790': 'EUR',
-  '2791': 'GBP',
-  '2796': 'INR',
-  '2797': 'JPY',
-  '2798': 'KRW',
-};
-
-/** "2790" → "EUR"; symbols and unknown ids stay as they are. */
-export function currencyLabel(currency: string): string {
-  return CURRENCY_IDS[currency] ?? currency;
-}
-
 const SUFFIXES: [number, string][] = [
   [1e12, 'T'],
   [1e9, 'B'],

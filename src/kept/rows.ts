@@ -1,11 +1,13 @@
 /**
  * A kept result as a table: its rows (by the shape its tool declares) flattened into columns. A
  * nested object's fields join their path with `_` (`quote_usd_close`); a list of per-currency
- * figures (`[{currency: 'USD', close}]`) is keyed by its currency the same way; any other list is
+ * figures (`[{currency: 'USD', close}]`) is keyed by its currency the same way (a common currency's
+ * id by its symbol: `quote_eur_close` for 2790); any other list is
  * one column of JSON text. Names are lower case letters, digits and `_`. Each column has one type:
  * `integer`, `real`, `text`, or `json` (JSON text, for json_each). Pure, so that the query engine's
  * thread reads rows the same way; written to walk 100,000 rows in well under a second.
  */
+import { currencyLabel } from '../currency-ids.js';
 import type { RowsShape } from '../kit/pages.js';
 import type { Columns, ColumnType } from '../kit/queries.js';
 
@@ -88,7 +90,7 @@ function eachLeaf(object: Row, node: Leaf, visit: Visit, skip?: string): void {
     else if (Array.isArray(value) && isCurrencyList(value)) {
       for (let i = 0; i < value.length; i++) {
         const item = value[i] as Row;
-        eachLeaf(item, field(at, i, item.currency as string), visit, 'currency');
+        eachLeaf(item, field(at, i, currencyLabel(item.currency as string)), visit, 'currency');
       }
     } else visit(at, value);
   }

@@ -1,7 +1,7 @@
 /** The compact text helpers on their own: numbers, money, percentages, times, tables, series. */
 import { describe, expect, it } from 'vitest';
+import { currencyLabel } from '../../src/currency-ids.js';
 import {
-  currencyLabel,
   formatMoney,
   formatNumber,
   formatPercent,

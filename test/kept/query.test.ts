@@ -173,6 +173,24 @@ describe('a month of hourly candles for ten assets, kept as a table', () => {
     ]);
   });
 
+  it("quotes asked by a currency's id are columns named by its symbol, as the text names it", async () => {
+    const quotes = await mcp.call('get_cryptocurrency_quotes_latest', {
+      symbol: 'BTC,ETH',
+      convert_id: '2790,1',
+      format: 'json',
+    });
+    const table = (quotes.structuredContent as { kept: Kept }).kept;
+    expect(Object.keys(table.columns)).toEqual(
+      expect.arrayContaining(['quote_eur_price', 'quote_btc_price']),
+    );
+    expect(Object.keys(table.columns).filter((c) => /\d{4}/.test(c))).toEqual([]);
+    const result = await query(`SELECT symbol, quote_eur_price > 0 FROM ${table.table} ORDER BY symbol`);
+    expect((result.structuredContent as Rows).rows).toEqual([
+      ['BTC', 1],
+      ['ETH', 1],
+    ]);
+  });
+
   it('price performance is kept a row per asset and period, each figure a column', async () => {
     const args = { symbol: 'BTC,ETH', time_period: '7d,30d' };
     const text = textOf(await mcp.call('get_price_performance', args));
