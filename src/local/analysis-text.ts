@@ -5,7 +5,7 @@
  * 2,000 characters for ten assets.
  */
 
-import { formatPercent } from '../format/numbers.js';
+import { formatPercent, formatWhole } from '../format/numbers.js';
 import { lines, table } from '../format/text.js';
 import { DEFINITIONS_URI } from './analysis-definitions.js';
 import type { Analysis } from './analysis-output.js';
@@ -98,7 +98,7 @@ export function summariseAnalysis(data: Analysis, params: { days?: number; time_
       : `from ${lead.first?.time.slice(0, 10) ?? 'n/a'} to ${lead.last?.time.slice(0, 10) ?? 'n/a'}`;
   const points = data.assets.map((a) => a.points);
   const [fewest, most] = [Math.min(...points), Math.max(...points)];
-  const counts = fewest === most ? String(most) : `${fewest} to ${most}`;
+  const counts = fewest === most ? formatWhole(most) : `${formatWhole(fewest)} to ${formatWhole(most)}`;
   return lines(
     headline(lead, span, hourly),
     figuresTable(data.assets, data.benchmark.symbol),

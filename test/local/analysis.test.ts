@@ -158,6 +158,13 @@ describe('the figures', () => {
       'hourly volatility',
     );
 
+    // Counts past a thousand are grouped, as the kept table's line (the benchmark's candles too) writes them.
+    const long = await mcp.call('analyze_assets', { id: '1027', days: 45, interval: 'hourly' });
+    expect(firstText(long)).toMatch(
+      /^Hourly closes in USD, 1,080 complete candles an asset; against BTC\.$/m,
+    );
+    expect(firstText(long)).toMatch(/^2,162 candles kept as /m);
+
     const short = await mcp.call('analyze_assets', { symbol: 'ETH', days: 10 });
     const text = firstText(short);
     expect(short.structuredContent).toMatchObject({
