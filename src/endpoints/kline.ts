@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { isoOf } from '../calendar.js';
 import { formatMoney, formatNumber, formatPrice } from '../format/numbers.js';
 import { candleSpan, describeSeries, seriesText } from '../format/series.js';
-import { formatTime, lines } from '../format/text.js';
+import { counted, formatTime, lines } from '../format/text.js';
 import { perItems } from '../kit/credits.js';
 import { dataOf, defineEndpoint, looseNumber, parseBody } from '../kit/define.js';
 import { chartPages } from '../kit/pages.js';
@@ -121,7 +121,7 @@ function moreLine(count: number, limit: number | undefined): string | undefined 
 }
 
 function chartHeading(p: { platform: string; address: string }, count: number, what: string): string {
-  return `${count} ${what} for ${p.address} on ${p.platform}`;
+  return `${counted(count, what)} for ${p.address} on ${p.platform}`;
 }
 
 export const klineCandles = defineEndpoint({
@@ -176,7 +176,7 @@ export const klineCandles = defineEndpoint({
     ];
     const candles = seriesText(data.candles, {
       headline: () =>
-        `${chartHeading(data, whole.candles.length, 'candles')}, close in ${unit}: ${describeSeries(closes, (v) => money(v))}`,
+        `${chartHeading(data, whole.candles.length, 'candle')}, close in ${unit}: ${describeSeries(closes, (v) => money(v))}`,
       header: ['Time', 'Open', 'High', 'Low', 'Close', 'Volume', 'Traders'],
       row,
       one: (c) => {
@@ -225,7 +225,7 @@ export const klinePoints = defineEndpoint({
     const value = (v: number | null) => (v === null ? '' : show(v));
     const points = seriesText(data.points, {
       headline: () =>
-        `${chartHeading(data, whole.points.length, `${what} points`)}: ${describeSeries(values, show)}`,
+        `${chartHeading(data, whole.points.length, `${what} point`)}: ${describeSeries(values, show)}`,
       header: ['Time', what[0]?.toUpperCase() + what.slice(1), 'Volume'],
       row: (p) => [formatTime(p.time), value(p.value), formatMoney(p.volume)],
       one: (p) =>

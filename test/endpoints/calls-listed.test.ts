@@ -196,5 +196,8 @@ describe('representative arguments', () => {
     expect(rows[1]!.time > rows[0]!.time).toBe(true);
     const points = await mcp.call('get_kline_points', { ...BONK_CHART, pm: 'm', limit: 5 });
     expect(data<{ series: string }>(points).series).toBe('market_cap');
+    // A thousand grouped, as the kept table's line writes it.
+    const many = await mcp.call('get_kline_points', { ...BONK_CHART, interval: '5min', limit: 1000 });
+    expect(expectAnswer(many, 'points')).toMatch(/^1,000 price points for \w+ on solana:/);
   });
 });
