@@ -177,7 +177,7 @@ export const globalMetricsHistorical = defineEndpoint({
     const money = (v: number | undefined) => formatMoney(v ?? Number.NaN, cur);
     return seriesText(data.quotes, {
       headline: () =>
-        `Total market cap (${cur}), ${counted(whole.quotes.length, 'quote')} at ${data.interval} steps: ${describeSeries(caps, money)}`,
+        `Total market cap (${cur}), ${counted(whole.quotes.length, 'point')} at ${data.interval} steps: ${describeSeries(caps, money)}`,
       header: ['Time', 'Market cap', '24h volume', 'BTC dom.'],
       row: (q) => [
         formatTime(q.timestamp),

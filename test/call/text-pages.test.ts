@@ -103,7 +103,7 @@ describe('by default', () => {
   });
 });
 
-/** A series' headline lines: "…, 400 quotes at daily steps: first $4.2T (…), last …, min …, max …, change …". */
+/** A series' headline lines: "…, 400 points at daily steps: first $4.2T (…), last …, min …, max …, change …". */
 const headlines = (text: string) =>
   text.split('\n').filter((line) => /: first .*, last .*, min .*, max /.test(line));
 
@@ -113,6 +113,12 @@ describe('a history of several text pages', () => {
     mcp = await openInProcess(heavyCallsEnv(sandbox, { SVC_CACHE: 'off', SVC_TEXT_PAGE_CHARS: '3000' }));
   });
   afterAll(() => mcp?.close());
+
+  it('names its rows as its kept line does', async () => {
+    const text = firstText(await mcp.call('get_global_metrics_historical', { count: 5, interval: 'daily' }));
+    expect(text).toMatch(/^Total market cap \(USD\), 5 points at daily steps: first /);
+    expect(text).toMatch(/^5 points kept as /m);
+  });
 
   it.each([
     ['get_global_metrics_historical', { count: 300, interval: 'daily' }, 1],
