@@ -75,6 +75,7 @@ const upstreamFiat = lenient(fiat);
 
 export const fiatMap = defineEndpoint({
   name: 'get_fiat_map',
+  rowName: 'currency',
   title: 'Fiat currency map',
   toolset: 'utilities',
   path: '/v1/fiat/map',

@@ -146,6 +146,9 @@ describe('representative arguments', () => {
     const categories = await mcp.call('list_categories', { symbol: 'BONK' });
     const names = data<Items<{ name: string }>>(categories).items.map((k) => k.name);
     expect(names).toContain('Meme');
+    const fiat = expectAnswer(await mcp.call('get_fiat_map', { limit: 3 }), 'fiat');
+    expect(fiat).toMatch(/^3 currencies; convert_id takes the id:/);
+    expect(fiat).toMatch(/^3 currencies kept as fiat_map_/m);
   });
 
   it('performance, latest candle, legacy quotes and listings', async () => {
