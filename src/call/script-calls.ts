@@ -124,7 +124,7 @@ async function wholeData(
 function asText(input: z.ZodObject, args: Record<string, unknown>): Record<string, unknown> {
   const given = { ...args };
   for (const [name, value] of Object.entries(args)) {
-    if (!(baseOf(input.shape[name] as z.ZodType | undefined) instanceof z.ZodString)) continue;
+    if (!Object.hasOwn(input.shape, name) || !(baseOf(input.shape[name]) instanceof z.ZodString)) continue;
     if (Number.isSafeInteger(value)) given[name] = String(value);
     else if (Array.isArray(value) && value.length > 0 && value.every(isItem)) given[name] = value.join(',');
   }

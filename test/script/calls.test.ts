@@ -178,7 +178,7 @@ describe('a script of tool calls', () => {
 
   it('a value that is not a whole number or a list of them is refused where text is taken', async () => {
     const result = await run({
-      code: `const tries = [{ id: 1.5 }, { id: [1, { a: 1 }] }, { id: true }];
+      code: `const tries = [{ id: 1.5 }, { id: [1, { a: 1 }] }, { id: true }, JSON.parse('{"__proto__": {"id": "1"}}')];
         const out = [];
         for (const args of tries) {
           try { await tools.get_cryptocurrency_quotes_latest(args); out.push('sent'); } catch (e) { out.push(e.message); }
@@ -189,7 +189,8 @@ describe('a script of tool calls', () => {
     expect(messages[0]).toMatch(/^Invalid value for "id": 1.5 is a number; it takes text/);
     expect(messages[1]).toMatch(/^Invalid value for "id": .*list/);
     expect(messages[2]).toMatch(/^Invalid value for "id": /);
-    expect(scriptOf(result).calls).toBe(3);
+    expect(messages[3]).toMatch(/^Unknown parameter "__proto__"/);
+    expect(scriptOf(result).calls).toBe(4);
     expect(scriptOf(result).credits).toBe(0);
   });
 });
