@@ -75,14 +75,15 @@ export async function confirmEstimate(
   // Not put to the person when the guard refuses it anyway (over the per-call limit or what is
   // left): its refusal says how to make the call fit, which the question's advice would not.
   if (estimate > services.config.maxCreditsPerCall || (left !== null && estimate > left)) return {};
-  const fit = cheaper(threshold - 1);
+  // What costs less than the threshold, and so is sent without the question ("send limit=400 or less").
+  const less = cheaper(threshold - 1)?.replace(/^To make it fit now: /, '');
   const budget = left === null ? 'No budget is set.' : `${counted(left, 'credit')} left for the ${window}.`;
-  const question = `${title}: this call is estimated at ${counted(estimate, 'credit')}. ${budget}${fit ? ` For less: ${fit.replace(/^To make it fit now: /, '')}` : ''} Send it?`;
+  const question = `${title}: this call is estimated at ${counted(estimate, 'credit')}. ${budget}${less ? ` For less: ${less}` : ''} Send it?`;
   const answer = await call.confirm(question, estimate);
   if (answer === true) return {};
   if (answer !== false) return answer;
   throw new RefusedCall(
-    `Not sent: the call was not confirmed (estimated at ${counted(estimate, 'credit')}; SVC_CONFIRM_CREDITS=${threshold} asks first). Nothing was charged.${fit ? ` ${fit}` : ''}`,
+    `Not sent: the call was not confirmed (estimated at ${counted(estimate, 'credit')}; SVC_CONFIRM_CREDITS=${threshold} asks first). Nothing was charged.${less ? ` For less, sent without asking: ${less}` : ''}`,
     'not_confirmed',
   );
 }

@@ -77,6 +77,10 @@ describe.each(ASKABLE)('$client over $transport', (kind) => {
     const result = await session.call('get_cryptocurrency_listings_latest', COSTLY);
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^Not sent: the call was not confirmed \(estimated at 3 credits/);
+    // What would be sent without the question: no budget is short, so nothing is to "fit".
+    expect(textOf(result)).toMatch(
+      / Nothing was charged\. For less, sent without asking: send limit=400 or less\.$/,
+    );
     expect(asked).toHaveLength(1);
     expect(sent()).toBe(before);
     expect(await spentOf(session)).toBe(spent);
