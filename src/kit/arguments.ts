@@ -30,8 +30,13 @@ export function validateParams<S extends z.ZodObject>(schema: S, args: unknown):
   return {
     ok: false,
     // A failed parse has at least one issue.
-    message: describeIssue(schema, result.error.issues[0]!, input as Record<string, unknown>),
+    // A member not taken first: a missing one beside it is most often the same one misnamed.
+    message: describeIssue(schema, firstIssue(result.error.issues), input as Record<string, unknown>),
   };
+}
+
+function firstIssue(issues: z.core.$ZodIssue[]): z.core.$ZodIssue {
+  return issues.find((issue) => issue.code === 'unrecognized_keys') ?? (issues[0] as z.core.$ZodIssue);
 }
 
 /** `"calls", at calls[0].arguments`: a place inside a parameter, named by the parameter and the path. */
@@ -39,9 +44,29 @@ function where(path: readonly PropertyKey[]): string {
   return `"${clip(String(path[0]), 40)}", at ${pathText(path)}`;
 }
 
-/** "Unknown member … in "calls", at calls[1]; …": a key an object inside a parameter does not take. */
-export function unknownMember(path: readonly PropertyKey[], key: string): string {
-  return `Unknown member "${clip(key, 40)}" in ${where(path)}; see the parameter's description for what it takes.`;
+/**
+ * "Unknown member … in "calls", at calls[1]: did you mean …? It takes: …": a key an object inside a
+ * parameter of `schema` does not take, met as an unknown parameter is.
+ */
+export function unknownMember(path: readonly PropertyKey[], key: string, schema?: z.ZodObject): string {
+  const at = `Unknown member "${clip(key, 40)}" in ${where(path)}`;
+  const object = baseOf(schemaAt(schema, path));
+  if (!(object instanceof z.ZodObject)) return `${at}; see the parameter's description for what it takes.`;
+  const members = Object.keys(object.shape);
+  const meant = closestName(key, members) ?? otherName(key, members);
+  return `${at}${meant === undefined ? '; it' : `: did you mean "${meant}"? It`} takes: ${members.join(', ')}.`;
+}
+
+/** The schema of the value at `path` inside `schema`'s parameters, where lists and objects lead there. */
+function schemaAt(schema: z.ZodObject | undefined, path: readonly PropertyKey[]): z.ZodType | undefined {
+  let at: z.ZodType | undefined = schema;
+  for (const step of path) {
+    const base = baseOf(at);
+    if (base instanceof z.ZodArray && typeof step === 'number') at = base.element as z.ZodType;
+    else if (base instanceof z.ZodObject && Object.hasOwn(base.shape, step)) at = base.shape[step as string];
+    else return undefined;
+  }
+  return at;
 }
 
 /**
@@ -88,13 +113,25 @@ const OTHER_NAMES: Readonly<Record<string, readonly string[]>> = {
   coins: ['symbol'],
   ticker: ['symbol'],
   tickers: ['symbol'],
+  // estimate_cost's planned calls, as other tools' lists of calls name their members.
+  name: ['tool'],
+  tool_name: ['tool'],
+  args: ['arguments'],
+  params: ['arguments'],
+  parameters: ['arguments'],
+  input: ['arguments'],
 };
+
+/** The name among `allowed` that OTHER_NAMES gives for `name`, if any. */
+function otherName(name: string, allowed: readonly string[]): string | undefined {
+  const other = Object.hasOwn(OTHER_NAMES, name.toLowerCase()) ? OTHER_NAMES[name.toLowerCase()] : undefined;
+  return other?.find((taken) => allowed.includes(taken));
+}
 
 /** "Unknown parameter …: did you mean …? This tool takes: …" */
 export function unknownParameter(schema: z.ZodObject, name: string): string {
   const allowed = Object.keys(schema.shape);
-  const other = Object.hasOwn(OTHER_NAMES, name.toLowerCase()) ? OTHER_NAMES[name.toLowerCase()] : undefined;
-  const meant = closestName(name, allowed) ?? other?.find((taken) => allowed.includes(taken));
+  const meant = closestName(name, allowed) ?? otherName(name, allowed);
   const guess = meant === undefined ? '' : `: did you mean "${meant}"?`;
   return `Unknown parameter "${clip(name, 40)}"${guess}${guess ? ' This' : '; this'} tool takes: ${allowed.length ? allowed.join(', ') : 'none'}.`;
 }
@@ -102,8 +139,11 @@ export function unknownParameter(schema: z.ZodObject, name: string): string {
 function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: Record<string, unknown>): string {
   // Inside a parameter (estimate_cost's calls[0].arguments): named by its whole path.
   if (issue.path.length > 1 || (issue.code === 'unrecognized_keys' && issue.path.length > 0)) {
-    if (issue.code === 'unrecognized_keys') return unknownMember(issue.path, issue.keys[0] ?? '');
-    return `Invalid value in ${where(issue.path)}: ${problemOf(issue, valueAt(input, issue.path), undefined)}.`;
+    if (issue.code === 'unrecognized_keys') return unknownMember(issue.path, issue.keys[0] ?? '', schema);
+    const value = valueAt(input, issue.path);
+    if (value === undefined && issue.code === 'invalid_type')
+      return `Missing member "${clip(String(issue.path.at(-1)), 40)}" in ${where(issue.path)}: it is required (${expectedWords(issue.expected)}).`;
+    return `Invalid value in ${where(issue.path)}: ${problemOf(issue, value, undefined)}.`;
   }
   if (issue.code === 'unrecognized_keys') return unknownParameter(schema, issue.keys[0] ?? '');
   const name = String(issue.path[0] ?? '');

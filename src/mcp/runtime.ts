@@ -89,7 +89,7 @@ async function loadRuntime(services: Services): Promise<Runtime> {
             ? unknown(problem.name)
             : problem.path.length === 0
               ? unknownParameter(tool.toolInput, '__proto__')
-              : unknownMember(problem.path, '__proto__');
+              : unknownMember(problem.path, '__proto__', tool.toolInput);
       // Written to the transport as it is, not through the SDK: it says itself what 2026-07-28
       // clients require of a result (`resultType`), which clients of the 2025 revisions ignore.
       return { ...errorResult(message), resultType: 'complete' };

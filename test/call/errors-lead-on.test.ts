@@ -151,6 +151,18 @@ describe('a refused argument', () => {
     );
   });
 
+  it('inside a parameter: a missing member named with what it takes, an unknown one with the members', async () => {
+    expect(await refusal('estimate_cost', { calls: [{ name: 'get_ohlcv_historical', arguments: {} }] })).toBe(
+      'Unknown member "name" in "calls", at calls[0]: did you mean "tool"? It takes: tool, arguments.',
+    );
+    expect(await refusal('estimate_cost', { calls: [{ arguments: { symbol: 'BTC' } }] })).toBe(
+      'Missing member "tool" in "calls", at calls[0].tool: it is required (text).',
+    );
+    expect(await refusal('estimate_cost', { calls: [{ tool: 'get_ohlcv_historical', args: {} }] })).toBe(
+      'Unknown member "args" in "calls", at calls[0]: did you mean "arguments"? It takes: tool, arguments.',
+    );
+  });
+
   it('a name outside a comma list of names: the names it takes', async () => {
     expect(await refusal('get_latest_content', { news_type: 'video' })).toBe(
       'Invalid value for "news_type": "video" is not one of news, community, alexandria, all.',

@@ -131,7 +131,7 @@ describe('estimate_cost', () => {
       return textOf(result);
     };
     expect(await refusal([{ tool: 'get_fear_and_greed_latest' }, { tool: 'x', extra: 1 }])).toBe(
-      `Unknown member "extra" in "calls", at calls[1]; see the parameter's description for what it takes.`,
+      'Unknown member "extra" in "calls", at calls[1]; it takes: tool, arguments.',
     );
     expect(await refusal([{ tool: 'get_fear_and_greed_latest', arguments: 'x' }])).toMatch(
       /^Invalid value in "calls", at calls\[0\]\.arguments: must be an object, not text \("x"\)\.$/,
