@@ -198,8 +198,10 @@ export const listingsLatest = defineEndpoint({
   input: listingsInput(
     z
       .string()
-      .max(64, 'must be a lowercase tag slug of at most 64 characters')
-      .regex(/^[a-z0-9-]+$/, { message: 'must be a lowercase tag slug' })
+      // Every tag slug is lower case: one written in capitals means the same one.
+      .overwrite((v) => v.toLowerCase())
+      .max(64, 'must be a tag slug of at most 64 characters')
+      .regex(/^[a-z0-9-]+$/, { message: 'must be a tag slug: letters, digits and hyphens, e.g. "defi"' })
       .optional()
       .describe('e.g. defi.'),
   ),

@@ -155,7 +155,13 @@ function describeIssue(schema: z.ZodObject, issue: z.core.$ZodIssue, input: Reco
     const takes = boundsOf(field) ?? describedAs(field);
     return `Missing parameter "${name}": it is required${takes ? ` (${takes})` : ''}.`;
   }
-  return `Invalid value for "${name}": ${problemOf(issue, value, field)}${elsewhere(schema, name, value, issue)}.`;
+  const other = elsewhere(schema, name, value, issue);
+  // A value close to one of its own, when no other parameter takes it as it is: that one.
+  const meant =
+    other === '' && issue.code === 'invalid_value' ? closestValue(value, issue.values) : undefined;
+  if (meant !== undefined)
+    return `Invalid value for "${name}": ${problemOf(issue, value, field)}; did you mean ${JSON.stringify(meant)}?`;
+  return `Invalid value for "${name}": ${problemOf(issue, value, field)}${other}.`;
 }
 
 /**
@@ -245,6 +251,19 @@ function numberIn(text: string, field: z.ZodType | undefined): string | undefine
   if (/^-?\d+(\.\d+)?$/.test(text.trim())) return `text; it takes a number: send ${Number(text)}`;
   const seconds = describedAs(field)?.includes('Unix seconds') ? parseTime(text) : undefined;
   return seconds === undefined ? undefined : `a date as text; it takes Unix seconds: send ${seconds}`;
+}
+
+/**
+ * The one of a parameter's values a text given most likely meant: within a few edits, letter case
+ * and `_` aside ("7D", "marketcap"), or the value it begins with ("descending" → "desc").
+ */
+function closestValue(value: unknown, values: readonly unknown[]): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const names = values.filter((v): v is string => typeof v === 'string');
+  const lower = value.toLowerCase();
+  // A short value one edit from another is another value ("1d" is not "1h"): only its case is let go.
+  const most = value.length < 4 ? 0 : undefined;
+  return closestName(value, names, most) ?? names.find((name) => name.length >= 3 && lower.startsWith(name));
 }
 
 /** Whether a parameter takes a list of text. */

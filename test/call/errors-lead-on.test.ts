@@ -163,6 +163,33 @@ describe('a refused argument', () => {
     );
   });
 
+  it('a value close to one the parameter takes: that one', async () => {
+    expect(await refusal('get_cryptocurrency_listings_latest', { sort: 'marketcap' })).toMatch(
+      /^Invalid value for "sort": "marketcap" is not one of market_cap, .*, volume_30d; did you mean "market_cap"\?$/,
+    );
+    expect(await refusal('get_cryptocurrency_listings_latest', { sort_dir: 'descending' })).toBe(
+      'Invalid value for "sort_dir": "descending" is not one of asc, desc; did you mean "desc"?',
+    );
+    expect(await refusal('get_gainers_losers', { time_period: '7D' })).toBe(
+      'Invalid value for "time_period": "7D" is not one of 1h, 24h, 7d, 30d; did you mean "7d"?',
+    );
+    // Nothing close: none is guessed.
+    expect(await refusal('get_gainers_losers', { time_period: '1d' })).toBe(
+      'Invalid value for "time_period": "1d" is not one of 1h, 24h, 7d, 30d.',
+    );
+  });
+
+  it('a tag in capitals is the same tag', async () => {
+    const before = sandbox.stats.requests;
+    const result = await mcp.call('get_cryptocurrency_listings_latest', {
+      tag: 'DeFi',
+      limit: 3,
+      format: 'json',
+    });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(sandbox.stats.requests).toBe(before + 1);
+  });
+
   it('a name outside a comma list of names: the names it takes', async () => {
     expect(await refusal('get_latest_content', { news_type: 'video' })).toBe(
       'Invalid value for "news_type": "video" is not one of news, community, alexandria, all.',

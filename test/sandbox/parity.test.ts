@@ -28,8 +28,8 @@ const MEANT: readonly { match: RegExp; why: string }[] = [
     why: 'a tool tidies the spaces a model writes around commas and sends none; the service is sent none',
   },
   {
-    match: /^\S+ slug=[^:]*[A-Z][^:]*: the table accepts/,
-    why: 'every slug is lower case: a tool lowers one written in capitals and sends it lowered',
+    match: /^\S+ (slug|tag)=[^:]*[A-Z][^:]*: the table accepts/,
+    why: 'every slug and tag is lower case: a tool lowers one written in capitals and sends it lowered',
   },
 ];
 
