@@ -101,6 +101,10 @@ const FORMS: readonly (readonly [RegExp, string])[] = [
   [/^\s*select\s+top\s+\d/i, 'LIMIT n at the end, not TOP n'],
   [/\bextract\s*\(/i, "strftime('%H', x) (%d, %m, %Y, %w too), not EXTRACT"],
   [/\binterval\s+'/i, "datetime(x, '-7 days') (or '+1 hour', 'start of month'), not INTERVAL"],
+  [
+    /\bwithin\s+group\b/i,
+    'percentile_cont(x, 0.5) or median(x), not percentile_cont(0.5) WITHIN GROUP (ORDER BY x)',
+  ],
 ];
 
 /** SQLite's form of another dialect's function or syntax the query used, when it did: " In SQLite: …." */

@@ -351,6 +351,15 @@ describe('a query that cannot run says what would', () => {
     expect(textOf(await query("SELECT EXTRACT(hour FROM '2026-11-20T10:00:00Z')"))).toMatch(
       /\. In SQLite: strftime\('%H', x\) \(%d, %m, %Y, %w too\), not EXTRACT\. /,
     );
+    const median =
+      'SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM (SELECT 1 AS x UNION SELECT 3)';
+    expect(textOf(await query(median))).toMatch(
+      /\. In SQLite: percentile_cont\(x, 0\.5\) or median\(x\), not percentile_cont\(0\.5\) WITHIN GROUP \(ORDER BY x\)\. /,
+    );
+    const sqlite = await query(
+      'SELECT percentile_cont(x, 0.5), median(x) FROM (SELECT 1 AS x UNION SELECT 3)',
+    );
+    expect((sqlite.structuredContent as Rows).rows).toEqual([[2, 2]]);
     // A function SQLite has, misused: its own words alone.
     expect(textOf(await query('SELECT max()'))).toBe(
       'SQLite: wrong number of arguments to function max(), at character 8 ("max()").',
