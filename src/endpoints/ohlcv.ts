@@ -57,6 +57,34 @@ const spacingFitsCandle: Rule = (value, add) => {
     });
 };
 
+type RangeArgs = {
+  time_start?: string | number;
+  time_end?: string | number;
+  time_period?: string;
+  interval?: string;
+};
+
+/**
+ * The candle that holds time_start (a daily candle counting from its date), which the range leaves
+ * out, time_start being exclusive; whether time_start is its open (the candle a person asking
+ * from it expects first); and how a time is written for the period.
+ */
+function heldCandle(p: RangeArgs) {
+  const start = p.time_start === undefined ? undefined : parseTime(p.time_start);
+  if (start === undefined) return undefined;
+  const daily = p.time_period !== 'hourly';
+  const interval = candleInterval(p);
+  const steps = periodSteps(
+    (CALENDAR_INTERVALS as readonly string[]).includes(interval)
+      ? (interval as CalendarUnit)
+      : intervalSeconds(interval),
+  );
+  const from = daily ? floorTo(start, DAY) : start;
+  const opens = steps.start(from);
+  const at = (t: number) => (daily ? isoSeconds(t).slice(0, 10) : isoSeconds(t));
+  return { start, opens, steps, daily, at, named: opens === from };
+}
+
 /**
  * A range no candle opens in is refused before it is sent, free: time_start is exclusive (a daily
  * candle counting from its date), so time_start and time_end on one candle's start give none, and
@@ -64,21 +92,12 @@ const spacingFitsCandle: Rule = (value, add) => {
  * checks read). The refusal names the time_start that gives the candle the range begins in.
  */
 const candleInRange: Rule = (value, add) => {
-  const p = value as { time_start?: string | number; time_end?: string | number; time_period?: string };
-  if (p.time_start === undefined) return;
-  const start = parseTime(p.time_start);
+  const p = value as RangeArgs;
+  const held = heldCandle(p);
   const end = p.time_end === undefined ? Math.floor(Date.now() / 1000) : parseTime(p.time_end);
-  if (start === undefined || end === undefined || start > end) return;
-  const daily = p.time_period !== 'hourly';
-  const interval = candleInterval(value);
-  const steps = periodSteps(
-    (CALENDAR_INTERVALS as readonly string[]).includes(interval)
-      ? (interval as CalendarUnit)
-      : intervalSeconds(interval),
-  );
-  const opens = steps.start(daily ? floorTo(start, DAY) : start);
+  if (held === undefined || end === undefined || held.start > end) return;
+  const { opens, steps, daily, at } = held;
   if (steps.next(opens, 1) <= end) return;
-  const at = (t: number) => (daily ? isoSeconds(t).slice(0, 10) : isoSeconds(t));
   const how = daily
     ? 'time_start is exclusive, and a daily candle counts from its date'
     : 'time_start is exclusive';
@@ -87,6 +106,14 @@ const candleInRange: Rule = (value, add) => {
     message: `no candle opens after it and by ${p.time_end === undefined ? 'now' : 'time_end'} (${how}): for the candle that opens at ${at(opens)}, send time_start=${at(steps.next(opens, -1))}`,
   });
 };
+
+/** Where time_start names a candle's open, the answer's word that the candle is left out, and what gives it. */
+function exclusiveNote(p: RangeArgs): string | undefined {
+  const held = heldCandle(p);
+  if (held === undefined || !held.named) return undefined;
+  const shown = held.daily ? held.at(held.opens) : formatTime(isoSeconds(held.opens));
+  return `time_start is exclusive: the candle of ${shown} is left out; for it, send time_start=${held.at(held.steps.next(held.opens, -1))}.`;
+}
 
 /**
  * The candles, each marked complete or not, in place: the parse made them, so nothing else holds
@@ -235,7 +262,7 @@ export const ohlcvHistorical = defineEndpoint({
     }));
     return { time_period: length, interval: candleInterval(params), items };
   },
-  summarise(data, _params, whole = data) {
+  summarise(data, params, whole = data) {
     if (data.items.length === 0) return 'No candles: none of the assets asked for is known.';
     const sampled = intervalSeconds(data.interval) > CANDLE_SECONDS[data.time_period];
     const what = `${data.time_period} close${sampled ? `, one candle at each ${data.interval} step` : ''}`;
@@ -243,6 +270,7 @@ export const ohlcvHistorical = defineEndpoint({
     return lines(
       ...data.items.map((a, i) => candlesText(a, whole.items[i] ?? a, data.time_period, what)),
       open && `The candle from ${formatTime(open.time_open)} is not closed yet: its figures are so far.`,
+      exclusiveNote(params),
     );
   },
 });

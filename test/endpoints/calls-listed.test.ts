@@ -71,6 +71,27 @@ describe('representative arguments', () => {
     const sol = data<Items<{ quotes: { time_open: string }[] }>>(candles).items[0]!;
     expect(sol.quotes[0]!.time_open).toBe('2026-11-02T00:00:00.000Z'); // time_start is exclusive
     expect(sol.quotes.at(-1)?.time_open).toBe('2026-11-10T00:00:00.000Z');
+    // The day time_start names is left out: the text says so, and what gives it.
+    expect(expectAnswer(candles, 'candles from a day')).toMatch(
+      /^time_start is exclusive: the candle of 2026-11-01 is left out; for it, send time_start=2026-10-31\.$/m,
+    );
+    const hourly = await mcp.call('get_ohlcv_historical', {
+      symbol: 'SOL',
+      time_period: 'hourly',
+      time_start: '2026-11-01T10:00:00Z',
+      time_end: '2026-11-01T15:00:00Z',
+    });
+    expect(expectAnswer(hourly, 'candles from an hour')).toMatch(
+      /^time_start is exclusive: the candle of 2026-11-01 10:00 UTC is left out; for it, send time_start=2026-11-01T09:00:00Z\.$/m,
+    );
+    // A time_start within a candle leaves nothing of what it asks for out: no note.
+    const within = await mcp.call('get_ohlcv_historical', {
+      symbol: 'SOL',
+      time_period: 'hourly',
+      time_start: '2026-11-01T10:30:00Z',
+      time_end: '2026-11-01T15:00:00Z',
+    });
+    expect(expectAnswer(within, 'candles from within an hour')).not.toContain('exclusive');
   });
 
   it('a history before any data: says so, with no table header over no rows', async () => {
