@@ -1,7 +1,6 @@
 /** Content: news and articles, and the community's posts and their comments. */
 import { z } from 'zod';
 import { isoOf } from '../calendar.js';
-import { formatNumber } from '../format/numbers.js';
 import { counted, formatTime, lines } from '../format/text.js';
 import { perCall } from '../kit/credits.js';
 import { dataOf, defineEndpoint, parseBody } from '../kit/define.js';
@@ -133,8 +132,8 @@ const upstreamPosts = lenient(z.object({ list: z.array(post), last_score: z.stri
 
 function postLine(p: z.infer<typeof comment> & { post_id?: string }, chars = 200): string {
   const counts = [
-    p.like_count ? `${formatNumber(p.like_count)} likes` : '',
-    p.comment_count ? `${formatNumber(p.comment_count)} comments` : '',
+    p.like_count ? counted(p.like_count, 'like') : '',
+    p.comment_count ? counted(p.comment_count, 'comment') : '',
   ].filter(Boolean);
   return `- ${formatTime(p.post_time)} ${p.owner.nickname}${p.post_id ? ` [post ${p.post_id}]` : ''}: ${excerpt(p.text_content, chars)}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}`;
 }

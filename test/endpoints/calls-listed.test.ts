@@ -208,6 +208,10 @@ describe('representative arguments', () => {
     expect(expectAnswer(posts, 'posts')).toMatch(/^\d+ latest posts, newest first:\n/);
     const top = await mcp.call('get_top_posts', { symbol: 'BTC' });
     expect(expectAnswer(top, 'top posts')).toMatch(/^\d+ top posts about symbol BTC, most popular first:\n/);
+    // Counted in English: this post has a comment with one like (SVC_NOW's sandbox).
+    const comments = expectAnswer(await mcp.call('get_post_comments', { post_id: '1795006800' }), 'comments');
+    expect(comments).toMatch(/\(1 like\)$/m);
+    expect(comments).not.toMatch(/\b1 (likes|comments)\b/);
   });
 
   it('k-line candles and points of a token, by chain and address', async () => {
