@@ -97,7 +97,7 @@ export const dexPlatform = defineEndpoint({
   },
   summarise(p) {
     return lines(
-      `${p.name}${p.acronym ? ` (${p.acronym})` : ''}: ${p.dex_count ?? '?'} DEXs, platform id ${p.id}${p.chain_id !== undefined ? `, chain id ${p.chain_id}` : ''}`,
+      `${p.name}${p.acronym ? ` (${p.acronym})` : ''}: ${p.dex_count ?? '?'} DEX${p.dex_count === 1 ? '' : 's'}, platform id ${p.id}${p.chain_id !== undefined ? `, chain id ${p.chain_id}` : ''}`,
       p.token_url_format && `Token explorer: ${p.token_url_format}`,
       p.transaction_url_format && `Transaction explorer: ${p.transaction_url_format}`,
       p.pool_url_format && `Pool explorer: ${p.pool_url_format}`,

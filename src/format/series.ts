@@ -48,9 +48,10 @@ export function describeSeries(
   }
   const at = (p: SeriesPoint) => p.label ?? formatTime(p.time, dateOnly);
   const difference = last.value - first.value;
+  const moved = Math.round(difference);
   const change =
     changeIn === 'points'
-      ? `${difference > 0 ? '+' : ''}${Math.round(difference)} points`
+      ? `${moved > 0 ? '+' : ''}${moved} point${Math.abs(moved) === 1 ? '' : 's'}`
       : first.value !== 0
         ? formatPercent((difference / Math.abs(first.value)) * 100)
         : undefined;

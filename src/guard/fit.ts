@@ -4,7 +4,7 @@
  * as several calls that each fit.
  */
 import { isoSeconds } from '../calendar.js';
-import { formatWhole } from '../format/numbers.js';
+import { counted } from '../format/text.js';
 import { type CreditRule, currencyCount } from '../kit/credits.js';
 import { parseTime, splitList } from '../kit/params.js';
 import { CALENDAR_INTERVALS, intervalSeconds } from '../kit/series.js';
@@ -43,11 +43,12 @@ function fewerAssets(rule: CreditRule, params: Params, allowed: number, now: num
   return undefined;
 }
 
-/** "about 16 days": how long `count` periods of `interval` are. */
+/** "about 16 days", "about 50 minutes": how long `count` periods of `interval` are. */
 function span(count: number, interval: string): string {
-  const hours = (count * intervalSeconds(interval)) / 3_600;
-  if (hours < 48) return `about ${Math.floor(hours)} hours`;
-  return `about ${formatWhole(Math.floor(hours / 24))} days`;
+  const minutes = (count * intervalSeconds(interval)) / 60;
+  if (minutes < 120) return `about ${counted(Math.floor(minutes), 'minute')}`;
+  if (minutes < 48 * 60) return `about ${counted(Math.floor(minutes / 60), 'hour')}`;
+  return `about ${counted(Math.floor(minutes / 1_440), 'day')}`;
 }
 
 /** One sentence saying how to make the call cost at most `allowed` credits, or undefined when nothing simple does. */

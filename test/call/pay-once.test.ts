@@ -115,6 +115,22 @@ describe('a month of hourly candles for ten assets', () => {
     }
   });
 
+  it('a shorter count that fits is told in the time it spans, in words for its size', async () => {
+    const tight = await startMcp(
+      heavyCallsEnv(sandbox, { SVC_STATE_DIR: newStateDir(), SVC_MAX_CREDITS_PER_CALL: '1' }),
+    );
+    try {
+      const refused = await tight.call('get_cryptocurrency_quotes_historical', {
+        symbol: TEN,
+        interval: '5m',
+        count: 2000,
+      });
+      expect(textOf(refused)).toMatch(/ To make it fit now: send count=10 \(about 50 minutes\) or less\.$/);
+    } finally {
+      await tight.close();
+    }
+  });
+
   it('over the per-call limit by default, the same: refused before sending, what fits said', async () => {
     const plain = await startMcp(
       heavyCallsEnv(sandbox, { SVC_STATE_DIR: newStateDir(), SVC_MAX_CREDITS_PER_CALL: '25' }),

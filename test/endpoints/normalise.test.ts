@@ -273,6 +273,12 @@ describe('DEX platforms, bare (documented) and wrapped in {data, status} (observ
     ).toEqual(platformExpected);
   });
 
+  it('detail of a platform of one DEX counts it as one', async () => {
+    session.upstream.reply(DETAIL, { body: { ...platformUpstream, dn: 1 } });
+    const result = await session.mcp.call('get_dex_platform', { platformName: 'Ethereum' });
+    expect(firstText(result)).toMatch(/^Ethereum \(ETH\): 1 DEX, platform id 1/);
+  });
+
   it('the platform name is sent as the platformName query parameter', async () => {
     session.upstream.reply(DETAIL, { body: platformUpstream });
     await session.mcp.call('get_dex_platform', { platformName: 'BNB Smart Chain' });

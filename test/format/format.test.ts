@@ -147,6 +147,11 @@ describe('series', () => {
     expect(describeSeries(points, String, { dateOnly: true, changeIn: 'points' })).toContain(
       'change +20 points',
     );
+    const step = [
+      { time: '2026-11-20T00:00:00.000Z', value: 50 },
+      { time: '2026-11-21T00:00:00.000Z', value: 49 },
+    ];
+    expect(describeSeries(step, String, { changeIn: 'points' })).toMatch(/, change -1 point$/);
     expect(describeSeries([], String)).toBe('no data points in the range asked');
     expect(
       describeSeries(
