@@ -30,11 +30,12 @@ export function validateParams<S extends z.ZodObject>(schema: S, args: unknown):
   return {
     ok: false,
     // A failed parse has at least one issue.
-    // A member not taken first: a missing one beside it is most often the same one misnamed.
+    // A member not taken goes first: a missing one beside it is most often the same one misnamed.
     message: describeIssue(schema, firstIssue(result.error.issues), input as Record<string, unknown>),
   };
 }
 
+/** The issue a refusal names: a member not taken first, else zod's first. */
 function firstIssue(issues: z.core.$ZodIssue[]): z.core.$ZodIssue {
   return issues.find((issue) => issue.code === 'unrecognized_keys') ?? (issues[0] as z.core.$ZodIssue);
 }
@@ -339,12 +340,12 @@ function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
-/** Unwraps optional and default layers, which do not carry the inner description or type. */
 /** A parameter's schema without its optional and default wrappers: what a value given must be. */
 export function baseOf(field: z.ZodType | undefined): z.ZodType | undefined {
   return unwrap(field, () => false);
 }
 
+/** Unwraps optional and default layers, which do not carry the inner description or type. */
 function unwrap(field: z.ZodType | undefined, stop: (f: z.ZodType) => boolean): z.ZodType | undefined {
   let current = field;
   while (current && !stop(current) && (current.def.type === 'optional' || current.def.type === 'default')) {
