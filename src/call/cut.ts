@@ -6,6 +6,7 @@
  */
 
 import { formatWhole } from '../format/numbers.js';
+import { jsonShown } from '../format/text.js';
 
 /** Room left beside the records for the answer's notes (`truncated`, `next`). */
 const NOTES_ROOM = 2_000;
@@ -34,9 +35,9 @@ type Key = string | number;
 /** Lists longer than this are candidates themselves; their items are not searched for lists. */
 const SEARCHED_ITEMS = 64;
 
-/** Bytes of `value` as JSON. */
+/** Bytes of `value` as JSON, as an answer's text shows it (jsonShown: its escapes counted). */
 export function bytesOf(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value) ?? '');
+  return Buffer.byteLength(jsonShown(value));
 }
 
 /** Elements of a long list measured to estimate its size. */

@@ -6,7 +6,7 @@
  */
 
 import { formatWhole } from '../format/numbers.js';
-import { oneLine } from '../format/text.js';
+import { jsonShown, oneLine } from '../format/text.js';
 import type { KeptTable } from '../kept/catalog.js';
 import type { Kept } from '../kept/kept.js';
 import { rowCount } from '../kept/rows.js';
@@ -179,7 +179,7 @@ export async function pagedAnswer(
   let answer = await answerWith(tool, view, settings, page, keep);
   // The kept table's summary goes beside the page: hundreds of columns take their room from it.
   for (let round = 0; round < SMALLER_ROUNDS; round++) {
-    const over = JSON.stringify(answer).length - maxAnswerChars;
+    const over = jsonShown(answer).length - maxAnswerChars;
     if (over <= 0 || page.end - view.from === 1) break;
     bound -= over + OVER_SPARE;
     page = pageOf(pages, view.whole, view.from, { maxChars: bound, text });
@@ -234,7 +234,7 @@ async function answerWith(
  */
 function fitOneRow(tool: Tool, page: Page, view: PageOfWhole, maxChars: number): string | undefined {
   if (page.end - view.from !== 1) return undefined;
-  const chars = JSON.stringify(page.data).length;
+  const chars = jsonShown(page.data).length;
   if (chars <= dataRoom(maxChars)) return undefined;
   if (tool.kind === 'local') {
     throw new ToolRefusal(

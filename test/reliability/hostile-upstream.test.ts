@@ -272,6 +272,28 @@ describe('rows far wider than asked', () => {
     }
   });
 
+  it('characters the JSON text escapes six times over count as their escapes in its bound', async () => {
+    // 80 assets named with 1,000 DELs each: 80 KB as sent, 480 KB as the text's JSON escapes them.
+    const [asset] = wideListing().data;
+    const named = (i: number) => ({
+      ...asset,
+      id: i + 1,
+      cmc_rank: i + 1,
+      name: '\u007f'.repeat(1000),
+      quote: {},
+    });
+    const listing = { status: okStatus, data: Array.from({ length: 80 }, (_, i) => named(i)) };
+    session.upstream.reply('/v3/cryptocurrency/listings/latest', { body: listing });
+    const result = await session.mcp.call('get_cryptocurrency_listings_latest', {
+      limit: 80,
+      format: 'json',
+    });
+    expect(result.isError, textOf(result).slice(0, 300)).toBeFalsy();
+    expect(textOf(result).length).toBeLessThanOrEqual(100_000);
+    expect(textOf(result)).toContain('\\u007f');
+    expect((result.structuredContent as { next?: unknown }).next).toBeDefined();
+  });
+
   it('a value far longer than an answer carries is clipped, saying so', async () => {
     const long = 'N'.repeat(2_000_000);
     session.upstream.reply(FNG, {
