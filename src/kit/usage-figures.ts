@@ -15,6 +15,7 @@ export const guardFigures = z.object({
   resets_at: z.string().nullable(),
 });
 
+/** A tool's: its calls the cache did not answer (sent, or free), their credits, and its cache hits. */
 const toolFigures = z.object({ calls: z.number(), credits: z.number(), cache_hits: z.number() });
 
 /** A signed-in person's figures in their window; budget and left are null when they have no budget. */

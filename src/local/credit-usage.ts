@@ -34,9 +34,15 @@ export const creditUsage = defineLocalTool({
       tools.length > 0 &&
         table(
           ['Tool', 'Calls', 'Credits', 'Cache hits'],
+          // Every call of the tool, those the cache answered too (by_tool's calls are the others).
           tools
             .slice(0, 15)
-            .map(([name, f]) => [name, String(f.calls), String(f.credits), String(f.cache_hits)]),
+            .map(([name, f]) => [
+              name,
+              String(f.calls + f.cache_hits),
+              String(f.credits),
+              String(f.cache_hits),
+            ]),
         ),
       u.people &&
         table(

@@ -44,6 +44,8 @@ describe('the embedded sandbox', () => {
     const text = textOf(await session.call('get_credit_usage'));
     expect(lastLine(text)).toBe('0 credits · sandbox data');
     expect(text).toContain('1 cache hit saved 1 credit;');
+    // Two calls of fear and greed, the second from the cache: both are calls.
+    expect(text).toMatch(/^get_fear_and_greed_latest \| 2 \| 1 \| 1$/m);
   });
 
   it('an invalid call and a refused one carry _meta with credits 0', async () => {
