@@ -2,7 +2,9 @@
  * search_cryptocurrencies: a name, symbol or slug fragment in, the best matching assets with their
  * ids out, answered from the cryptocurrency map (through the cache: free after the first fetch).
  * Exact symbol, slug or name matches come first, then prefixes, then fragments; within each, by
- * market-cap rank. Where several assets share a symbol, all of them are answered, and the text says so.
+ * market-cap rank; spaces, hyphens and dots are let go ("doge coin"). A query nothing matches is
+ * answered with the names close in spelling ("etherium"), marked so. Where several assets share a
+ * symbol, all of them are answered, and the text says so.
  */
 import { z } from 'zod';
 import {
@@ -15,7 +17,7 @@ import { lines, table } from '../format/text.js';
 import { validateParams } from '../kit/arguments.js';
 import { defineLocalTool, type ToolContext } from '../kit/define.js';
 import { intParam, paramsObject } from '../kit/params.js';
-import { clip } from '../messages.js';
+import { clip, editDistance } from '../messages.js';
 
 /** Control and format characters (line breaks, NUL, bidirectional overrides): no asset's name has them. */
 const CONTROL_CHARACTERS = /[\p{Cc}\p{Cf}]/u;
@@ -36,6 +38,7 @@ const match = z.object({
   platform: z.string().optional().describe('The chain a token lives on'),
   matched: z.enum(MATCH_KINDS).describe('What the query matched'),
   exact: z.boolean(),
+  spelling: z.literal(true).optional().describe('Close in spelling: nothing matched the query as written'),
 });
 type Match = z.infer<typeof match>;
 
@@ -53,7 +56,10 @@ async function activeAssets(context: ToolContext): Promise<MapEntry[]> {
   return all;
 }
 
-/** How well an asset matches: 0 exact, 1 prefix, 2 fragment; undefined for no match. */
+/** A name as compared: lower case, without the spaces, hyphens and dots people write or leave out. */
+const squashed = (text: string) => text.toLowerCase().replace(/[\s.-]+/g, '');
+
+/** How well an asset matches, as written or squashed: 0 exact, 1 prefix, 2 fragment; undefined for no match. */
 function matchOf(a: MapEntry, q: string): { tier: number; kind: MatchKind } | undefined {
   if (/^\d+$/.test(q) && String(a.id) === q) return { tier: 0, kind: 'id' };
   const fields: [MatchKind, string][] = [
@@ -61,15 +67,52 @@ function matchOf(a: MapEntry, q: string): { tier: number; kind: MatchKind } | un
     ['slug', a.slug],
     ['name', a.name.toLowerCase()],
   ];
+  const sq = squashed(q);
   for (const [tier, test] of [
-    [0, (v: string) => v === q],
-    [1, (v: string) => v.startsWith(q)],
-    [2, (v: string) => v.includes(q)],
+    [0, (v: string, w: string) => v === q || w === sq],
+    [1, (v: string, w: string) => v.startsWith(q) || w.startsWith(sq)],
+    [2, (v: string, w: string) => v.includes(q) || w.includes(sq)],
   ] as const) {
-    const hit = fields.find(([, value]) => test(value));
+    const hit = sq === '' ? undefined : fields.find(([, value]) => test(value, squashed(value)));
     if (hit) return { tier, kind: hit[0] };
   }
   return undefined;
+}
+
+/** An asset as a match of `kind`, sorted in `tier` (then by market-cap rank). */
+function matchEntry(a: MapEntry, kind: MatchKind, tier: number, exact: boolean): Match & { tier: number } {
+  return {
+    id: a.id,
+    name: a.name,
+    symbol: a.symbol,
+    slug: a.slug,
+    rank: a.rank,
+    ...(a.platform ? { platform: a.platform.name } : {}),
+    matched: kind,
+    exact,
+    tier,
+  };
+}
+
+/** A query long enough to be misspelt rather than short: only such a one is matched by its spelling. */
+const SPELT_FROM = 5;
+
+/**
+ * The edits from a name or slug close to `q` in spelling (within one edit in four letters), the
+ * fewest first; undefined when neither is that close.
+ */
+function spellingOf(a: MapEntry, sq: string): { edits: number; kind: MatchKind } | undefined {
+  const most = Math.max(1, Math.floor(sq.length / 4));
+  let best: { edits: number; kind: MatchKind } | undefined;
+  for (const [kind, value] of [
+    ['name', squashed(a.name)],
+    ['slug', squashed(a.slug)],
+  ] as const) {
+    if (Math.abs(value.length - sq.length) > most) continue;
+    const edits = editDistance(sq, value);
+    if (edits <= most && (best === undefined || edits < best.edits)) best = { edits, kind };
+  }
+  return best;
 }
 
 export const searchCryptocurrencies = defineLocalTool({
@@ -98,23 +141,23 @@ export const searchCryptocurrencies = defineLocalTool({
   }),
   async data(params, context) {
     const q = params.query.toLowerCase();
-    const found: (Match & { tier: number })[] = [];
-    for (const a of await activeAssets(context)) {
+    const assets = await activeAssets(context);
+    const found = assets.flatMap((a) => {
       const m = matchOf(a, q);
-      if (m === undefined) continue;
-      found.push({
-        id: a.id,
-        name: a.name,
-        symbol: a.symbol,
-        slug: a.slug,
-        rank: a.rank,
-        ...(a.platform ? { platform: a.platform.name } : {}),
-        matched: m.kind,
-        exact: m.tier === 0,
-        tier: m.tier,
-      });
-    }
-    found.sort(
+      return m === undefined ? [] : [matchEntry(a, m.kind, m.tier, m.tier === 0)];
+    });
+    // Nothing matches as written: the names close in spelling, the fewest edits first.
+    const sq = squashed(q);
+    const spelt =
+      found.length > 0 || sq.length < SPELT_FROM
+        ? []
+        : assets.flatMap((a) => {
+            const m = spellingOf(a, sq);
+            return m === undefined
+              ? []
+              : [{ ...matchEntry(a, m.kind, m.edits, false), spelling: true as const }];
+          });
+    const shown = (found.length > 0 ? found : spelt).sort(
       (x, y) =>
         x.tier - y.tier ||
         (x.rank ?? Number.POSITIVE_INFINITY) - (y.rank ?? Number.POSITIVE_INFINITY) ||
@@ -123,12 +166,21 @@ export const searchCryptocurrencies = defineLocalTool({
     return {
       query: params.query,
       total: found.length,
-      matches: found.slice(0, params.limit).map(({ tier: _, ...m }) => m),
+      matches: shown.slice(0, params.limit).map(({ tier: _, ...m }) => m),
     };
   },
   summarise(data) {
     if (data.matches.length === 0) {
       return `No cryptocurrency matches "${clip(data.query, 100)}"; try a shorter fragment, the symbol or the name.`;
+    }
+    if (data.total === 0) {
+      return lines(
+        `No cryptocurrency matches "${clip(data.query, 100)}"; close in spelling, best first:`,
+        table(
+          MAP_COLUMNS,
+          data.matches.map((m) => mapRow(m, m.platform)),
+        ),
+      );
     }
     const exactSymbol = data.matches.filter((m) => m.exact && m.matched === 'symbol');
     return lines(

@@ -21,6 +21,7 @@ type Match = {
   rank?: number;
   matched: string;
   exact: boolean;
+  spelling?: boolean;
 };
 type Found = { query: string; total: number; matches: Match[] };
 
@@ -92,6 +93,21 @@ describe('on the sandbox', () => {
     const usd = (await search('usd', 20)).found.matches;
     const prefix = usd.filter((m) => m.symbol.toLowerCase().startsWith('usd'));
     expect(usd.slice(0, prefix.length)).toEqual(prefix);
+  });
+
+  it('a name written without its space, or with one, finds it', async () => {
+    expect((await search('doge coin')).found.matches[0]).toMatchObject({ symbol: 'DOGE', exact: true });
+    expect((await search('shibainu')).found.matches[0]).toMatchObject({ symbol: 'SHIB', exact: true });
+  });
+
+  it('a name misspelt finds the assets close in spelling, saying so', async () => {
+    const { found, text } = await search('etherium');
+    expect(found.total).toBe(0);
+    expect(found.matches[0]).toMatchObject({ id: 1027, matched: 'name', exact: false, spelling: true });
+    expect(text).toMatch(/^No cryptocurrency matches "etherium"; close in spelling, best first:\n/);
+    expect((await search('solanna')).found.matches[0]).toMatchObject({ id: 5426, spelling: true });
+    // A short query is not guessed at.
+    expect((await search('xrpp')).found.matches).toEqual([]);
   });
 
   it('says plainly when nothing matches', async () => {
