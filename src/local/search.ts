@@ -62,18 +62,21 @@ const squashed = (text: string) => text.toLowerCase().replace(/[\s.-]+/g, '');
 /** How well an asset matches, as written or squashed: 0 exact, 1 prefix, 2 fragment; undefined for no match. */
 function matchOf(a: MapEntry, q: string): { tier: number; kind: MatchKind } | undefined {
   if (/^\d+$/.test(q) && String(a.id) === q) return { tier: 0, kind: 'id' };
-  const fields: [MatchKind, string][] = [
-    ['symbol', a.symbol.toLowerCase()],
-    ['slug', a.slug],
-    ['name', a.name.toLowerCase()],
-  ];
-  const sq = squashed(q);
+  // Each field as written and squashed; a query of nothing but spaces, hyphens and dots is not squashed.
+  const sq = squashed(q) || q;
+  const fields = (
+    [
+      ['symbol', a.symbol.toLowerCase()],
+      ['slug', a.slug],
+      ['name', a.name.toLowerCase()],
+    ] as const
+  ).map(([kind, value]) => [kind, value, squashed(value)] as const);
   for (const [tier, test] of [
     [0, (v: string, w: string) => v === q || w === sq],
     [1, (v: string, w: string) => v.startsWith(q) || w.startsWith(sq)],
     [2, (v: string, w: string) => v.includes(q) || w.includes(sq)],
   ] as const) {
-    const hit = sq === '' ? undefined : fields.find(([, value]) => test(value, squashed(value)));
+    const hit = fields.find(([, value, plain]) => test(value, plain));
     if (hit) return { tier, kind: hit[0] };
   }
   return undefined;
