@@ -1,10 +1,18 @@
 /** Lists of cryptocurrencies: new listings, gainers and losers, trending, most visited, a past day's ranking. */
 import { z } from 'zod';
+import { DAY, floorTo, isoSeconds } from '../calendar.js';
 import { formatMoney, formatPercent, formatPrice } from '../format/numbers.js';
 import { counted, formatTime, lines, table } from '../format/text.js';
 import { perItems } from '../kit/credits.js';
 import { dataOf, defineEndpoint } from '../kit/define.js';
-import { convertExclusive, enumParam, namesListParam, paramsObject, parseTime } from '../kit/params.js';
+import {
+  convertExclusive,
+  enumParam,
+  namesListParam,
+  paramsObject,
+  parseTime,
+  type Rule,
+} from '../kit/params.js';
 import { historyByPlan, plansFrom } from '../kit/plans.js';
 import { recordsOf } from '../kit/shapes.js';
 import { currencyParams, pageParams, requiredTimeParam, servicePage } from './asset-params.js';
@@ -227,6 +235,22 @@ const HISTORICAL_AUX = [
   'num_market_pairs',
 ] as const;
 
+/**
+ * A day's listings exist once the UTC day is over: today's (or tomorrow's, which the time rule
+ * lets through) is refused before anything is sent, naming the latest day there is.
+ */
+const dayOver: Rule = (value, add) => {
+  const at =
+    typeof value.date === 'string' || typeof value.date === 'number' ? parseTime(value.date) : undefined;
+  const today = floorTo(Date.now() / 1000, DAY);
+  if (at === undefined || at < today) return;
+  const day = (t: number) => isoSeconds(t).slice(0, 10);
+  add({
+    path: 'date',
+    message: `${day(floorTo(at, DAY))} is not a completed UTC day yet; the latest is ${day(today - DAY)}`,
+  });
+};
+
 export const listingsHistorical = defineEndpoint({
   name: 'get_cryptocurrency_listings_historical',
   rowName: 'asset',
@@ -244,6 +268,7 @@ export const listingsHistorical = defineEndpoint({
       cryptocurrency_type: enumParam(['all', 'coins', 'tokens'], 'Default all.').optional(),
     },
     convertExclusive,
+    dayOver,
   ),
   serviceParams: { ...servicePage(5000, 100), aux: namesListParam(HISTORICAL_AUX, 'Supplemental fields.') },
   output: assetPage.extend({ date: z.string() }),

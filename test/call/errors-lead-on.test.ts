@@ -190,6 +190,17 @@ describe('a refused argument', () => {
     expect(sandbox.stats.requests).toBe(before + 1);
   });
 
+  it("a day's listings for a day not yet over: the latest day there are", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    expect(await refusal('get_cryptocurrency_listings_historical', { date: today })).toBe(
+      `Invalid value for "date": ${today} is not a completed UTC day yet; the latest is ${yesterday}.`,
+    );
+    expect(
+      await refusal('get_cryptocurrency_listings_historical', { date: `${today}T00:00:00Z`, limit: 5 }),
+    ).toBe(`Invalid value for "date": ${today} is not a completed UTC day yet; the latest is ${yesterday}.`);
+  });
+
   it('a name outside a comma list of names: the names it takes', async () => {
     expect(await refusal('get_latest_content', { news_type: 'video' })).toBe(
       'Invalid value for "news_type": "video" is not one of news, community, alexandria, all.',
